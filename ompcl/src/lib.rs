@@ -1,0 +1,1 @@
+//! ompcl: OpenMP C -> OpenCL translator (helper fills this in).

@@ -1,0 +1,146 @@
+//! ptxgen: OpenCL C -> PTX in process.
+//!
+//! THE PUBLIC CONTRACT BELOW IS WHAT cudacl (src/core/program.rs, kernel.rs) CODES AGAINST.
+//! Change it only in agreement with the cudacl side.
+
+/// What the PTX is generated for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Target {
+    /// sm_XX to generate for, already clamped to what LLVM 19 knows (e.g. 90 for an H100).
+    pub sm: u32,
+    /// PTX ISA version, e.g. (8, 5) -> ".version 8.5".
+    pub ptx_isa: (u32, u32),
+}
+
+impl Target {
+    /// From the device's compute capability and cuDriverGetVersion() (e.g. 13000).
+    pub fn for_device(cc_major: i32, cc_minor: i32, driver_version: i32) -> Target {
+        let _ = (cc_major, cc_minor, driver_version);
+        unimplemented!("ptxgen helper implements this")
+    }
+}
+
+/// How an argument is passed, as clSetKernelArg must treat it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// __global pointer: an 8-byte CUdeviceptr in the parameter buffer.
+    GlobalPtr,
+    /// __constant pointer: an 8-byte CUdeviceptr in the parameter buffer.
+    ConstantPtr,
+    /// __local pointer, rewritten by ptxgen into a u32 byte offset into the one dynamic
+    /// shared-memory array; clSetKernelArg takes (size, NULL); the runtime writes the offset.
+    LocalPtr,
+    /// Scalar by value (char..double, size_t, half is not supported).
+    Scalar,
+    /// Vector by value (float4, int3 (size 16) ...).
+    Vector,
+    /// Struct/union by value, laid out as OpenCL C (clang) lays it out.
+    Struct,
+    /// sampler_t / image types: cudacl reports no image support; kept so the layout is total.
+    Sampler,
+    Image,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddressQualifier { Global, Constant, Local, Private }
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessQualifier { ReadOnly, WriteOnly, ReadWrite, None }
+
+/// One user-visible kernel argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArgInfo {
+    pub kind: ArgKind,
+    /// The size clSetKernelArg must be given (8 for pointers, the by-value size otherwise;
+    /// for LocalPtr this is 4, the size of the offset slot, and clSetKernelArg's size is the
+    /// number of shared bytes wanted instead).
+    pub size: u32,
+    pub align: u32,
+    /// Byte offset of this argument's slot in the CUDA parameter buffer.
+    pub offset: u32,
+    pub name: String,
+    /// e.g. "float*", "int4", "struct foo"
+    pub type_name: String,
+    pub address_qualifier: AddressQualifier,
+    pub access_qualifier: AccessQualifier,
+    /// Bit set of CL_KERNEL_ARG_TYPE_CONST (1) | RESTRICT (2) | VOLATILE (4).
+    pub type_qualifier: u64,
+}
+
+/// Parameters ptxgen appends after the user's, filled in by the runtime at each launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImplicitKind {
+    /// 3 x u64: the global work offset of each dimension.
+    GlobalOffset,
+    /// u32: work_dim.
+    WorkDim,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImplicitArg { pub kind: ImplicitKind, pub offset: u32, pub size: u32 }
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelInfo {
+    pub name: String,
+    pub args: Vec<ArgInfo>,
+    pub implicit: Vec<ImplicitArg>,
+    /// Total size in bytes of the parameter buffer (user + implicit args, aligned).
+    pub param_size: u32,
+    pub reqd_work_group_size: Option<[u32; 3]>,
+    pub work_group_size_hint: Option<[u32; 3]>,
+    pub vec_type_hint: Option<String>,
+    /// The attribute string for CL_KERNEL_ATTRIBUTES (e.g. "reqd_work_group_size(16,16,1)").
+    pub attributes: String,
+}
+
+/// A built program: PTX for one target plus what the runtime needs to know about its kernels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Program {
+    pub ptx: String,
+    pub target: Target,
+    pub options: String,
+    /// Warnings (clang diagnostics "<source>:line:col: warning: ...").
+    pub log: String,
+    pub kernels: Vec<KernelInfo>,
+}
+
+/// A compiled but not linked object (clCompileProgram's output): LLVM bitcode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Object {
+    pub bitcode: Vec<u8>,
+    pub options: String,
+    pub log: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildError {
+    /// An option OpenCL 1.2 does not know -> CL_INVALID_BUILD_OPTIONS (log says why).
+    InvalidOptions { log: String },
+    /// Compile error, link error or LLVM failure -> CL_BUILD_PROGRAM_FAILURE (log says why).
+    Failed { log: String },
+}
+
+/// clBuildProgram: source + options -> PTX + kernel layout. Uses the in-process and disk caches.
+pub fn build(source: &str, options: &str, target: &Target) -> Result<Program, BuildError> {
+    let _ = (source, options, target);
+    unimplemented!("ptxgen helper implements this")
+}
+
+/// clCompileProgram: source + options + embedded headers (name as #include'd, contents).
+pub fn compile(source: &str, options: &str, headers: &[(&str, &str)]) -> Result<Object, BuildError> {
+    let _ = (source, options, headers);
+    unimplemented!("ptxgen helper implements this")
+}
+
+/// clLinkProgram: objects (from compile) -> Program. Options: -create-library is handled by the
+/// caller; the link options -cl-denorms-are-zero, -cl-no-signed-zeros, ... are accepted.
+pub fn link(objects: &[&Object], options: &str, target: &Target) -> Result<Program, BuildError> {
+    let _ = (objects, options, target);
+    unimplemented!("ptxgen helper implements this")
+}
+
+impl Program {
+    /// cudacl's program binary (CL_PROGRAM_BINARIES): a versioned container around the PTX and
+    /// the kernel layout. `from_binary` rejects other formats/versions with a reason.
+    pub fn to_binary(&self) -> Vec<u8> { unimplemented!("ptxgen helper implements this") }
+    pub fn from_binary(bytes: &[u8]) -> Result<Program, String> { let _ = bytes; unimplemented!() }
+}
