@@ -551,15 +551,19 @@ impl<'a> Translator<'a> {
         // globals: register, align big arrays
         let mut regs = String::new();
         let mut aligned = HashSet::new();
+        let mut reg_names = HashSet::new();
         for top in tu.root().children() {
             if top.kind() != CXCursor_VarDecl {
                 continue;
             }
             let (s, _) = top.range();
-            if s.file != file || top.storage_extern() || !top.is_definition() {
+            if s.file != file || top.storage_extern() {
                 continue;
             }
             let name = top.spelling();
+            if !reg_names.insert(name.clone()) {
+                continue;
+            }
             if self.cx.threadprivate.contains(&name) {
                 continue;
             }
@@ -1045,9 +1049,13 @@ impl<'a> Translator<'a> {
         for n in &nodes {
             let k = n.kind();
             // every type must be expressible
-            if n.is_expr() || k == CXCursor_VarDecl {
+            let fnref = k == CXCursor_DeclRefExpr && n.referenced().map(|r| r.kind() == CXCursor_FunctionDecl).unwrap_or(false);
+            if (n.is_expr() || k == CXCursor_VarDecl) && !fnref {
                 let t = n.ty();
-                if t.kind() != CXType_Invalid {
+                let tc = t.canonical();
+                let is_fn = matches!(tc.kind(), CXType_FunctionProto | CXType_FunctionNoProto)
+                    || (tc.kind() == CXType_Pointer && matches!(tc.pointee().canonical().kind(), CXType_FunctionProto | CXType_FunctionNoProto) && k != CXCursor_VarDecl);
+                if t.kind() != CXType_Invalid && !is_fn {
                     self.types.note(t, 0).map_err(|x| format!("{x} used in the loop"))?;
                 }
             }
