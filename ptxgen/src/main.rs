@@ -1,0 +1,162 @@
+//! ptxgen CLI: `ptxgen kernel.cl -o kernel.ptx --sm 90 [--ptx 8.5] [--args] [--time] [build options]`
+//!
+//! Everything that is not one of the CLI's own flags is passed on as an OpenCL build option.
+use std::process::ExitCode;
+
+fn usage() -> ExitCode {
+    eprintln!(
+        "usage: ptxgen FILE.cl [-o FILE.ptx] [--sm N] [--ptx X.Y] [--driver N] [--args] [--time]\n\
+         \x20             [--no-cache] [OpenCL build options...]\n\
+         --sm N       target sm_N (default 90); --ptx X.Y the PTX ISA (default: the lowest\n\
+         \x20            sm_N needs, or what --driver N (cuDriverGetVersion) allows)\n\
+         --args       print each kernel's argument layout\n\
+         --time       print the time of each stage\n\
+         --no-cache   bypass the in-process and disk caches"
+    );
+    ExitCode::from(2)
+}
+
+fn kind(k: ptxgen::ArgKind) -> &'static str {
+    use ptxgen::ArgKind::*;
+    match k {
+        GlobalPtr => "global",
+        ConstantPtr => "constant",
+        LocalPtr => "local",
+        Scalar => "scalar",
+        Vector => "vector",
+        Struct => "struct",
+        Sampler => "sampler",
+        Image => "image",
+    }
+}
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let mut input = None;
+    let mut output = None;
+    let mut sm: Option<u32> = None;
+    let mut ptx: Option<(u32, u32)> = None;
+    let mut driver: Option<i32> = None;
+    let (mut show_args, mut time, mut no_cache) = (false, false, false);
+    let mut opts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < argv.len() {
+        let a = argv[i].as_str();
+        i += 1;
+        let mut val = || {
+            let v = argv.get(i).cloned();
+            i += 1;
+            v
+        };
+        match a {
+            "-o" => output = val(),
+            "--sm" => match val().and_then(|v| v.trim_start_matches("sm_").parse().ok()) {
+                Some(v) => sm = Some(v),
+                None => return usage(),
+            },
+            "--ptx" => match val().and_then(|v| {
+                let (a, b) = v.split_once('.')?;
+                Some((a.parse().ok()?, b.parse().ok()?))
+            }) {
+                Some(v) => ptx = Some(v),
+                None => return usage(),
+            },
+            "--driver" => match val().and_then(|v| v.parse().ok()) {
+                Some(v) => driver = Some(v),
+                None => return usage(),
+            },
+            "--args" => show_args = true,
+            "--time" => time = true,
+            "--no-cache" => no_cache = true,
+            "-h" | "--help" => return usage(),
+            "-D" | "-I" => {
+                opts.push(a.to_string());
+                match val() {
+                    Some(v) => opts.push(v),
+                    None => return usage(),
+                }
+            }
+            _ if a.starts_with('-') => opts.push(a.to_string()),
+            _ if input.is_none() => input = Some(a.to_string()),
+            _ => return usage(),
+        }
+    }
+    let Some(input) = input else { return usage() };
+    let source = match std::fs::read_to_string(&input) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("ptxgen: {input}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let sm = sm.unwrap_or(90);
+    let ptx_isa = ptx.unwrap_or_else(|| {
+        let min = ptxgen::target::min_ptx_for_sm(sm);
+        match driver {
+            Some(d) => ptxgen::target::ptx_for_driver(d).max(min),
+            None => min,
+        }
+    });
+    let target = ptxgen::Target { sm, ptx_isa };
+    // Options with blanks are quoted again for the option parser.
+    let options: Vec<String> = opts
+        .iter()
+        .map(|o| if o.contains(char::is_whitespace) { format!("\"{}\"", o.replace('"', "\\\"")) } else { o.clone() })
+        .collect();
+    let options = options.join(" ");
+    let t0 = std::time::Instant::now();
+    let (r, stages) = ptxgen::build_timed(&source, &options, &target, !no_cache);
+    let total = t0.elapsed().as_secs_f64() * 1e3;
+    if time {
+        for s in &stages {
+            eprintln!("time: {:<18} {:8.2} ms", s.name, s.ms);
+        }
+        eprintln!("time: {:<18} {:8.2} ms", "total", total);
+    }
+    let p = match r {
+        Ok(p) => p,
+        Err(ptxgen::BuildError::InvalidOptions { log }) => {
+            eprint!("{log}");
+            return ExitCode::from(1);
+        }
+        Err(ptxgen::BuildError::Failed { log }) => {
+            eprint!("{log}");
+            return ExitCode::from(1);
+        }
+    };
+    if !p.log.is_empty() {
+        eprint!("{}", p.log);
+    }
+    if show_args {
+        for k in &p.kernels {
+            println!("kernel {} param_size {}{}", k.name, k.param_size,
+                if k.attributes.is_empty() { String::new() } else { format!(" attributes {}", k.attributes) });
+            for (n, a) in k.args.iter().enumerate() {
+                println!(
+                    "  arg {n} {} offset {} size {} align {} type {} name {}",
+                    kind(a.kind), a.offset, a.size, a.align, a.type_name.replace(' ', "_"),
+                    if a.name.is_empty() { "-" } else { &a.name }
+                );
+            }
+            for im in &k.implicit {
+                let n = match im.kind {
+                    ptxgen::ImplicitKind::GlobalOffset => "global_offset",
+                    ptxgen::ImplicitKind::WorkDim => "work_dim",
+                };
+                println!("  implicit {n} offset {} size {}", im.offset, im.size);
+            }
+        }
+    }
+    match output.as_deref() {
+        Some("-") => print!("{}", p.ptx),
+        Some(o) => {
+            if let Err(e) = std::fs::write(o, &p.ptx) {
+                eprintln!("ptxgen: {o}: {e}");
+                return ExitCode::from(1);
+            }
+        }
+        None if !show_args => print!("{}", p.ptx),
+        None => {}
+    }
+    ExitCode::SUCCESS
+}
