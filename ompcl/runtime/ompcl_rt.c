@@ -599,8 +599,11 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
         case OMPCL_BUF:
         case OMPCL_TMP: {
             blk *b = NULL;
-            for (blk *e = eph; e; e = e->next)
-                if ((char *)x->addr >= e->base && (char *)x->addr <= e->base + e->size) { b = e; break; }
+            for (blk *e = eph; e && !b; e = e->next)
+                if (x->kind == OMPCL_TMP ? (char *)x->addr == e->base
+                                         : ((char *)x->addr >= e->base && (char *)x->addr < e->base + e->size)) b = e;
+            for (blk *e = eph; e && !b && x->kind == OMPCL_BUF; e = e->next)
+                if ((char *)x->addr == e->base + e->size) b = e;
             if (!b) b = tab_find(x->addr);
             if (!b) {
                 ok = 0;

@@ -44,9 +44,6 @@ impl<'a> Ctx<'a> {
     fn warn(&mut self, line: u32, col: u32, msg: &str) {
         self.diags.push(format!("{}:{}:{}: warning: {}", self.file, line, col, msg));
     }
-    fn in_main(&self, p: &clang::Pos) -> bool {
-        p.file == self.file
-    }
     fn stmt_end(&self, end: usize) -> usize {
         let b = self.text.as_bytes();
         let mut i = end;
@@ -357,14 +354,15 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     };
     let mut args = opts.clang_args.clone();
     args.push("-D_OPENMP=200203".into());
-    if let Ok(o) = std::process::Command::new("cc").arg("-print-file-name=include").output() {
-        let d = String::from_utf8_lossy(&o.stdout).trim().to_string();
-        if !d.is_empty() && std::path::Path::new(&d).join("omp.h").exists() {
-            args.push("-idirafter".into());
-            args.push(d);
-        }
-    }
-    let tu = clang::Tu::parse(&file, &args)?;
+    // libclang reads an omp.h of ompcl's own (GCC's uses attributes clang rejects)
+    let inc = std::env::temp_dir().join(format!("ompcl-parse-include-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&inc);
+    let _ = std::fs::write(inc.join("omp.h"), PARSE_OMP_H);
+    args.push("-isystem".into());
+    args.push(inc.to_string_lossy().into_owned());
+    let tu = clang::Tu::parse(&file, &args);
+    let _ = std::fs::remove_dir_all(&inc);
+    let tu = tu?;
     let mut errors = false;
     for d in tu.diagnostics() {
         if d.severity >= 3 {
@@ -1376,3 +1374,5 @@ fn shell_quote(s: &str) -> String {
 
 const CL_PRELUDE: &str = "typedef char int8_t;\ntypedef uchar uint8_t;\ntypedef short int16_t;\ntypedef ushort uint16_t;\ntypedef int int32_t;\ntypedef uint uint32_t;\ntypedef long int64_t;\ntypedef ulong uint64_t;\n\
 #define sqrtf sqrt\n#define sinf sin\n#define cosf cos\n#define tanf tan\n#define expf exp\n#define logf log\n#define powf pow\n#define fabsf fabs\n#define floorf floor\n#define ceilf ceil\n#define fminf fmin\n#define fmaxf fmax\n#define fmodf fmod\n#define atanf atan\n#define atan2f atan2\n#define asinf asin\n#define acosf acos\n#define sinhf sinh\n#define coshf cosh\n#define tanhf tanh\n#define exp2f exp2\n#define log2f log2\n#define log10f log10\n#define cbrtf cbrt\n#define hypotf hypot\n#define roundf round\n#define truncf trunc\n#define copysignf copysign\n#define fmaf fma\n";
+
+const PARSE_OMP_H: &str = include_str!("../runtime/parse-include/omp.h");
