@@ -40,6 +40,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -231,7 +232,7 @@ int pg_compile(LLVMContextRef cref, const char *src, size_t srclen, const char *
     overlay->pushOverlay(mem);
 
     std::unique_ptr<MemoryBuffer> input =
-        MemoryBuffer::getMemBuffer(StringRef(src, srclen), "<source>", false);
+        MemoryBuffer::getMemBufferCopy(StringRef(src, srclen), "<source>");
     auto &fe = inv->getFrontendOpts();
     fe.Inputs.clear();
     fe.Inputs.emplace_back(input->getMemBufferRef(),
@@ -499,6 +500,60 @@ void lowerPrintf(Module &M) {
   if (P->use_empty()) P->eraseFromParent();
 }
 
+// Builtins libclc implements as macros (so the library has no symbol for them) while clang's
+// -fdeclare-opencl-builtins declares them as functions: mad_hi(a, b, c) = mul_hi(a, b) + c.
+void defineMacroBuiltins(Module &M) {
+  for (Function &F : M) {
+    if (!F.isDeclaration() || F.use_empty()) continue;
+    StringRef n = F.getName();
+    if (!n.starts_with("_Z6mad_hi") || F.arg_size() != 3) continue;
+    StringRef args = n.drop_front(strlen("_Z6mad_hi"));
+    std::string mulArgs = args.ends_with("S_") ? args.drop_back(2).str() : args.drop_back(1).str();
+    FunctionType *FT = F.getFunctionType();
+    FunctionCallee mul = M.getOrInsertFunction(
+        "_Z6mul_hi" + mulArgs,
+        FunctionType::get(FT->getReturnType(), {FT->getParamType(0), FT->getParamType(1)}, false));
+    F.setLinkage(GlobalValue::InternalLinkage);
+    F.addFnAttr(Attribute::AlwaysInline);
+    IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", &F));
+    B.CreateRet(B.CreateAdd(B.CreateCall(mul, {F.getArg(0), F.getArg(1)}), F.getArg(2)));
+  }
+}
+
+// llvm.sin/cos/exp/exp2/exp10/log/log2/log10.f32 (libclc's native_* use them) have no PTX
+// lowering outside unsafe math; native_* mean the approximate PTX instructions, so call those.
+void lowerNativeMath(Module &M) {
+  struct R { const char *from; Intrinsic::ID to; float pre; float post; };
+  const float LOG2E = 1.4426950408889634f, LN2 = 0.6931471805599453f;
+  const float LOG2_10 = 3.321928094887362f, LOG10_2 = 0.3010299956639812f;
+  R rs[] = {{"llvm.sin.f32", Intrinsic::nvvm_sin_approx_f, 1.0f, 1.0f},
+            {"llvm.cos.f32", Intrinsic::nvvm_cos_approx_f, 1.0f, 1.0f},
+            {"llvm.exp2.f32", Intrinsic::nvvm_ex2_approx_f, 1.0f, 1.0f},
+            {"llvm.exp.f32", Intrinsic::nvvm_ex2_approx_f, LOG2E, 1.0f},
+            {"llvm.exp10.f32", Intrinsic::nvvm_ex2_approx_f, LOG2_10, 1.0f},
+            {"llvm.log2.f32", Intrinsic::nvvm_lg2_approx_f, 1.0f, 1.0f},
+            {"llvm.log.f32", Intrinsic::nvvm_lg2_approx_f, 1.0f, LN2},
+            {"llvm.log10.f32", Intrinsic::nvvm_lg2_approx_f, 1.0f, LOG10_2}};
+  for (R &r : rs) {
+    Function *F = M.getFunction(r.from);
+    if (!F) continue;
+    Function *N = Intrinsic::getDeclaration(&M, r.to);
+    std::vector<CallInst *> calls;
+    for (User *U : F->users())
+      if (auto *CI = dyn_cast<CallInst>(U)) calls.push_back(CI);
+    for (CallInst *CI : calls) {
+      IRBuilder<> B(CI);
+      Type *f32 = Type::getFloatTy(M.getContext());
+      Value *x = CI->getArgOperand(0);
+      if (r.pre != 1.0f) x = B.CreateFMul(x, ConstantFP::get(f32, r.pre));
+      Value *v = B.CreateCall(N, {x});
+      if (r.post != 1.0f) v = B.CreateFMul(v, ConstantFP::get(f32, r.post));
+      CI->replaceAllUsesWith(v);
+      CI->eraseFromParent();
+    }
+  }
+}
+
 void addAnnotation(Module &M, Function *F, const char *key, unsigned val) {
   LLVMContext &C = M.getContext();
   NamedMDNode *NMD = M.getOrInsertNamedMetadata("nvvm.annotations");
@@ -761,6 +816,7 @@ int pg_lower(LLVMModuleRef mref, char **log) {
       }
     }
     defineIdFunctions(M, needOffset, needDim);
+    defineMacroBuiltins(M);
     lowerPrintf(M);
     std::string err;
     raw_string_ostream es(err);
@@ -899,6 +955,7 @@ int pg_codegen(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char *
     }
     M.setDataLayout(TM->createDataLayout());
     M.setTargetTriple(kTriple);
+    lowerNativeMath(M);
     SmallString<0> buf;
     raw_svector_ostream os(buf);
     legacy::PassManager PM;

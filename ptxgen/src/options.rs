@@ -111,7 +111,9 @@ pub fn parse_build(s: &str) -> Result<Options, String> {
             "-cl-kernel-arg-info" => o.kernel_arg_info = true,
             "-cl-strict-aliasing" => {}
             _ if FLAGS.contains(&t) => {
-                o.cc1.push(t.to_string());
+                if t != "-cl-denorms-are-zero" {
+                    o.cc1.push(t.to_string());
+                }
                 match t {
                     "-cl-mad-enable" | "-cl-unsafe-math-optimizations" | "-cl-fast-relaxed-math" => {
                         o.fast_fma = true
