@@ -243,6 +243,7 @@ int pg_compile(LLVMContextRef cref, const char *src, size_t srclen, const char *
     ci.setInvocation(inv);
     ci.createDiagnostics(printer, true);
     ci.createFileManager(overlay);
+    ci.setVerboseOutputStream(diagOS);  // "N errors generated." goes to the log, not stderr
     clang::EmitLLVMOnlyAction act(&C);
     bool ok = ci.ExecuteAction(act);
     ci.getDiagnostics().getClient()->finish();
