@@ -22,7 +22,9 @@ extern "C" {
         log: *mut *mut c_char,
     ) -> c_int;
     pub fn pg_lower(m: LLVMModuleRef, log: *mut *mut c_char) -> c_int;
-    pub fn pg_link_libclc(m: LLVMModuleRef, bc: *const c_char, len: usize, log: *mut *mut c_char) -> c_int;
+    pub fn pg_link_libclc(m: LLVMModuleRef, path: *const c_char, log: *mut *mut c_char) -> c_int;
+    pub fn pg_shared_acquire(path: *const c_char, log: *mut *mut c_char) -> LLVMContextRef;
+    pub fn pg_shared_reset();
     pub fn pg_link_modules(dst: LLVMModuleRef, src: LLVMModuleRef, log: *mut *mut c_char) -> c_int;
     pub fn pg_optimize(m: LLVMModuleRef, sm: c_int, ptx: c_int, opt: c_int, fast_fma: c_int, log: *mut *mut c_char) -> c_int;
     pub fn pg_codegen(

@@ -15,7 +15,7 @@ pub mod options;
 mod pipeline;
 pub mod target;
 
-pub use pipeline::{build_timed, Stage};
+pub use pipeline::{build_timed, prewarm, set_shared_context, Stage};
 
 /// ptxgen's version as recorded in binaries and cache keys (the suffix is the revision of the
 /// kernel ABI: implicit arguments, local-memory rewrite, printf lowering).

@@ -1,12 +1,12 @@
-//! Finding and loading libclc's nvptx64--nvidiacl.bc (read once per process, parsed lazily per
-//! build by the bridge so that only the functions a kernel uses are materialised).
+//! Finding libclc's nvptx64--nvidiacl.bc. The bridge maps it once per process and parses it
+//! lazily (only the functions a kernel uses are materialised).
 //!
 //! Search order: $CUDACL_LIBCLC (a file), `clc/nvptx64--nvidiacl.bc` beside the shared object or
 //! executable that contains ptxgen, /usr/lib/clc/, /usr/share/clc/.
 use std::ffi::{c_void, CStr};
 use std::os::raw::{c_char, c_int};
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 pub const FILE: &str = "nvptx64--nvidiacl.bc";
 
@@ -88,25 +88,8 @@ pub fn locate() -> Result<(PathBuf, String), String> {
     ))
 }
 
-pub struct Libclc {
-    #[allow(dead_code)]
-    pub path: PathBuf,
-    pub bitcode: Vec<u8>,
-}
-
-static LIBCLC: OnceLock<Result<Arc<Libclc>, String>> = OnceLock::new();
-
-/// The bitcode, read once per process.
-pub fn get() -> Result<Arc<Libclc>, String> {
-    LIBCLC
-        .get_or_init(|| {
-            let (path, _) = locate()?;
-            let bitcode = std::fs::read(&path)
-                .map_err(|e| format!("error: cannot read libclc {}: {e}\n", path.display()))?;
-            if bitcode.len() < 8 || &bitcode[..4] != b"BC\xc0\xde" {
-                return Err(format!("error: {} is not LLVM bitcode\n", path.display()));
-            }
-            Ok(Arc::new(Libclc { path, bitcode }))
-        })
-        .clone()
+/// The libclc file to use, found once per process (the C++ bridge maps it and parses it lazily).
+pub fn get() -> Result<PathBuf, String> {
+    static PATH: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    PATH.get_or_init(|| locate().map(|(p, _)| p)).clone()
 }

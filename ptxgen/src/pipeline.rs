@@ -1,6 +1,9 @@
 //! The build pipeline: options -> cache -> clang -> rewrites -> libclc -> O3 -> layout -> PTX.
 use crate::*;
-use inkwell::context::Context;
+use inkwell::context::{Context, ContextRef};
+use llvm_sys::prelude::LLVMContextRef;
+use std::cell::Cell;
+use std::sync::{Mutex, MutexGuard, TryLockError};
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
 use std::ffi::CString;
@@ -38,30 +41,125 @@ fn failed(log: impl Into<String>) -> BuildError {
     BuildError::Failed { log: log.into() }
 }
 
-/// An inkwell Context whose LLVM diagnostics go to a log instead of stderr/exit.
-struct Ctx(Context);
+static USE_SHARED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Tests and benchmarks: whether builds may use the process-wide context (default true).
+#[doc(hidden)]
+pub fn set_shared_context(enabled: bool) {
+    USE_SHARED.store(enabled, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The lock of the bridge's process-wide context (see bridge.cpp, `Shared`).
+static SHARED: Mutex<()> = Mutex::new(());
+
+enum Owner {
+    Own(#[allow(dead_code)] Context),
+    Shared(#[allow(dead_code)] MutexGuard<'static, ()>),
+}
+
+/// An LLVM context for one build whose diagnostics go to a log (never stderr/exit): the
+/// process-wide one when it is free (libclc already parsed there), else a private one.
+struct Ctx {
+    raw: LLVMContextRef,
+    owner: Owner,
+    poisoned: Cell<bool>,
+}
+
 impl Ctx {
-    fn new() -> Ctx {
+    fn private() -> Ctx {
         // SAFETY: pg_init is idempotent; pg_context_setup installs a handler on a live context.
         unsafe {
             ffi::pg_init();
             let c = Context::create();
-            ffi::pg_context_setup(c.raw());
-            Ctx(c)
+            let raw = c.raw();
+            ffi::pg_context_setup(raw);
+            Ctx { raw, owner: Owner::Own(c), poisoned: Cell::new(false) }
         }
     }
+
+    fn shared_or_private(libclc: Option<&CString>) -> Ctx {
+        let Some(path) = libclc else { return Ctx::private() };
+        if !USE_SHARED.load(std::sync::atomic::Ordering::Relaxed) {
+            return Ctx::private();
+        }
+        let guard = match SHARED.try_lock() {
+            Ok(g) => g,
+            Err(TryLockError::Poisoned(p)) => {
+                let g = p.into_inner();
+                // SAFETY: we hold the lock; no module of the shared context is alive.
+                unsafe { ffi::pg_shared_reset() };
+                g
+            }
+            Err(TryLockError::WouldBlock) => return Ctx::private(),
+        };
+        let mut log: *mut c_char = std::ptr::null_mut();
+        // SAFETY: lock held; path is a valid C string.
+        let raw = unsafe {
+            ffi::pg_init();
+            ffi::pg_shared_acquire(path.as_ptr(), &mut log)
+        };
+        let _ = ffi::take_string(log);
+        if raw.is_null() {
+            return Ctx::private();
+        }
+        Ctx { raw, owner: Owner::Shared(guard), poisoned: Cell::new(false) }
+    }
+
+    /// Discard the shared context after this build (a failure may have left state in it).
+    fn poison(&self) {
+        self.poisoned.set(true);
+    }
+
+    fn context_ref(&self) -> ContextRef<'_> {
+        // SAFETY: the context outlives the borrow of self.
+        unsafe { ContextRef::new(self.raw) }
+    }
+
+    /// Takes ownership of a module the bridge created in this context.
+    fn module(&self, m: llvm_sys::prelude::LLVMModuleRef) -> Module<'_> {
+        // SAFETY: m is a module of this context, handed over by the bridge.
+        unsafe { Module::new(m) }
+    }
+
     fn take_log(&self) -> (String, bool) {
         let mut err: c_int = 0;
         // SAFETY: live context; the returned string is taken over by take_string.
-        let s = ffi::take_string(unsafe { ffi::pg_context_take_log(self.0.raw(), &mut err) });
+        let s = ffi::take_string(unsafe { ffi::pg_context_take_log(self.raw, &mut err) });
         (s, err != 0)
     }
 }
+
 impl Drop for Ctx {
     fn drop(&mut self) {
-        // SAFETY: every Module borrowed from this context is gone (lifetimes), the context lives.
-        unsafe { ffi::pg_context_teardown(self.0.raw()) }
+        match &self.owner {
+            // SAFETY: every Module borrowed from this context is gone (lifetimes); the
+            // inkwell Context is disposed after this (field drop).
+            Owner::Own(_) => unsafe { ffi::pg_context_teardown(self.raw) },
+            Owner::Shared(_) => {
+                if self.poisoned.get() {
+                    // SAFETY: lock still held (the guard drops after this).
+                    unsafe { ffi::pg_shared_reset() }
+                }
+            }
+        }
     }
+}
+
+/// Starts parsing libclc in the process-wide context on a background thread, so that the
+/// first build does not wait for it. Optional (the runtime may call it when it creates a
+/// context); harmless if called more than once.
+pub fn prewarm() {
+    static STARTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if STARTED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        return;
+    }
+    let _ = std::thread::Builder::new().name("ptxgen-prewarm".into()).spawn(|| {
+        let _ = std::panic::catch_unwind(|| {
+            let Ok(path) = libclc::get() else { return };
+            let Ok(c) = CString::new(path.to_string_lossy().as_bytes()) else { return };
+            let _ctx = Ctx::shared_or_private(Some(&c));
+        });
+    });
 }
 
 fn cstrings(v: &[String]) -> Result<Vec<CString>, BuildError> {
@@ -128,7 +226,7 @@ fn frontend<'c>(
     // SAFETY: every pointer/length pair is valid for the call; the bridge copies what it keeps.
     let rc = unsafe {
         ffi::pg_compile(
-            ctx.0.raw(),
+            ctx.raw,
             source.as_ptr() as *const c_char,
             source.len(),
             argv.as_ptr(),
@@ -144,8 +242,7 @@ fn frontend<'c>(
     let log = ffi::take_string(log);
     match rc {
         0 if !m.is_null() => {
-            // SAFETY: the bridge hands over ownership of a module created in ctx.
-            Ok((unsafe { Module::new(m) }, log))
+            Ok((ctx.module(m), log))
         }
         2 => Err(BuildError::InvalidOptions { log: format!("invalid build options:\n{log}") }),
         _ => Err(failed(if log.is_empty() { "compilation failed".to_string() } else { log })),
@@ -174,13 +271,9 @@ fn backend(
     stage(unsafe { ffi::pg_lower(mr, &mut log) }, log, "the IR rewrites")?;
     t.lap("lower");
     let lib = libclc::get().map_err(failed)?;
-    t.lap("libclc-read");
+    let lib = CString::new(lib.to_string_lossy().as_bytes()).map_err(|_| failed("bad libclc path"))?;
     let mut log: *mut c_char = std::ptr::null_mut();
-    stage(
-        unsafe { ffi::pg_link_libclc(mr, lib.bitcode.as_ptr() as *const c_char, lib.bitcode.len(), &mut log) },
-        log,
-        "linking libclc",
-    )?;
+    stage(unsafe { ffi::pg_link_libclc(mr, lib.as_ptr(), &mut log) }, log, "linking libclc")?;
     t.lap("libclc-link");
     let sm = target.sm as c_int;
     let ptx = (target.ptx_isa.0 * 10 + target.ptx_isa.1) as c_int;
@@ -250,11 +343,12 @@ pub fn build_timed(
             }
             t.lap("cache-miss");
         }
-        let ctx = Ctx::new();
-        t.lap("init");
+        let clc = libclc::get().ok().and_then(|p| CString::new(p.to_string_lossy().as_bytes()).ok());
+        let ctx = Ctx::shared_or_private(clc.as_ref());
+        t.lap(if matches!(ctx.owner, Owner::Shared(_)) { "init-shared" } else { "init-private" });
         let (m, mut log) = frontend(&ctx, source, &opts, &[])?;
         t.lap("clang");
-        let (ptx, kernels, blog) = backend(&ctx, m, &opts, target, &mut t)?;
+        let (ptx, kernels, blog) = backend(&ctx, m, &opts, target, &mut t).inspect_err(|_| ctx.poison())?;
         log.push_str(&blog);
         let p = Program { ptx, target: target.clone(), options: options.to_string(), log, kernels };
         if use_cache {
@@ -270,7 +364,7 @@ pub fn build_timed(
 pub fn compile(source: &str, options: &str, headers: &[(&str, &str)]) -> Result<Object, BuildError> {
     guarded(|| {
         let opts = options::parse_build(options).map_err(|e| BuildError::InvalidOptions { log: format!("error: {e}\n") })?;
-        let ctx = Ctx::new();
+        let ctx = Ctx::private();
         let (m, log) = frontend(&ctx, source, &opts, headers)?;
         let bitcode = m.write_bitcode_to_memory().as_slice().to_vec();
         Ok(Object { bitcode, options: options.to_string(), log })
@@ -287,11 +381,11 @@ pub fn link(objects: &[&Object], options: &str, target: &Target) -> Result<Progr
         opts.opt_disable = objects
             .iter()
             .all(|o| options::parse_build(&o.options).map(|p| p.opt_disable).unwrap_or(false));
-        let ctx = Ctx::new();
+        let ctx = Ctx::private();
         let mut dst: Option<Module> = None;
         for (i, o) in objects.iter().enumerate() {
             let buf = MemoryBuffer::create_from_memory_range_copy(&o.bitcode, "object");
-            let m = Module::parse_bitcode_from_buffer(&buf, &ctx.0)
+            let m = Module::parse_bitcode_from_buffer(&buf, ctx.context_ref())
                 .map_err(|e| failed(format!("error: object {i} is not a valid compiled program: {e}\n")))?;
             match &dst {
                 None => dst = Some(m),

@@ -706,3 +706,37 @@ fn memory_cache() {
     assert!(s4.iter().any(|s| s.name == "clang"));
     assert!(build(&src, "", &H100).is_ok());
 }
+
+#[test]
+fn shared_and_private_contexts_agree() {
+    setup();
+    // The process-wide context (libclc cloned from a resident lazy module) and a private one
+    // (libclc linked with Linker::LinkOnlyNeeded) must give the same PTX.
+    let files = ["multi_kernel6.cl", "printf.cl", "atom64.cl", "constant_arg.cl", "math_float.cl", "async_copy.cl"];
+    let shared: Vec<String> = files.iter().map(|f| build_nc(&corpus_src(f), "", &H100).unwrap().ptx).collect();
+    set_shared_context(false);
+    let private: Vec<String> = files.iter().map(|f| build_nc(&corpus_src(f), "", &H100).map(|p| p.ptx)).collect::<Result<_, _>>().unwrap();
+    set_shared_context(true);
+    // NVPTX numbers call sequences with a process-wide counter ("// callseq N"), and the two
+    // linkers may order libclc's tables differently: compare the sorted lines without those.
+    let norm = |s: &str| -> String {
+        let mut v: Vec<&str> = s.lines().filter(|l| !l.contains("// callseq")).collect();
+        v.sort_unstable();
+        v.join("\n")
+    };
+    for ((f, a), b) in files.iter().zip(&shared).zip(&private) {
+        if norm(a) != norm(b) {
+            let d = std::env::temp_dir();
+            let _ = std::fs::write(d.join(format!("{f}.shared.ptx")), a);
+            let _ = std::fs::write(d.join(format!("{f}.private.ptx")), b);
+            panic!("{f}: shared and private contexts differ (PTX in {})", d.display());
+        }
+    }
+    // Many builds in a row: the shared context is recycled now and then, results stay equal.
+    let src = corpus_src("reduction.cl");
+    let first = build_nc(&src, "", &H100).unwrap();
+    for i in 0..30 {
+        let p = build_nc(&format!("{src}\n// {i}\n"), "", &H100).unwrap();
+        assert_eq!(norm(&p.ptx), norm(&first.ptx));
+    }
+}
