@@ -865,7 +865,8 @@ std::unique_ptr<Module> lazyLibclc(LLVMContext &C, const std::string &path, cons
                                    std::string &err) {
   MemoryBuffer *buf = libBuffer(path, err);
   if (!buf) return nullptr;
-  Expected<std::unique_ptr<Module>> lib = getLazyBitcodeModule(buf->getMemBufferRef(), C);
+  Expected<std::unique_ptr<Module>> lib =
+      getLazyBitcodeModule(buf->getMemBufferRef(), C, /*ShouldLazyLoadMetadata=*/true);
   if (!lib) {
     err = "cannot read libclc " + path + ": " + toString(lib.takeError());
     return nullptr;
