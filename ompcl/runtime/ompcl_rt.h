@@ -45,4 +45,28 @@ ssize_t ompcl_read(int fd, void *p, size_t n);
 ssize_t ompcl_pread(int fd, void *p, size_t n, off_t off);
 /* tell the runtime the host wrote [p, p+n) (done automatically by page protection) */
 void ompcl_host_wrote(void *p, size_t n);
+
+/* ---- CPU versions: ompcl's OpenMP runtime on pthreads (OMPCL_PTHREADS builds) ---- */
+typedef struct ompc_ws {
+    long long n, chunk, k, it, executed;
+    int sched, ordered, nt, tid;
+    void *slot;
+} ompc_ws;
+void ompc_parallel(void (*fn)(void), int num_threads, int ifcond);
+void ompc_for_init(ompc_ws *w, long long n, int sched, long long chunk, int ordered);
+int ompc_for_next(ompc_ws *w, long long *lo, long long *hi);
+void ompc_for_end(ompc_ws *w, int nowait);
+void ompc_ordered_begin(void);
+void ompc_ordered_end(void);
+void ompc_ordered_iter_end(ompc_ws *w, long long it);
+int ompc_single_begin(void);
+void ompc_single_end(int nowait);
+void ompc_critical_begin(const char *name);
+void ompc_critical_end(const char *name);
+void ompc_atomic_begin(void);
+void ompc_atomic_end(void);
+void ompc_red_lock(void);
+void ompc_red_unlock(void);
+void ompc_barrier(void);
+int ompc_thread_num(void);
 #endif

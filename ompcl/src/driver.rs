@@ -11,6 +11,8 @@ const USAGE: &str = "usage: ompcl [options] file.c ... [-o output]
   --emit-opencl      write FILE.host.c and FILE.cl (generated host C and OpenCL C) and stop
   -I DIR, -D M[=V], -U M, -O*, -g, -std=*, -W*, -f*, -m*   passed to the C compiler (and -D/-U to OpenCL)
   -L DIR, -l LIB     passed to the linker
+  --cpu=ompcl|cc     CPU versions of the regions: ompcl's pthreads runtime (default with GCC)
+                     or the C compiler's own OpenMP (-fopenmp; the default when cc is clang)
   -v                 show the commands run
 Environment at run time: OMPCL_DEVICE=gpu|cpu|host, OMPCL_PROFILE=1, OMP_NUM_THREADS";
 
@@ -34,6 +36,11 @@ fn run(args: &[String]) -> Result<i32, String> {
     let mut emit = false;
     let mut compile_only = false;
     let mut verbose = false;
+    let mut pthreads: Option<bool> = match std::env::var("OMPCL_CPU").ok().as_deref() {
+        Some("cc") => Some(false),
+        Some("ompcl") => Some(true),
+        _ => None,
+    };
     let mut i = 0;
     let take = |i: &mut usize, a: &str, flag: &str| -> Result<String, String> {
         if a.len() > flag.len() {
@@ -57,6 +64,8 @@ fn run(args: &[String]) -> Result<i32, String> {
             "--emit-opencl" => emit = true,
             "-c" => compile_only = true,
             "-v" => verbose = true,
+            "--cpu=cc" => pthreads = Some(false),
+            "--cpu=ompcl" => pthreads = Some(true),
             "-fopenmp" | "-pthread" => {}
             _ if a.starts_with("-o") => out = Some(take(&mut i, a, "-o")?),
             _ if a.starts_with("-I") => {
@@ -93,7 +102,11 @@ fn run(args: &[String]) -> Result<i32, String> {
     }
     let tmp = std::env::temp_dir().join(format!("ompcl-{}-{}", std::process::id(), nanos()));
     std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
-    let res = build(&inputs, &cflags, &clang_args, &cl_defines, &ldflags, out, emit, compile_only, verbose, &tmp);
+    // GCC nested functions carry the pthreads CPU versions; clang has none
+    let pthreads = pthreads.unwrap_or_else(|| {
+        Command::new("cc").arg("--version").output().map(|o| !String::from_utf8_lossy(&o.stdout).contains("clang")).unwrap_or(true)
+    });
+    let res = build(&inputs, &cflags, &clang_args, &cl_defines, &ldflags, out, emit, compile_only, verbose, pthreads, &tmp);
     let _ = std::fs::remove_dir_all(&tmp);
     res
 }
@@ -113,12 +126,19 @@ fn build(
     emit: bool,
     compile_only: bool,
     verbose: bool,
+    pthreads: bool,
     tmp: &Path,
 ) -> Result<i32, String> {
     std::fs::write(tmp.join("ompcl_rt.h"), crate::RT_H).map_err(|e| e.to_string())?;
+    let omp_flags: Vec<String> = if pthreads {
+        std::fs::write(tmp.join("omp.h"), crate::OMP_H).map_err(|e| e.to_string())?;
+        vec!["-D_OPENMP=200203".into()]
+    } else {
+        vec!["-fopenmp".into()]
+    };
     let mut objs: Vec<PathBuf> = Vec::new();
     let mut failed = false;
-    let opts = Options { clang_args: clang_args.to_vec(), cl_defines: cl_defines.to_vec() };
+    let opts = Options { clang_args: clang_args.to_vec(), cl_defines: cl_defines.to_vec(), pthreads };
     let mut n = 0;
     for input in inputs {
         if !input.ends_with(".c") {
@@ -161,7 +181,7 @@ fn build(
         let srcdir = Path::new(input).parent().map(|p| p.to_path_buf()).unwrap_or_default();
         let srcdir = if srcdir.as_os_str().is_empty() { PathBuf::from(".") } else { srcdir };
         let mut cmd = Command::new("cc");
-        cmd.arg("-fopenmp").args(cflags).arg("-iquote").arg(&srcdir).arg("-I").arg(tmp).arg("-c").arg(&hc).arg("-o").arg(&obj);
+        cmd.args(&omp_flags).args(cflags).arg("-iquote").arg(&srcdir).arg("-I").arg(tmp).arg("-c").arg(&hc).arg("-o").arg(&obj);
         if !exec(&mut cmd, verbose)? {
             failed = true;
         }
@@ -177,12 +197,18 @@ fn build(
     std::fs::write(&rt_c, crate::RT_C).map_err(|e| e.to_string())?;
     let rt_o = tmp.join("ompcl_rt.o");
     let mut cmd = Command::new("cc");
-    cmd.args(["-O2", "-fopenmp", "-c"]).arg(&rt_c).arg("-I").arg(tmp).arg("-o").arg(&rt_o);
+    cmd.args(["-O2", "-c"]).args(if pthreads { vec!["-DOMPCL_PTHREADS"] } else { vec!["-fopenmp"] }).arg(&rt_c).arg("-I").arg(tmp).arg("-o").arg(&rt_o);
     if !exec(&mut cmd, verbose)? {
         return Ok(1);
     }
     let mut cmd = Command::new("cc");
-    cmd.arg("-fopenmp").args(&objs).arg(&rt_o).args(ldflags).args(["-lpthread", "-ldl", "-lm", "-o"]).arg(out.unwrap_or_else(|| "a.out".into()));
+    if pthreads {
+        // the outlined regions are nested functions; their trampolines live on the stack
+        cmd.arg("-Wl,-z,execstack");
+    } else {
+        cmd.arg("-fopenmp");
+    }
+    cmd.args(&objs).arg(&rt_o).args(ldflags).args(["-lpthread", "-ldl", "-lm", "-o"]).arg(out.unwrap_or_else(|| "a.out".into()));
     if !exec(&mut cmd, verbose)? {
         return Ok(1);
     }

@@ -8,3 +8,5 @@ pub mod translate;
 /// The C runtime linked into every program ompcl builds.
 pub const RT_H: &str = include_str!("../runtime/ompcl_rt.h");
 pub const RT_C: &str = include_str!("../runtime/ompcl_rt.c");
+/// The omp.h programs see (the omp_* functions of ompcl's pthreads runtime).
+pub const OMP_H: &str = include_str!("../runtime/omp.h");

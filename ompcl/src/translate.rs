@@ -13,6 +13,9 @@ pub struct Options {
     pub clang_args: Vec<String>,
     /// -D/-U options repeated into the OpenCL build options.
     pub cl_defines: Vec<String>,
+    /// Rewrite every OpenMP construct for ompcl's pthreads runtime (else keep the pragmas for
+    /// the C compiler's -fopenmp).
+    pub pthreads: bool,
 }
 
 pub struct Output {
@@ -256,6 +259,31 @@ struct Edit {
     text: String,
 }
 
+/// Host-side edit with an order among edits at the same place (smaller first).
+#[derive(Clone)]
+struct HEdit {
+    start: usize,
+    end: usize,
+    text: String,
+    order: i32,
+}
+
+fn render_host(text: &str, edits: &mut [HEdit]) -> String {
+    edits.sort_by(|a, b| a.start.cmp(&b.start).then((a.end > a.start).cmp(&(b.end > b.start))).then(a.order.cmp(&b.order)));
+    let mut out = String::new();
+    let mut cur = 0;
+    for ed in edits.iter() {
+        if ed.start < cur {
+            continue;
+        }
+        out.push_str(&text[cur..ed.start]);
+        out.push_str(&ed.text);
+        cur = ed.end;
+    }
+    out.push_str(&text[cur..]);
+    out
+}
+
 fn render(text: &str, edits: &[Edit], s: usize, e: usize) -> String {
     let mut es: Vec<&Edit> = edits.iter().filter(|x| x.start >= s && x.end <= e).collect();
     es.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
@@ -313,6 +341,17 @@ const CL_RESERVED: &[&str] = &[
     "imaginary", "uniform", "pipe",
 ];
 
+struct LoopInfo {
+    loopvar: Node,
+    init: Node,
+    body: Node,
+    lb: String,
+    ub: String,
+    step: String,
+    cmp: i32,
+    in_init: bool,
+}
+
 struct Region {
     pragma: usize,
     id: usize,
@@ -336,6 +375,8 @@ struct Translator<'a> {
     funcs: BTreeMap<String, Node>,
     atomics: BTreeMap<String, String>,
     int64_atomics: bool,
+    /// CPU versions use ompcl's pthreads runtime (else: the C compiler's OpenMP)
+    pthreads: bool,
 }
 
 pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
@@ -386,6 +427,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         funcs: BTreeMap::new(),
         atomics: BTreeMap::new(),
         int64_atomics: false,
+        pthreads: opts.pthreads,
     };
     t.associate(&tu);
     t.run(&tu, opts)
@@ -434,7 +476,7 @@ impl<'a> Translator<'a> {
     fn run(mut self, tu: &clang::Tu, opts: &Options) -> Result<Output, String> {
         let text = self.cx.text;
         let file = self.cx.file.clone();
-        let mut host_edits: Vec<Edit> = Vec::new();
+        let mut host_edits: Vec<HEdit> = Vec::new();
         let mut kernels = String::new();
         let mut regions_out = Vec::new();
 
@@ -472,7 +514,9 @@ impl<'a> Translator<'a> {
             };
             // strip target(...) for the C compiler
             if let Some(c) = p.clause("target") {
-                host_edits.push(Edit { start: c.start, end: c.end, text: " ".repeat(c.end - c.start) });
+                if !self.pthreads {
+                    host_edits.push(HEdit { start: c.start, end: c.end, text: " ".repeat(c.end - c.start), order: 0 });
+                }
             }
             let res = if target == 2 {
                 Err(String::new())
@@ -514,15 +558,15 @@ impl<'a> Translator<'a> {
                 }
                 Err(reason) => {
                     if !reason.is_empty() {
-                        let msg = format!("parallel region not offloaded to OpenCL: {reason}; it runs on the CPU (OpenMP threads)");
+                        let msg = format!("parallel region not offloaded to OpenCL: {reason}; it runs on the CPU (threads)");
                         self.cx.warn(p.line, p.col, &msg);
                     }
                     regions_out.push((line, false, reason));
                     let _ = write!(pre, "{{ double __ompcl_t0; {{ __ompcl_t0 = ompcl_now();\n#line {line} \"{file}\"\n");
                 }
             }
-            host_edits.push(Edit { start: p.line_start, end: p.line_start, text: pre });
-            host_edits.push(Edit { start: e, end: e, text: post });
+            host_edits.push(HEdit { start: p.line_start, end: p.line_start, text: pre, order: -1000 });
+            host_edits.push(HEdit { start: e, end: e, text: post, order: 1000 });
         }
 
         // wrap allocation and I/O calls
@@ -543,7 +587,7 @@ impl<'a> Translator<'a> {
             if p.file != file || !text[p.off..].starts_with(&name) || !seen.insert(p.off) {
                 return;
             }
-            host_edits.push(Edit { start: p.off, end: p.off + name.len(), text: format!("ompcl_{name}") });
+            host_edits.push(HEdit { start: p.off, end: p.off + name.len(), text: format!("ompcl_{name}"), order: 0 });
         });
 
         // globals: register, align big arrays
@@ -571,7 +615,7 @@ impl<'a> Translator<'a> {
             }
             let _ = writeln!(regs, "  ompcl_register_global((void*)&{name}, sizeof({name}));");
             if sz >= 16384 && aligned.insert(s.off) {
-                host_edits.push(Edit { start: s.off, end: s.off, text: "__attribute__((aligned(4096))) ".into() });
+                host_edits.push(HEdit { start: s.off, end: s.off, text: "__attribute__((aligned(4096))) ".into(), order: 0 });
             }
         }
 
@@ -668,8 +712,11 @@ impl<'a> Translator<'a> {
         );
         let _ = writeln!(host, "#line 1 \"{file}\"");
         let mut edits = host_edits;
-        edits.sort_by(|a, b| a.start.cmp(&b.start).then(a.end.cmp(&b.end)));
-        host.push_str(&render(text, &edits, 0, text.len()));
+        if self.pthreads {
+            let cpu = self.cpu_edits(tu)?;
+            edits.extend(cpu);
+        }
+        host.push_str(&render_host(text, &mut edits));
         let _ = writeln!(host, "\n__attribute__((constructor)) static void __ompcl_register_globals(void) {{\n{regs}}}");
         let diags = std::mem::take(&mut self.cx.diags);
         Ok(Output { host_c: host, kernels: if kernels.is_empty() { String::new() } else { cl }, diags, errors: false, regions: regions_out })
@@ -724,95 +771,12 @@ impl<'a> Translator<'a> {
         let reductions: Vec<(String, String)> = clauses.iter().flat_map(|c| c.reductions()).collect();
         let ifcond = clauses.iter().find_map(|c| c.clause("if").and_then(|x| x.arg.clone()));
 
-        // ---- canonical loop form
-        let kids = lp.children();
-        if kids.len() != 4 {
-            return Err("loop is not in canonical form (init; test; increment)".into());
-        }
-        let (init, cond, inc, body) = (kids[0], strip(kids[1]), strip(kids[2]), kids[3]);
-        let (loopvar, lb_node): (Node, Node) = if init.kind() == CXCursor_DeclStmt {
-            let vd = init.children();
-            if vd.len() != 1 || vd[0].kind() != CXCursor_VarDecl {
-                return Err("loop is not in canonical form".into());
-            }
-            let ch = vd[0].children();
-            let Some(ini) = ch.last() else { return Err("loop variable not initialised".into()) };
-            (vd[0], *ini)
-        } else {
-            let i = strip(init);
-            if i.kind() != CXCursor_BinaryOperator || i.binop() != CXBinaryOperator_Assign {
-                return Err("loop is not in canonical form".into());
-            }
-            let ch = i.children();
-            let lv = strip(ch[0]);
-            if lv.kind() != CXCursor_DeclRefExpr {
-                return Err("loop is not in canonical form".into());
-            }
-            (lv.referenced().ok_or("loop variable")?, ch[1])
-        };
+        let LoopInfo { loopvar, init, body, lb, ub, step, cmp, .. } = self.parse_loop(lp)?;
         let lvname = loopvar.spelling();
         let lvty = loopvar.ty();
         if !lvty.is_arith() || matches!(lvty.canonical().kind(), CXType_Float | CXType_Double | CXType_LongDouble) {
             return Err("loop variable is not an integer".into());
         }
-        let is_lv = |n: Node| -> bool {
-            let n = strip(n);
-            n.kind() == CXCursor_DeclRefExpr && n.referenced().map(|d| d.equals(&loopvar)).unwrap_or(false)
-        };
-        if cond.kind() != CXCursor_BinaryOperator {
-            return Err("loop test is not a comparison".into());
-        }
-        let cc = cond.children();
-        let mut cmp = cond.binop();
-        let ub_node = if is_lv(cc[0]) {
-            cc[1]
-        } else if is_lv(cc[1]) {
-            cmp = match cmp {
-                CXBinaryOperator_LT => CXBinaryOperator_GT,
-                CXBinaryOperator_GT => CXBinaryOperator_LT,
-                CXBinaryOperator_LE => CXBinaryOperator_GE,
-                CXBinaryOperator_GE => CXBinaryOperator_LE,
-                x => x,
-            };
-            cc[0]
-        } else {
-            return Err("loop test does not compare the loop variable".into());
-        };
-        if !matches!(cmp, CXBinaryOperator_LT | CXBinaryOperator_LE | CXBinaryOperator_GT | CXBinaryOperator_GE) {
-            return Err("loop test is not <, <=, > or >=".into());
-        }
-        let txt = |n: Node| -> String {
-            let (s, e) = n.range();
-            self.cx.text[s.off..e.off].to_string()
-        };
-        let step = match inc.kind() {
-            CXCursor_UnaryOperator if is_lv(inc.children()[0]) => match inc.unop() {
-                CXUnaryOperator_PostInc | CXUnaryOperator_PreInc => "1".to_string(),
-                CXUnaryOperator_PostDec | CXUnaryOperator_PreDec => "-1".to_string(),
-                _ => return Err("loop increment is not canonical".into()),
-            },
-            CXCursor_CompoundAssignOperator if is_lv(inc.children()[0]) => match inc.binop() {
-                CXBinaryOperator_AddAssign => format!("({})", txt(inc.children()[1])),
-                CXBinaryOperator_SubAssign => format!("-({})", txt(inc.children()[1])),
-                _ => return Err("loop increment is not canonical".into()),
-            },
-            CXCursor_BinaryOperator if inc.binop() == CXBinaryOperator_Assign && is_lv(inc.children()[0]) => {
-                let rhs = strip(inc.children()[1]);
-                let rc = rhs.children();
-                if rhs.kind() == CXCursor_BinaryOperator && rc.len() == 2 && is_lv(rc[0]) && rhs.binop() == CXBinaryOperator_Add {
-                    format!("({})", txt(rc[1]))
-                } else if rhs.kind() == CXCursor_BinaryOperator && rc.len() == 2 && is_lv(rc[0]) && rhs.binop() == CXBinaryOperator_Sub {
-                    format!("-({})", txt(rc[1]))
-                } else if rhs.kind() == CXCursor_BinaryOperator && rc.len() == 2 && is_lv(rc[1]) && rhs.binop() == CXBinaryOperator_Add {
-                    format!("({})", txt(rc[0]))
-                } else {
-                    return Err("loop increment is not canonical".into());
-                }
-            }
-            _ => return Err("loop increment is not canonical".into()),
-        };
-        let lb = txt(lb_node);
-        let ub = txt(ub_node);
 
         // ---- analyse the body
         let (bs, be) = body.range();
@@ -1021,6 +985,97 @@ impl<'a> Translator<'a> {
         k.push_str(&reds_post);
         k.push_str("}\n");
         Ok(KernelOut { code: k, host_args, loopvar_after, lb, ub, step, cmp, ifcond })
+    }
+
+    /// A loop in OpenMP's canonical form.
+    fn parse_loop(&self, lp: Node) -> Result<LoopInfo, String> {
+        if lp.kind() != CXCursor_ForStmt {
+            return Err("a worksharing 'for' must be followed by a for loop".into());
+        }
+        let kids = lp.children();
+        if kids.len() != 4 {
+            return Err("loop is not in canonical form (init; test; increment)".into());
+        }
+        let (init, cond, inc, body) = (kids[0], strip(kids[1]), strip(kids[2]), kids[3]);
+        let (loopvar, lb_node): (Node, Node) = if init.kind() == CXCursor_DeclStmt {
+            let vd = init.children();
+            if vd.len() != 1 || vd[0].kind() != CXCursor_VarDecl {
+                return Err("loop is not in canonical form".into());
+            }
+            let ch = vd[0].children();
+            let Some(ini) = ch.last() else { return Err("loop variable not initialised".into()) };
+            (vd[0], *ini)
+        } else {
+            let i = strip(init);
+            if i.kind() != CXCursor_BinaryOperator || i.binop() != CXBinaryOperator_Assign {
+                return Err("loop is not in canonical form".into());
+            }
+            let ch = i.children();
+            let lv = strip(ch[0]);
+            if lv.kind() != CXCursor_DeclRefExpr {
+                return Err("loop is not in canonical form".into());
+            }
+            (lv.referenced().ok_or("loop variable")?, ch[1])
+        };
+        let is_lv = |n: Node| -> bool {
+            let n = strip(n);
+            n.kind() == CXCursor_DeclRefExpr && n.referenced().map(|d| d.equals(&loopvar)).unwrap_or(false)
+        };
+        if cond.kind() != CXCursor_BinaryOperator {
+            return Err("loop test is not a comparison".into());
+        }
+        let cc = cond.children();
+        let mut cmp = cond.binop();
+        let ub_node = if is_lv(cc[0]) {
+            cc[1]
+        } else if is_lv(cc[1]) {
+            cmp = match cmp {
+                CXBinaryOperator_LT => CXBinaryOperator_GT,
+                CXBinaryOperator_GT => CXBinaryOperator_LT,
+                CXBinaryOperator_LE => CXBinaryOperator_GE,
+                CXBinaryOperator_GE => CXBinaryOperator_LE,
+                x => x,
+            };
+            cc[0]
+        } else {
+            return Err("loop test does not compare the loop variable".into());
+        };
+        if !matches!(cmp, CXBinaryOperator_LT | CXBinaryOperator_LE | CXBinaryOperator_GT | CXBinaryOperator_GE) {
+            return Err("loop test is not <, <=, > or >=".into());
+        }
+        let txt = |n: Node| -> String {
+            let (s, e) = n.range();
+            self.cx.text[s.off..e.off].to_string()
+        };
+        let step = match inc.kind() {
+            CXCursor_UnaryOperator if is_lv(inc.children()[0]) => match inc.unop() {
+                CXUnaryOperator_PostInc | CXUnaryOperator_PreInc => "1".to_string(),
+                CXUnaryOperator_PostDec | CXUnaryOperator_PreDec => "-1".to_string(),
+                _ => return Err("loop increment is not canonical".into()),
+            },
+            CXCursor_CompoundAssignOperator if is_lv(inc.children()[0]) => match inc.binop() {
+                CXBinaryOperator_AddAssign => format!("({})", txt(inc.children()[1])),
+                CXBinaryOperator_SubAssign => format!("-({})", txt(inc.children()[1])),
+                _ => return Err("loop increment is not canonical".into()),
+            },
+            CXCursor_BinaryOperator if inc.binop() == CXBinaryOperator_Assign && is_lv(inc.children()[0]) => {
+                let rhs = strip(inc.children()[1]);
+                let rc = rhs.children();
+                if rhs.kind() == CXCursor_BinaryOperator && rc.len() == 2 && is_lv(rc[0]) && rhs.binop() == CXBinaryOperator_Add {
+                    format!("({})", txt(rc[1]))
+                } else if rhs.kind() == CXCursor_BinaryOperator && rc.len() == 2 && is_lv(rc[0]) && rhs.binop() == CXBinaryOperator_Sub {
+                    format!("-({})", txt(rc[1]))
+                } else if rhs.kind() == CXCursor_BinaryOperator && rc.len() == 2 && is_lv(rc[1]) && rhs.binop() == CXBinaryOperator_Add {
+                    format!("({})", txt(rc[0]))
+                } else {
+                    return Err("loop increment is not canonical".into());
+                }
+            }
+            _ => return Err("loop increment is not canonical".into()),
+        };
+        let lb = txt(lb_node);
+        let ub = txt(ub_node);
+        Ok(LoopInfo { loopvar, init, body, lb, ub, step, cmp, in_init: init.kind() == CXCursor_DeclStmt })
     }
 
     /// Walk code that goes into the kernel: collect outside variables, functions called,
@@ -1375,4 +1430,6 @@ fn shell_quote(s: &str) -> String {
 const CL_PRELUDE: &str = "typedef char int8_t;\ntypedef uchar uint8_t;\ntypedef short int16_t;\ntypedef ushort uint16_t;\ntypedef int int32_t;\ntypedef uint uint32_t;\ntypedef long int64_t;\ntypedef ulong uint64_t;\n\
 #define sqrtf sqrt\n#define sinf sin\n#define cosf cos\n#define tanf tan\n#define expf exp\n#define logf log\n#define powf pow\n#define fabsf fabs\n#define floorf floor\n#define ceilf ceil\n#define fminf fmin\n#define fmaxf fmax\n#define fmodf fmod\n#define atanf atan\n#define atan2f atan2\n#define asinf asin\n#define acosf acos\n#define sinhf sinh\n#define coshf cosh\n#define tanhf tanh\n#define exp2f exp2\n#define log2f log2\n#define log10f log10\n#define cbrtf cbrt\n#define hypotf hypot\n#define roundf round\n#define truncf trunc\n#define copysignf copysign\n#define fmaf fma\n";
 
-const PARSE_OMP_H: &str = include_str!("../runtime/parse-include/omp.h");
+const PARSE_OMP_H: &str = include_str!("../runtime/omp.h");
+
+include!("cpu.rs");

@@ -263,7 +263,8 @@ fn emit_opencl_writes_both_files() {
     assert!(cl.contains("cl_khr_fp64"));
     assert!(cl.contains("barrier(CLK_LOCAL_MEM_FENCE)"));
     assert!(cl.contains("__global double (*G)[512]"));
-    assert!(host.contains("ompcl_region_opencl(") && host.contains("#pragma omp parallel for"));
+    assert!(host.contains("ompcl_region_opencl(") && host.contains("ompc_parallel(__ompc_par_"));
+    assert!(!host.contains("#pragma omp"));
     assert!(host.contains("ompcl_register_global((void*)&G"));
     let _ = std::fs::remove_dir_all(&w);
 }
@@ -279,5 +280,28 @@ fn c_errors_are_reported() {
     assert!(!o.status.success());
     let e = txt(&o.stderr);
     assert!(e.contains("bad.c:2:11: error:"), "{e}");
+    let _ = std::fs::remove_dir_all(&w);
+}
+
+/// `--cpu=cc` keeps the pragmas for the C compiler's own OpenMP (-fopenmp) instead of ompcl's
+/// pthreads runtime; the OpenCL side is the same.
+#[test]
+fn cpu_versions_through_the_c_compilers_openmp() {
+    let w = work("cc");
+    let icd = icd_dir(&w);
+    for name in ["c29_single_master", "c22_red_multi"] {
+        let src = root().join(format!("tests/corpus/{name}.c"));
+        let exe = w.join(name);
+        let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg("--cpu=cc").arg(&src).arg("-o").arg(&exe));
+        assert!(o.status.success(), "{}", txt(&o.stderr));
+        let refexe = w.join(format!("{name}.ref"));
+        let o = run(Command::new("gcc").args(["-fopenmp", "-O2"]).arg(&src).arg("-o").arg(&refexe));
+        assert!(o.status.success());
+        let expect = txt(&run(Command::new(&refexe).env("OMP_NUM_THREADS", "4")).stdout);
+        for dev in ["cpu", "host"] {
+            let r = run(Command::new(&exe).env("OMP_NUM_THREADS", "4").env("OCL_ICD_VENDORS", &icd).env("OMPCL_DEVICE", dev));
+            assert!(same_output(&expect, &txt(&r.stdout)), "{name} {dev}: {} vs {expect}", txt(&r.stdout));
+        }
+    }
     let _ = std::fs::remove_dir_all(&w);
 }

@@ -1,8 +1,9 @@
-/* omp.h seen by ompcl's libclang parse only (the C compiler uses its own omp.h). */
+/* ompcl's omp.h: read by the libclang parse, and by the C compiler when the CPU versions use
+   ompcl's pthreads runtime (runtime/ompcl_rt.c implements these). */
 #ifndef OMPCL_PARSE_OMP_H
 #define OMPCL_PARSE_OMP_H
-typedef struct { unsigned char _x[8] __attribute__((__aligned__(4))); } omp_lock_t;
-typedef struct { unsigned char _x[16] __attribute__((__aligned__(8))); } omp_nest_lock_t;
+typedef struct { unsigned char _x[64] __attribute__((__aligned__(8))); } omp_lock_t;
+typedef struct { unsigned char _x[80] __attribute__((__aligned__(8))); } omp_nest_lock_t;
 typedef enum omp_sched_t { omp_sched_static = 1, omp_sched_dynamic = 2, omp_sched_guided = 3, omp_sched_auto = 4 } omp_sched_t;
 extern void omp_set_num_threads(int);
 extern int omp_get_num_threads(void);
