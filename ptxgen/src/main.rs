@@ -171,9 +171,13 @@ fn ms(d: std::time::Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
+/// "median M ms (min m)" of a set of timings.
+fn median(mut v: Vec<f64>) -> String {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
-    if v.is_empty() { 0.0 } else { v[v.len() / 2] }
+    if v.is_empty() {
+        return "n/a".into();
+    }
+    format!("median {:.3} ms (min {:.3})", v[v.len() / 2], v[0])
 }
 
 fn run_bench(input: &str, source: &str, options: &str, target: &ptxgen::Target, raw_opts: &[String]) -> ExitCode {
@@ -216,13 +220,13 @@ fn run_bench(input: &str, source: &str, options: &str, target: &ptxgen::Target, 
     // 1. Cold, first build in a new process (no cache): the build call's own time.
     let mut first = Vec::new();
     let mut first_log = String::new();
-    for _ in 0..5 {
+    for _ in 0..9 {
         if let Some((_, log)) = child(&[], false) {
             first.push(total_of(&log));
             first_log = log;
         }
     }
-    println!("cold build, first in a new process (no cache), median of {}: {:8.2} ms", first.len(), median(first));
+    println!("cold build, first in a new process (no cache), {} runs: {}", first.len(), median(first));
     for l in first_log.lines().filter(|l| l.starts_with("time:")) {
         println!("    {l}");
     }
@@ -233,7 +237,7 @@ fn run_bench(input: &str, source: &str, options: &str, target: &ptxgen::Target, 
         let _ = ptxgen::build_timed(source, options, target, false);
         later.push(ms(t.elapsed()));
     }
-    println!("cold build, libclc already resident (no cache), median of 10: {:8.2} ms", median(later));
+    println!("cold build, libclc already resident (no cache), 10 runs: {}", median(later));
     // 3. Private context (another thread holds the shared one): libclc parsed lazily per build.
     ptxgen::set_shared_context(false);
     let mut private = Vec::new();
@@ -243,7 +247,7 @@ fn run_bench(input: &str, source: &str, options: &str, target: &ptxgen::Target, 
         private.push(ms(t.elapsed()));
     }
     ptxgen::set_shared_context(true);
-    println!("cold build, private context (concurrent builds), median of 5:  {:8.2} ms", median(private));
+    println!("cold build, private context (concurrent builds), 5 runs: {}", median(private));
     // 4. Warm, in-process cache.
     let _ = ptxgen::build_timed(source, options, target, true);
     let mut warm = Vec::new();
@@ -252,7 +256,7 @@ fn run_bench(input: &str, source: &str, options: &str, target: &ptxgen::Target, 
         let _ = ptxgen::build_timed(source, options, target, true);
         warm.push(ms(t.elapsed()));
     }
-    println!("warm build, in-process cache hit, median of 1000:            {:8.4} ms", median(warm));
+    println!("warm build, in-process cache hit, 1000 runs: {}", median(warm));
     // 5. New process, disk-cache hit.
     let _ = child(&[], true); // populate
     let (mut call, mut wall) = (Vec::new(), Vec::new());
@@ -264,12 +268,7 @@ fn run_bench(input: &str, source: &str, options: &str, target: &ptxgen::Target, 
             }
         }
     }
-    println!(
-        "new process, disk-cache hit, median of {}: build call {:8.3} ms (whole process incl. exec/load: {:.1} ms)",
-        call.len(),
-        median(call),
-        median(wall)
-    );
+    println!("new process, disk-cache hit, {} runs: build call {}; whole process incl. exec/load {}", call.len(), median(call), median(wall));
     let _ = std::fs::remove_dir_all(&dir);
     ExitCode::SUCCESS
 }
