@@ -474,9 +474,16 @@ static int build(ompcl_module *m, mstate *s, rstat *r) {
         cl.GetProgramBuildInfo(s->prog, g_dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
         char *log = calloc(1, n + 1);
         if (n) cl.GetProgramBuildInfo(s->prog, g_dev, CL_PROGRAM_BUILD_LOG, n, log, NULL);
-        if (strlen(log) > 2000) strcpy(log + 1990, "\n[...]");
-        warnf("%s: OpenCL build failed (%d) on '%s'; its regions run on the CPU. Build log:\n%s", base_name(m->file), err,
-              g_devname, log);
+        /* one line: the first error of the log (OMPCL_BUILD_LOG=1 prints all of it) */
+        const char *first = strstr(log, "error");
+        if (!first) first = log;
+        const char *eol = strchr(first, '\n');
+        int len = eol ? (int)(eol - first) : (int)strlen(first);
+        if (len > 300) len = 300;
+        warnf("%s: OpenCL build failed (%d) on '%s'; its regions run on the CPU (%.*s)", base_name(m->file), err,
+              g_devname, len, first);
+        const char *bl = getenv("OMPCL_BUILD_LOG");
+        if (bl && *bl && strcmp(bl, "0")) fprintf(stderr, "%s\n", log);
         free(log);
         return 0;
     }

@@ -1130,6 +1130,13 @@ impl<'a> Translator<'a> {
                         }
                     }
                 }
+                CXCursor_CStyleCastExpr if n.ty().canonical().kind() == CXType_Pointer => {
+                    // casts to pointers inside kernels point into buffers
+                    let ps = n.spelling_range().0;
+                    if ps.file == file && self.cx.text[ps.off..].starts_with('(') {
+                        edits.push(Edit { start: ps.off + 1, end: ps.off + 1, text: "__global ".into() });
+                    }
+                }
                 CXCursor_BinaryOperator | CXCursor_CompoundAssignOperator => {
                     let op = n.binop();
                     if (CXBinaryOperator_Assign..=CXBinaryOperator_OrAssign).contains(&op) {

@@ -52,18 +52,23 @@ fn programs() -> Vec<PathBuf> {
 struct Spec {
     offload: String,
     warn: Option<String>,
+    runwarn: Option<String>,
 }
 
 fn spec(src: &str) -> Spec {
-    let mut s = Spec { offload: "all".into(), warn: None };
+    let mut s = Spec { offload: "all".into(), warn: None, runwarn: None };
     if let Some(i) = src.find("ompcl-test:") {
         let line = src[i..].lines().next().unwrap();
         if let Some(j) = line.find("offload=") {
             s.offload = line[j + 8..].split_whitespace().next().unwrap().to_string();
         }
-        if let Some(j) = line.find("warn=\"") {
-            let rest = &line[j + 6..];
+        if let Some(j) = line.find(" warn=\"") {
+            let rest = &line[j + 7..];
             s.warn = Some(rest[..rest.find('"').unwrap()].to_string());
+        }
+        if let Some(j) = line.find("runwarn=\"") {
+            let rest = &line[j + 9..];
+            s.runwarn = Some(rest[..rest.find('"').unwrap()].to_string());
         }
     }
     s
@@ -180,6 +185,11 @@ fn check_program(src: &Path, w: &Path, icd: &Path) -> Result<String, String> {
     };
     if !ok {
         return Err(format!("regions ran on {places:?}, expected offload={}:\n{err}", sp.offload));
+    }
+    if let Some(rw) = &sp.runwarn {
+        if !err.contains(rw.as_str()) {
+            return Err(format!("expected a run-time warning containing {rw}:\n{err}"));
+        }
     }
     // CPU threads only
     let mut c = Command::new(&exe);
