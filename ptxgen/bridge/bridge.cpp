@@ -199,7 +199,8 @@ char *pg_context_take_log(LLVMContextRef cref, int *had_error) {
 // Returns 0 ok (*out set), 1 compile error, 2 bad cc1 arguments, 3 internal error.
 int pg_compile(LLVMContextRef cref, const char *src, size_t srclen, const char *const *args,
                int nargs, const char *const *file_names, const char *const *file_data,
-               const size_t *file_lens, int nfiles, LLVMModuleRef *out, char **log) {
+               const size_t *file_lens, int nfiles, LLVMModuleRef *out, char **log,
+               char **deps) {
   std::string diagText;
   try {
     LLVMContext &C = *unwrap(cref);
@@ -257,6 +258,18 @@ int pg_compile(LLVMContextRef cref, const char *src, size_t srclen, const char *
       return 1;
     }
     setLog(log, diagText);
+    // The real files the source read (#include through -I or the working directory): the
+    // caches must notice when one changes.
+    if (deps && ci.hasSourceManager()) {
+      std::string d;
+      clang::SourceManager &SM = ci.getSourceManager();
+      for (auto it = SM.fileinfo_begin(); it != SM.fileinfo_end(); ++it) {
+        StringRef name = it->first.getName();
+        if (name.starts_with("/cudacl/") || name == "<source>") continue;
+        d += name.str() + "\n";
+      }
+      *deps = dupString(d);
+    }
     *out = wrap(M.release());
     return 0;
   } catch (const std::exception &e) {

@@ -616,9 +616,11 @@ fn cli_and_disk_cache() {
     assert!(err.contains("time: clang") && err.contains("cache-store"), "{err}");
     let ptx = std::fs::read_to_string(&out).unwrap();
     assert!(ptx.contains(".target sm_90"));
-    let entries: Vec<_> = std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().path()).collect();
-    assert_eq!(entries.len(), 1, "{entries:?}");
-    assert!(entries[0].to_string_lossy().ends_with(".bin"));
+    let mut entries: Vec<_> = std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    assert_eq!(entries.len(), 2, "{entries:?}");
+    assert!(entries[0].to_string_lossy().ends_with(".bin"), "{entries:?}");
+    assert!(entries[1].to_string_lossy().ends_with(".deps"), "{entries:?}");
 
     // New process: disk hit, same PTX, no clang.
     let r = cli()
@@ -738,5 +740,52 @@ fn shared_and_private_contexts_agree() {
     for i in 0..30 {
         let p = build_nc(&format!("{src}\n// {i}\n"), "", &H100).unwrap();
         assert_eq!(norm(&p.ptx), norm(&first.ptx));
+    }
+}
+
+#[test]
+fn cache_follows_included_files() {
+    setup();
+    let dir = std::env::temp_dir().join(format!("ptxgen-inc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let h = dir.join("val.h");
+    std::fs::write(&h, "#define VAL 1111\n").unwrap();
+    let src = format!("// {}\n#include \"val.h\"\n__kernel void k(__global int *p) {{ p[0] = VAL; }}\n", std::process::id());
+    let opts = format!("-I {}", dir.display());
+    let (a, _) = build_timed(&src, &opts, &H100, true);
+    let a = a.unwrap();
+    assert!(a.ptx.contains("1111"), "{}", a.ptx);
+    let (_, s) = build_timed(&src, &opts, &H100, true);
+    assert!(s.iter().any(|s| s.name == "cache-hit-memory"), "{s:?}");
+    // The header changes: the cached program must not be used.
+    std::fs::write(&h, "#define VAL 22222\n").unwrap();
+    let (b, s) = build_timed(&src, &opts, &H100, true);
+    assert!(s.iter().any(|s| s.name == "clang"), "{s:?}");
+    assert!(b.unwrap().ptx.contains("22222"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn concurrent_builds() {
+    setup();
+    let files = ["vadd.cl", "reduction.cl", "atom64.cl", "printf.cl", "matmul_tiled.cl", "struct_nested.cl"];
+    let want: Vec<usize> = files.iter().map(|f| build_nc(&corpus_src(f), "", &H100).unwrap().kernels.len()).collect();
+    let handles: Vec<_> = (0..6)
+        .map(|t| {
+            let want = want.clone();
+            std::thread::spawn(move || {
+                for i in 0..4 {
+                    let f = files[(t + i) % files.len()];
+                    let src = format!("{}\n// thread {t} round {i}\n", corpus_src(f));
+                    let p = build_timed(&src, "", &H100, i % 2 == 0).0.unwrap_or_else(|e| panic!("{f}: {e:?}"));
+                    let errs = check_program(f, &p, &H100, None);
+                    assert!(errs.is_empty(), "{}", errs.join("\n"));
+                    assert_eq!(p.kernels.len(), want[(t + i) % files.len()]);
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("thread panicked");
     }
 }
