@@ -26,6 +26,9 @@ pub struct Output {
     pub errors: bool,
     /// (line, offloaded, reason)
     pub regions: Vec<(u32, bool, String)>,
+    /// With `pthreads`: a construct outside OpenMP 2.0 that ompcl's runtime cannot run
+    /// (the driver then uses the C compiler's OpenMP for the whole program).
+    pub needs_cc: Option<String>,
 }
 
 struct Ctx<'a> {
@@ -390,7 +393,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         Err((off, msg)) => {
             let line = text[..off].matches('\n').count() + 1;
             diags.push(format!("{file}:{line}:1: error: {msg}"));
-            return Ok(Output { host_c: String::new(), kernels: String::new(), diags, errors: true, regions: vec![] });
+            return Ok(Output { host_c: String::new(), kernels: String::new(), diags, errors: true, regions: vec![], needs_cc: None });
         }
     };
     let mut args = opts.clang_args.clone();
@@ -414,13 +417,24 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         }
     }
     if errors {
-        return Ok(Output { host_c: String::new(), kernels: String::new(), diags, errors: true, regions: vec![] });
+        return Ok(Output { host_c: String::new(), kernels: String::new(), diags, errors: true, regions: vec![], needs_cc: None });
     }
     let threadprivate: HashSet<String> = pragmas
         .iter()
         .filter(|p| p.is(&["threadprivate"]))
         .flat_map(|p| p.dir_arg.as_deref().map(pragma::split_list).unwrap_or_default())
         .collect();
+    if opts.pthreads {
+        let unknown = pragmas.iter().find(|p| p.unknown.is_some() || p.clause("copyprivate").is_some());
+        if let Some(p) = unknown {
+            let what = p.unknown.clone().unwrap_or_else(|| "copyprivate".into());
+            let msg = format!(
+                "{file}:{}:{}: warning: '{what}' is not OpenMP 2.0 (or not supported by ompcl's CPU runtime): the CPU versions of this program use the C compiler's OpenMP (-fopenmp)",
+                p.line, p.col
+            );
+            return Ok(Output { host_c: String::new(), kernels: String::new(), diags: vec![msg], errors: false, regions: vec![], needs_cc: Some(what) });
+        }
+    }
     let mut t = Translator {
         cx: Ctx { file: file.clone(), text: &text, pragmas, assoc: HashMap::new(), threadprivate, diags, file_texts: HashMap::new() },
         types: Types::default(),
@@ -719,11 +733,14 @@ impl<'a> Translator<'a> {
         host.push_str(&render_host(text, &mut edits));
         let _ = writeln!(host, "\n__attribute__((constructor)) static void __ompcl_register_globals(void) {{\n{regs}}}");
         let diags = std::mem::take(&mut self.cx.diags);
-        Ok(Output { host_c: host, kernels: if kernels.is_empty() { String::new() } else { cl }, diags, errors: false, regions: regions_out })
+        Ok(Output { host_c: host, kernels: if kernels.is_empty() { String::new() } else { cl }, diags, errors: false, regions: regions_out, needs_cc: None })
     }
 
     /// Kernel for an offloadable parallel loop, or the reason it is not one.
     fn region_kernel(&mut self, r: &Region, p: &Pragma, node: Node) -> Result<KernelOut, String> {
+        if let Some(u) = &p.unknown {
+            return Err(format!("'{u}' is not translated to OpenCL"));
+        }
         let mut clauses: Vec<Pragma> = vec![p.clone()];
         let lp = if p.is(&["parallel", "for"]) {
             node
