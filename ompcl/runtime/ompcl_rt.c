@@ -417,7 +417,8 @@ static const char *base_name(const char *f) {
 
 static void print_profile(void) {
     double tb = 0, th = 0, tk = 0, td = 0, tc = 0;
-    fprintf(stderr, "ompcl-profile: device: %s\n", g_have_cl ? g_devname : "none (CPU threads)");
+    if (g_have_cl) fprintf(stderr, "ompcl-profile: device: %s (platform %s)\n", g_devname, g_platname);
+    else fprintf(stderr, "ompcl-profile: device: none (CPU threads)\n");
     for (mstate *s = g_mods; s; s = s->next) {
         for (int i = 0; i < s->m->nregions; i++) {
             rstat *r = &s->st[i];
