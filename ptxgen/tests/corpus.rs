@@ -447,6 +447,11 @@ fn rewrites_in_ptx() {
     let p = build_nc(&corpus_src("printf.cl"), "", &H100).unwrap();
     assert!(p.ptx.contains(".extern .func  (.param .b32 func_retval0) vprintf"), "{}", p.ptx);
     assert!(!p.ptx.contains("printf,") || p.ptx.contains("vprintf"));
+    // Vector conversions are expanded per element: "%v4f" -> "%f,%f,%f,%f".
+    let p = build_nc(&corpus_src("printf_vector.cl"), "", &H100).unwrap();
+    let bytes = |s: &str| s.bytes().map(|b| b.to_string()).collect::<Vec<_>>().join(", ");
+    assert!(p.ptx.contains(&bytes("f=%f,%f,%f,%f i=%d,%d c=%#hhx,%#hhx,%#hhx,%#hhx d=%lf,%lf done %d%%")), "{}", p.ptx);
+    assert!(p.ptx.contains(&bytes("hl=%f,%f,%f,%f")), "{}", p.ptx);
     // __constant arguments and data are ordinary global memory (no ld.const through a pointer).
     let p = build_nc(&corpus_src("constant_arg.cl"), "", &H100).unwrap();
     assert!(!p.ptx.contains("ld.const"), "ld.const in:\n{}", p.ptx);
