@@ -236,6 +236,24 @@ void *ompcl_malloc(size_t n) {
     return p;
 }
 
+void *ompcl_memalign(size_t al, size_t n) {
+    if (al <= 16 || (n >= 16384 && al <= (size_t)g_page)) return ompcl_malloc(n);
+    void *p;
+    if (posix_memalign(&p, al < sizeof(void *) ? sizeof(void *) : al, n ? n : 1)) return NULL;
+    pthread_mutex_lock(&g_lock);
+    tab_insert(p, n, 0);
+    pthread_mutex_unlock(&g_lock);
+    return p;
+}
+void *ompcl_aligned_alloc(size_t al, size_t n) { return ompcl_memalign(al, n); }
+void *ompcl_valloc(size_t n) { return ompcl_memalign(g_page, n); }
+int ompcl_posix_memalign(void **pp, size_t al, size_t n) {
+    void *p = ompcl_memalign(al, n);
+    if (!p) return 12; /* ENOMEM */
+    *pp = p;
+    return 0;
+}
+
 void *ompcl_calloc(size_t n, size_t s) {
     if (s && n > (size_t)-1 / s) return NULL;
     void *p = ompcl_malloc(n * s);

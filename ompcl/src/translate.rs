@@ -594,7 +594,10 @@ impl<'a> Translator<'a> {
                 return;
             }
             let name = r.spelling();
-            if !matches!(name.as_str(), "malloc" | "calloc" | "realloc" | "free" | "fread" | "read" | "pread") {
+            if !matches!(
+                name.as_str(),
+                "malloc" | "calloc" | "realloc" | "free" | "valloc" | "aligned_alloc" | "memalign" | "posix_memalign" | "fread" | "read" | "pread"
+            ) {
                 return;
             }
             let p = c.loc_spelling();
@@ -835,7 +838,7 @@ impl<'a> Translator<'a> {
                         if c.kind() == CXType_VariableArray && c.elem().is_array() {
                             return Err(format!("multi-dimensional variable-length array '{n}'"));
                         }
-                        if v.global || v.decl.storage_static() || c.kind() == CXType_IncompleteArray {
+                        if v.global || c.kind() == CXType_IncompleteArray {
                             VK::Buf
                         } else {
                             VK::TmpArr
@@ -974,7 +977,7 @@ impl<'a> Translator<'a> {
                     params.push(format!("long {n}__o"));
                     let _ = writeln!(setup, "  {decl} = ({cast})({n}__b + {n}__o);");
                     let addr = if c.kind() == CXType_Pointer || v.ty.is_array() { format!("(void*)({n})") } else { format!("(void*)&{n}") };
-                    let (kind, size) = if v.kind == VK::TmpArr || (v.kind == VK::Inout && !v.global && !v.decl.storage_static()) {
+                    let (kind, size) = if v.kind == VK::TmpArr || (v.kind == VK::Inout && !v.global) {
                         ("OMPCL_TMP", format!("sizeof({n})"))
                     } else {
                         ("OMPCL_BUF", "0".to_string())
@@ -1349,6 +1352,38 @@ impl<'a> Translator<'a> {
                     return Err("'critical' section is not a single update (cannot become an OpenCL atomic)".into());
                 }
             }
+            CXCursor_IfStmt if what == "critical" => {
+                // if (v > x) x = v;  /  if (x < v) x = v;  (and min): an atomic max/min
+                let c = n.children();
+                let bad = || "'critical' section is not a single update (cannot become an OpenCL atomic)".to_string();
+                if c.len() != 2 {
+                    return Err(bad());
+                }
+                let cond = strip(c[0]);
+                let mut th = strip(c[1]);
+                if th.kind() == CXCursor_CompoundStmt {
+                    let k = th.children();
+                    if k.len() != 1 {
+                        return Err(bad());
+                    }
+                    th = strip(k[0]);
+                }
+                if cond.kind() != CXCursor_BinaryOperator || th.kind() != CXCursor_BinaryOperator || th.binop() != CXBinaryOperator_Assign {
+                    return Err(bad());
+                }
+                let cc = cond.children();
+                let tc = th.children();
+                let (c0, c1, l, r) = (rr(cc[0]), rr(cc[1]), rr(tc[0]), rr(tc[1]));
+                let (c0, c1, l, r) = (c0.trim(), c1.trim(), l.trim(), r.trim());
+                let op = match cond.binop() {
+                    CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == r && c1 == l => "max",
+                    CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == l && c1 == r => "min",
+                    CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == l && c1 == r => "max",
+                    CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == r && c1 == l => "min",
+                    _ => return Err(bad()),
+                };
+                (tc[0], op, r.to_string())
+            }
             _ => return Err(format!("'{what}' section is not a single update (cannot become an OpenCL atomic)")),
         };
         // target must live in a buffer
@@ -1381,7 +1416,16 @@ impl<'a> Translator<'a> {
                 "shl" => "<<",
                 _ => ">>",
             };
-            let code = if matches!(tn, "int" | "uint") && matches!(op, "add" | "sub" | "and" | "or" | "xor") {
+            let code = if matches!(op, "max" | "min") && !matches!(tn, "int" | "uint") {
+                let (u, cas) = if matches!(tn, "long" | "ulong" | "double") { ("ulong", "atom_cmpxchg") } else { ("uint", "atomic_cmpxchg") };
+                if u == "ulong" {
+                    self.int64_atomics = true;
+                }
+                let cmp = if op == "max" { "<" } else { ">" };
+                format!(
+                    "void {fname}(volatile __global {tn} *p, {tn} v) {{\n  volatile __global {u} *q = (volatile __global {u} *)p;\n  {u} o;\n  do {{ o = *q; if (!(as_{tn}(o) {cmp} v)) return; }} while ({cas}(q, o, as_{u}(v)) != o);\n}}\n"
+                )
+            } else if matches!(tn, "int" | "uint") && matches!(op, "add" | "sub" | "and" | "or" | "xor" | "max" | "min") {
                 format!("void {fname}(volatile __global {tn} *p, {tn} v) {{ atomic_{op}(p, v); }}\n")
             } else {
                 let (u, cas) = if matches!(tn, "long" | "ulong" | "double") { ("ulong", "atom_cmpxchg") } else { ("uint", "atomic_cmpxchg") };
