@@ -165,6 +165,35 @@ fn calls(ptx: &str) -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<String>) {
     (defined, externs, targets)
 }
 
+/// NVIDIA's ptxas, when the machine has one ($PTXAS, or `ptxas` on PATH; e.g. from the
+/// nvidia-cuda-nvcc-cu12 wheel): every PTX is then also assembled for its target.
+fn ptxas() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("PTXAS").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    std::env::var_os("PATH")?
+        .to_string_lossy()
+        .split(':')
+        .map(|d| Path::new(d).join("ptxas"))
+        .find(|p| p.is_file())
+}
+
+fn ptxas_check(what: &str, ptx: &str, t: &Target) -> Option<String> {
+    if t.sm < 50 {
+        return None; // CUDA 12's ptxas no longer knows Kepler
+    }
+    let exe = ptxas()?;
+    let f = std::env::temp_dir().join(format!("ptxgen-ptxas-{}-{}.ptx", std::process::id(), what.replace(['/', ' '], "_")));
+    std::fs::write(&f, ptx).ok()?;
+    let out = Command::new(exe).arg(format!("-arch=sm_{}", t.sm)).arg(&f).args(["-o", "/dev/null"]).output().ok()?;
+    let _ = std::fs::remove_file(&f);
+    if out.status.success() {
+        None
+    } else {
+        Some(format!("{what}: ptxas rejects the PTX:\n{}", String::from_utf8_lossy(&out.stderr)))
+    }
+}
+
 fn align_up(x: u32, a: u32) -> u32 {
     x.div_ceil(a.max(1)) * a.max(1)
 }
@@ -320,6 +349,7 @@ fn corpus_builds_and_matches_ptx() {
             (None, Ok(p)) => {
                 ok += 1;
                 errs.extend(check_program(&c.file, &p, &H100, c.kernels.as_ref()));
+                errs.extend(ptxas_check(&c.file, &p.ptx, &H100));
                 for (k, a) in &c.attrs {
                     match p.kernels.iter().find(|x| &x.name == k) {
                         Some(ki) if &ki.attributes == a => {}
@@ -360,7 +390,11 @@ fn corpus_builds_and_matches_ptx() {
             }
         }
     }
-    eprintln!("corpus: {} files, {ok} built and checked, {failed_as_expected} failed as expected", cases.len());
+    eprintln!(
+        "corpus: {} files, {ok} built and checked, {failed_as_expected} failed as expected; ptxas: {}",
+        cases.len(),
+        ptxas().map(|p| p.display().to_string()).unwrap_or_else(|| "not found, skipped".into())
+    );
     assert!(errs.is_empty(), "{} problems:\n{}", errs.len(), errs.join("\n"));
 }
 
@@ -494,7 +528,8 @@ fn targets() {
         Target::for_device(3, 5, 10020),
     ] {
         let p = build_nc(&src, "", &t).unwrap_or_else(|e| panic!("{t:?}: {e:?}"));
-        let errs = check_program(&format!("multi_kernel6 {t:?}"), &p, &t, None);
+        let mut errs = check_program(&format!("multi_kernel6 {t:?}"), &p, &t, None);
+        errs.extend(ptxas_check(&format!("multi_kernel6_sm{}", t.sm), &p.ptx, &t));
         assert!(errs.is_empty(), "{}", errs.join("\n"));
     }
     // A target LLVM 19 does not know is an error, not a crash.
