@@ -20,7 +20,7 @@ fn setup() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // Never touch the user's cache from the tests.
-        let d = std::env::temp_dir().join(format!("ptxgen-test-cache-{}", std::process::id()));
+        let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ptxgen-test-cache");
         std::env::set_var("CUDACL_CACHE_DIR", d);
     });
 }
