@@ -735,7 +735,8 @@ fn cli_and_disk_cache() {
 #[test]
 fn memory_cache() {
     setup();
-    let src = format!("// unique {}\n{}", std::process::id(), corpus_src("vadd.cl"));
+    let nonce = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let src = format!("// unique {} {nonce}\n{}", std::process::id(), corpus_src("vadd.cl"));
     let (a, s1) = build_timed(&src, "", &H100, true);
     let (b, s2) = build_timed(&src, "", &H100, true);
     assert_eq!(a.unwrap(), b.unwrap());
@@ -790,7 +791,8 @@ fn cache_follows_included_files() {
     std::fs::create_dir_all(&dir).unwrap();
     let h = dir.join("val.h");
     std::fs::write(&h, "#define VAL 1111\n").unwrap();
-    let src = format!("// {}\n#include \"val.h\"\n__kernel void k(__global int *p) {{ p[0] = VAL; }}\n", std::process::id());
+    let nonce = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let src = format!("// {} {nonce}\n#include \"val.h\"\n__kernel void k(__global int *p) {{ p[0] = VAL; }}\n", std::process::id());
     let opts = format!("-I {}", dir.display());
     let (a, _) = build_timed(&src, &opts, &H100, true);
     let a = a.unwrap();
