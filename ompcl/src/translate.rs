@@ -199,7 +199,7 @@ impl Types {
             }
             CXType_FunctionProto | CXType_FunctionNoProto => Err("function pointer".into()),
             k if builtin_cl(k).is_some() => Ok(()),
-            _ => Err(format!("type '{}'", t.spelling())),
+            k => Err(format!("type '{}' (kind {k})", t.spelling())),
         }
     }
 
@@ -223,7 +223,7 @@ impl Types {
                 let tag = if d.kind() == CXCursor_UnionDecl { "union" } else { "struct" };
                 Ok(format!("{konst}{tag} {name}"))
             }
-            _ => Err(format!("type '{}'", t.spelling())),
+            k => Err(format!("type '{}' (kind {k})", t.spelling())),
         }
     }
 
@@ -232,7 +232,8 @@ impl Types {
         let c = t.canonical();
         match c.kind() {
             CXType_Pointer => {
-                let p = t.pointee();
+                let p = if t.kind() == CXType_Pointer { t.pointee() } else { c.pointee() };
+                let p = if p.kind() == CXType_Invalid { c.pointee() } else { p };
                 let pc = p.canonical();
                 if pc.kind() == CXType_Pointer {
                     return Err("pointer to pointer".into());
