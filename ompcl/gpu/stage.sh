@@ -10,7 +10,7 @@
 #   OCL_ICD_VENDORS=/etc/OpenCL/vendors/cudacl.icd  ./run.sh cudacl
 #   OCL_ICD_VENDORS=/etc/OpenCL/vendors/nvidia.icd  ./run.sh nvidia
 #
-# (OCL_ICD_VENDORS may name one .icd file or a folder of them.) The executables dlopen
+# (OCL_ICD_VENDORS: a folder holding the .icd files to use, or one .icd file with ocl-icd >= 2.3.) The executables dlopen
 # libOpenCL.so.1 (ocl-icd) at run time; each is run with OMPCL_DEVICE=gpu OMPCL_PROFILE=1.
 set -euo pipefail
 DEST=${1:?usage: stage.sh DEST}

@@ -1138,6 +1138,27 @@ impl<'a> Translator<'a> {
             }
             match k {
                 CXCursor_StringLiteral => return Err("string literal in the loop".into()),
+                CXCursor_UnaryExpr => {
+                    // sizeof of an array that is a pointer in the kernel: use the host's size
+                    let ch = n.children();
+                    if ch.len() == 1 {
+                        let op = strip(ch[0]);
+                        if op.kind() == CXCursor_DeclRefExpr {
+                            if let Some(r) = op.referenced() {
+                                if matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl) && !inside(&r) && r.ty().is_array() {
+                                    let (ss, se) = n.range();
+                                    let t = &self.cx.text[ss.off..se.off];
+                                    let sz = r.ty().size_of();
+                                    if ss.file == file && t.starts_with("sizeof") && sz > 0 {
+                                        edits.push(Edit { start: ss.off, end: se.off, text: format!("((ulong){sz})") });
+                                    } else {
+                                        return Err(format!("sizeof/alignof of array '{}'", r.spelling()));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
                 CXCursor_ReturnStmt if is_region => return Err("return in the loop".into()),
                 CXCursor_GotoStmt => return Err("goto in the loop".into()),
                 CXCursor_VarDecl | CXCursor_ParmDecl => {
