@@ -316,3 +316,39 @@ fn cpu_versions_through_the_c_compilers_openmp() {
     }
     let _ = std::fs::remove_dir_all(&w);
 }
+
+fn profile_bytes(err: &str, region_line: &str, what: &str) -> u64 {
+    let l = err.lines().find(|l| l.contains(region_line)).unwrap_or_else(|| panic!("no profile line {region_line}:\n{err}"));
+    let i = l.find(&format!("{what}=")).unwrap();
+    let rest = &l[i..];
+    let open = rest.find('(').unwrap();
+    rest[open + 1..].split_whitespace().next().unwrap().parse().unwrap()
+}
+
+/// Data that stays on the device is not sent again (SOR: 100 sweeps, the grid goes over once);
+/// data the host changes is (c43 re-sends exactly the dirtied blocks).
+#[test]
+fn unchanged_device_data_is_not_copied_again() {
+    let w = work("reuse");
+    let icd = icd_dir(&w);
+    let exe = w.join("sor");
+    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg("-O2").arg(root().join("examples/sor.c")).arg("-o").arg(&exe));
+    assert!(o.status.success(), "{}", txt(&o.stderr));
+    let r = run(Command::new(&exe).env("OCL_ICD_VENDORS", &icd).env("OMPCL_DEVICE", "cpu").env("OMPCL_PROFILE", "1"));
+    let err = txt(&r.stderr);
+    assert!(err.contains("region 0: opencl runs=100"), "{err}");
+    assert_eq!(profile_bytes(&err, "sor.c:26", "h2d"), 512 * 512 * 8, "{err}");
+    // written each sweep: the grid comes back every time (eager copy-back)
+    assert!(profile_bytes(&err, "sor.c:26", "d2h") >= 100 * 512 * 512 * 8, "{err}");
+
+    let exe = w.join("c43");
+    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg(root().join("tests/corpus/c43_host_writes_between.c")).arg("-o").arg(&exe));
+    assert!(o.status.success(), "{}", txt(&o.stderr));
+    let r = run(Command::new(&exe).env("OCL_ICD_VENDORS", &icd).env("OMPCL_DEVICE", "cpu").env("OMPCL_PROFILE", "1"));
+    let err = txt(&r.stderr);
+    // first run: a, b, G (3 x 160000 B); a re-sent 3 times (store, memset, store through another
+    // pointer); G's last partial page (256 B) every run after the first; b (written by the
+    // kernel, then only read by the host) never again
+    assert_eq!(profile_bytes(&err, "c43_host_writes_between.c:15", "h2d"), 3 * 160000 + 3 * 160000 + 5 * 256, "{err}");
+    let _ = std::fs::remove_dir_all(&w);
+}
