@@ -464,6 +464,10 @@ fn argument_layouts() {
     // Names are filled in even without -cl-kernel-arg-info (has_arg_info() tells).
     assert_eq!(k.args[0].name, "c");
 
+    let p = build_nc(&corpus_src("typedef_names.cl"), "", &H100).unwrap();
+    let kinds: Vec<ArgKind> = kernel(&p, "names").args.iter().map(|a| a.kind).collect();
+    assert_eq!(kinds, vec![GlobalPtr, Scalar, Struct]);
+
     let p = build_nc(&corpus_src("attrs_reqd.cl"), "", &H100).unwrap();
     let k = kernel(&p, "reqd");
     assert_eq!(k.reqd_work_group_size, Some([64, 2, 1]));
