@@ -5,7 +5,7 @@
 use crate::clang::{self, Node, Type};
 use crate::pragma::{self, Pragma};
 use clang_sys::*;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write;
 
 pub struct Options {
@@ -381,6 +381,11 @@ struct Translator<'a> {
     int64_atomics: bool,
     /// CPU versions use ompcl's pthreads runtime (else: the C compiler's OpenMP)
     pthreads: bool,
+    /// call graph of kernel code: caller ("region:N" or a function key) -> callees
+    calls: BTreeMap<String, BTreeSet<String>>,
+    caller: String,
+    /// functions that cannot go into a kernel, with the reason
+    bad_funcs: HashMap<String, String>,
 }
 
 pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
@@ -443,6 +448,9 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         atomics: BTreeMap::new(),
         int64_atomics: false,
         pthreads: opts.pthreads,
+        calls: BTreeMap::new(),
+        caller: String::new(),
+        bad_funcs: HashMap::new(),
     };
     t.associate(&tu);
     t.run(&tu, opts)
@@ -494,6 +502,7 @@ impl<'a> Translator<'a> {
         let mut host_edits: Vec<HEdit> = Vec::new();
         let mut kernels = String::new();
         let mut regions_out = Vec::new();
+        let mut offloaded: Vec<usize> = Vec::new();
 
         // outermost parallel regions
         let mut regions: Vec<Region> = Vec::new();
@@ -544,7 +553,8 @@ impl<'a> Translator<'a> {
             let post = format!(" ompcl_cpu_end(&__ompcl_mod, {rid}, {line}, __ompcl_t0); }} }}");
             match res {
                 Ok(k) => {
-                    kernels.push_str(&k.code);
+                    let _ = write!(kernels, "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {rid}{}#endif\n", k.code);
+                    offloaded.push(rid);
                     let _ = write!(pre, "{{ int __ompcl_ok = 0; double __ompcl_t0; ");
                     let cond = k.ifcond.clone().unwrap_or_else(|| "1".into());
                     let _ = write!(
@@ -692,17 +702,22 @@ impl<'a> Translator<'a> {
                 cl.push_str(a);
             }
             // functions: prototypes, then bodies
-            let funcs: Vec<Node> = self.funcs.values().cloned().collect();
+            // only functions reachable from offloaded regions, each guarded by the regions using
+            // it (OMPCL_ONLY=N builds one region alone when the whole file does not build)
+            let mut users: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+            for &rid in &offloaded {
+                for f in self.reachable(&format!("region:{rid}")) {
+                    users.entry(f).or_default().push(rid);
+                }
+            }
+            let funcs: Vec<(String, Node)> = self.funcs.iter().filter(|(k, _)| users.contains_key(*k)).map(|(k, n)| (k.clone(), *n)).collect();
             let mut protos = String::new();
             let mut bodies = String::new();
-            for f in funcs {
-                match self.render_function(f) {
-                    Ok((p, b)) => {
-                        protos.push_str(&p);
-                        bodies.push_str(&b);
-                    }
-                    Err(e) => return Err(e),
-                }
+            for (key, f) in funcs {
+                let guard = users[&key].iter().map(|r| format!(" || OMPCL_ONLY == {r}")).collect::<String>();
+                let (p, b) = self.render_function(f)?;
+                let _ = write!(protos, "#if !defined(OMPCL_ONLY){guard}\n{p}#endif\n");
+                let _ = write!(bodies, "#if !defined(OMPCL_ONLY){guard}\n{b}#endif\n");
             }
             cl.push_str(&protos);
             cl.push_str(&bodies);
@@ -808,7 +823,11 @@ impl<'a> Translator<'a> {
         let mut edits: Vec<Edit> = Vec::new();
         let mut vars: BTreeMap<String, Var> = BTreeMap::new();
         let mut local_ptr_writes = false;
+        self.caller = format!("region:{}", r.id);
         self.analyse_code(body, bs, be, &mut vars, &mut edits, &mut local_ptr_writes, true)?;
+        if let Some(f) = self.recursive_from(&self.caller.clone()) {
+            return Err(format!("recursive function '{f}' (OpenCL has no recursion)"));
+        }
 
         // classify outside variables
         for (_, v) in vars.iter_mut() {
@@ -1204,6 +1223,10 @@ impl<'a> Translator<'a> {
                                 written.push((a, false));
                             }
                             let key = key_of(&d);
+                            if let Some(why) = self.bad_funcs.get(&key) {
+                                return Err(why.clone());
+                            }
+                            self.calls.entry(self.caller.clone()).or_default().insert(key.clone());
                             if !self.funcs.contains_key(&key) {
                                 if d.is_variadic() {
                                     return Err(format!("call to variadic function '{name}'"));
@@ -1211,20 +1234,28 @@ impl<'a> Translator<'a> {
                                 if d.result_ty().canonical().kind() == CXType_Pointer {
                                     return Err(format!("function '{name}' returns a pointer"));
                                 }
-                                self.funcs.insert(key, d);
+                                self.funcs.insert(key.clone(), d);
                                 let (fs, fe) = d.range();
                                 let mut fv: BTreeMap<String, Var> = BTreeMap::new();
                                 let mut fedits = Vec::new();
                                 let mut lpw = false;
-                                self.analyse_code(d, fs.off, fe.off, &mut fv, &mut fedits, &mut lpw, false)?;
-                                if let Some(g) = fv.values().next() {
-                                    return Err(format!("function '{name}' uses global variable '{}'", g.name));
+                                let saved = std::mem::replace(&mut self.caller, key.clone());
+                                let mut res = self.analyse_code(d, fs.off, fe.off, &mut fv, &mut fedits, &mut lpw, false);
+                                self.caller = saved;
+                                if res.is_ok() {
+                                    if let Some(g) = fv.values().next() {
+                                        res = Err(format!("function '{name}' uses global variable '{}'", g.name));
+                                    } else if !self.pragmas_in(fs.off, fe.off).is_empty() {
+                                        res = Err(format!("function '{name}' contains OpenMP directives"));
+                                    }
+                                }
+                                if let Err(why) = res {
+                                    self.funcs.remove(&key);
+                                    self.bad_funcs.insert(key, why.clone());
+                                    return Err(why);
                                 }
                                 if lpw {
                                     *local_ptr_writes = true;
-                                }
-                                if !self.pragmas_in(fs.off, fe.off).is_empty() {
-                                    return Err(format!("function '{name}' contains OpenMP directives"));
                                 }
                             }
                         }
@@ -1463,11 +1494,33 @@ impl<'a> Translator<'a> {
         Ok(Edit { start: ls, end: se, text: format!("{fname}(&({}), ({}));", rr(lhs), rhs) })
     }
 
+    /// Functions reachable from `from` in the kernel call graph.
+    fn reachable(&self, from: &str) -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![from.to_string()];
+        while let Some(x) = stack.pop() {
+            if let Some(cs) = self.calls.get(&x) {
+                for c in cs {
+                    if seen.insert(c.clone()) {
+                        stack.push(c.clone());
+                    }
+                }
+            }
+        }
+        seen
+    }
+
+    /// A function on a call cycle reachable from `from`, if any.
+    fn recursive_from(&self, from: &str) -> Option<String> {
+        self.reachable(from).into_iter().find(|f| self.reachable(f).contains(f)).map(|k| k.rsplit(':').next().unwrap_or("").to_string())
+    }
+
     fn render_function(&mut self, f: Node) -> Result<(String, String), String> {
         let (fs, fe) = f.range();
         let mut vars = BTreeMap::new();
         let mut edits = Vec::new();
         let mut lpw = false;
+        self.caller = key_of(&f);
         self.analyse_code(f, fs.off, fe.off, &mut vars, &mut edits, &mut lpw, false)?;
         // the function's own name
         let name = f.spelling();
