@@ -615,6 +615,9 @@ fn failures_never_abort() {
         ("void f(void); __kernel void k(void) { f(); }", ""),
         ("__kernel void k(__global double *d) { d[0] = sin(d[1]); }", "-cl-opt-disable"),
         ("__kernel void a(void) {} __kernel void a(void) {}", ""),
+        // NVPTX cannot select f64 cos: LLVM's report_fatal_error must become a build error.
+        ("__kernel void k(__global double *p) { p[0] = __builtin_cos(p[1]); }", ""),
+        ("__kernel void k(__global double *p) { p[0] = __builtin_cos(p[1]); }", "-cl-opt-disable"),
     ];
     for (src, opts) in cases {
         // Either result is fine: what matters is that it returns (with a log on failure).
@@ -625,8 +628,16 @@ fn failures_never_abort() {
             }
         }
     }
+    match build_nc("__kernel void k(__global double *p) { p[0] = __builtin_cos(p[1]); }", "", &H100) {
+        Err(BuildError::Failed { log }) => assert!(log.contains("LLVM fatal error"), "{log}"),
+        r => panic!("{r:?}"),
+    }
+    // ... and the process goes on building.
     let huge = format!("__kernel void k(__global int *p) {{ {} }}", "p[0] += 1;".repeat(20000));
     assert!(build_nc(&huge, "", &H100).is_ok());
+    for _ in 0..3 {
+        assert!(build_nc(&corpus_src("multi_kernel6.cl"), "", &H100).is_ok());
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
