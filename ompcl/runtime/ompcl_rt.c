@@ -385,6 +385,8 @@ static void init(void) {
     char ext[8192] = "";
     cl.GetDeviceInfo(g_dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL);
     g_fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+    const char *f64 = getenv("OMPCL_FP64"); /* OMPCL_FP64=0: keep double code off the device */
+    if (f64 && !strcmp(f64, "0")) g_fp64 = 0;
     intptr_t props[3] = {CL_CONTEXT_PLATFORM, (intptr_t)bestp[pick], 0};
     cl_int err;
     g_ctx = cl.CreateContext(props, 1, &g_dev, NULL, NULL, &err);

@@ -1133,7 +1133,9 @@ impl<'a> Translator<'a> {
     ) -> Result<(), String> {
         let mut nodes = vec![root];
         root.walk(&mut |c| nodes.push(c));
-        let file = self.cx.file.clone();
+        // the file this code is in (a called function may come from a user header)
+        let file = root.range().0.file;
+        let ftext = self.cx.file_text(&file);
         let inside = |d: &Node| -> bool {
             let p = d.loc();
             p.file == file && p.off >= s && p.off < e
@@ -1166,7 +1168,7 @@ impl<'a> Translator<'a> {
                             if let Some(r) = op.referenced() {
                                 if matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl) && !inside(&r) && r.ty().is_array() {
                                     let (ss, se) = n.range();
-                                    let t = &self.cx.text[ss.off..se.off];
+                                    let t = &ftext[ss.off..se.off];
                                     let sz = r.ty().size_of();
                                     if ss.file == file && t.starts_with("sizeof") && sz > 0 {
                                         edits.push(Edit { start: ss.off, end: se.off, text: format!("((ulong){sz})") });
@@ -1194,7 +1196,7 @@ impl<'a> Translator<'a> {
                 CXCursor_CStyleCastExpr if n.ty().canonical().kind() == CXType_Pointer => {
                     // casts to pointers inside kernels point into buffers
                     let ps = n.spelling_range().0;
-                    if ps.file == file && self.cx.text[ps.off..].starts_with('(') {
+                    if ps.file == file && ftext[ps.off..].starts_with('(') {
                         edits.push(Edit { start: ps.off + 1, end: ps.off + 1, text: "__global ".into() });
                     }
                 }
@@ -1217,7 +1219,7 @@ impl<'a> Translator<'a> {
                     let name = f.spelling();
                     let def = f.definition();
                     match def {
-                        Some(d) if !d.in_system_header() && d.loc().file == file => {
+                        Some(d) if !d.in_system_header() && !d.loc().file.is_empty() => {
                             // pointer arguments may be written by the callee
                             for a in n.children().into_iter().skip(1) {
                                 written.push((a, false));
@@ -1245,7 +1247,9 @@ impl<'a> Translator<'a> {
                                 if res.is_ok() {
                                     if let Some(g) = fv.values().next() {
                                         res = Err(format!("function '{name}' uses global variable '{}'", g.name));
-                                    } else if !self.pragmas_in(fs.off, fe.off).is_empty() {
+                                    } else if (fs.file == self.cx.file && !self.pragmas_in(fs.off, fe.off).is_empty())
+                                        || (fs.file != self.cx.file && self.cx.file_text(&fs.file)[fs.off..fe.off].contains("omp"))
+                                    {
                                         res = Err(format!("function '{name}' contains OpenMP directives"));
                                     }
                                 }
@@ -1294,10 +1298,10 @@ impl<'a> Translator<'a> {
                         CXCursor_FunctionDecl => {
                             // rename user functions copied into the kernel
                             if let Some(d) = r.definition() {
-                                if !d.in_system_header() && d.loc().file == file {
+                                if !d.in_system_header() && !d.loc().file.is_empty() {
                                     let ps = n.loc_spelling();
                                     let name = r.spelling();
-                                    if ps.file == file && self.cx.text[ps.off..].starts_with(&name) {
+                                    if ps.file == file && ftext[ps.off..].starts_with(&name) {
                                         edits.push(Edit { start: ps.off, end: ps.off + name.len(), text: format!("ompcl_f_{name}") });
                                     } else {
                                         return Err(format!("call to '{name}' inside a macro"));
@@ -1528,8 +1532,9 @@ impl<'a> Translator<'a> {
         edits.push(Edit { start: np.off, end: np.off + name.len(), text: format!("ompcl_f_{name}") });
         let body = f.children().into_iter().find(|c| c.kind() == CXCursor_CompoundStmt).ok_or("function without body")?;
         let bstart = body.range().0.off;
-        let mut head = render(self.cx.text, &edits, fs.off, bstart);
-        let mut all = render(self.cx.text, &edits, fs.off, fe.off);
+        let ftext = self.cx.file_text(&fs.file);
+        let mut head = render(&ftext, &edits, fs.off, bstart);
+        let mut all = render(&ftext, &edits, fs.off, fe.off);
         for h in [&mut head, &mut all] {
             if h.starts_with("inline ") {
                 h.replace_range(0..7, "static inline ");

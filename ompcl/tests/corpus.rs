@@ -352,3 +352,23 @@ fn unchanged_device_data_is_not_copied_again() {
     assert_eq!(profile_bytes(&err, "c43_host_writes_between.c:15", "h2d"), 3 * 160000 + 3 * 160000 + 5 * 256, "{err}");
     let _ = std::fs::remove_dir_all(&w);
 }
+
+/// A device without fp64 (simulated with OMPCL_FP64=0): regions of files whose kernels use double
+/// run on the CPU with a one-line warning; float-only files still offload.
+#[test]
+fn no_fp64_device_keeps_double_code_on_the_cpu() {
+    let w = work("fp64");
+    let icd = icd_dir(&w);
+    for (name, expect_where) in [("c12_red_add_double", "cpu"), ("c20_red_add_float", "opencl")] {
+        let exe = w.join(name);
+        let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg(root().join(format!("tests/corpus/{name}.c"))).arg("-o").arg(&exe));
+        assert!(o.status.success(), "{}", txt(&o.stderr));
+        let host = run(Command::new(&exe).env("OMPCL_DEVICE", "host"));
+        let r = run(Command::new(&exe).env("OCL_ICD_VENDORS", &icd).env("OMPCL_DEVICE", "cpu").env("OMPCL_PROFILE", "1").env("OMPCL_FP64", "0"));
+        let err = txt(&r.stderr);
+        assert!(err.contains(&format!("region 0: {expect_where} ")), "{name}: {err}");
+        assert_eq!(err.contains("has no fp64"), expect_where == "cpu", "{name}: {err}");
+        assert!(same_output(&txt(&host.stdout), &txt(&r.stdout)));
+    }
+    let _ = std::fs::remove_dir_all(&w);
+}
