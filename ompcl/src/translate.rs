@@ -930,7 +930,17 @@ impl<'a> Translator<'a> {
                     let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
                 }
                 VK::LastPrivate => {
-                    let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
+                    if v.ty.is_array() {
+                        return Err(format!("lastprivate array '{n}' is not translated"));
+                    }
+                    if firstprivate.iter().any(|x| x == n) {
+                        // firstprivate too: each work-item starts from the host value
+                        params.push(self.types.declr(v.ty, &format!("{n}__fp"))?);
+                        host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
+                        let _ = writeln!(privs, "    {} = {n}__fp;", self.types.declr(v.ty, n)?);
+                    } else {
+                        let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
+                    }
                     params.push(format!("__global {}", self.types.declr(v.ty, &format!("*{n}__lp"))?.trim_start_matches("__global ")));
                     host_args.push(format!("{{OMPCL_LASTP, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
                     let _ = writeln!(lp_post, "    if (__gid == __n - 1) *{n}__lp = {n};");
