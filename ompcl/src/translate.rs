@@ -746,8 +746,14 @@ impl<'a> Translator<'a> {
         let _ = writeln!(host, "#line 1 \"{file}\"");
         let mut edits = host_edits;
         if self.pthreads {
-            let cpu = self.cpu_edits(tu)?;
-            edits.extend(cpu);
+            match self.cpu_edits(tu) {
+                Ok(cpu) => edits.extend(cpu),
+                Err(d) => {
+                    let mut diags = std::mem::take(&mut self.cx.diags);
+                    diags.push(d);
+                    return Ok(Output { host_c: String::new(), kernels: String::new(), diags, errors: true, regions: vec![], needs_cc: None });
+                }
+            }
         }
         host.push_str(&render_host(text, &mut edits));
         let _ = writeln!(host, "\n__attribute__((constructor)) static void __ompcl_register_globals(void) {{\n{regs}}}");

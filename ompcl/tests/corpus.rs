@@ -291,6 +291,12 @@ fn c_errors_are_reported() {
     assert!(!o.status.success());
     let e = txt(&o.stderr);
     assert!(e.contains("bad.c:2:11: error:"), "{e}");
+    // an OpenMP loop that is not in canonical form is an error at the directive
+    std::fs::write(&src, "int main(void) {\n  int i, a[10];\n#pragma omp parallel for\n  for (i = 0; i != 10; i++) a[i] = i;\n  return a[3];\n}\n").unwrap();
+    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg(&src).arg("-o").arg(w.join("bad")));
+    assert!(!o.status.success());
+    let e = txt(&o.stderr);
+    assert!(e.contains("bad.c:3:1: error: loop test is not <, <=, > or >="), "{e}");
     let _ = std::fs::remove_dir_all(&w);
 }
 
