@@ -612,7 +612,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
         size_t w = 0;
         cl.GetKernelWorkGroupInfo(s->kern[rid], g_dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof w, &w, NULL);
         size_t l = 1;
-        while (l * 2 <= w && l * 2 <= 128) l *= 2;
+        while (l * 2 <= w && l * 2 <= 128) l *= 2; /* <= 128: the kernels' __local reduction arrays */
         s->wgs[rid] = l;
     }
     cl_kernel k = s->kern[rid];
@@ -684,8 +684,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
         case OMPCL_RED: {
             tmpmem[i] = cl.CreateBuffer(g_ctx, CL_MEM_READ_WRITE, (groups ? groups : 1) * x->size, NULL, &err);
             if (!tmpmem[i] || err) { ok = 0; failname = "clCreateBuffer"; break; }
-            SET(sizeof(cl_mem), &tmpmem[i]);
-            SET(L * x->size, NULL);
+            SET(sizeof(cl_mem), &tmpmem[i]); /* partials; the tree is in static __local memory */
             break;
         }
         case OMPCL_LASTP: {

@@ -988,9 +988,9 @@ impl<'a> Translator<'a> {
                     }
                     let ident = if tcode >= 5 && ident == "~0" { "0" } else { ident };
                     params.push(format!("__global {tname} *{n}__part"));
-                    params.push(format!("__local {tname} *{n}__loc"));
                     host_args.push(format!("{{OMPCL_RED, \"{n}\", (void*)&{n}, sizeof({n}), 0, {tcode}, {ocode}}}"));
-                    let _ = writeln!(reds_pre, "  {tname} {n} = ({tname})({ident});");
+                    // the work-group's scratch: static local memory (work-groups are at most 128)
+                    let _ = writeln!(reds_pre, "  __local {tname} {n}__loc[128];\n  {tname} {n} = ({tname})({ident});");
                     let _ = write!(
                         reds_post,
                         "  {n}__loc[__l] = {n};\n  barrier(CLK_LOCAL_MEM_FENCE);\n  for (uint __s = (uint)get_local_size(0) >> 1; __s > 0; __s >>= 1) {{\n    if (__l < __s) {n}__loc[__l] = {n}__loc[__l] {comb} {n}__loc[__l + __s];\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }}\n  if (__l == 0) {n}__part[get_group_id(0)] = {n}__loc[0];\n"
