@@ -80,6 +80,7 @@ static cl_command_queue g_q;
 static char g_devname[256], g_platname[256];
 static int g_fp64;
 static int g_profile;
+static int g_notrack; /* OMPCL_TRACK=0: no page protection, every used block is copied each time */
 static long g_page = 4096;
 
 double ompcl_now(void) {
@@ -385,6 +386,8 @@ static void init(void) {
     char ext[8192] = "";
     cl.GetDeviceInfo(g_dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL);
     g_fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+    const char *tr = getenv("OMPCL_TRACK");
+    if (tr && !strcmp(tr, "0")) g_notrack = 1;
     const char *f64 = getenv("OMPCL_FP64"); /* OMPCL_FP64=0: keep double code off the device */
     if (f64 && !strcmp(f64, "0")) g_fp64 = 0;
     intptr_t props[3] = {CL_CONTEXT_PLATFORM, (intptr_t)bestp[pick], 0};
@@ -571,6 +574,13 @@ static int sync_to_device(blk *b) {
     }
     if (!b->big || b->dirty || !b->prot) {
         if (b->size) err = wr(b->mem, 0, b->size, b->base);
+        if (err && b->prot) {
+            /* a driver that cannot read write-protected pages: stop tracking, copy plainly */
+            warnf("the OpenCL driver refused write-protected host memory (%d); host writes are no longer tracked", err);
+            g_notrack = 1;
+            unprotect(b);
+            err = wr(b->mem, 0, b->size, b->base);
+        }
     } else {
         /* protected whole pages are clean: copy only the edges */
         if (b->plo > b->base) err |= wr(b->mem, 0, b->plo - b->base, b->base);
@@ -581,7 +591,7 @@ static int sync_to_device(blk *b) {
 }
 
 static void protect(blk *b) {
-    if (!b->big || b->prot || b->is_global < 0) return;
+    if (!b->big || b->prot || b->is_global < 0 || g_notrack) return;
     install_handler();
     b->dirty = 0;
     if (mprotect(b->plo, b->phi - b->plo, PROT_READ) == 0) b->prot = 1;

@@ -356,6 +356,11 @@ fn unchanged_device_data_is_not_copied_again() {
     // pointer); G's last partial page (256 B) every run after the first; b (written by the
     // kernel, then only read by the host) never again
     assert_eq!(profile_bytes(&err, "c43_host_writes_between.c:15", "h2d"), 3 * 160000 + 3 * 160000 + 5 * 256, "{err}");
+    // OMPCL_TRACK=0: no tracking, every block every time; same output
+    let r2 = run(Command::new(&exe).env("OCL_ICD_VENDORS", &icd).env("OMPCL_DEVICE", "cpu").env("OMPCL_PROFILE", "1").env("OMPCL_TRACK", "0"));
+    let err2 = txt(&r2.stderr);
+    assert_eq!(profile_bytes(&err2, "c43_host_writes_between.c:15", "h2d"), 6 * 3 * 160000, "{err2}");
+    assert_eq!(txt(&r.stdout), txt(&r2.stdout));
     let _ = std::fs::remove_dir_all(&w);
 }
 
