@@ -1,0 +1,7 @@
+//! The runtime's logic, independent of the C API: platform, devices, contexts, queues, events,
+//! memory objects, programs and kernels.
+pub mod context;
+pub mod device;
+pub mod event;
+pub mod platform;
+pub mod queue;

@@ -1,0 +1,133 @@
+//! Device memory, pinned host memory and the copies between them.
+use super::error::{check, CudaResult};
+use super::stream::Stream;
+use super::sys;
+use std::ffi::c_void;
+
+pub type DevicePtr = sys::CUdeviceptr;
+
+/// Device memory from cuMemAlloc, freed on drop.
+pub struct DeviceAlloc {
+    pub ptr: DevicePtr,
+    pub size: usize,
+}
+
+impl DeviceAlloc {
+    /// The right context must be current.
+    pub fn new(size: usize) -> CudaResult<DeviceAlloc> {
+        let mut ptr = 0;
+        check(unsafe { sys::cuMemAlloc_v2(&mut ptr, size.max(1)) })?;
+        Ok(DeviceAlloc { ptr, size })
+    }
+}
+
+impl Drop for DeviceAlloc {
+    fn drop(&mut self) {
+        unsafe { sys::cuMemFree_v2(self.ptr) };
+    }
+}
+
+/// Page-locked host memory from cuMemHostAlloc, mapped into the device address space.
+pub struct PinnedAlloc {
+    pub host: *mut c_void,
+    pub size: usize,
+}
+
+// SAFETY: plain memory.
+unsafe impl Send for PinnedAlloc {}
+unsafe impl Sync for PinnedAlloc {}
+
+impl PinnedAlloc {
+    pub fn new(size: usize) -> CudaResult<PinnedAlloc> {
+        let mut host = std::ptr::null_mut();
+        let flags = sys::CU_MEMHOSTALLOC_PORTABLE | sys::CU_MEMHOSTALLOC_DEVICEMAP;
+        check(unsafe { sys::cuMemHostAlloc(&mut host, size.max(1), flags) })?;
+        Ok(PinnedAlloc { host, size })
+    }
+
+    /// Its address as seen by the current context's device.
+    pub fn device_ptr(&self) -> CudaResult<DevicePtr> {
+        device_ptr_of_host(self.host)
+    }
+}
+
+impl Drop for PinnedAlloc {
+    fn drop(&mut self) {
+        unsafe { sys::cuMemFreeHost(self.host) };
+    }
+}
+
+/// Application memory page-locked in place with cuMemHostRegister (CL_MEM_USE_HOST_PTR).
+pub struct HostRegistration {
+    pub host: *mut c_void,
+}
+
+unsafe impl Send for HostRegistration {}
+unsafe impl Sync for HostRegistration {}
+
+impl HostRegistration {
+    pub fn new(host: *mut c_void, size: usize) -> CudaResult<HostRegistration> {
+        let flags = sys::CU_MEMHOSTREGISTER_PORTABLE | sys::CU_MEMHOSTREGISTER_DEVICEMAP;
+        check(unsafe { sys::cuMemHostRegister_v2(host, size, flags) })?;
+        Ok(HostRegistration { host })
+    }
+
+    pub fn device_ptr(&self) -> CudaResult<DevicePtr> {
+        device_ptr_of_host(self.host)
+    }
+}
+
+impl Drop for HostRegistration {
+    fn drop(&mut self) {
+        unsafe { sys::cuMemHostUnregister(self.host) };
+    }
+}
+
+fn device_ptr_of_host(host: *mut c_void) -> CudaResult<DevicePtr> {
+    let mut d = 0;
+    check(unsafe { sys::cuMemHostGetDevicePointer_v2(&mut d, host, 0) })?;
+    Ok(d)
+}
+
+/// Asynchronous copies and fills on a stream. Pageable host memory makes the driver copy
+/// synchronously with respect to the host; callers that must not block use pinned memory.
+pub fn copy_htod(stream: &Stream, dst: DevicePtr, src: *const c_void, n: usize) -> CudaResult<()> {
+    check(unsafe { sys::cuMemcpyHtoDAsync_v2(dst, src, n, stream.0) })
+}
+
+pub fn copy_dtoh(stream: &Stream, dst: *mut c_void, src: DevicePtr, n: usize) -> CudaResult<()> {
+    check(unsafe { sys::cuMemcpyDtoHAsync_v2(dst, src, n, stream.0) })
+}
+
+pub fn copy_dtod(stream: &Stream, dst: DevicePtr, src: DevicePtr, n: usize) -> CudaResult<()> {
+    check(unsafe { sys::cuMemcpyDtoDAsync_v2(dst, src, n, stream.0) })
+}
+
+/// Between devices (or contexts): the source context's device reads, the destination's writes.
+pub fn copy_peer(stream: &Stream, dst: DevicePtr, dst_ctx: sys::CUcontext, src: DevicePtr, src_ctx: sys::CUcontext, n: usize) -> CudaResult<()> {
+    check(unsafe { sys::cuMemcpyPeerAsync(dst, dst_ctx, src, src_ctx, n, stream.0) })
+}
+
+pub fn fill_u8(stream: &Stream, dst: DevicePtr, value: u8, n: usize) -> CudaResult<()> {
+    check(unsafe { sys::cuMemsetD8Async(dst, value, n, stream.0) })
+}
+
+pub fn fill_u16(stream: &Stream, dst: DevicePtr, value: u16, n: usize) -> CudaResult<()> {
+    check(unsafe { sys::cuMemsetD16Async(dst, value, n, stream.0) })
+}
+
+pub fn fill_u32(stream: &Stream, dst: DevicePtr, value: u32, n: usize) -> CudaResult<()> {
+    check(unsafe { sys::cuMemsetD32Async(dst, value, n, stream.0) })
+}
+
+/// A 3-D (or 2-D) rectangular copy described by cuMemcpy3D's parameter block.
+pub fn copy_3d(stream: &Stream, p: &sys::CUDA_MEMCPY3D) -> CudaResult<()> {
+    check(unsafe { sys::cuMemcpy3DAsync_v2(p, stream.0) })
+}
+
+/// (free, total) bytes of the current context's device.
+pub fn mem_info() -> CudaResult<(usize, usize)> {
+    let (mut free, mut total) = (0, 0);
+    check(unsafe { sys::cuMemGetInfo_v2(&mut free, &mut total) })?;
+    Ok((free, total))
+}
