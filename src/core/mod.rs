@@ -3,5 +3,6 @@
 pub mod context;
 pub mod device;
 pub mod event;
+pub mod memory;
 pub mod platform;
 pub mod queue;
