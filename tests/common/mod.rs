@@ -49,10 +49,16 @@ fn cc(args: &[&str]) {
     assert!(out.status.success(), "cc {:?} failed:\n{}", args, String::from_utf8_lossy(&out.stderr));
 }
 
-/// Compiles tests/c/<name>.c (with tests/c/common.h) into an executable linked to libOpenCL.
+/// Compiles tests/c/<name>.c (with tests/c/common.h) into an executable linked to libOpenCL,
+/// once per test process (tests run in parallel threads and may ask for the same program).
 pub fn c_program(name: &str) -> PathBuf {
+    static BUILT: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    let exe = work_dir().join(format!("{name}-{}", std::process::id()));
+    if built.iter().any(|b| b == name) {
+        return exe;
+    }
     let src = repo().join("tests/c").join(format!("{name}.c"));
-    let exe = work_dir().join(name);
     let inc = repo().join("tests/c");
     cc(&[
         "-O1",
@@ -72,6 +78,7 @@ pub fn c_program(name: &str) -> PathBuf {
         "-lm",
         "-lpthread",
     ]);
+    built.push(name.to_string());
     exe
 }
 
