@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine from the repository root: bash .gpu/run.sh [what...]
+# Compares cudacl with NVIDIA's OpenCL on the same GPU; logs go to $OUT, a table is printed last.
+set -uo pipefail
+G=$(cd "$(dirname "$0")" && pwd)
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+V=/tmp/vendors; rm -rf $V; mkdir -p $V/cudacl $V/nvidia
+echo "$G/libcudacl.so" > $V/cudacl/cudacl.icd
+nv=$(ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 2>/dev/null || find / -name 'libnvidia-opencl.so.1' 2>/dev/null | head -1)
+echo "$nv" > $V/nvidia/nvidia.icd
+export CUDACL_LIBCLC=$G/clc/nvptx64--nvidiacl.bc
+export CUDACL_CACHE_DIR=/tmp/cudacl-cache
+TABLE=$OUT/table.txt; : > $TABLE
+row() { printf '%-34s %-10s %s\n' "$1" "$2" "$3" | tee -a $TABLE; }
+
+{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } > $OUT/machine.txt 2>&1
+cat $OUT/machine.txt
+echo "== platforms seen by each vendor folder =="
+for v in cudacl nvidia; do OCL_ICD_VENDORS=$V/$v clinfo -l 2>&1 | sed "s/^/[$v] /"; done
+OCL_ICD_VENDORS=$V/cudacl clinfo > $OUT/clinfo-cudacl.txt 2>&1; row "clinfo via ICD" cudacl "exit $?"
+OCL_ICD_VENDORS=$V/nvidia clinfo > $OUT/clinfo-nvidia.txt 2>&1; row "clinfo via ICD" nvidia "exit $?"
+LD_PRELOAD=$G/libcudacl.so OCL_ICD_VENDORS=/nonexistent clinfo > $OUT/clinfo-preload.txt 2>&1; row "clinfo via LD_PRELOAD" cudacl "exit $?"
+
+# Test programs: each prints "NAME: N passed, M failed". cudacl-only ones skip NVIDIA.
+run_prog() { # name vendor args...
+  local name=$1 vendor=$2; shift 2
+  local pname=cudacl; [ "$vendor" = nvidia ] && pname=NVIDIA
+  local log=$OUT/$name-$vendor.log
+  OCL_ICD_VENDORS=$V/$vendor CL_PLATFORM_NAME=$pname timeout 300 "$G/bin/$name" "$@" > $log 2>&1
+  local rc=$?
+  row "$name" "$vendor" "rc=$rc $(grep -E '[0-9]+ passed, [0-9]+ failed' $log | tail -1)"
+}
+for exe in "$G"/bin/*; do
+  name=$(basename "$exe")
+  case "$name" in
+    probe_gpu|platforms) run_prog "$name" cudacl ;;
+    errors) run_prog errors cudacl full; ;;
+    bandwidth|microbench) ;; # benchmarks: below
+    *) run_prog "$name" cudacl; run_prog "$name" nvidia ;;
+  esac
+done
+for b in bandwidth microbench; do
+  [ -x "$G/bin/$b" ] || continue
+  for v in cudacl nvidia; do
+    pname=cudacl; [ $v = nvidia ] && pname=NVIDIA
+    OCL_ICD_VENDORS=$V/$v CL_PLATFORM_NAME=$pname timeout 300 "$G/bin/$b" > $OUT/$b-$v.log 2>&1
+    row "$b" "$v" "rc=$?"
+  done
+done
+for extra in "$G"/extra-*.sh; do [ -f "$extra" ] && bash "$extra" "$G" "$V" "$OUT" 2>&1 | tail -40; done
+echo; echo "================ summary ================"; cat $TABLE

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Stages everything a run on the GPU machine needs into .gpu/ (ignored by git, carried by the
+# device tool): the release libcudacl.so, libclc's nvptx bitcode, the C test programs and
+# benchmarks built here, and .gpu/run.sh, which runs the batch there and prints a table last.
+# The GPU machine has gcc, ocl-icd, clinfo, NVIDIA's OpenCL and CUDA, but no Rust.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=.gpu
+rm -rf "$out"; mkdir -p "$out/bin" "$out/clc"
+cargo build --release --lib
+cp target/release/libcudacl.so "$out/"
+strip "$out/libcudacl.so"
+cp /usr/lib/clc/nvptx64--nvidiacl.bc "$out/clc/"
+CFLAGS=(-O2 -g -Wall -DCL_TARGET_OPENCL_VERSION=300 -DCL_USE_DEPRECATED_OPENCL_1_0_APIS
+        -DCL_USE_DEPRECATED_OPENCL_1_1_APIS -DCL_USE_DEPRECATED_OPENCL_1_2_APIS -I tests/c)
+for src in tests/c/*.c bench/*.c; do
+  [ -f "$src" ] || continue
+  name=$(basename "$src" .c)
+  cc "${CFLAGS[@]}" "$src" -o "$out/bin/$name" -lOpenCL -lm -lpthread
+done
+# Extra stages contributed by the sub-projects (ptxgen's PTX corpus, ompcl's programs).
+for extra in ptxgen/gpu/stage.sh ompcl/gpu/stage.sh; do
+  if [ -x "$extra" ]; then bash "$extra" "$out" || echo "stage: $extra failed (skipped)"; fi
+done
+cp scripts/gpu-run.sh "$out/run.sh"
+du -sh "$out"
