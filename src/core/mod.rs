@@ -3,6 +3,8 @@
 pub mod context;
 pub mod device;
 pub mod event;
+pub mod kernel;
 pub mod memory;
 pub mod platform;
+pub mod program;
 pub mod queue;
