@@ -2,9 +2,33 @@
 use super::error::{check, CudaResult};
 use super::stream::Stream;
 use super::sys;
+use std::collections::BTreeMap;
 use std::ffi::c_void;
+use std::sync::{LazyLock, Mutex};
 
 pub type DevicePtr = sys::CUdeviceptr;
+
+/// Host ranges this process page-locked (cuMemHostAlloc, cuMemHostRegister): start -> end.
+/// Copies whose host side lies inside one can go straight to the DMA engine.
+static PINNED: LazyLock<Mutex<BTreeMap<usize, usize>>> = LazyLock::new(|| Mutex::new(BTreeMap::new()));
+
+fn pinned_add(p: *mut c_void, n: usize) {
+    PINNED.lock().unwrap_or_else(|e| e.into_inner()).insert(p as usize, p as usize + n);
+}
+
+fn pinned_remove(p: *mut c_void) {
+    PINNED.lock().unwrap_or_else(|e| e.into_inner()).remove(&(p as usize));
+}
+
+/// True when [p, p+n) lies inside one page-locked range.
+pub fn is_pinned(p: *const c_void, n: usize) -> bool {
+    let a = p as usize;
+    let map = PINNED.lock().unwrap_or_else(|e| e.into_inner());
+    match map.range(..=a).next_back() {
+        Some((_, &end)) => a.checked_add(n).is_some_and(|e| e <= end),
+        None => false,
+    }
+}
 
 /// Device memory from cuMemAlloc, freed on drop.
 pub struct DeviceAlloc {
@@ -42,6 +66,7 @@ impl PinnedAlloc {
         let mut host = std::ptr::null_mut();
         let flags = sys::CU_MEMHOSTALLOC_PORTABLE | sys::CU_MEMHOSTALLOC_DEVICEMAP;
         check(unsafe { sys::cuMemHostAlloc(&mut host, size.max(1), flags) })?;
+        pinned_add(host, size.max(1));
         Ok(PinnedAlloc { host, size })
     }
 
@@ -53,6 +78,7 @@ impl PinnedAlloc {
 
 impl Drop for PinnedAlloc {
     fn drop(&mut self) {
+        pinned_remove(self.host);
         unsafe { sys::cuMemFreeHost(self.host) };
     }
 }
@@ -69,6 +95,7 @@ impl HostRegistration {
     pub fn new(host: *mut c_void, size: usize) -> CudaResult<HostRegistration> {
         let flags = sys::CU_MEMHOSTREGISTER_PORTABLE | sys::CU_MEMHOSTREGISTER_DEVICEMAP;
         check(unsafe { sys::cuMemHostRegister_v2(host, size, flags) })?;
+        pinned_add(host, size);
         Ok(HostRegistration { host })
     }
 
@@ -79,6 +106,7 @@ impl HostRegistration {
 
 impl Drop for HostRegistration {
     fn drop(&mut self) {
+        pinned_remove(self.host);
         unsafe { sys::cuMemHostUnregister(self.host) };
     }
 }
@@ -118,6 +146,11 @@ pub fn fill_u16(stream: &Stream, dst: DevicePtr, value: u16, n: usize) -> CudaRe
 
 pub fn fill_u32(stream: &Stream, dst: DevicePtr, value: u32, n: usize) -> CudaResult<()> {
     check(unsafe { sys::cuMemsetD32Async(dst, value, n, stream.0) })
+}
+
+/// 32-bit fill of a 2-D region: `width` words in each of `height` rows `pitch` bytes apart.
+pub fn fill_2d_u32(stream: &Stream, dst: DevicePtr, pitch: usize, value: u32, width: usize, height: usize) -> CudaResult<()> {
+    check(unsafe { sys::cuMemsetD2D32Async(dst, pitch, value, width, height, stream.0) })
 }
 
 /// A 3-D (or 2-D) rectangular copy described by cuMemcpy3D's parameter block.
