@@ -4,6 +4,9 @@
 set -uo pipefail
 G=$(cd "$(dirname "$0")" && pwd)
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+# The image sets OCL_ICD_FILENAMES (PoCL and NVIDIA), which overrides OCL_ICD_VENDORS: drop it,
+# so each run sees exactly the one vendor folder it names (checked with clinfo -l below).
+unset OCL_ICD_FILENAMES
 V=/tmp/vendors; rm -rf $V; mkdir -p $V/cudacl $V/nvidia
 echo "$G/libcudacl.so" > $V/cudacl/cudacl.icd
 nv=$(ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 2>/dev/null || find / -name 'libnvidia-opencl.so.1' 2>/dev/null | head -1)
