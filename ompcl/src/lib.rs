@@ -1,1 +1,12 @@
-//! ompcl: OpenMP C -> OpenCL translator (helper fills this in).
+//! ompcl: an OpenMP 2.0 C -> OpenCL translator (MOMP's OMPCL, sections 3-4.1), whose output runs
+//! on cudacl or any OpenCL 1.2 platform, with a CPU version kept for every parallel region.
+pub mod clang;
+pub mod driver;
+pub mod pragma;
+pub mod translate;
+
+/// The C runtime linked into every program ompcl builds.
+pub const RT_H: &str = include_str!("../runtime/ompcl_rt.h");
+pub const RT_C: &str = include_str!("../runtime/ompcl_rt.c");
+/// The omp.h programs see (the omp_* functions of ompcl's pthreads runtime).
+pub const OMP_H: &str = include_str!("../runtime/omp.h");

@@ -3,6 +3,38 @@
 //! THE PUBLIC CONTRACT BELOW IS WHAT cudacl (src/core/program.rs, kernel.rs) CODES AGAINST.
 //! Change it only in agreement with the cudacl side.
 
+//! See README.md for the pipeline, the libclc search order, the caches and the CLI.
+
+mod binary;
+mod cache;
+mod ffi;
+mod headers;
+mod info;
+mod libclc;
+pub mod options;
+mod pipeline;
+pub mod target;
+
+pub use pipeline::{build_timed, prewarm, set_shared_context, Stage};
+
+/// ptxgen's version as recorded in binaries and cache keys (the suffix is the revision of the
+/// kernel ABI: implicit arguments, local-memory rewrite, printf lowering).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+abi1");
+
+/// Where libclc is found (see README.md), or why it is not.
+pub fn libclc_path() -> Result<std::path::PathBuf, String> {
+    libclc::locate().map(|(p, _)| p)
+}
+
+/// The disk cache folder in effect (None when turned off or no folder can be named).
+pub fn cache_dir() -> Option<std::path::PathBuf> {
+    if cache::disk_enabled() {
+        cache::dir()
+    } else {
+        None
+    }
+}
+
 /// What the PTX is generated for.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Target {
@@ -15,8 +47,7 @@ pub struct Target {
 impl Target {
     /// From the device's compute capability and cuDriverGetVersion() (e.g. 13000).
     pub fn for_device(cc_major: i32, cc_minor: i32, driver_version: i32) -> Target {
-        let _ = (cc_major, cc_minor, driver_version);
-        unimplemented!("ptxgen helper implements this")
+        target::for_device(cc_major, cc_minor, driver_version)
     }
 }
 
@@ -121,26 +152,35 @@ pub enum BuildError {
 
 /// clBuildProgram: source + options -> PTX + kernel layout. Uses the in-process and disk caches.
 pub fn build(source: &str, options: &str, target: &Target) -> Result<Program, BuildError> {
-    let _ = (source, options, target);
-    unimplemented!("ptxgen helper implements this")
+    pipeline::build(source, options, target, None)
 }
 
 /// clCompileProgram: source + options + embedded headers (name as #include'd, contents).
 pub fn compile(source: &str, options: &str, headers: &[(&str, &str)]) -> Result<Object, BuildError> {
-    let _ = (source, options, headers);
-    unimplemented!("ptxgen helper implements this")
+    pipeline::compile(source, options, headers)
 }
 
 /// clLinkProgram: objects (from compile) -> Program. Options: -create-library is handled by the
 /// caller; the link options -cl-denorms-are-zero, -cl-no-signed-zeros, ... are accepted.
 pub fn link(objects: &[&Object], options: &str, target: &Target) -> Result<Program, BuildError> {
-    let _ = (objects, options, target);
-    unimplemented!("ptxgen helper implements this")
+    pipeline::link(objects, options, target)
 }
 
 impl Program {
     /// cudacl's program binary (CL_PROGRAM_BINARIES): a versioned container around the PTX and
     /// the kernel layout. `from_binary` rejects other formats/versions with a reason.
-    pub fn to_binary(&self) -> Vec<u8> { unimplemented!("ptxgen helper implements this") }
-    pub fn from_binary(bytes: &[u8]) -> Result<Program, String> { let _ = bytes; unimplemented!() }
+    pub fn to_binary(&self) -> Vec<u8> {
+        binary::to_binary(self)
+    }
+    pub fn from_binary(bytes: &[u8]) -> Result<Program, String> {
+        binary::from_binary(bytes)
+    }
+    /// Whether the program was built with -cl-kernel-arg-info (clGetKernelArgInfo must answer
+    /// CL_KERNEL_ARG_INFO_NOT_AVAILABLE otherwise). The ArgInfo names/type names are filled in
+    /// either way.
+    pub fn has_arg_info(&self) -> bool {
+        options::tokenize(&self.options)
+            .map(|t| t.iter().any(|o| o == "-cl-kernel-arg-info"))
+            .unwrap_or(false)
+    }
 }

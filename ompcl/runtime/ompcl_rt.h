@@ -1,0 +1,72 @@
+/* ompcl runtime: included first by every host C file ompcl generates. */
+#ifndef OMPCL_RT_H
+#define OMPCL_RT_H
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+typedef struct ompcl_module {
+    const char *file;     /* source file */
+    const char *source;   /* OpenCL C of every kernel of this file */
+    const char *options;  /* clBuildProgram options */
+    int nregions;
+    int needs_fp64;
+    void *state;          /* runtime-owned */
+} ompcl_module;
+
+enum { OMPCL_VAL = 1, OMPCL_BUF = 2, OMPCL_TMP = 3, OMPCL_RED = 4, OMPCL_LASTP = 5 };
+
+typedef struct ompcl_arg {
+    int kind;
+    const char *name;
+    void *addr;    /* VAL: &value; BUF: the pointer value (address in a registered block);
+                      TMP: address of a local object; RED/LASTP: &variable */
+    size_t size;   /* VAL/TMP/RED/LASTP: bytes */
+    int written;   /* BUF/TMP: the region may write it */
+    int rtype;     /* RED: 1 int 2 uint 3 long 4 ulong 5 float 6 double */
+    int rop;       /* RED: 1 + 2 * 3 - 4 & 5 | 6 ^ 7 && 8 || */
+} ompcl_arg;
+
+/* Run region `rid` as an OpenCL kernel over n iterations; 0 = use the CPU version. */
+int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long long lb, long long st,
+                        long long n, ompcl_arg *a, int na);
+double ompcl_now(void);
+void ompcl_cpu_end(ompcl_module *m, int rid, int line, double t0);
+
+/* allocation table (MOMP 4.1.2) */
+void *ompcl_malloc(size_t n);
+void *ompcl_calloc(size_t n, size_t s);
+void *ompcl_realloc(void *p, size_t n);
+void ompcl_free(void *p);
+void ompcl_register_global(void *p, size_t n);
+/* I/O that the kernel may write straight into user memory */
+size_t ompcl_fread(void *p, size_t s, size_t n, FILE *f);
+ssize_t ompcl_read(int fd, void *p, size_t n);
+ssize_t ompcl_pread(int fd, void *p, size_t n, off_t off);
+/* tell the runtime the host wrote [p, p+n) (done automatically by page protection) */
+void ompcl_host_wrote(void *p, size_t n);
+
+/* ---- CPU versions: ompcl's OpenMP runtime on pthreads (OMPCL_PTHREADS builds) ---- */
+typedef struct ompc_ws {
+    long long n, chunk, k, it, executed;
+    int sched, ordered, nt, tid;
+    void *slot;
+} ompc_ws;
+void ompc_parallel(void (*fn)(void), int num_threads, int ifcond);
+void ompc_for_init(ompc_ws *w, long long n, int sched, long long chunk, int ordered);
+int ompc_for_next(ompc_ws *w, long long *lo, long long *hi);
+void ompc_for_end(ompc_ws *w, int nowait);
+void ompc_ordered_begin(void);
+void ompc_ordered_end(void);
+void ompc_ordered_iter_end(ompc_ws *w, long long it);
+int ompc_single_begin(void);
+void ompc_single_end(int nowait);
+void ompc_critical_begin(const char *name);
+void ompc_critical_end(const char *name);
+void ompc_atomic_begin(void);
+void ompc_atomic_end(void);
+void ompc_red_lock(void);
+void ompc_red_unlock(void);
+void ompc_barrier(void);
+int ompc_thread_num(void);
+#endif

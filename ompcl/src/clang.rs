@@ -1,0 +1,305 @@
+//! A thin, safe-ish layer over libclang (through clang-sys, loaded at run time).
+#![allow(non_upper_case_globals)]
+
+use clang_sys::*;
+use std::ffi::{CStr, CString};
+use std::os::raw::{c_char, c_uint, c_void};
+use std::ptr;
+
+pub use clang_sys::{CXCursor, CXType};
+
+/// Load libclang: `LIBCLANG_PATH` if set, else Debian's LLVM 19, else clang-sys's search.
+pub fn load() -> Result<(), String> {
+    if clang_sys::is_loaded() {
+        return Ok(());
+    }
+    if std::env::var_os("LIBCLANG_PATH").is_none() {
+        for dir in ["/usr/lib/llvm-19/lib", "/usr/lib/llvm-20/lib", "/usr/lib/llvm-18/lib", "/usr/lib/llvm-17/lib"] {
+            if std::path::Path::new(dir).join("libclang.so").exists()
+                || std::path::Path::new(dir).join("libclang.so.1").exists()
+            {
+                std::env::set_var("LIBCLANG_PATH", dir);
+                break;
+            }
+        }
+    }
+    clang_sys::load().map_err(|e| format!("cannot load libclang: {e}"))
+}
+
+fn cxs(s: CXString) -> String {
+    unsafe {
+        let p = clang_getCString(s);
+        let r = if p.is_null() { String::new() } else { CStr::from_ptr(p).to_string_lossy().into_owned() };
+        clang_disposeString(s);
+        r
+    }
+}
+
+pub struct Tu {
+    idx: CXIndex,
+    pub tu: CXTranslationUnit,
+}
+
+impl Drop for Tu {
+    fn drop(&mut self) {
+        unsafe {
+            clang_disposeTranslationUnit(self.tu);
+            clang_disposeIndex(self.idx);
+        }
+    }
+}
+
+pub struct Diag {
+    pub severity: i32, // 2 warning, 3 error, 4 fatal
+    pub text: String,
+}
+
+impl Tu {
+    pub fn parse(file: &str, args: &[String]) -> Result<Tu, String> {
+        unsafe {
+            let idx = clang_createIndex(0, 0);
+            let cfile = CString::new(file).unwrap();
+            let cargs: Vec<CString> = args.iter().map(|a| CString::new(a.as_str()).unwrap()).collect();
+            let pargs: Vec<*const c_char> = cargs.iter().map(|c| c.as_ptr()).collect();
+            let mut tu: CXTranslationUnit = ptr::null_mut();
+            let err = clang_parseTranslationUnit2(
+                idx,
+                cfile.as_ptr(),
+                pargs.as_ptr(),
+                pargs.len() as i32,
+                ptr::null_mut(),
+                0,
+                CXTranslationUnit_DetailedPreprocessingRecord,
+                &mut tu,
+            );
+            if err != 0 || tu.is_null() {
+                clang_disposeIndex(idx);
+                return Err(format!("libclang could not parse {file} (error {err})"));
+            }
+            Ok(Tu { idx, tu })
+        }
+    }
+
+    pub fn diagnostics(&self) -> Vec<Diag> {
+        let mut v = Vec::new();
+        unsafe {
+            let n = clang_getNumDiagnostics(self.tu);
+            for i in 0..n {
+                let d = clang_getDiagnostic(self.tu, i);
+                let sev = clang_getDiagnosticSeverity(d);
+                let text = cxs(clang_formatDiagnostic(d, clang_defaultDiagnosticDisplayOptions()));
+                clang_disposeDiagnostic(d);
+                v.push(Diag { severity: sev as i32, text });
+            }
+        }
+        v
+    }
+
+    pub fn root(&self) -> Node {
+        Node(unsafe { clang_getTranslationUnitCursor(self.tu) })
+    }
+}
+
+#[derive(Clone, Copy)]
+pub struct Node(pub CXCursor);
+
+/// A position: file name, byte offset, line, column.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pos {
+    pub file: String,
+    pub off: usize,
+    pub line: u32,
+    pub col: u32,
+}
+
+fn loc_expansion(l: CXSourceLocation) -> Pos {
+    unsafe {
+        let mut f: CXFile = ptr::null_mut();
+        let (mut line, mut col, mut off) = (0u32, 0u32, 0u32);
+        clang_getExpansionLocation(l, &mut f, &mut line, &mut col, &mut off);
+        let file = if f.is_null() { String::new() } else { cxs(clang_getFileName(f)) };
+        Pos { file, off: off as usize, line, col }
+    }
+}
+
+fn loc_spelling(l: CXSourceLocation) -> Pos {
+    unsafe {
+        let mut f: CXFile = ptr::null_mut();
+        let (mut line, mut col, mut off) = (0u32, 0u32, 0u32);
+        clang_getSpellingLocation(l, &mut f, &mut line, &mut col, &mut off);
+        let file = if f.is_null() { String::new() } else { cxs(clang_getFileName(f)) };
+        Pos { file, off: off as usize, line, col }
+    }
+}
+
+extern "C" fn collect_visitor(c: CXCursor, _p: CXCursor, data: CXClientData) -> CXChildVisitResult {
+    let v = unsafe { &mut *(data as *mut Vec<Node>) };
+    v.push(Node(c));
+    CXChildVisit_Continue
+}
+
+impl Node {
+    pub fn kind(&self) -> CXCursorKind {
+        unsafe { clang_getCursorKind(self.0) }
+    }
+    pub fn is_null(&self) -> bool {
+        unsafe { clang_Cursor_isNull(self.0) != 0 }
+    }
+    pub fn children(&self) -> Vec<Node> {
+        let mut v: Vec<Node> = Vec::new();
+        unsafe {
+            clang_visitChildren(self.0, collect_visitor, &mut v as *mut Vec<Node> as *mut c_void);
+        }
+        v
+    }
+    /// Pre-order walk of every descendant (not self).
+    pub fn walk(&self, f: &mut dyn FnMut(Node)) {
+        for c in self.children() {
+            f(c);
+            c.walk(f);
+        }
+    }
+    pub fn spelling(&self) -> String {
+        unsafe { cxs(clang_getCursorSpelling(self.0)) }
+    }
+    pub fn ty(&self) -> Type {
+        Type(unsafe { clang_getCursorType(self.0) })
+    }
+    pub fn result_ty(&self) -> Type {
+        Type(unsafe { clang_getCursorResultType(self.0) })
+    }
+    pub fn referenced(&self) -> Option<Node> {
+        let r = Node(unsafe { clang_getCursorReferenced(self.0) });
+        if r.is_null() { None } else { Some(r) }
+    }
+    pub fn definition(&self) -> Option<Node> {
+        let r = Node(unsafe { clang_getCursorDefinition(self.0) });
+        if r.is_null() { None } else { Some(r) }
+    }
+    pub fn semantic_parent(&self) -> Node {
+        Node(unsafe { clang_getCursorSemanticParent(self.0) })
+    }
+    pub fn equals(&self, o: &Node) -> bool {
+        unsafe { clang_equalCursors(self.0, o.0) != 0 }
+    }
+    pub fn hash(&self) -> u32 {
+        unsafe { clang_hashCursor(self.0) }
+    }
+    /// Expansion range (start, end) as positions.
+    pub fn range(&self) -> (Pos, Pos) {
+        unsafe {
+            let r = clang_getCursorExtent(self.0);
+            (loc_expansion(clang_getRangeStart(r)), loc_expansion(clang_getRangeEnd(r)))
+        }
+    }
+    pub fn spelling_range(&self) -> (Pos, Pos) {
+        unsafe {
+            let r = clang_getCursorExtent(self.0);
+            (loc_spelling(clang_getRangeStart(r)), loc_spelling(clang_getRangeEnd(r)))
+        }
+    }
+    /// The cursor's own location (e.g. the name of a declaration), spelling position.
+    pub fn loc_spelling(&self) -> Pos {
+        unsafe { loc_spelling(clang_getCursorLocation(self.0)) }
+    }
+    pub fn loc(&self) -> Pos {
+        unsafe { loc_expansion(clang_getCursorLocation(self.0)) }
+    }
+    pub fn in_system_header(&self) -> bool {
+        unsafe { clang_Location_isInSystemHeader(clang_getCursorLocation(self.0)) != 0 }
+    }
+    pub fn is_macro_builtin(&self) -> bool {
+        unsafe { clang_Cursor_isMacroBuiltin(self.0) != 0 }
+    }
+    pub fn is_variadic(&self) -> bool {
+        unsafe { clang_Cursor_isVariadic(self.0) != 0 }
+    }
+    pub fn storage_static(&self) -> bool {
+        unsafe { clang_Cursor_getStorageClass(self.0) == CX_SC_Static }
+    }
+    pub fn storage_extern(&self) -> bool {
+        unsafe { clang_Cursor_getStorageClass(self.0) == CX_SC_Extern }
+    }
+    pub fn is_definition(&self) -> bool {
+        unsafe { clang_isCursorDefinition(self.0) != 0 }
+    }
+    pub fn binop(&self) -> i32 {
+        unsafe { clang_getCursorBinaryOperatorKind(self.0) as i32 }
+    }
+    pub fn unop(&self) -> i32 {
+        unsafe { clang_getCursorUnaryOperatorKind(self.0) as i32 }
+    }
+    pub fn enum_int_type(&self) -> Type {
+        Type(unsafe { clang_getEnumDeclIntegerType(self.0) })
+    }
+    pub fn typedef_underlying(&self) -> Type {
+        Type(unsafe { clang_getTypedefDeclUnderlyingType(self.0) })
+    }
+    pub fn num_args(&self) -> i32 {
+        unsafe { clang_Cursor_getNumArguments(self.0) }
+    }
+    pub fn is_expr(&self) -> bool {
+        unsafe { clang_isExpression(self.kind()) != 0 }
+    }
+    pub fn is_stmt(&self) -> bool {
+        unsafe { clang_isStatement(self.kind()) != 0 }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub struct Type(pub CXType);
+
+impl Type {
+    pub fn kind(&self) -> CXTypeKind {
+        self.0.kind
+    }
+    pub fn canonical(&self) -> Type {
+        Type(unsafe { clang_getCanonicalType(self.0) })
+    }
+    pub fn spelling(&self) -> String {
+        unsafe { cxs(clang_getTypeSpelling(self.0)) }
+    }
+    pub fn pointee(&self) -> Type {
+        Type(unsafe { clang_getPointeeType(self.0) })
+    }
+    pub fn elem(&self) -> Type {
+        Type(unsafe { clang_getArrayElementType(self.0) })
+    }
+    pub fn array_size(&self) -> i64 {
+        unsafe { clang_getArraySize(self.0) }
+    }
+    pub fn size_of(&self) -> i64 {
+        unsafe { clang_Type_getSizeOf(self.0) }
+    }
+    pub fn declaration(&self) -> Node {
+        Node(unsafe { clang_getTypeDeclaration(self.0) })
+    }
+    pub fn is_const(&self) -> bool {
+        unsafe { clang_isConstQualifiedType(self.0) != 0 }
+    }
+    pub fn named(&self) -> Type {
+        Type(unsafe { clang_Type_getNamedType(self.0) })
+    }
+    pub fn fields(&self) -> Vec<Type> {
+        let decl = self.canonical().declaration();
+        decl.children().into_iter().filter(|c| c.kind() == CXCursor_FieldDecl).map(|c| c.ty()).collect()
+    }
+    pub fn is_pointer(&self) -> bool {
+        self.canonical().kind() == CXType_Pointer
+    }
+    pub fn is_array(&self) -> bool {
+        matches!(
+            self.canonical().kind(),
+            CXType_ConstantArray | CXType_IncompleteArray | CXType_VariableArray
+        )
+    }
+    pub fn is_record(&self) -> bool {
+        self.canonical().kind() == CXType_Record
+    }
+    pub fn is_arith(&self) -> bool {
+        let k = self.canonical().kind();
+        (CXType_Bool..=CXType_LongDouble).contains(&k) || k == CXType_Enum
+    }
+}
+
+pub fn unused(_: c_uint) {}

@@ -1,0 +1,244 @@
+//! `#pragma omp` lines: found in the source text and parsed by a small clause parser.
+//! (The C itself is read through libclang; only the pragma lines are tokenised here.)
+
+#[derive(Clone, Debug)]
+pub struct Clause {
+    pub name: String,
+    /// Raw text between the parentheses, if any.
+    pub arg: Option<String>,
+    /// Byte range of the whole clause in the file (for stripping `target(...)`).
+    pub start: usize,
+    pub end: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Pragma {
+    /// Directive words, e.g. ["parallel", "for"], ["critical"], ["threadprivate"].
+    pub directive: Vec<String>,
+    /// Argument of the directive itself: critical(name), flush(list), threadprivate(list).
+    pub dir_arg: Option<String>,
+    pub clauses: Vec<Clause>,
+    /// Byte offset of the start of the line holding `#`, and one past the pragma's last byte.
+    pub line_start: usize,
+    pub end: usize,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl Pragma {
+    pub fn is(&self, words: &[&str]) -> bool {
+        self.directive.len() == words.len() && self.directive.iter().zip(words).all(|(a, b)| a == b)
+    }
+    pub fn name(&self) -> String {
+        self.directive.join(" ")
+    }
+    pub fn clause(&self, name: &str) -> Option<&Clause> {
+        self.clauses.iter().find(|c| c.name == name)
+    }
+    /// Variables named by every occurrence of a list clause.
+    pub fn list(&self, name: &str) -> Vec<String> {
+        let mut v = Vec::new();
+        for c in self.clauses.iter().filter(|c| c.name == name) {
+            if let Some(a) = &c.arg {
+                v.extend(split_list(a));
+            }
+        }
+        v
+    }
+    /// reduction(op: list) clauses: (op, var).
+    pub fn reductions(&self) -> Vec<(String, String)> {
+        let mut v = Vec::new();
+        for c in self.clauses.iter().filter(|c| c.name == "reduction") {
+            if let Some(a) = &c.arg {
+                if let Some(i) = a.find(':') {
+                    let op = a[..i].trim().to_string();
+                    for var in split_list(&a[i + 1..]) {
+                        v.push((op.clone(), var));
+                    }
+                }
+            }
+        }
+        v
+    }
+    /// Directives that apply to the following statement.
+    pub fn has_statement(&self) -> bool {
+        !matches!(self.directive.first().map(|s| s.as_str()), Some("barrier") | Some("flush") | Some("threadprivate"))
+    }
+}
+
+pub fn split_list(s: &str) -> Vec<String> {
+    s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()
+}
+
+const DIRECTIVES: &[&str] = &[
+    "parallel", "for", "sections", "section", "single", "master", "critical", "atomic", "barrier", "flush",
+    "ordered", "threadprivate",
+];
+
+/// Find every `#pragma omp` in `text` (a whole file). Lines continued with a backslash are joined.
+pub fn scan(text: &str) -> Result<Vec<Pragma>, (usize, String)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut pos = 0usize;
+    let mut line = 1u32;
+    while pos < b.len() {
+        // [pos, eol) is one physical line
+        let mut eol = text[pos..].find('\n').map(|i| pos + i).unwrap_or(b.len());
+        let l = &text[pos..eol];
+        let t = l.trim_start();
+        let start_line = line;
+        if t.starts_with('#') {
+            let after = t[1..].trim_start();
+            if after.starts_with("pragma") {
+                let rest = after["pragma".len()..].trim_start();
+                if rest.starts_with("omp") && rest[3..].chars().next().map_or(true, |c| !c.is_alphanumeric() && c != '_') {
+                    // gather continuation lines
+                    let mut end = eol;
+                    while end < b.len() && text[pos..end].trim_end_matches('\r').ends_with('\\') {
+                        let next_eol = text[end + 1..].find('\n').map(|i| end + 1 + i).unwrap_or(b.len());
+                        end = next_eol;
+                        line += 1;
+                    }
+                    let omp_off = pos + (l.len() - t.len()) + 1 + (t[1..].len() - after.len()) + "pragma".len()
+                        + (after["pragma".len()..].len() - rest.len());
+                    let col = (l.len() - t.len()) as u32 + 1;
+                    let p = parse(text, omp_off + 3, end).map_err(|e| (pos, e))?;
+                    out.push(Pragma { line_start: pos, end, line: start_line, col, ..p });
+                    eol = end;
+                }
+            }
+        }
+        pos = eol + 1;
+        line += 1;
+    }
+    Ok(out)
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Tok {
+    Id(String),
+    Punct(char),
+}
+
+fn lex(text: &str, start: usize, end: usize) -> Vec<(Tok, usize, usize)> {
+    let b = text.as_bytes();
+    let mut i = start;
+    let mut v = Vec::new();
+    while i < end {
+        let c = b[i] as char;
+        if c == '\\' || c.is_whitespace() {
+            i += 1;
+        } else if c == '/' && i + 1 < end && b[i + 1] == b'/' {
+            break;
+        } else if c == '/' && i + 1 < end && b[i + 1] == b'*' {
+            let j = text[i + 2..end].find("*/").map(|k| i + 2 + k + 2).unwrap_or(end);
+            i = j;
+        } else if c.is_alphanumeric() || c == '_' {
+            let s = i;
+            while i < end && ((b[i] as char).is_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            v.push((Tok::Id(text[s..i].to_string()), s, i));
+        } else {
+            v.push((Tok::Punct(c), i, i + 1));
+            i += 1;
+        }
+    }
+    v
+}
+
+/// Parse the text after `omp` up to `end`.
+fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
+    let toks = lex(text, start, end);
+    let mut i = 0;
+    let mut directive = Vec::new();
+    let mut dir_arg = None;
+    // directive words
+    while i < toks.len() {
+        match &toks[i].0 {
+            Tok::Id(w) if DIRECTIVES.contains(&w.as_str()) && clause_allowed_as_directive(&directive, w) => {
+                directive.push(w.clone());
+                i += 1;
+                // critical(name), flush(list), threadprivate(list)
+                if matches!(w.as_str(), "critical" | "flush" | "threadprivate") && i < toks.len() && toks[i].0 == Tok::Punct('(') {
+                    let (arg, ni) = paren(text, &toks, i)?;
+                    dir_arg = Some(arg);
+                    i = ni;
+                }
+            }
+            _ => break,
+        }
+    }
+    if directive.is_empty() {
+        return Err("unknown OpenMP directive".into());
+    }
+    let mut clauses = Vec::new();
+    while i < toks.len() {
+        match &toks[i].0 {
+            Tok::Punct(',') => i += 1,
+            Tok::Id(w) => {
+                let cs = toks[i].1;
+                let name = w.clone();
+                i += 1;
+                let mut arg = None;
+                let mut ce = toks[i - 1].2;
+                if i < toks.len() && toks[i].0 == Tok::Punct('(') {
+                    let (a, ni) = paren(text, &toks, i)?;
+                    ce = toks[ni - 1].2;
+                    arg = Some(a);
+                    i = ni;
+                }
+                clauses.push(Clause { name, arg, start: cs, end: ce });
+            }
+            Tok::Punct(c) => return Err(format!("unexpected '{c}' in OpenMP directive")),
+        }
+    }
+    Ok(Pragma { directive, dir_arg, clauses, line_start: 0, end: 0, line: 0, col: 0 })
+}
+
+fn clause_allowed_as_directive(prev: &[String], w: &str) -> bool {
+    match prev.len() {
+        0 => true,
+        1 => prev[0] == "parallel" && (w == "for" || w == "sections"),
+        _ => false,
+    }
+}
+
+fn paren(text: &str, toks: &[(Tok, usize, usize)], open: usize) -> Result<(String, usize), String> {
+    let mut depth = 0;
+    let mut j = open;
+    while j < toks.len() {
+        match toks[j].0 {
+            Tok::Punct('(') => depth += 1,
+            Tok::Punct(')') => {
+                depth -= 1;
+                if depth == 0 {
+                    let inner = &text[toks[open].2..toks[j].1];
+                    let inner: String = inner.replace("\\\n", " ").replace('\\', " ");
+                    return Ok((inner.trim().to_string(), j + 1));
+                }
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    Err("unbalanced parenthesis in OpenMP directive".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn parses() {
+        let src = "int x;\n  #pragma omp parallel for private(a, b) reduction(+: s) \\\n schedule(static,4) target(opencl)\nfor(;;);\n#pragma omp critical (lk)\n";
+        let p = scan(src).unwrap();
+        assert_eq!(p.len(), 2);
+        assert!(p[0].is(&["parallel", "for"]));
+        assert_eq!(p[0].list("private"), vec!["a", "b"]);
+        assert_eq!(p[0].reductions(), vec![("+".to_string(), "s".to_string())]);
+        assert_eq!(p[0].clause("target").unwrap().arg.as_deref(), Some("opencl"));
+        assert_eq!(p[0].line, 2);
+        assert_eq!(p[1].dir_arg.as_deref(), Some("lk"));
+        assert_eq!(p[1].line, 5);
+    }
+}

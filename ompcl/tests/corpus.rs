@@ -1,0 +1,307 @@
+//! The ompcl corpus: every program in examples/ and tests/corpus/ is built with ompcl and with
+//! `gcc -fopenmp`, then run on PoCL's CPU device (OMPCL_DEVICE=cpu) and on CPU threads
+//! (OMPCL_DEVICE=host); outputs must match the gcc build. Integers must match exactly; numbers
+//! written with a '.' or an exponent match within a relative tolerance of 1e-5 (see TOL).
+//!
+//! The header comment `/* ompcl-test: offload=all|some|none [warn="text"] */` of each program says
+//! where its regions must run with OMPCL_DEVICE=cpu (checked from the OMPCL_PROFILE report, so a
+//! program that silently fell back to the CPU fails) and which translation warning must appear.
+//!
+//! Needs: gcc with libgomp, Debian's pocl-opencl-icd (/etc/OpenCL/vendors/pocl.icd) and
+//! ocl-icd-libopencl1, libclang-19.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::{Arc, Mutex};
+
+const TOL: f64 = 1e-5;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn work(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ompcl-test-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn icd_dir(w: &Path) -> PathBuf {
+    let d = w.join("icd");
+    std::fs::create_dir_all(&d).unwrap();
+    let src = Path::new("/etc/OpenCL/vendors/pocl.icd");
+    assert!(src.exists(), "PoCL is needed: apt-get install pocl-opencl-icd");
+    std::fs::copy(src, d.join("pocl.icd")).unwrap();
+    d
+}
+
+fn programs() -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    for dir in ["examples", "tests/corpus"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().map(|e| e == "c").unwrap_or(false))
+            .collect();
+        files.sort();
+        v.extend(files);
+    }
+    v
+}
+
+struct Spec {
+    offload: String,
+    warn: Option<String>,
+}
+
+fn spec(src: &str) -> Spec {
+    let mut s = Spec { offload: "all".into(), warn: None };
+    if let Some(i) = src.find("ompcl-test:") {
+        let line = src[i..].lines().next().unwrap();
+        if let Some(j) = line.find("offload=") {
+            s.offload = line[j + 8..].split_whitespace().next().unwrap().to_string();
+        }
+        if let Some(j) = line.find("warn=\"") {
+            let rest = &line[j + 6..];
+            s.warn = Some(rest[..rest.find('"').unwrap()].to_string());
+        }
+    }
+    s
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output().unwrap_or_else(|e| panic!("cannot run {:?}: {e}", cmd))
+}
+
+fn txt(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Compare program outputs token by token; floating tokens within TOL.
+fn same_output(a: &str, b: &str) -> bool {
+    let ta: Vec<&str> = a.split_whitespace().collect();
+    let tb: Vec<&str> = b.split_whitespace().collect();
+    if ta.len() != tb.len() {
+        return false;
+    }
+    ta.iter().zip(&tb).all(|(x, y)| {
+        if x == y {
+            return true;
+        }
+        fn strip(s: &str) -> &str {
+            s.trim_matches(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+' || c == 'e'))
+        }
+        let (sx, sy) = (strip(x), strip(y));
+        let floaty = |s: &str| s.contains('.') || s.contains('e');
+        match (sx.parse::<f64>(), sy.parse::<f64>()) {
+            (Ok(fx), Ok(fy)) if floaty(sx) || floaty(sy) => {
+                (fx - fy).abs() <= TOL * fx.abs().max(fy.abs()).max(1e-300) || (fx - fy).abs() < 1e-12
+            }
+            _ => false,
+        }
+    })
+}
+
+/// (name, pass, message)
+fn check_program(src: &Path, w: &Path, icd: &Path) -> Result<String, String> {
+    let name = src.file_stem().unwrap().to_string_lossy().into_owned();
+    let text = std::fs::read_to_string(src).unwrap();
+    let sp = spec(&text);
+    // reference: gcc -fopenmp, MOMP's target() clause removed
+    let refsrc = w.join(format!("{name}.ref.c"));
+    let mut stripped = text.clone();
+    for t in ["target(opencl)", "target(pthread)"] {
+        stripped = stripped.replace(t, "");
+    }
+    std::fs::write(&refsrc, stripped).unwrap();
+    let refexe = w.join(format!("{name}.ref"));
+    let o = run(Command::new("gcc").args(["-fopenmp", "-O2", "-iquote"]).arg(src.parent().unwrap()).arg(&refsrc).arg("-o").arg(&refexe).arg("-lm"));
+    if !o.status.success() {
+        return Err(format!("gcc build failed:\n{}", txt(&o.stderr)));
+    }
+    let exe = w.join(format!("{name}.ompcl"));
+    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg("-O2").arg(src).arg("-o").arg(&exe));
+    let cc_err = txt(&o.stderr);
+    if !o.status.success() {
+        return Err(format!("ompcl build failed:\n{cc_err}"));
+    }
+    for l in cc_err.lines() {
+        let ok = l.contains(": warning: ") || l.contains(": note: ");
+        if !ok {
+            return Err(format!("unexpected ompcl output line: {l}"));
+        }
+        // file:line:col: warning:
+        let parts: Vec<&str> = l.splitn(4, ':').collect();
+        if parts.len() < 4 || parts[1].parse::<u32>().is_err() || parts[2].parse::<u32>().is_err() {
+            return Err(format!("diagnostic not in file:line:col form: {l}"));
+        }
+    }
+    if let Some(wt) = &sp.warn {
+        if !cc_err.contains(wt.as_str()) {
+            return Err(format!("expected a diagnostic naming {wt}, got:\n{cc_err}"));
+        }
+    }
+    if sp.offload == "all" && !cc_err.is_empty() {
+        return Err(format!("unexpected diagnostics:\n{cc_err}"));
+    }
+    let env = |c: &mut Command| {
+        c.env("OMP_NUM_THREADS", "4").env_remove("OMPCL_DEVICE").env_remove("OMPCL_PROFILE");
+    };
+    let mut c = Command::new(&refexe);
+    env(&mut c);
+    let r = run(&mut c);
+    let expect = txt(&r.stdout);
+    // PoCL's CPU device
+    let mut c = Command::new(&exe);
+    env(&mut c);
+    c.env("OCL_ICD_VENDORS", icd).env("OMPCL_DEVICE", "cpu").env("OMPCL_PROFILE", "1");
+    let r = run(&mut c);
+    let got = txt(&r.stdout);
+    let err = txt(&r.stderr);
+    if !r.status.success() {
+        return Err(format!("OMPCL_DEVICE=cpu run failed ({}):\n{err}", r.status));
+    }
+    if !same_output(&expect, &got) {
+        return Err(format!("OMPCL_DEVICE=cpu output differs\n  gcc:   {expect}\n  ompcl: {got}\n{err}"));
+    }
+    let places: Vec<String> = err
+        .lines()
+        .filter(|l| l.starts_with("ompcl-profile:") && l.contains(" region "))
+        .map(|l| l.split(": ").nth(2).unwrap_or("").split_whitespace().next().unwrap_or("").to_string())
+        .collect();
+    if !err.contains("ompcl-profile: device: ") || err.contains("ompcl-profile: device: none") {
+        return Err(format!("no OpenCL CPU device chosen:\n{err}"));
+    }
+    let n_cl = places.iter().filter(|p| p.starts_with("opencl")).count();
+    let ok = match sp.offload.as_str() {
+        "all" => !places.is_empty() && places.iter().all(|p| p == "opencl") && !err.contains("ompcl: warning"),
+        "some" => n_cl > 0,
+        _ => n_cl == 0 && !places.is_empty(),
+    };
+    if !ok {
+        return Err(format!("regions ran on {places:?}, expected offload={}:\n{err}", sp.offload));
+    }
+    // CPU threads only
+    let mut c = Command::new(&exe);
+    env(&mut c);
+    c.env("OMPCL_DEVICE", "host");
+    let r = run(&mut c);
+    let got = txt(&r.stdout);
+    if !r.status.success() || !same_output(&expect, &got) {
+        return Err(format!("OMPCL_DEVICE=host output differs\n  gcc:   {expect}\n  ompcl: {got}\n{}", txt(&r.stderr)));
+    }
+    Ok(format!("{} regions, {} on opencl", places.len(), n_cl))
+}
+
+#[test]
+fn corpus_matches_gcc_on_pocl_and_cpu_threads() {
+    let w = work("corpus");
+    let icd = icd_dir(&w);
+    let progs = programs();
+    assert!(progs.len() >= 44, "corpus too small: {}", progs.len());
+    let queue = Arc::new(Mutex::new(progs.clone()));
+    let results = Arc::new(Mutex::new(Vec::new()));
+    let workers: usize = std::env::var("OMPCL_TEST_JOBS").ok().and_then(|s| s.parse().ok()).unwrap_or(2);
+    let mut hs = Vec::new();
+    for _ in 0..workers {
+        let (q, res, w, icd) = (queue.clone(), results.clone(), w.clone(), icd.clone());
+        hs.push(std::thread::spawn(move || loop {
+            let Some(p) = q.lock().unwrap().pop() else { break };
+            let r = check_program(&p, &w, &icd);
+            res.lock().unwrap().push((p.file_stem().unwrap().to_string_lossy().into_owned(), r));
+        }));
+    }
+    for h in hs {
+        h.join().unwrap();
+    }
+    let mut res = results.lock().unwrap().drain(..).collect::<Vec<_>>();
+    res.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut failed = 0;
+    for (n, r) in &res {
+        match r {
+            Ok(m) => eprintln!("PASS {n:32} {m}"),
+            Err(e) => {
+                failed += 1;
+                eprintln!("FAIL {n:32} {e}");
+            }
+        }
+    }
+    eprintln!("{} programs, {} passed, {} failed", res.len(), res.len() - failed, failed);
+    let _ = std::fs::remove_dir_all(&w);
+    assert_eq!(failed, 0, "{failed} corpus programs failed");
+}
+
+/// With no OpenCL platform at all, the program still runs (CPU threads) and says why.
+#[test]
+fn runs_without_any_opencl() {
+    let w = work("noocl");
+    std::fs::create_dir_all(w.join("empty")).unwrap();
+    let src = root().join("tests/corpus/c01_vector_add.c");
+    let exe = w.join("c01");
+    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg(&src).arg("-o").arg(&exe));
+    assert!(o.status.success(), "{}", txt(&o.stderr));
+    let r = run(Command::new(&exe).env("OCL_ICD_VENDORS", w.join("empty")).env("OMPCL_DEVICE", "gpu").env("OMPCL_PROFILE", "1"));
+    assert!(r.status.success());
+    let err = txt(&r.stderr);
+    assert!(err.contains("ompcl: warning: OMPCL_DEVICE=gpu"), "{err}");
+    assert!(err.contains("region 0: cpu"), "{err}");
+    assert_eq!(txt(&r.stdout).trim(), "30000500000 1 299998");
+    let _ = std::fs::remove_dir_all(&w);
+}
+
+/// --emit-opencl writes the host C and the OpenCL C; the kernel has the two-stage reduction.
+#[test]
+fn emit_opencl_writes_both_files() {
+    let w = work("emit");
+    std::fs::create_dir_all(&w).unwrap();
+    let src = root().join("examples/sor.c");
+    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg("--emit-opencl").arg(&src).arg("-o").arg(&w));
+    assert!(o.status.success(), "{}", txt(&o.stderr));
+    let cl = std::fs::read_to_string(w.join("sor.cl")).unwrap();
+    let host = std::fs::read_to_string(w.join("sor.host.c")).unwrap();
+    assert!(cl.contains("__kernel void ompcl_r0("));
+    assert!(cl.contains("cl_khr_fp64"));
+    assert!(cl.contains("barrier(CLK_LOCAL_MEM_FENCE)"));
+    assert!(cl.contains("__global double (*G)[512]"));
+    assert!(host.contains("ompcl_region_opencl(") && host.contains("ompc_parallel(__ompc_par_"));
+    assert!(!host.contains("#pragma omp"));
+    assert!(host.contains("ompcl_register_global((void*)&G"));
+    let _ = std::fs::remove_dir_all(&w);
+}
+
+/// A C error is reported in file:line:col form and the build fails.
+#[test]
+fn c_errors_are_reported() {
+    let w = work("err");
+    std::fs::create_dir_all(&w).unwrap();
+    let src = w.join("bad.c");
+    std::fs::write(&src, "int main(void) {\n  int x = ;\n  return 0;\n}\n").unwrap();
+    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg(&src).arg("-o").arg(w.join("bad")));
+    assert!(!o.status.success());
+    let e = txt(&o.stderr);
+    assert!(e.contains("bad.c:2:11: error:"), "{e}");
+    let _ = std::fs::remove_dir_all(&w);
+}
+
+/// `--cpu=cc` keeps the pragmas for the C compiler's own OpenMP (-fopenmp) instead of ompcl's
+/// pthreads runtime; the OpenCL side is the same.
+#[test]
+fn cpu_versions_through_the_c_compilers_openmp() {
+    let w = work("cc");
+    let icd = icd_dir(&w);
+    for name in ["c29_single_master", "c22_red_multi"] {
+        let src = root().join(format!("tests/corpus/{name}.c"));
+        let exe = w.join(name);
+        let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg("--cpu=cc").arg(&src).arg("-o").arg(&exe));
+        assert!(o.status.success(), "{}", txt(&o.stderr));
+        let refexe = w.join(format!("{name}.ref"));
+        let o = run(Command::new("gcc").args(["-fopenmp", "-O2"]).arg(&src).arg("-o").arg(&refexe));
+        assert!(o.status.success());
+        let expect = txt(&run(Command::new(&refexe).env("OMP_NUM_THREADS", "4")).stdout);
+        for dev in ["cpu", "host"] {
+            let r = run(Command::new(&exe).env("OMP_NUM_THREADS", "4").env("OCL_ICD_VENDORS", &icd).env("OMPCL_DEVICE", dev));
+            assert!(same_output(&expect, &txt(&r.stdout)), "{name} {dev}: {} vs {expect}", txt(&r.stdout));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&w);
+}

@@ -1,0 +1,1224 @@
+// ptxgen's C++ bridge over clang 19 / LLVM 19.
+//
+// Every entry point is extern "C", catches everything (LLVM fatal errors are turned into a C++
+// exception by the handler installed in pg_init), never prints, and reports failures as a
+// status code plus a malloc'd log the caller frees with pg_free.
+//
+// Stages (each is one call, so the Rust side can time them):
+//   pg_compile      OpenCL C (in-memory buffer, in-memory headers) -> llvm::Module
+//   pg_lower        the rewrites CUDA needs (local args, implicit args, printf, annotations)
+//   pg_link_libclc  link only the libclc functions the module needs (lazy bitcode module)
+//   pg_optimize     the new-PM O3 (or O0) pipeline with the NVPTX TargetMachine's callbacks
+//   pg_codegen      NVPTX -> PTX text
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/ADT/SetVector.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/ErrorHandling.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+#include <llvm/TargetParser/Triple.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+const char *kTriple = "nvptx64-nvidia-cuda";
+
+struct FatalError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+void fatalHandler(void *, const char *reason, bool) {
+  // Must not return (LLVM would exit): unwind to the entry point's catch.
+  throw FatalError(std::string("LLVM fatal error: ") + (reason ? reason : "?"));
+}
+
+char *dupString(const std::string &s) {
+  char *p = static_cast<char *>(std::malloc(s.size() + 1));
+  if (p) {
+    std::memcpy(p, s.data(), s.size());
+    p[s.size()] = 0;
+  }
+  return p;
+}
+
+void setLog(char **log, const std::string &s) {
+  if (log) *log = dupString(s);
+}
+
+// Per-LLVMContext log of LLVM diagnostics (linker warnings/errors, backend remarks...).
+struct CtxLog {
+  std::string text;
+  bool error = false;
+};
+
+void diagHandler(const DiagnosticInfo *DI, void *ctx) {
+  auto *L = static_cast<CtxLog *>(ctx);
+  if (!L || !DI) return;
+  if (DI->getSeverity() == DS_Remark || DI->getSeverity() == DS_Note) return;
+  std::string msg;
+  raw_string_ostream os(msg);
+  DiagnosticPrinterRawOStream dp(os);
+  DI->print(dp);
+  os.flush();
+  const char *sev = DI->getSeverity() == DS_Error ? "error" : "warning";
+  if (DI->getSeverity() == DS_Error) L->error = true;
+  L->text += std::string(sev) + ": " + msg + "\n";
+}
+
+CtxLog *ctxLog(LLVMContext &C) {
+  return static_cast<CtxLog *>(C.getDiagnosticContext());
+}
+
+std::string takeCtxLog(LLVMContext &C) {
+  CtxLog *L = ctxLog(C);
+  if (!L) return {};
+  std::string s = std::move(L->text);
+  L->text.clear();
+  return s;
+}
+
+bool isKernel(const Function &F) {
+  if (F.getCallingConv() == CallingConv::SPIR_KERNEL ||
+      F.getCallingConv() == CallingConv::PTX_Kernel)
+    return !F.isDeclaration();
+  return false;
+}
+
+std::vector<Function *> kernelsOf(Module &M) {
+  std::vector<Function *> ks;
+  for (Function &F : M)
+    if (isKernel(F)) ks.push_back(&F);
+  return ks;
+}
+
+const Target *nvptxTarget(std::string &err) {
+  return TargetRegistry::lookupTarget(kTriple, err);
+}
+
+std::unique_ptr<TargetMachine> makeTM(int sm, int ptx, int opt, int fastFma, std::string &err) {
+  const Target *T = nvptxTarget(err);
+  if (!T) return nullptr;
+  TargetOptions TO;
+  TO.AllowFPOpFusion = fastFma ? FPOpFusion::Fast : FPOpFusion::Standard;
+  std::string cpu = "sm_" + std::to_string(sm);
+  std::string feat = "+ptx" + std::to_string(ptx);
+  CodeGenOptLevel lvl = opt == 0 ? CodeGenOptLevel::None : CodeGenOptLevel::Aggressive;
+  std::unique_ptr<TargetMachine> TM(
+      T->createTargetMachine(kTriple, cpu, feat, TO, std::nullopt, std::nullopt, lvl));
+  if (!TM) err = "cannot create the NVPTX target machine for " + cpu + " " + feat;
+  return TM;
+}
+
+} // namespace
+
+extern "C" {
+
+// ---------------------------------------------------------------------------------------------
+// Process and context set-up
+// ---------------------------------------------------------------------------------------------
+
+int pg_init(void) {
+  static std::once_flag once;
+  static int ok = 0;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+    install_fatal_error_handler(fatalHandler, nullptr);
+    install_bad_alloc_error_handler(fatalHandler, nullptr);
+    ok = 1;
+  });
+  return ok;
+}
+
+void pg_free(char *p) { std::free(p); }
+
+// Routes the context's diagnostics into a log (the default handler prints and may exit).
+void pg_context_setup(LLVMContextRef cref) {
+  LLVMContext &C = *unwrap(cref);
+  if (C.getDiagnosticContext()) return;
+  C.setDiagnosticHandlerCallBack(diagHandler, new CtxLog(), true);
+}
+
+void pg_context_teardown(LLVMContextRef cref) {
+  LLVMContext &C = *unwrap(cref);
+  CtxLog *L = ctxLog(C);
+  C.setDiagnosticHandlerCallBack(nullptr, nullptr, true);
+  delete L;
+}
+
+// Takes (and clears) what LLVM reported on this context. Sets *had_error if any was an error.
+char *pg_context_take_log(LLVMContextRef cref, int *had_error) {
+  LLVMContext &C = *unwrap(cref);
+  CtxLog *L = ctxLog(C);
+  if (had_error) *had_error = L && L->error ? 1 : 0;
+  if (L) L->error = false;
+  return dupString(takeCtxLog(C));
+}
+
+// ---------------------------------------------------------------------------------------------
+// clang front end
+// ---------------------------------------------------------------------------------------------
+
+// Returns 0 ok (*out set), 1 compile error, 2 bad cc1 arguments, 3 internal error.
+int pg_compile(LLVMContextRef cref, const char *src, size_t srclen, const char *const *args,
+               int nargs, const char *const *file_names, const char *const *file_data,
+               const size_t *file_lens, int nfiles, LLVMModuleRef *out, char **log) {
+  std::string diagText;
+  try {
+    LLVMContext &C = *unwrap(cref);
+    raw_string_ostream diagOS(diagText);
+    IntrusiveRefCntPtr<clang::DiagnosticOptions> diagOpts = new clang::DiagnosticOptions();
+    diagOpts->ShowColors = false;
+    auto *printer = new clang::TextDiagnosticPrinter(diagOS, diagOpts.get());
+
+    std::vector<const char *> argv(args, args + nargs);
+    auto inv = std::make_shared<clang::CompilerInvocation>();
+    {
+      IntrusiveRefCntPtr<clang::DiagnosticIDs> ids(new clang::DiagnosticIDs());
+      clang::DiagnosticsEngine argDiags(ids, diagOpts.get(), printer, false);
+      bool ok = clang::CompilerInvocation::CreateFromArgs(*inv, argv, argDiags);
+      argDiags.getClient()->finish();
+      if (!ok || argDiags.hasErrorOccurred()) {
+        diagOS.flush();
+        setLog(log, diagText);
+        delete printer;
+        return 2;
+      }
+    }
+    // In-memory files (embedded clang headers, clCompileProgram's headers) over the real FS
+    // (for -I directories).
+    IntrusiveRefCntPtr<vfs::InMemoryFileSystem> mem(new vfs::InMemoryFileSystem());
+    for (int i = 0; i < nfiles; i++) {
+      mem->addFile(file_names[i], 0,
+                   MemoryBuffer::getMemBufferCopy(StringRef(file_data[i], file_lens[i]),
+                                                  file_names[i]));
+    }
+    IntrusiveRefCntPtr<vfs::OverlayFileSystem> overlay(
+        new vfs::OverlayFileSystem(vfs::getRealFileSystem()));
+    overlay->pushOverlay(mem);
+
+    std::unique_ptr<MemoryBuffer> input =
+        MemoryBuffer::getMemBufferCopy(StringRef(src, srclen), "<source>");
+    auto &fe = inv->getFrontendOpts();
+    fe.Inputs.clear();
+    fe.Inputs.emplace_back(input->getMemBufferRef(),
+                           clang::InputKind(clang::Language::OpenCL));
+    fe.DisableFree = false;
+
+    clang::CompilerInstance ci;
+    ci.setInvocation(inv);
+    ci.createDiagnostics(printer, true);
+    ci.createFileManager(overlay);
+    ci.setVerboseOutputStream(diagOS);  // "N errors generated." goes to the log, not stderr
+    clang::EmitLLVMOnlyAction act(&C);
+    bool ok = ci.ExecuteAction(act);
+    ci.getDiagnostics().getClient()->finish();
+    diagOS.flush();
+    std::unique_ptr<Module> M = ok ? act.takeModule() : nullptr;
+    if (!ok || !M || ci.getDiagnostics().hasErrorOccurred()) {
+      setLog(log, diagText);
+      return 1;
+    }
+    setLog(log, diagText);
+    *out = wrap(M.release());
+    return 0;
+  } catch (const std::exception &e) {
+    setLog(log, diagText + e.what() + "\n");
+    return 3;
+  } catch (...) {
+    setLog(log, diagText + "internal error in the OpenCL front end\n");
+    return 3;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// IR rewrites
+// ---------------------------------------------------------------------------------------------
+
+} // extern "C"
+
+namespace {
+
+constexpr unsigned AS_LOCAL = 3;
+constexpr unsigned AS_CONSTANT = 4;
+
+GlobalVariable *dynShared(Module &M) {
+  const char *name = "__cudacl_dynshared";
+  if (auto *G = M.getNamedGlobal(name)) return G;
+  auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), 0);
+  auto *G = new GlobalVariable(M, Ty, false, GlobalValue::ExternalLinkage, nullptr, name,
+                               nullptr, GlobalValue::NotThreadLocal, AS_LOCAL);
+  G->setAlignment(Align(16));
+  return G;
+}
+
+GlobalVariable *sharedVar(Module &M, const char *name, Type *Ty, unsigned align) {
+  if (auto *G = M.getNamedGlobal(name)) return G;
+  auto *G = new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage, UndefValue::get(Ty),
+                               name, nullptr, GlobalValue::NotThreadLocal, AS_LOCAL);
+  G->setAlignment(Align(align));
+  return G;
+}
+
+bool used(Module &M, const char *name) {
+  Function *F = M.getFunction(name);
+  return F && !F->use_empty();
+}
+
+// Calls to a kernel from another kernel keep calling an ordinary copy of it.
+void detachKernelCalls(Function *F) {
+  std::vector<CallBase *> calls;
+  for (User *U : F->users())
+    if (auto *CB = dyn_cast<CallBase>(U))
+      if (CB->getCalledFunction() == F) calls.push_back(CB);
+  if (calls.empty()) return;
+  ValueToValueMapTy VM;
+  Function *copy = CloneFunction(F, VM);
+  copy->setName("__cudacl_fn_" + F->getName());
+  copy->setLinkage(GlobalValue::InternalLinkage);
+  copy->setCallingConv(CallingConv::C);
+  copy->clearMetadata();
+  for (CallBase *CB : calls) {
+    CB->setCalledFunction(copy);
+    CB->setCallingConv(CallingConv::C);
+  }
+}
+
+// Kernel signature rewrite: __local pointers -> i32 offsets into the dynamic shared array;
+// implicit parameters appended (3 x i64 global offset, i32 work_dim), stored at entry into
+// shared variables that get_global_offset/get_work_dim/get_global_id read.
+Function *rewriteKernel(Module &M, Function *F, bool needOffset, bool needDim) {
+  LLVMContext &C = M.getContext();
+  Type *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
+  FunctionType *FT = F->getFunctionType();
+  std::vector<Type *> params;
+  std::vector<bool> isLocal;
+  for (Type *T : FT->params()) {
+    bool loc = T->isPointerTy() && T->getPointerAddressSpace() == AS_LOCAL;
+    isLocal.push_back(loc);
+    params.push_back(loc ? i32 : T);
+  }
+  unsigned nuser = params.size();
+  params.push_back(i64);
+  params.push_back(i64);
+  params.push_back(i64);
+  params.push_back(i32);
+  FunctionType *NFT = FunctionType::get(FT->getReturnType(), params, false);
+  Function *NF = Function::Create(NFT, F->getLinkage(), F->getAddressSpace(), "", &M);
+  NF->takeName(F);
+  NF->setCallingConv(F->getCallingConv());
+  NF->copyAttributesFrom(F);
+  // Parameter attributes: kept for unchanged parameters, dropped for the rewritten ones.
+  AttributeList AL = F->getAttributes();
+  std::vector<AttributeSet> pattrs;
+  for (unsigned i = 0; i < nuser; i++)
+    pattrs.push_back(isLocal[i] ? AttributeSet() : AL.getParamAttrs(i));
+  for (int i = 0; i < 4; i++) pattrs.push_back(AttributeSet());
+  NF->setAttributes(AttributeList::get(C, AL.getFnAttrs(), AL.getRetAttrs(), pattrs));
+  NF->addFnAttr("cudacl-user-args", std::to_string(nuser));
+  SmallVector<std::pair<unsigned, MDNode *>, 8> mds;
+  F->getAllMetadata(mds);
+  for (auto &md : mds) NF->setMetadata(md.first, md.second);
+
+  NF->splice(NF->begin(), F);
+  BasicBlock &entry = NF->getEntryBlock();
+  IRBuilder<> B(&entry, entry.getFirstInsertionPt());
+  auto oldArg = F->arg_begin();
+  auto newArg = NF->arg_begin();
+  for (unsigned i = 0; i < nuser; i++, ++oldArg, ++newArg) {
+    newArg->setName(oldArg->getName());
+    if (isLocal[i]) {
+      Value *off = B.CreateZExt(&*newArg, Type::getInt64Ty(C));
+      Value *p = B.CreateInBoundsGEP(Type::getInt8Ty(C), dynShared(M), {off},
+                                     oldArg->getName() + ".local");
+      oldArg->replaceAllUsesWith(p);
+    } else {
+      oldArg->replaceAllUsesWith(&*newArg);
+    }
+  }
+  Argument *o0 = &*newArg++;
+  Argument *o1 = &*newArg++;
+  Argument *o2 = &*newArg++;
+  Argument *wd = &*newArg++;
+  o0->setName("__cudacl_goff0");
+  o1->setName("__cudacl_goff1");
+  o2->setName("__cudacl_goff2");
+  wd->setName("__cudacl_work_dim");
+  if (needOffset) {
+    ArrayType *AT = ArrayType::get(i64, 3);
+    GlobalVariable *G = sharedVar(M, "__cudacl_goff", AT, 8);
+    Argument *os[3] = {o0, o1, o2};
+    for (int d = 0; d < 3; d++)
+      B.CreateStore(os[d], B.CreateConstInBoundsGEP2_32(AT, G, 0, d));
+  }
+  if (needDim) B.CreateStore(wd, sharedVar(M, "__cudacl_wdim", i32, 4));
+
+  F->replaceAllUsesWith(NF);  // nvvm.annotations and other metadata users
+  F->eraseFromParent();
+  return NF;
+}
+
+// get_global_offset(d), get_work_dim(), and a get_global_id(d) that adds the offset.
+void defineIdFunctions(Module &M, bool needOffset, bool needDim) {
+  LLVMContext &C = M.getContext();
+  Type *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
+  auto prepare = [&](Function *F) {
+    F->setLinkage(GlobalValue::InternalLinkage);
+    F->removeFnAttr(Attribute::Memory);
+    F->addFnAttr(Attribute::AlwaysInline);
+    F->removeFnAttr(Attribute::NoInline);
+    F->removeFnAttr(Attribute::OptimizeNone);
+    F->setMemoryEffects(MemoryEffects::readOnly());
+    for (User *U : F->users())
+      if (auto *CB = dyn_cast<CallBase>(U)) {
+        CB->removeFnAttr(Attribute::Memory);
+        CB->setMemoryEffects(MemoryEffects::readOnly());
+      }
+  };
+  ArrayType *AT = ArrayType::get(i64, 3);
+  auto loadOffset = [&](IRBuilder<> &B, Value *d) -> Value * {
+    GlobalVariable *G = sharedVar(M, "__cudacl_goff", AT, 8);
+    Value *in = B.CreateICmpULT(d, ConstantInt::get(i32, 3));
+    Value *idx = B.CreateSelect(in, d, ConstantInt::get(i32, 0));
+    Value *p = B.CreateInBoundsGEP(AT, G, {ConstantInt::get(i32, 0), idx});
+    Value *v = B.CreateAlignedLoad(i64, p, Align(8));
+    return B.CreateSelect(in, v, ConstantInt::get(i64, 0));
+  };
+  if (needOffset) {
+    if (Function *F = M.getFunction("_Z17get_global_offsetj"); F && F->isDeclaration()) {
+      prepare(F);
+      IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+      B.CreateRet(loadOffset(B, F->getArg(0)));
+    }
+    if (Function *F = M.getFunction("_Z13get_global_idj"); F && F->isDeclaration()) {
+      prepare(F);
+      FunctionType *idT = FunctionType::get(i64, {i32}, false);
+      FunctionCallee grp = M.getOrInsertFunction("_Z12get_group_idj", idT);
+      FunctionCallee lsz = M.getOrInsertFunction("_Z14get_local_sizej", idT);
+      FunctionCallee lid = M.getOrInsertFunction("_Z12get_local_idj", idT);
+      IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+      Value *d = F->getArg(0);
+      Value *g = B.CreateMul(B.CreateCall(grp, {d}), B.CreateCall(lsz, {d}));
+      Value *v = B.CreateAdd(B.CreateAdd(g, B.CreateCall(lid, {d})), loadOffset(B, d));
+      B.CreateRet(v);
+    }
+  }
+  if (needDim) {
+    if (Function *F = M.getFunction("_Z12get_work_dimv"); F && F->isDeclaration()) {
+      prepare(F);
+      IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+      B.CreateRet(B.CreateAlignedLoad(i32, sharedVar(M, "__cudacl_wdim", i32, 4), Align(4)));
+    }
+  }
+}
+
+// printf(__constant char *fmt, ...) -> vprintf(generic fmt, generic packed-args buffer).
+// The buffer follows CUDA's ABI: the (already promoted) arguments in a struct with natural
+// alignment; __constant/__global string pointers become generic pointers.
+void lowerPrintf(Module &M) {
+  Function *P = M.getFunction("printf");
+  if (!P || P->use_empty()) return;
+  LLVMContext &C = M.getContext();
+  Type *i32 = Type::getInt32Ty(C);
+  PointerType *gen = PointerType::get(C, 0);
+  FunctionCallee vp = M.getOrInsertFunction("vprintf", FunctionType::get(i32, {gen, gen}, false));
+  std::vector<CallBase *> calls;
+  for (User *U : P->users())
+    if (auto *CB = dyn_cast<CallBase>(U)) calls.push_back(CB);
+  for (CallBase *CB : calls) {
+    IRBuilder<> B(CB);
+    Value *fmt = CB->getArgOperand(0);
+    if (fmt->getType()->getPointerAddressSpace() != 0)
+      fmt = B.CreateAddrSpaceCast(fmt, gen);
+    std::vector<Value *> vals;
+    std::vector<Type *> tys;
+    for (unsigned i = 1; i < CB->arg_size(); i++) {
+      Value *v = CB->getArgOperand(i);
+      Type *T = v->getType();
+      if (T->isPointerTy() && T->getPointerAddressSpace() != 0) {
+        v = B.CreateAddrSpaceCast(v, gen);
+      } else if (T->isFloatTy() || T->isHalfTy()) {
+        v = B.CreateFPExt(v, Type::getDoubleTy(C));
+      } else if (T->isIntegerTy() && T->getIntegerBitWidth() < 32) {
+        v = B.CreateSExt(v, i32);
+      }
+      vals.push_back(v);
+      tys.push_back(v->getType());
+    }
+    Value *buf = ConstantPointerNull::get(gen);
+    if (!vals.empty()) {
+      StructType *ST = StructType::get(C, tys);
+      Function *Fn = CB->getFunction();
+      IRBuilder<> EB(&Fn->getEntryBlock(), Fn->getEntryBlock().getFirstInsertionPt());
+      AllocaInst *A = EB.CreateAlloca(ST, nullptr, "printf.args");
+      A->setAlignment(Align(8));
+      for (unsigned i = 0; i < vals.size(); i++)
+        B.CreateStore(vals[i], B.CreateStructGEP(ST, A, i));
+      buf = A;
+      if (A->getType()->getPointerAddressSpace() != 0) buf = B.CreateAddrSpaceCast(A, gen);
+    }
+    Value *r = B.CreateCall(vp, {fmt, buf});
+    // OpenCL: 0 on success, -1 on failure.
+    Value *ret = B.CreateSelect(B.CreateICmpSLT(r, ConstantInt::get(i32, 0)),
+                                ConstantInt::get(i32, -1), ConstantInt::get(i32, 0));
+    if (!CB->getType()->isVoidTy()) CB->replaceAllUsesWith(ret);
+    CB->eraseFromParent();
+  }
+  if (P->use_empty()) P->eraseFromParent();
+}
+
+// Builtins libclc implements as macros (so the library has no symbol for them) while clang's
+// -fdeclare-opencl-builtins declares them as functions: mad_hi(a, b, c) = mul_hi(a, b) + c.
+void defineMacroBuiltins(Module &M) {
+  for (Function &F : M) {
+    if (!F.isDeclaration() || F.use_empty()) continue;
+    StringRef n = F.getName();
+    if (!n.starts_with("_Z6mad_hi") || F.arg_size() != 3) continue;
+    StringRef args = n.drop_front(strlen("_Z6mad_hi"));
+    std::string mulArgs = args.ends_with("S_") ? args.drop_back(2).str() : args.drop_back(1).str();
+    FunctionType *FT = F.getFunctionType();
+    FunctionCallee mul = M.getOrInsertFunction(
+        "_Z6mul_hi" + mulArgs,
+        FunctionType::get(FT->getReturnType(), {FT->getParamType(0), FT->getParamType(1)}, false));
+    F.setLinkage(GlobalValue::InternalLinkage);
+    F.addFnAttr(Attribute::AlwaysInline);
+    IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", &F));
+    B.CreateRet(B.CreateAdd(B.CreateCall(mul, {F.getArg(0), F.getArg(1)}), F.getArg(2)));
+  }
+}
+
+// llvm.sin/cos/exp/exp2/exp10/log/log2/log10.f32 (libclc's native_* use them) have no PTX
+// lowering outside unsafe math; native_* mean the approximate PTX instructions, so call those.
+void lowerNativeMath(Module &M) {
+  struct R { const char *from; Intrinsic::ID to; float pre; float post; };
+  const float LOG2E = 1.4426950408889634f, LN2 = 0.6931471805599453f;
+  const float LOG2_10 = 3.321928094887362f, LOG10_2 = 0.3010299956639812f;
+  R rs[] = {{"llvm.sin.f32", Intrinsic::nvvm_sin_approx_f, 1.0f, 1.0f},
+            {"llvm.cos.f32", Intrinsic::nvvm_cos_approx_f, 1.0f, 1.0f},
+            {"llvm.exp2.f32", Intrinsic::nvvm_ex2_approx_f, 1.0f, 1.0f},
+            {"llvm.exp.f32", Intrinsic::nvvm_ex2_approx_f, LOG2E, 1.0f},
+            {"llvm.exp10.f32", Intrinsic::nvvm_ex2_approx_f, LOG2_10, 1.0f},
+            {"llvm.log2.f32", Intrinsic::nvvm_lg2_approx_f, 1.0f, 1.0f},
+            {"llvm.log.f32", Intrinsic::nvvm_lg2_approx_f, 1.0f, LN2},
+            {"llvm.log10.f32", Intrinsic::nvvm_lg2_approx_f, 1.0f, LOG10_2}};
+  for (R &r : rs) {
+    Function *F = M.getFunction(r.from);
+    if (!F) continue;
+    Function *N = Intrinsic::getDeclaration(&M, r.to);
+    std::vector<CallInst *> calls;
+    for (User *U : F->users())
+      if (auto *CI = dyn_cast<CallInst>(U)) calls.push_back(CI);
+    for (CallInst *CI : calls) {
+      IRBuilder<> B(CI);
+      Type *f32 = Type::getFloatTy(M.getContext());
+      Value *x = CI->getArgOperand(0);
+      if (r.pre != 1.0f) x = B.CreateFMul(x, ConstantFP::get(f32, r.pre));
+      Value *v = B.CreateCall(N, {x});
+      if (r.post != 1.0f) v = B.CreateFMul(v, ConstantFP::get(f32, r.post));
+      CI->replaceAllUsesWith(v);
+      CI->eraseFromParent();
+    }
+  }
+}
+
+void addAnnotation(Module &M, Function *F, const char *key, unsigned val) {
+  LLVMContext &C = M.getContext();
+  NamedMDNode *NMD = M.getOrInsertNamedMetadata("nvvm.annotations");
+  Metadata *ops[] = {ValueAsMetadata::get(F), MDString::get(C, key),
+                     ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), val))};
+  NMD->addOperand(MDNode::get(C, ops));
+}
+
+bool hasKernelAnnotation(Module &M, Function *F) {
+  NamedMDNode *NMD = M.getNamedMetadata("nvvm.annotations");
+  if (!NMD) return false;
+  for (MDNode *N : NMD->operands()) {
+    if (N->getNumOperands() < 2) continue;
+    auto *V = dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get());
+    auto *S = dyn_cast_or_null<MDString>(N->getOperand(1).get());
+    if (V && S && V->getValue() == F && S->getString() == "kernel") return true;
+  }
+  return false;
+}
+
+// OpenCL atomics libclc does not define for nvptx (notably all the 64-bit atom_* of
+// cl_khr_int64_base/extended_atomics): defined here as atomicrmw/cmpxchg (relaxed, as OpenCL
+// 1.2's atomics are), for whatever address space and integer type the declaration has.
+bool defineAtomic(Function &F) {
+  StringRef name = F.getName();
+  if (!name.consume_front("_Z")) return false;
+  unsigned len = 0;
+  if (name.consumeInteger(10, len) || name.size() < len) return false;
+  StringRef base = name.substr(0, len);
+  StringRef mangledArgs = name.substr(len);
+  if (!base.consume_front("atom_") && !base.consume_front("atomic_")) return false;
+  FunctionType *FT = F.getFunctionType();
+  if (FT->getNumParams() < 1 || !FT->getParamType(0)->isPointerTy()) return false;
+  Type *T = FT->getReturnType();
+  if (!T->isIntegerTy(32) && !T->isIntegerTy(64)) return false;
+  bool isSigned = mangledArgs.ends_with("l") || mangledArgs.ends_with("i");
+  LLVMContext &C = F.getContext();
+  AtomicRMWInst::BinOp op;
+  unsigned want = 2;
+  if (base == "add") op = AtomicRMWInst::Add;
+  else if (base == "sub") op = AtomicRMWInst::Sub;
+  else if (base == "xchg") op = AtomicRMWInst::Xchg;
+  else if (base == "and") op = AtomicRMWInst::And;
+  else if (base == "or") op = AtomicRMWInst::Or;
+  else if (base == "xor") op = AtomicRMWInst::Xor;
+  else if (base == "min") op = isSigned ? AtomicRMWInst::Min : AtomicRMWInst::UMin;
+  else if (base == "max") op = isSigned ? AtomicRMWInst::Max : AtomicRMWInst::UMax;
+  else if (base == "inc") { op = AtomicRMWInst::Add; want = 1; }
+  else if (base == "dec") { op = AtomicRMWInst::Sub; want = 1; }
+  else if (base == "cmpxchg") { op = AtomicRMWInst::BAD_BINOP; want = 3; }
+  else return false;
+  if (FT->getNumParams() != want) return false;
+  for (unsigned i = 1; i < want; i++)
+    if (FT->getParamType(i) != T) return false;
+  F.setLinkage(GlobalValue::InternalLinkage);
+  F.removeFnAttr(Attribute::NoInline);
+  F.removeFnAttr(Attribute::OptimizeNone);
+  F.addFnAttr(Attribute::AlwaysInline);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", &F));
+  Value *p = F.getArg(0);
+  Align al(T->getIntegerBitWidth() / 8);
+  Value *r;
+  if (want == 3) {
+    Value *pair = B.CreateAtomicCmpXchg(p, F.getArg(1), F.getArg(2), al, AtomicOrdering::Monotonic,
+                                        AtomicOrdering::Monotonic);
+    r = B.CreateExtractValue(pair, 0);
+  } else {
+    Value *v = want == 1 ? static_cast<Value *>(ConstantInt::get(T, 1)) : F.getArg(1);
+    r = B.CreateAtomicRMW(op, p, v, al, AtomicOrdering::Monotonic);
+  }
+  B.CreateRet(r);
+  return true;
+}
+
+// __constant -> global. NVPTX puts OpenCL's __constant (address space 4) in the constant bank,
+// but a __constant kernel argument is an ordinary device pointer (CUdeviceptr) the runtime
+// passes, and program-scope __constant data is best kept as initialised .global data too. So
+// every address-space-4 pointer type in the module becomes address space 1: globals are
+// recreated, functions are cloned with a type remapper, intrinsics re-declared.
+struct ConstToGlobal : ValueMapTypeRemapper {
+  LLVMContext &C;
+  DenseMap<Type *, Type *> cache;
+  explicit ConstToGlobal(LLVMContext &C) : C(C) {}
+  Type *remapType(Type *T) override {
+    auto it = cache.find(T);
+    if (it != cache.end()) return it->second;
+    Type *R = T;
+    if (auto *P = dyn_cast<PointerType>(T)) {
+      if (P->getAddressSpace() == AS_CONSTANT) R = PointerType::get(C, 1);
+    } else if (auto *V = dyn_cast<VectorType>(T)) {
+      R = VectorType::get(remapType(V->getElementType()), V->getElementCount());
+    } else if (auto *A = dyn_cast<ArrayType>(T)) {
+      R = ArrayType::get(remapType(A->getElementType()), A->getNumElements());
+    } else if (auto *F = dyn_cast<FunctionType>(T)) {
+      std::vector<Type *> ps;
+      for (Type *p : F->params()) ps.push_back(remapType(p));
+      R = FunctionType::get(remapType(F->getReturnType()), ps, F->isVarArg());
+    } else if (auto *S = dyn_cast<StructType>(T)) {
+      if (!S->isOpaque()) {
+        std::vector<Type *> es;
+        bool changed = false;
+        for (Type *e : S->elements()) {
+          es.push_back(remapType(e));
+          changed |= es.back() != e;
+        }
+        if (changed) {
+          if (S->isLiteral()) R = StructType::get(C, es, S->isPacked());
+          else R = StructType::create(C, es, (S->getName() + ".g").str(), S->isPacked());
+        }
+      }
+    }
+    cache[T] = R;
+    return R;
+  }
+};
+
+bool usesConstantSpace(Module &M) {
+  for (GlobalVariable &G : M.globals())
+    if (G.getAddressSpace() == AS_CONSTANT) return true;
+  for (Function &F : M) {
+    for (Type *T : F.getFunctionType()->params())
+      if (T->isPointerTy() && T->getPointerAddressSpace() == AS_CONSTANT) return true;
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB) {
+        if (I.getType()->isPointerTy() && I.getType()->getPointerAddressSpace() == AS_CONSTANT)
+          return true;
+        for (Value *op : I.operands())
+          if (op->getType()->isPointerTy() && op->getType()->getPointerAddressSpace() == AS_CONSTANT)
+            return true;
+      }
+  }
+  return false;
+}
+
+void constantToGlobal(Module &M) {
+  if (!usesConstantSpace(M)) return;
+  LLVMContext &C = M.getContext();
+  ConstToGlobal TM(C);
+  ValueToValueMapTy VM;
+  std::vector<GlobalVariable *> oldGlobals;
+  std::vector<std::pair<GlobalVariable *, GlobalVariable *>> newGlobals;
+  for (GlobalVariable &G : M.globals()) oldGlobals.push_back(&G);
+  for (GlobalVariable *G : oldGlobals) {
+    Type *VT = TM.remapType(G->getValueType());
+    unsigned AS = G->getAddressSpace() == AS_CONSTANT ? 1 : G->getAddressSpace();
+    if (VT == G->getValueType() && AS == G->getAddressSpace()) continue;
+    auto *NG = new GlobalVariable(M, VT, G->isConstant(), G->getLinkage(), nullptr,
+                                  G->getName() + ".g", nullptr, G->getThreadLocalMode(), AS);
+    NG->copyAttributesFrom(G);
+    NG->setAlignment(G->getAlign());
+    VM[G] = NG;
+    newGlobals.push_back({G, NG});
+  }
+  std::vector<Function *> oldFns;
+  for (Function &F : M) oldFns.push_back(&F);
+  std::vector<std::pair<Function *, Function *>> newFns;
+  for (Function *F : oldFns) {
+    auto *FT = cast<FunctionType>(TM.remapType(F->getFunctionType()));
+    if (F->isIntrinsic()) {
+      if (FT == F->getFunctionType()) continue;
+      SmallVector<Type *, 4> tys;
+      if (!Intrinsic::getIntrinsicSignature(F, tys)) continue;
+      for (Type *&t : tys) t = TM.remapType(t);
+      VM[F] = Intrinsic::getDeclaration(&M, F->getIntrinsicID(), tys);
+      continue;
+    }
+    if (F->isDeclaration() && FT == F->getFunctionType()) continue;
+    Function *NF = Function::Create(FT, F->getLinkage(), F->getAddressSpace(),
+                                    F->getName() + ".g", &M);
+    NF->copyAttributesFrom(F);
+    VM[F] = NF;
+    newFns.push_back({F, NF});
+  }
+  for (auto &[G, NG] : newGlobals)
+    if (G->hasInitializer())
+      NG->setInitializer(MapValue(G->getInitializer(), VM, RF_None, &TM));
+  for (GlobalVariable *G : oldGlobals)
+    if (!VM.count(G) && G->hasInitializer())
+      G->setInitializer(MapValue(G->getInitializer(), VM, RF_None, &TM));
+  for (auto &[F, NF] : newFns) {
+    if (F->isDeclaration()) continue;
+    auto NA = NF->arg_begin();
+    for (Argument &A : F->args()) {
+      NA->setName(A.getName());
+      VM[&A] = &*NA++;
+    }
+    SmallVector<ReturnInst *, 4> rets;
+    CloneFunctionInto(NF, F, VM, CloneFunctionChangeType::GlobalChanges, rets, "", nullptr, &TM);
+  }
+  // nvvm.annotations refer to the kernels.
+  if (NamedMDNode *NMD = M.getNamedMetadata("nvvm.annotations")) {
+    for (unsigned i = 0; i < NMD->getNumOperands(); i++) {
+      MDNode *N = NMD->getOperand(i);
+      if (N->getNumOperands() < 1) continue;
+      auto *V = dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get());
+      if (!V) continue;
+      auto it = VM.find(V->getValue());
+      if (it == VM.end()) continue;
+      SmallVector<Metadata *, 4> ops(N->op_begin(), N->op_end());
+      ops[0] = ValueAsMetadata::get(it->second);
+      NMD->setOperand(i, MDNode::get(C, ops));
+    }
+  }
+  // Drop the old definitions, then give the new ones their names.
+  for (auto &[F, NF] : newFns) F->dropAllReferences();
+  for (Function *F : oldFns)
+    if (F->isIntrinsic() && VM.count(F)) F->dropAllReferences();
+  for (auto &[G, NG] : newGlobals) G->dropAllReferences();
+  for (auto &[F, NF] : newFns) {
+    F->removeDeadConstantUsers();
+    std::string name = F->getName().str();
+    F->replaceAllUsesWith(NF);
+    F->eraseFromParent();
+    NF->setName(name);
+  }
+  for (Function *F : oldFns) {
+    auto it = VM.find(F);
+    if (F->isIntrinsic() && it != VM.end()) {
+      F->removeDeadConstantUsers();
+      if (F->use_empty()) F->eraseFromParent();
+    }
+  }
+  for (auto &[G, NG] : newGlobals) {
+    G->removeDeadConstantUsers();
+    std::string name = G->getName().str();
+    if (G->use_empty()) {
+      G->eraseFromParent();
+      NG->setName(name);
+    }
+  }
+}
+
+void stripTargetAttrs(Module &M) {
+  for (Function &F : M) {
+    F.removeFnAttr("target-cpu");
+    F.removeFnAttr("target-features");
+  }
+}
+
+} // namespace
+
+extern "C" {
+
+// Returns 0 ok, 1 failure (log says why).
+int pg_lower(LLVMModuleRef mref, char **log) {
+  try {
+    Module &M = *unwrap(mref);
+    bool needOffset = used(M, "_Z17get_global_offsetj") || used(M, "_Z13get_global_idj");
+    bool needDim = used(M, "_Z12get_work_dimv");
+    std::vector<Function *> ks = kernelsOf(M);
+    for (Function *F : ks) detachKernelCalls(F);
+    for (Function *F : ks) {
+      Function *NF = rewriteKernel(M, F, needOffset, needDim);
+      if (!hasKernelAnnotation(M, NF)) addAnnotation(M, NF, "kernel", 1);
+      if (MDNode *R = NF->getMetadata("reqd_work_group_size"); R && R->getNumOperands() == 3) {
+        const char *keys[3] = {"reqntidx", "reqntidy", "reqntidz"};
+        for (int d = 0; d < 3; d++)
+          if (auto *CI = mdconst::dyn_extract<ConstantInt>(R->getOperand(d)))
+            addAnnotation(M, NF, keys[d], (unsigned)CI->getZExtValue());
+      }
+    }
+    defineIdFunctions(M, needOffset, needDim);
+    defineMacroBuiltins(M);
+    lowerPrintf(M);
+    std::string err;
+    raw_string_ostream es(err);
+    if (verifyModule(M, &es)) {
+      es.flush();
+      setLog(log, "internal error: invalid IR after the cudacl rewrites:\n" + err);
+      return 1;
+    }
+    return 0;
+  } catch (const std::exception &e) {
+    setLog(log, e.what());
+    return 1;
+  } catch (...) {
+    setLog(log, "internal error in the IR rewrites");
+    return 1;
+  }
+}
+
+} // extern "C"
+
+namespace {
+
+// libclc files, mapped (mmap) once per process and kept: lazy bitcode modules refer to them.
+std::mutex g_bufMu;
+std::map<std::string, std::unique_ptr<MemoryBuffer>> g_bufs;
+
+MemoryBuffer *libBuffer(const std::string &path, std::string &err) {
+  std::lock_guard<std::mutex> lock(g_bufMu);
+  auto it = g_bufs.find(path);
+  if (it != g_bufs.end()) return it->second.get();
+  auto b = MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!b) {
+    err = "cannot read libclc " + path + ": " + b.getError().message();
+    return nullptr;
+  }
+  MemoryBuffer *raw = b->get();
+  g_bufs[path] = std::move(*b);
+  return raw;
+}
+
+std::unique_ptr<Module> lazyLibclc(LLVMContext &C, const std::string &path, const Module &like,
+                                   std::string &err) {
+  MemoryBuffer *buf = libBuffer(path, err);
+  if (!buf) return nullptr;
+  Expected<std::unique_ptr<Module>> lib =
+      getLazyBitcodeModule(buf->getMemBufferRef(), C, /*ShouldLazyLoadMetadata=*/true);
+  if (!lib) {
+    err = "cannot read libclc " + path + ": " + toString(lib.takeError());
+    return nullptr;
+  }
+  std::unique_ptr<Module> L = std::move(*lib);
+  L->setTargetTriple(like.getTargetTriple());
+  L->setDataLayout(like.getDataLayout());
+  return L;
+}
+
+// What ptxgen adds after libclc, whichever way libclc was linked.
+int finishLink(Module &M, char **log) {
+  for (Function &F : M)
+    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty()) defineAtomic(F);
+  // Anything still undefined can't be resolved on the device (except vprintf).
+  std::string missing;
+  for (Function &F : M) {
+    if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty()) continue;
+    if (F.getName() == "vprintf") continue;
+    missing += "error: undefined function '" + F.getName().str() + "'\n";
+  }
+  if (!missing.empty()) {
+    setLog(log, missing);
+    return 1;
+  }
+  stripTargetAttrs(M);
+  constantToGlobal(M);
+  std::string verr;
+  raw_string_ostream ves(verr);
+  if (verifyModule(M, &ves)) {
+    ves.flush();
+    setLog(log, "internal error: invalid IR after linking libclc:\n" + verr);
+    return 1;
+  }
+  return 0;
+}
+
+void collectRefs(Value *V, SmallPtrSetImpl<Constant *> &seen, std::vector<GlobalValue *> &out) {
+  if (auto *G = dyn_cast<GlobalValue>(V)) {
+    out.push_back(G);
+    return;
+  }
+  if (auto *C = dyn_cast<Constant>(V)) {
+    if (!seen.insert(C).second) return;
+    for (Value *op : C->operands()) collectRefs(op, seen, out);
+  }
+}
+
+// "Only needed" linking without consuming the library: the definitions M needs are found in
+// L (same LLVMContext, lazily materialised and kept), transitively, and cloned into M.
+bool cloneNeeded(Module &M, Module &L, std::string &err) {
+  std::vector<GlobalValue *> work;
+  for (Function &F : M)
+    if (F.isDeclaration() && !F.isIntrinsic())
+      if (GlobalValue *G = L.getNamedValue(F.getName())) work.push_back(G);
+  for (GlobalVariable &G : M.globals())
+    if (G.isDeclaration())
+      if (GlobalValue *LG = L.getNamedValue(G.getName())) work.push_back(LG);
+  SetVector<GlobalValue *> needed, decls;
+  SmallPtrSet<Constant *, 32> seen;
+  while (!work.empty()) {
+    GlobalValue *G = work.back();
+    work.pop_back();
+    if (G->isDeclaration()) {
+      decls.insert(G);
+      continue;
+    }
+    if (GlobalValue *D = M.getNamedValue(G->getName()); D && !D->isDeclaration()) {
+      decls.insert(G);  // M has its own definition (e.g. get_global_id): keep it
+      continue;
+    }
+    if (!needed.insert(G)) continue;
+    if (Error e = G->materialize()) {
+      err = toString(std::move(e));
+      return false;
+    }
+    std::vector<GlobalValue *> refs;
+    if (auto *F = dyn_cast<Function>(G)) {
+      for (BasicBlock &BB : *F)
+        for (Instruction &I : BB)
+          for (Value *op : I.operands()) collectRefs(op, seen, refs);
+    } else if (auto *GV = dyn_cast<GlobalVariable>(G)) {
+      if (GV->hasInitializer()) collectRefs(GV->getInitializer(), seen, refs);
+    } else if (auto *GA = dyn_cast<GlobalAlias>(G)) {
+      collectRefs(GA->getAliasee(), seen, refs);
+    }
+    for (GlobalValue *r : refs) work.push_back(r);
+  }
+  ValueToValueMapTy VM;
+  for (GlobalValue *G : decls) {
+    if (GlobalValue *D = M.getNamedValue(G->getName())) {
+      VM[G] = D;
+    } else if (auto *F = dyn_cast<Function>(G)) {
+      VM[G] = cast<Function>(M.getOrInsertFunction(F->getName(), F->getFunctionType()).getCallee());
+    } else if (auto *GV = dyn_cast<GlobalVariable>(G)) {
+      VM[G] = new GlobalVariable(M, GV->getValueType(), GV->isConstant(), GV->getLinkage(), nullptr,
+                                 GV->getName(), nullptr, GV->getThreadLocalMode(),
+                                 GV->getAddressSpace());
+    } else {
+      err = "unsupported libclc symbol " + G->getName().str();
+      return false;
+    }
+  }
+  for (GlobalValue *G : needed) {
+    GlobalValue *D = M.getNamedValue(G->getName());
+    if (auto *F = dyn_cast<Function>(G)) {
+      Function *NF = Function::Create(F->getFunctionType(), F->getLinkage(), F->getAddressSpace(), "", &M);
+      if (D) {
+        D->replaceAllUsesWith(NF);
+        NF->takeName(D);
+        D->eraseFromParent();
+      } else {
+        NF->setName(F->getName());
+      }
+      NF->copyAttributesFrom(F);
+      NF->setComdat(nullptr);
+      NF->setPersonalityFn(nullptr);
+      VM[F] = NF;
+    } else if (auto *GV = dyn_cast<GlobalVariable>(G)) {
+      auto *NG = new GlobalVariable(M, GV->getValueType(), GV->isConstant(), GV->getLinkage(),
+                                    nullptr, "", nullptr, GV->getThreadLocalMode(),
+                                    GV->getAddressSpace());
+      if (D) {
+        D->replaceAllUsesWith(NG);
+        NG->takeName(D);
+        D->eraseFromParent();
+      } else {
+        NG->setName(GV->getName());
+      }
+      NG->copyAttributesFrom(GV);
+      NG->setComdat(nullptr);
+      VM[GV] = NG;
+    } else {
+      err = "unsupported libclc definition " + G->getName().str();
+      return false;
+    }
+  }
+  for (GlobalValue *G : needed) {
+    if (auto *F = dyn_cast<Function>(G)) {
+      auto *NF = cast<Function>(VM[F]);
+      auto NA = NF->arg_begin();
+      for (Argument &A : F->args()) {
+        NA->setName(A.getName());
+        VM[&A] = &*NA++;
+      }
+      SmallVector<ReturnInst *, 4> rets;
+      CloneFunctionInto(NF, F, VM, CloneFunctionChangeType::DifferentModule, rets);
+    } else if (auto *GV = dyn_cast<GlobalVariable>(G)) {
+      if (GV->hasInitializer())
+        cast<GlobalVariable>(VM[GV])->setInitializer(MapValue(GV->getInitializer(), VM));
+    }
+  }
+  return true;
+}
+
+// The process-wide context: builds that find it free run in it, so libclc's lazy module is
+// parsed once and its materialised functions are reused. Guarded by the Rust side's mutex.
+struct Shared {
+  LLVMContext *ctx = nullptr;
+  std::unique_ptr<Module> lib;
+  std::string libPath;
+  unsigned uses = 0;
+};
+Shared g_shared;
+constexpr unsigned kSharedRecycle = 200;  // fresh context now and then: bounded growth
+
+void sharedDrop() {
+  g_shared.lib.reset();
+  if (g_shared.ctx) {
+    CtxLog *L = ctxLog(*g_shared.ctx);
+    delete g_shared.ctx;
+    delete L;
+  }
+  g_shared.ctx = nullptr;
+  g_shared.libPath.clear();
+  g_shared.uses = 0;
+}
+
+} // namespace
+
+extern "C" {
+
+// Caller holds the shared lock. Returns the shared context (created/recycled as needed), with
+// libclc (`path`) loaded lazily in it; NULL with a log on failure.
+LLVMContextRef pg_shared_acquire(const char *path, char **log) {
+  try {
+    if (g_shared.ctx && (g_shared.uses >= kSharedRecycle || g_shared.libPath != path)) sharedDrop();
+    if (!g_shared.ctx) {
+      g_shared.ctx = new LLVMContext();
+      g_shared.ctx->setDiagnosticHandlerCallBack(diagHandler, new CtxLog(), true);
+    }
+    if (!g_shared.lib) {
+      Module like("like", *g_shared.ctx);
+      like.setTargetTriple(kTriple);
+      like.setDataLayout("e-i64:64-i128:128-v16:16-v32:32-n16:32:64");
+      std::string err;
+      g_shared.lib = lazyLibclc(*g_shared.ctx, path, like, err);
+      if (!g_shared.lib) {
+        setLog(log, "error: " + err + "\n");
+        sharedDrop();
+        return nullptr;
+      }
+      g_shared.libPath = path;
+    }
+    g_shared.uses++;
+    takeCtxLog(*g_shared.ctx);
+    return wrap(g_shared.ctx);
+  } catch (const std::exception &e) {
+    setLog(log, e.what());
+    sharedDrop();
+    return nullptr;
+  } catch (...) {
+    setLog(log, "internal error preparing the compiler context");
+    sharedDrop();
+    return nullptr;
+  }
+}
+
+// Caller holds the shared lock and no module of the shared context is alive: drops it (after
+// a failure, the context may hold half-built state).
+void pg_shared_reset(void) {
+  try {
+    sharedDrop();
+  } catch (...) {
+  }
+}
+
+// Links the libclc functions the module uses: from the shared context's library when the
+// module lives there, else from a lazy module parsed for this build. Returns 0 ok, 1 failure.
+int pg_link_libclc(LLVMModuleRef mref, const char *path, char **log) {
+  try {
+    Module &M = *unwrap(mref);
+    LLVMContext &C = M.getContext();
+    std::string err;
+    takeCtxLog(C);
+    if (g_shared.ctx == &C && g_shared.lib) {
+      if (!cloneNeeded(M, *g_shared.lib, err)) {
+        setLog(log, "linking libclc failed: " + err + "\n" + takeCtxLog(C));
+        return 1;
+      }
+    } else {
+      std::unique_ptr<Module> L = lazyLibclc(C, path, M, err);
+      if (!L) {
+        setLog(log, "error: " + err + "\n");
+        return 1;
+      }
+      if (Linker::linkModules(M, std::move(L), Linker::LinkOnlyNeeded)) {
+        setLog(log, "linking libclc failed:\n" + takeCtxLog(C));
+        return 1;
+      }
+    }
+    return finishLink(M, log);
+  } catch (const std::exception &e) {
+    setLog(log, e.what());
+    return 1;
+  } catch (...) {
+    setLog(log, "internal error while linking libclc");
+    return 1;
+  }
+}
+
+// Links `src` into `dst` (clLinkProgram). `src` is consumed. Returns 0 ok, 1 failure.
+int pg_link_modules(LLVMModuleRef dst, LLVMModuleRef src, char **log) {
+  try {
+    Module &D = *unwrap(dst);
+    std::unique_ptr<Module> S(unwrap(src));
+    takeCtxLog(D.getContext());
+    if (Linker::linkModules(D, std::move(S))) {
+      setLog(log, "link error:\n" + takeCtxLog(D.getContext()));
+      return 1;
+    }
+    return 0;
+  } catch (const std::exception &e) {
+    setLog(log, e.what());
+    return 1;
+  } catch (...) {
+    setLog(log, "internal error while linking");
+    return 1;
+  }
+}
+
+// opt: 0 (-cl-opt-disable) or 3. Returns 0 ok, 1 failure.
+int pg_optimize(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char **log) {
+  try {
+    Module &M = *unwrap(mref);
+    std::string err;
+    std::unique_ptr<TargetMachine> TM = makeTM(sm, ptx, opt, fastFma, err);
+    if (!TM) {
+      setLog(log, err);
+      return 1;
+    }
+    M.setDataLayout(TM->createDataLayout());
+    LoopAnalysisManager LAM;
+    FunctionAnalysisManager FAM;
+    CGSCCAnalysisManager CGAM;
+    ModuleAnalysisManager MAM;
+    PipelineTuningOptions PTO;
+    PassBuilder PB(TM.get(), PTO);
+    PB.registerModuleAnalyses(MAM);
+    PB.registerCGSCCAnalyses(CGAM);
+    PB.registerFunctionAnalyses(FAM);
+    PB.registerLoopAnalyses(LAM);
+    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+    ModulePassManager MPM = opt == 0 ? PB.buildO0DefaultPipeline(OptimizationLevel::O0)
+                                     : PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
+    MPM.run(M, MAM);
+    return 0;
+  } catch (const std::exception &e) {
+    setLog(log, e.what());
+    return 1;
+  } catch (...) {
+    setLog(log, "internal error in the optimizer");
+    return 1;
+  }
+}
+
+// Returns 0 ok (*ptx malloc'd), 1 failure.
+int pg_codegen(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char **ptxOut,
+               char **log) {
+  try {
+    Module &M = *unwrap(mref);
+    std::string err;
+    std::unique_ptr<TargetMachine> TM = makeTM(sm, ptx, opt, fastFma, err);
+    if (!TM) {
+      setLog(log, err);
+      return 1;
+    }
+    M.setDataLayout(TM->createDataLayout());
+    M.setTargetTriple(kTriple);
+    lowerNativeMath(M);
+    SmallString<0> buf;
+    raw_svector_ostream os(buf);
+    legacy::PassManager PM;
+    if (TM->addPassesToEmitFile(PM, os, nullptr, CodeGenFileType::AssemblyFile)) {
+      setLog(log, "the NVPTX target cannot emit PTX");
+      return 1;
+    }
+    PM.run(M);
+    *ptxOut = dupString(std::string(buf.str()));
+    return 0;
+  } catch (const std::exception &e) {
+    setLog(log, e.what());
+    return 1;
+  } catch (...) {
+    setLog(log, "internal error in NVPTX code generation");
+    return 1;
+  }
+}
+
+} // extern "C"
+
+// inkwell's ExecutionEngine Drop references this symbol even though ptxgen never creates an
+// execution engine; linking LLVM's ExecutionEngine library (and MCJIT behind it) for it would
+// add megabytes. A no-op is correct since no engine can exist.
+extern "C" void LLVMDisposeExecutionEngine(void *) {}

@@ -1,0 +1,50 @@
+//! The C++ bridge (bridge/bridge.cpp).
+use llvm_sys::prelude::{LLVMContextRef, LLVMModuleRef};
+use std::os::raw::{c_char, c_int};
+
+extern "C" {
+    pub fn pg_init() -> c_int;
+    pub fn pg_free(p: *mut c_char);
+    pub fn pg_context_setup(c: LLVMContextRef);
+    pub fn pg_context_teardown(c: LLVMContextRef);
+    pub fn pg_context_take_log(c: LLVMContextRef, had_error: *mut c_int) -> *mut c_char;
+    pub fn pg_compile(
+        c: LLVMContextRef,
+        src: *const c_char,
+        srclen: usize,
+        args: *const *const c_char,
+        nargs: c_int,
+        file_names: *const *const c_char,
+        file_data: *const *const c_char,
+        file_lens: *const usize,
+        nfiles: c_int,
+        out: *mut LLVMModuleRef,
+        log: *mut *mut c_char,
+    ) -> c_int;
+    pub fn pg_lower(m: LLVMModuleRef, log: *mut *mut c_char) -> c_int;
+    pub fn pg_link_libclc(m: LLVMModuleRef, path: *const c_char, log: *mut *mut c_char) -> c_int;
+    pub fn pg_shared_acquire(path: *const c_char, log: *mut *mut c_char) -> LLVMContextRef;
+    pub fn pg_shared_reset();
+    pub fn pg_link_modules(dst: LLVMModuleRef, src: LLVMModuleRef, log: *mut *mut c_char) -> c_int;
+    pub fn pg_optimize(m: LLVMModuleRef, sm: c_int, ptx: c_int, opt: c_int, fast_fma: c_int, log: *mut *mut c_char) -> c_int;
+    pub fn pg_codegen(
+        m: LLVMModuleRef,
+        sm: c_int,
+        ptx: c_int,
+        opt: c_int,
+        fast_fma: c_int,
+        ptx_out: *mut *mut c_char,
+        log: *mut *mut c_char,
+    ) -> c_int;
+}
+
+/// Takes a malloc'd C string from the bridge (NULL -> "").
+pub fn take_string(p: *mut c_char) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    // SAFETY: the bridge returns NUL-terminated malloc'd strings; freed right after the copy.
+    let s = unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy().into_owned();
+    unsafe { pg_free(p) };
+    s
+}

@@ -1,0 +1,166 @@
+//! The OpenCL 1.2 build options and their translation into clang cc1 arguments.
+
+/// Parsed build (or link) options.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// cc1 arguments (after the fixed ones).
+    pub cc1: Vec<String>,
+    pub opt_disable: bool,
+    /// Fuse multiply-add freely (-cl-mad-enable, -cl-unsafe-math-optimizations, -cl-fast-relaxed-math).
+    pub fast_fma: bool,
+    pub kernel_arg_info: bool,
+}
+
+/// Splits an option string like a shell would, for the simple cases OpenCL programs use:
+/// blanks separate, '...' and "..." quote, a backslash escapes the next character.
+pub fn tokenize(s: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut have = false;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if have {
+                    out.push(std::mem::take(&mut cur));
+                    have = false;
+                }
+            }
+            '\'' | '"' => {
+                have = true;
+                let q = c;
+                let mut closed = false;
+                while let Some(d) = chars.next() {
+                    if d == q {
+                        closed = true;
+                        break;
+                    }
+                    if d == '\\' && q == '"' {
+                        match chars.next() {
+                            Some(e) => cur.push(e),
+                            None => break,
+                        }
+                    } else {
+                        cur.push(d);
+                    }
+                }
+                if !closed {
+                    return Err(format!("unterminated quote in build options: {s}"));
+                }
+            }
+            '\\' => {
+                have = true;
+                if let Some(e) = chars.next() {
+                    cur.push(e);
+                }
+            }
+            c => {
+                have = true;
+                cur.push(c);
+            }
+        }
+    }
+    if have {
+        out.push(cur);
+    }
+    Ok(out)
+}
+
+const FLAGS: &[&str] = &[
+    "-cl-mad-enable",
+    "-cl-no-signed-zeros",
+    "-cl-unsafe-math-optimizations",
+    "-cl-finite-math-only",
+    "-cl-fast-relaxed-math",
+    "-cl-denorms-are-zero",
+    "-cl-single-precision-constant",
+];
+
+/// clBuildProgram / clCompileProgram options. Errors carry the reason for the build log.
+pub fn parse_build(s: &str) -> Result<Options, String> {
+    let toks = tokenize(s)?;
+    let mut o = Options::default();
+    let mut std = None;
+    let mut i = 0;
+    while i < toks.len() {
+        let t = toks[i].as_str();
+        i += 1;
+        match t {
+            "-D" | "-I" => {
+                let v = toks.get(i).ok_or_else(|| format!("option {t} needs an argument"))?;
+                i += 1;
+                if v.is_empty() || (t == "-D" && v.starts_with('=')) {
+                    return Err(format!("option {t} has an invalid argument '{v}'"));
+                }
+                o.cc1.push(t.to_string());
+                o.cc1.push(v.clone());
+            }
+            _ if (t.starts_with("-D") || t.starts_with("-I")) && t.len() > 2 => {
+                if t.starts_with("-D=") {
+                    return Err(format!("invalid macro definition '{t}'"));
+                }
+                o.cc1.push(t[..2].to_string());
+                o.cc1.push(t[2..].to_string());
+            }
+            "-w" | "-Werror" => o.cc1.push(t.to_string()),
+            "-cl-std=CL1.0" | "-cl-std=CL1.1" | "-cl-std=CL1.2" => std = Some(t.to_string()),
+            _ if t.starts_with("-cl-std=") => {
+                return Err(format!("unsupported OpenCL C version '{t}' (CL1.0, CL1.1, CL1.2)"))
+            }
+            "-cl-opt-disable" => o.opt_disable = true,
+            "-cl-kernel-arg-info" => o.kernel_arg_info = true,
+            "-cl-strict-aliasing" => {}
+            _ if FLAGS.contains(&t) => {
+                if t != "-cl-denorms-are-zero" {
+                    o.cc1.push(t.to_string());
+                }
+                match t {
+                    "-cl-mad-enable" | "-cl-unsafe-math-optimizations" | "-cl-fast-relaxed-math" => {
+                        o.fast_fma = true
+                    }
+                    "-cl-denorms-are-zero" => {
+                        o.cc1.push("-fdenormal-fp-math-f32=preserve-sign,preserve-sign".into())
+                    }
+                    _ => {}
+                }
+            }
+            _ => return Err(format!("invalid build option '{t}'")),
+        }
+    }
+    o.cc1.push(std.unwrap_or_else(|| "-cl-std=CL1.2".into()));
+    Ok(o)
+}
+
+/// clLinkProgram options (OpenCL 1.2 5.6.5.2/3).
+pub fn parse_link(s: &str) -> Result<Options, String> {
+    let mut o = Options::default();
+    for t in tokenize(s)? {
+        match t.as_str() {
+            "-create-library" | "-enable-link-options" | "-cl-denorms-are-zero" | "-cl-no-signed-zeros"
+            | "-cl-finite-math-only" => {}
+            "-cl-unsafe-math-optimizations" | "-cl-fast-relaxed-math" => o.fast_fma = true,
+            _ => return Err(format!("invalid link option '{t}'")),
+        }
+    }
+    Ok(o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn parses() {
+        let o = parse_build("-D A=1 -DB -I /x -Iy -cl-mad-enable -w -cl-std=CL1.1").unwrap();
+        assert_eq!(
+            o.cc1,
+            vec!["-D", "A=1", "-D", "B", "-I", "/x", "-I", "y", "-cl-mad-enable", "-w", "-cl-std=CL1.1"]
+        );
+        assert!(o.fast_fma);
+        assert!(parse_build("-O3").is_err());
+        assert!(parse_build("-cl-std=CL2.0").is_err());
+        assert!(parse_build("-D").is_err());
+        assert_eq!(tokenize(r#"-D X="a b" -D 'Y=c'"#).unwrap(), vec!["-D", "X=a b", "-D", "Y=c"]);
+        assert!(parse_link("-create-library -cl-fast-relaxed-math").unwrap().fast_fma);
+        assert!(parse_link("-D X").is_err());
+    }
+}

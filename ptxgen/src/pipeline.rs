@@ -1,0 +1,408 @@
+//! The build pipeline: options -> cache -> clang -> rewrites -> libclc -> O3 -> layout -> PTX.
+use crate::*;
+use inkwell::context::{Context, ContextRef};
+use llvm_sys::prelude::LLVMContextRef;
+use std::cell::Cell;
+use std::sync::{Mutex, MutexGuard, TryLockError};
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module;
+use std::ffi::CString;
+use std::os::raw::{c_char, c_int};
+use std::time::Instant;
+
+/// The extensions cudacl's devices report; the front end must accept what the device claims.
+const CL_EXT: &str = "-cl-ext=+cl_khr_fp64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,\
++cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,\
++cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store";
+
+/// The time one stage of a build took (for the CLI's --time and the benchmark).
+#[derive(Clone, Debug)]
+pub struct Stage {
+    pub name: &'static str,
+    pub ms: f64,
+}
+
+struct Timer {
+    stages: Vec<Stage>,
+    t: Instant,
+}
+impl Timer {
+    fn new() -> Self {
+        Timer { stages: Vec::new(), t: Instant::now() }
+    }
+    fn lap(&mut self, name: &'static str) {
+        let now = Instant::now();
+        self.stages.push(Stage { name, ms: (now - self.t).as_secs_f64() * 1e3 });
+        self.t = now;
+    }
+}
+
+fn failed(log: impl Into<String>) -> BuildError {
+    BuildError::Failed { log: log.into() }
+}
+
+static USE_SHARED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Tests and benchmarks: whether builds may use the process-wide context (default true).
+#[doc(hidden)]
+pub fn set_shared_context(enabled: bool) {
+    USE_SHARED.store(enabled, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The lock of the bridge's process-wide context (see bridge.cpp, `Shared`).
+static SHARED: Mutex<()> = Mutex::new(());
+
+enum Owner {
+    Own(#[allow(dead_code)] Context),
+    Shared(#[allow(dead_code)] MutexGuard<'static, ()>),
+}
+
+/// An LLVM context for one build whose diagnostics go to a log (never stderr/exit): the
+/// process-wide one when it is free (libclc already parsed there), else a private one.
+struct Ctx {
+    raw: LLVMContextRef,
+    owner: Owner,
+    poisoned: Cell<bool>,
+}
+
+impl Ctx {
+    fn private() -> Ctx {
+        // SAFETY: pg_init is idempotent; pg_context_setup installs a handler on a live context.
+        unsafe {
+            ffi::pg_init();
+            let c = Context::create();
+            let raw = c.raw();
+            ffi::pg_context_setup(raw);
+            Ctx { raw, owner: Owner::Own(c), poisoned: Cell::new(false) }
+        }
+    }
+
+    fn shared_or_private(libclc: Option<&CString>) -> Ctx {
+        let Some(path) = libclc else { return Ctx::private() };
+        if !USE_SHARED.load(std::sync::atomic::Ordering::Relaxed) {
+            return Ctx::private();
+        }
+        let guard = match SHARED.try_lock() {
+            Ok(g) => g,
+            Err(TryLockError::Poisoned(p)) => {
+                let g = p.into_inner();
+                // SAFETY: we hold the lock; no module of the shared context is alive.
+                unsafe { ffi::pg_shared_reset() };
+                g
+            }
+            Err(TryLockError::WouldBlock) => return Ctx::private(),
+        };
+        let mut log: *mut c_char = std::ptr::null_mut();
+        // SAFETY: lock held; path is a valid C string.
+        let raw = unsafe {
+            ffi::pg_init();
+            ffi::pg_shared_acquire(path.as_ptr(), &mut log)
+        };
+        let _ = ffi::take_string(log);
+        if raw.is_null() {
+            return Ctx::private();
+        }
+        Ctx { raw, owner: Owner::Shared(guard), poisoned: Cell::new(false) }
+    }
+
+    /// Discard the shared context after this build (a failure may have left state in it).
+    fn poison(&self) {
+        self.poisoned.set(true);
+    }
+
+    fn context_ref(&self) -> ContextRef<'_> {
+        // SAFETY: the context outlives the borrow of self.
+        unsafe { ContextRef::new(self.raw) }
+    }
+
+    /// Takes ownership of a module the bridge created in this context.
+    fn module(&self, m: llvm_sys::prelude::LLVMModuleRef) -> Module<'_> {
+        // SAFETY: m is a module of this context, handed over by the bridge.
+        unsafe { Module::new(m) }
+    }
+
+    fn take_log(&self) -> (String, bool) {
+        let mut err: c_int = 0;
+        // SAFETY: live context; the returned string is taken over by take_string.
+        let s = ffi::take_string(unsafe { ffi::pg_context_take_log(self.raw, &mut err) });
+        (s, err != 0)
+    }
+}
+
+impl Drop for Ctx {
+    fn drop(&mut self) {
+        match &self.owner {
+            // SAFETY: every Module borrowed from this context is gone (lifetimes); the
+            // inkwell Context is disposed after this (field drop).
+            Owner::Own(_) => unsafe { ffi::pg_context_teardown(self.raw) },
+            Owner::Shared(_) => {
+                if self.poisoned.get() {
+                    // SAFETY: lock still held (the guard drops after this).
+                    unsafe { ffi::pg_shared_reset() }
+                }
+            }
+        }
+    }
+}
+
+/// Starts parsing libclc in the process-wide context on a background thread, so that the
+/// first build does not wait for it. Optional (the runtime may call it when it creates a
+/// context); harmless if called more than once.
+pub fn prewarm() {
+    static STARTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if STARTED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        return;
+    }
+    let _ = std::thread::Builder::new().name("ptxgen-prewarm".into()).spawn(|| {
+        let _ = std::panic::catch_unwind(|| {
+            let Ok(path) = libclc::get() else { return };
+            let Ok(c) = CString::new(path.to_string_lossy().as_bytes()) else { return };
+            let _ctx = Ctx::shared_or_private(Some(&c));
+        });
+    });
+}
+
+fn cstrings(v: &[String]) -> Result<Vec<CString>, BuildError> {
+    v.iter()
+        .map(|s| CString::new(s.as_str()).map_err(|_| BuildError::InvalidOptions { log: "NUL byte in options".into() }))
+        .collect()
+}
+
+/// clang: OpenCL C -> Module. Returns the module and clang's diagnostics (warnings).
+fn frontend<'c>(
+    ctx: &'c Ctx,
+    source: &str,
+    opts: &options::Options,
+    headers: &[(&str, &str)],
+) -> Result<(Module<'c>, String), BuildError> {
+    let mut args: Vec<String> = [
+        "-triple",
+        "nvptx64-nvidia-cuda",
+        "-finclude-default-header",
+        "-fdeclare-opencl-builtins",
+        CL_EXT,
+        "-cl-kernel-arg-info",
+        "-nostdsysteminc",
+        "-nobuiltininc",
+        "-internal-isystem",
+        headers::RESOURCE_INCLUDE,
+        "-discard-value-names",
+        "-disable-llvm-passes",
+        "-ferror-limit",
+        "50",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.push(if opts.opt_disable { "-O0".into() } else { "-O2".into() });
+    if !headers.is_empty() {
+        args.push("-I".into());
+        args.push(headers::USER_HEADERS.into());
+    }
+    args.extend(opts.cc1.iter().cloned());
+    let cargs = cstrings(&args)?;
+    let argv: Vec<*const c_char> = cargs.iter().map(|c| c.as_ptr()).collect();
+
+    let mut names: Vec<CString> = Vec::new();
+    let mut datas: Vec<&[u8]> = Vec::new();
+    for (n, d) in headers::EMBEDDED {
+        names.push(CString::new(format!("{}/{}", headers::RESOURCE_INCLUDE, n)).map_err(|_| failed("bad header name"))?);
+        datas.push(d.as_bytes());
+    }
+    for (n, d) in headers {
+        let n = n.trim_start_matches("./");
+        names.push(
+            CString::new(format!("{}/{}", headers::USER_HEADERS, n))
+                .map_err(|_| failed(format!("invalid header name '{n}'")))?,
+        );
+        datas.push(d.as_bytes());
+    }
+    let name_ptrs: Vec<*const c_char> = names.iter().map(|c| c.as_ptr()).collect();
+    let data_ptrs: Vec<*const c_char> = datas.iter().map(|d| d.as_ptr() as *const c_char).collect();
+    let lens: Vec<usize> = datas.iter().map(|d| d.len()).collect();
+
+    let mut m: llvm_sys::prelude::LLVMModuleRef = std::ptr::null_mut();
+    let mut log: *mut c_char = std::ptr::null_mut();
+    // SAFETY: every pointer/length pair is valid for the call; the bridge copies what it keeps.
+    let rc = unsafe {
+        ffi::pg_compile(
+            ctx.raw,
+            source.as_ptr() as *const c_char,
+            source.len(),
+            argv.as_ptr(),
+            argv.len() as c_int,
+            name_ptrs.as_ptr(),
+            data_ptrs.as_ptr(),
+            lens.as_ptr(),
+            names.len() as c_int,
+            &mut m,
+            &mut log,
+        )
+    };
+    let log = ffi::take_string(log);
+    match rc {
+        0 if !m.is_null() => {
+            Ok((ctx.module(m), log))
+        }
+        2 => Err(BuildError::InvalidOptions { log: format!("invalid build options:\n{log}") }),
+        _ => Err(failed(if log.is_empty() { "compilation failed".to_string() } else { log })),
+    }
+}
+
+fn stage(rc: c_int, log: *mut c_char, what: &str) -> Result<(), BuildError> {
+    let log = ffi::take_string(log);
+    if rc != 0 {
+        return Err(failed(if log.is_empty() { format!("{what} failed") } else { log }));
+    }
+    Ok(())
+}
+
+/// lower -> libclc -> optimise -> layout -> PTX, on a module of `ctx`.
+fn backend(
+    ctx: &Ctx,
+    m: Module,
+    opts: &options::Options,
+    target: &Target,
+    t: &mut Timer,
+) -> Result<(String, Vec<KernelInfo>, String), BuildError> {
+    let mr = m.as_mut_ptr();
+    let mut log: *mut c_char = std::ptr::null_mut();
+    // SAFETY (all bridge calls below): `mr` is the live module owned by `m`.
+    stage(unsafe { ffi::pg_lower(mr, &mut log) }, log, "the IR rewrites")?;
+    t.lap("lower");
+    let lib = libclc::get().map_err(failed)?;
+    let lib = CString::new(lib.to_string_lossy().as_bytes()).map_err(|_| failed("bad libclc path"))?;
+    let mut log: *mut c_char = std::ptr::null_mut();
+    stage(unsafe { ffi::pg_link_libclc(mr, lib.as_ptr(), &mut log) }, log, "linking libclc")?;
+    t.lap("libclc-link");
+    let sm = target.sm as c_int;
+    let ptx = (target.ptx_isa.0 * 10 + target.ptx_isa.1) as c_int;
+    let opt = if opts.opt_disable { 0 } else { 3 };
+    let fma = opts.fast_fma as c_int;
+    let mut log: *mut c_char = std::ptr::null_mut();
+    stage(unsafe { ffi::pg_optimize(mr, sm, ptx, opt, fma, &mut log) }, log, "optimisation")?;
+    t.lap("optimize");
+    let kernels = info::kernels(&m).map_err(failed)?;
+    t.lap("layout");
+    let mut log: *mut c_char = std::ptr::null_mut();
+    let mut out: *mut c_char = std::ptr::null_mut();
+    stage(unsafe { ffi::pg_codegen(mr, sm, ptx, opt, fma, &mut out, &mut log) }, log, "PTX code generation")?;
+    let ptx_text = ffi::take_string(out);
+    t.lap("codegen");
+    let (ctxlog, err) = ctx.take_log();
+    if err {
+        return Err(failed(ctxlog));
+    }
+    drop(m);
+    Ok((ptx_text, kernels, ctxlog))
+}
+
+fn guarded<T>(f: impl FnOnce() -> Result<T, BuildError>) -> Result<T, BuildError> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(_) => Err(failed("internal error in ptxgen (panic)")),
+    }
+}
+
+pub fn build(source: &str, options: &str, target: &Target, _unused: Option<()>) -> Result<Program, BuildError> {
+    build_timed(source, options, target, true).0
+}
+
+/// build() with the time of each stage; `use_cache: false` skips both caches (benchmarks).
+pub fn build_timed(
+    source: &str,
+    options: &str,
+    target: &Target,
+    use_cache: bool,
+) -> (Result<Program, BuildError>, Vec<Stage>) {
+    let mut t = Timer::new();
+    let r = guarded(|| {
+        let opts = options::parse_build(options).map_err(|e| BuildError::InvalidOptions { log: format!("error: {e}\n") })?;
+        target::validate(target).map_err(|e| failed(format!("error: {e}\n")))?;
+        let (_, clc_id) = libclc::locate().map_err(failed)?;
+        let tgt = format!("sm_{}:ptx{}.{}", target.sm, target.ptx_isa.0, target.ptx_isa.1);
+        let key = cache::key(&[
+            VERSION.as_bytes(),
+            b"build",
+            source.as_bytes(),
+            options.as_bytes(),
+            tgt.as_bytes(),
+            clc_id.as_bytes(),
+        ]);
+        if use_cache {
+            if let Some(p) = cache::mem_get(&key) {
+                t.lap("cache-hit-memory");
+                return Ok(p);
+            }
+            if let Some(p) = cache::disk_get(&key) {
+                if p.target == *target {
+                    cache::mem_put(key, &p);
+                    t.lap("cache-hit-disk");
+                    return Ok(p);
+                }
+            }
+            t.lap("cache-miss");
+        }
+        let clc = libclc::get().ok().and_then(|p| CString::new(p.to_string_lossy().as_bytes()).ok());
+        let ctx = Ctx::shared_or_private(clc.as_ref());
+        t.lap(if matches!(ctx.owner, Owner::Shared(_)) { "init-shared" } else { "init-private" });
+        let (m, mut log) = frontend(&ctx, source, &opts, &[])?;
+        t.lap("clang");
+        let (ptx, kernels, blog) = backend(&ctx, m, &opts, target, &mut t).inspect_err(|_| ctx.poison())?;
+        log.push_str(&blog);
+        let p = Program { ptx, target: target.clone(), options: options.to_string(), log, kernels };
+        if use_cache {
+            cache::mem_put(key, &p);
+            cache::disk_put(&key, &p);
+            t.lap("cache-store");
+        }
+        Ok(p)
+    });
+    (r, t.stages)
+}
+
+pub fn compile(source: &str, options: &str, headers: &[(&str, &str)]) -> Result<Object, BuildError> {
+    guarded(|| {
+        let opts = options::parse_build(options).map_err(|e| BuildError::InvalidOptions { log: format!("error: {e}\n") })?;
+        let ctx = Ctx::private();
+        let (m, log) = frontend(&ctx, source, &opts, headers)?;
+        let bitcode = m.write_bitcode_to_memory().as_slice().to_vec();
+        Ok(Object { bitcode, options: options.to_string(), log })
+    })
+}
+
+pub fn link(objects: &[&Object], options: &str, target: &Target) -> Result<Program, BuildError> {
+    guarded(|| {
+        let mut opts = options::parse_link(options).map_err(|e| BuildError::InvalidOptions { log: format!("error: {e}\n") })?;
+        target::validate(target).map_err(|e| failed(format!("error: {e}\n")))?;
+        if objects.is_empty() {
+            return Err(failed("error: no objects to link\n"));
+        }
+        opts.opt_disable = objects
+            .iter()
+            .all(|o| options::parse_build(&o.options).map(|p| p.opt_disable).unwrap_or(false));
+        let ctx = Ctx::private();
+        let mut dst: Option<Module> = None;
+        for (i, o) in objects.iter().enumerate() {
+            let buf = MemoryBuffer::create_from_memory_range_copy(&o.bitcode, "object");
+            let m = Module::parse_bitcode_from_buffer(&buf, ctx.context_ref())
+                .map_err(|e| failed(format!("error: object {i} is not a valid compiled program: {e}\n")))?;
+            match &dst {
+                None => dst = Some(m),
+                Some(d) => {
+                    let mut log: *mut c_char = std::ptr::null_mut();
+                    let src = m.as_mut_ptr();
+                    std::mem::forget(m); // pg_link_modules takes ownership
+                    // SAFETY: both modules live in ctx; src ownership moves to the bridge.
+                    stage(unsafe { ffi::pg_link_modules(d.as_mut_ptr(), src, &mut log) }, log, "linking")?;
+                }
+            }
+        }
+        let m = dst.ok_or_else(|| failed("error: no objects to link\n"))?;
+        let mut t = Timer::new();
+        let (ptx, kernels, blog) = backend(&ctx, m, &opts, target, &mut t)?;
+        let mut log: String = objects.iter().map(|o| o.log.as_str()).collect();
+        log.push_str(&blog);
+        Ok(Program { ptx, target: target.clone(), options: options.to_string(), log, kernels })
+    })
+}

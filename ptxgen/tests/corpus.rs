@@ -1,0 +1,742 @@
+//! ptxgen's integration tests (one test binary: each links all of clang).
+//!
+//! The corpus (tests/corpus/*.cl) carries its expectations in comments:
+//!   // OPTIONS: <build options>        // EXPECT: fail | invalid-options
+//!   // KERNELS: <entry names>          // ERROR: <text the log must contain>
+//!   // ATTRS: <kernel> <attributes>    // LOG: empty | <text the log must contain>
+//! Every successful build is checked against its PTX: .version/.target (no texmode_independent),
+//! the entries, every parameter's offset and size against the .param declarations, __local
+//! arguments as u32 offsets with the dynamic shared array declared, and no call to anything
+//! that is neither defined in the PTX nor vprintf.
+use ptxgen::*;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Once;
+
+const H100: Target = Target { sm: 90, ptx_isa: (8, 5) };
+
+fn setup() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // Never touch the user's cache from the tests.
+        let d = std::env::temp_dir().join(format!("ptxgen-test-cache-{}", std::process::id()));
+        std::env::set_var("CUDACL_CACHE_DIR", d);
+    });
+}
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
+}
+
+fn build_nc(src: &str, opts: &str, t: &Target) -> Result<Program, BuildError> {
+    build_timed(src, opts, t, false).0
+}
+
+// ---------------------------------------------------------------------------------------------
+// PTX parsing
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone)]
+struct PtxParam {
+    ty: String,
+    align: u32,
+    size: u32,
+}
+
+#[derive(Debug)]
+struct PtxEntry {
+    name: String,
+    params: Vec<PtxParam>,
+}
+
+fn scalar_size(ty: &str) -> Option<u32> {
+    Some(match ty {
+        ".u8" | ".s8" | ".b8" => 1,
+        ".u16" | ".s16" | ".b16" | ".f16" => 2,
+        ".u32" | ".s32" | ".b32" | ".f32" => 4,
+        ".u64" | ".s64" | ".b64" | ".f64" => 8,
+        _ => return None,
+    })
+}
+
+fn parse_param(decl: &str) -> Result<PtxParam, String> {
+    // ".param .u64 name" | ".param .align 8 .b8 name[16]" | ".param .u64 .ptr .global .align 4 name"
+    let toks: Vec<&str> = decl.split_whitespace().collect();
+    if toks.first() != Some(&".param") {
+        return Err(format!("not a param: {decl}"));
+    }
+    let mut align = None;
+    let mut ty = None;
+    let mut i = 1;
+    let mut ptr = false;
+    while i < toks.len() {
+        match toks[i] {
+            ".align" => {
+                align = toks.get(i + 1).and_then(|a| a.parse::<u32>().ok());
+                i += 2;
+                continue;
+            }
+            ".ptr" => ptr = true,
+            t if t.starts_with('.') && scalar_size(t).is_some() => ty = Some(t.to_string()),
+            t if t.starts_with('.') => {}
+            name => {
+                let ty = ty.clone().ok_or(format!("no type in {decl}"))?;
+                let es = scalar_size(&ty).unwrap_or(1);
+                if let Some(open) = name.find('[') {
+                    let n: u32 = name[open + 1..name.len() - 1].parse().map_err(|_| format!("bad array {decl}"))?;
+                    return Ok(PtxParam { ty, align: align.unwrap_or(es), size: n * es });
+                }
+                // For .ptr params .align is the pointee's alignment, not the slot's.
+                let a = if ptr { es } else { align.unwrap_or(es) };
+                return Ok(PtxParam { ty, align: a, size: es });
+            }
+        }
+        i += 1;
+    }
+    Err(format!("no name in {decl}"))
+}
+
+fn parse_entries(ptx: &str) -> Result<Vec<PtxEntry>, String> {
+    let mut out = Vec::new();
+    let mut lines = ptx.lines();
+    while let Some(l) = lines.next() {
+        let t = l.trim();
+        if let Some(rest) = t.strip_prefix(".visible .entry ").or_else(|| t.strip_prefix(".entry ")) {
+            let name = rest.split('(').next().unwrap_or("").trim().to_string();
+            let mut params = Vec::new();
+            if !rest.trim_end().ends_with("()") {
+                for pl in lines.by_ref() {
+                    let p = pl.trim().trim_end_matches(',');
+                    if p.starts_with(')') {
+                        break;
+                    }
+                    if p.is_empty() {
+                        continue;
+                    }
+                    params.push(parse_param(p)?);
+                }
+            }
+            out.push(PtxEntry { name, params });
+        }
+    }
+    Ok(out)
+}
+
+fn func_name_after(s: &str) -> String {
+    // "(.param .b32 func_retval0) name(" or "name("
+    let mut s = s.trim_start();
+    if s.starts_with('(') {
+        if let Some(c) = s.find(')') {
+            s = s[c + 1..].trim_start();
+        }
+    }
+    s.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$' || *c == '.').collect()
+}
+
+/// (defined functions, extern functions, call targets)
+fn calls(ptx: &str) -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<String>) {
+    let mut defined = BTreeSet::new();
+    let mut externs = BTreeSet::new();
+    for l in ptx.lines() {
+        let t = l.trim();
+        if let Some(p) = t.find(".func") {
+            let name = func_name_after(&t[p + 5..]);
+            if t.starts_with(".extern") {
+                externs.insert(name);
+            } else if t.starts_with(".visible") || t.starts_with(".func") || t.starts_with(".weak") {
+                defined.insert(name);
+            }
+        }
+    }
+    let mut targets = BTreeSet::new();
+    let toks: Vec<&str> = ptx.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).collect();
+    for (i, t) in toks.iter().enumerate() {
+        if *t == "call" || t.starts_with("call.") {
+            for u in &toks[i + 1..] {
+                if u.starts_with('(') || u.ends_with(')') || u.starts_with('{') {
+                    continue;
+                }
+                targets.insert(u.trim_end_matches(';').to_string());
+                break;
+            }
+        }
+    }
+    (defined, externs, targets)
+}
+
+fn align_up(x: u32, a: u32) -> u32 {
+    x.div_ceil(a.max(1)) * a.max(1)
+}
+
+/// Checks a built program against its PTX. Returns the problems found.
+fn check_program(file: &str, p: &Program, t: &Target, kernels: Option<&BTreeSet<String>>) -> Vec<String> {
+    let mut errs = Vec::new();
+    let ptx = &p.ptx;
+    let want_version = format!(".version {}.{}", t.ptx_isa.0, t.ptx_isa.1);
+    if !ptx.lines().any(|l| l.trim() == want_version) {
+        errs.push(format!("{file}: missing '{want_version}'"));
+    }
+    let want_target = format!(".target sm_{}", t.sm);
+    if !ptx.lines().any(|l| l.trim() == want_target) {
+        errs.push(format!("{file}: missing '{want_target}' exactly"));
+    }
+    if ptx.contains("texmode_independent") {
+        errs.push(format!("{file}: texmode_independent in PTX"));
+    }
+    let entries = match parse_entries(ptx) {
+        Ok(e) => e,
+        Err(e) => return vec![format!("{file}: {e}")],
+    };
+    let names: BTreeSet<String> = entries.iter().map(|e| e.name.clone()).collect();
+    let info_names: BTreeSet<String> = p.kernels.iter().map(|k| k.name.clone()).collect();
+    if names != info_names {
+        errs.push(format!("{file}: PTX entries {names:?} != KernelInfo {info_names:?}"));
+    }
+    if let Some(k) = kernels {
+        if &names != k {
+            errs.push(format!("{file}: entries {names:?}, expected {k:?}"));
+        }
+    }
+    let mut any_local = false;
+    for k in &p.kernels {
+        let Some(e) = entries.iter().find(|e| e.name == k.name) else { continue };
+        // Expected slots: user args, then 3 x u64 offset, then u32 work_dim.
+        let mut want: Vec<(u32, u32, String)> = Vec::new();
+        for (i, a) in k.args.iter().enumerate() {
+            want.push((a.offset, a.size, format!("arg {i} ({})", a.name)));
+            if a.kind == ArgKind::LocalPtr {
+                any_local = true;
+                if a.size != 4 || a.align != 4 || e.params.get(i).map(|p| p.ty.as_str()) != Some(".u32") {
+                    errs.push(format!("{file}: {}: __local arg {i} is not a u32 slot", k.name));
+                }
+            }
+        }
+        let go = k.implicit.iter().find(|i| i.kind == ImplicitKind::GlobalOffset);
+        let wd = k.implicit.iter().find(|i| i.kind == ImplicitKind::WorkDim);
+        match (go, wd) {
+            (Some(go), Some(wd)) if go.size == 24 && wd.size == 4 => {
+                for d in 0..3 {
+                    want.push((go.offset + 8 * d, 8, format!("global_offset[{d}]")));
+                }
+                want.push((wd.offset, 4, "work_dim".into()));
+            }
+            _ => errs.push(format!("{file}: {}: implicit args missing", k.name)),
+        }
+        if want.len() != e.params.len() {
+            errs.push(format!("{file}: {}: {} PTX params, layout has {}", k.name, e.params.len(), want.len()));
+            continue;
+        }
+        let mut off = 0;
+        let mut end = 0;
+        for (pp, (wo, ws, what)) in e.params.iter().zip(&want) {
+            let o = align_up(off, pp.align);
+            if o != *wo || pp.size != *ws {
+                errs.push(format!(
+                    "{file}: {}: {what}: PTX says offset {o} size {}, layout says offset {wo} size {ws}",
+                    k.name, pp.size
+                ));
+            }
+            off = o + pp.size;
+            end = off;
+        }
+        if k.param_size < end || k.param_size > align_up(end, 16) {
+            errs.push(format!("{file}: {}: param_size {} but params end at {end}", k.name, k.param_size));
+        }
+    }
+    if any_local && !ptx.contains(".extern .shared .align 16 .b8 __cudacl_dynshared[]") {
+        errs.push(format!("{file}: __local args but no dynamic shared array"));
+    }
+    let (defined, externs, targets) = calls(ptx);
+    for x in &externs {
+        if x != "vprintf" {
+            errs.push(format!("{file}: extern function {x} in PTX"));
+        }
+    }
+    for c in &targets {
+        if !defined.contains(c) && c != "vprintf" {
+            errs.push(format!("{file}: call to unresolved {c}"));
+        }
+    }
+    errs
+}
+
+struct Case {
+    file: String,
+    source: String,
+    options: String,
+    expect: Option<String>,
+    errors: Vec<String>,
+    kernels: Option<BTreeSet<String>>,
+    attrs: Vec<(String, String)>,
+    log: Vec<String>,
+}
+
+fn directive<'a>(src: &'a str, key: &str) -> Vec<&'a str> {
+    let tag = format!("// {key}:");
+    src.lines().filter_map(|l| l.strip_prefix(tag.as_str())).map(|s| s.trim()).collect()
+}
+
+fn load_corpus() -> Vec<Case> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("corpus dir")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().map(|e| e == "cl").unwrap_or(false))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let source = std::fs::read_to_string(&p).expect("read corpus file");
+            let file = p.file_name().unwrap().to_string_lossy().into_owned();
+            let options = directive(&source, "OPTIONS").first().map(|s| s.to_string()).unwrap_or_default();
+            // -I paths in the corpus are relative to the crate.
+            let options = options.replace("-I tests/", &format!("-I {}/tests/", env!("CARGO_MANIFEST_DIR")));
+            let expect = directive(&source, "EXPECT").first().map(|s| s.to_string());
+            let errors = directive(&source, "ERROR").iter().map(|s| s.to_string()).collect();
+            let kernels = directive(&source, "KERNELS")
+                .first()
+                .map(|s| s.split_whitespace().map(|k| k.to_string()).collect());
+            let attrs = directive(&source, "ATTRS")
+                .iter()
+                .filter_map(|s| s.split_once(' ').map(|(a, b)| (a.to_string(), b.to_string())))
+                .collect();
+            let log = directive(&source, "LOG").iter().map(|s| s.to_string()).collect();
+            Case { file, source, options, expect, errors, kernels, attrs, log }
+        })
+        .collect()
+}
+
+#[test]
+fn corpus_builds_and_matches_ptx() {
+    setup();
+    let cases = load_corpus();
+    assert!(cases.len() >= 50, "corpus has only {} kernels", cases.len());
+    let mut errs: Vec<String> = Vec::new();
+    let (mut ok, mut failed_as_expected) = (0, 0);
+    for c in &cases {
+        let r = build_nc(&c.source, &c.options, &H100);
+        match (&c.expect, r) {
+            (None, Ok(p)) => {
+                ok += 1;
+                errs.extend(check_program(&c.file, &p, &H100, c.kernels.as_ref()));
+                for (k, a) in &c.attrs {
+                    match p.kernels.iter().find(|x| &x.name == k) {
+                        Some(ki) if &ki.attributes == a => {}
+                        Some(ki) => errs.push(format!("{}: {k}: attributes '{}' != '{a}'", c.file, ki.attributes)),
+                        None => errs.push(format!("{}: no kernel {k}", c.file)),
+                    }
+                }
+                for l in &c.log {
+                    if l == "empty" {
+                        if !p.log.is_empty() {
+                            errs.push(format!("{}: log should be empty: {}", c.file, p.log));
+                        }
+                    } else if !p.log.contains(l.as_str()) {
+                        errs.push(format!("{}: log lacks '{l}': {}", c.file, p.log));
+                    }
+                }
+                // The binary container round-trips every corpus program.
+                if Program::from_binary(&p.to_binary()).as_ref() != Ok(&p) {
+                    errs.push(format!("{}: binary round trip differs", c.file));
+                }
+            }
+            (None, Err(e)) => errs.push(format!("{}: build failed: {e:?}", c.file)),
+            (Some(x), Ok(_)) => errs.push(format!("{}: expected {x}, built fine", c.file)),
+            (Some(x), Err(e)) => {
+                let (kind, log) = match &e {
+                    BuildError::InvalidOptions { log } => ("invalid-options", log),
+                    BuildError::Failed { log } => ("fail", log),
+                };
+                if kind != x {
+                    errs.push(format!("{}: expected {x}, got {kind}: {log}", c.file));
+                }
+                for want in &c.errors {
+                    if !log.contains(want.as_str()) {
+                        errs.push(format!("{}: log lacks '{want}':\n{log}", c.file));
+                    }
+                }
+                failed_as_expected += 1;
+            }
+        }
+    }
+    eprintln!("corpus: {} files, {ok} built and checked, {failed_as_expected} failed as expected", cases.len());
+    assert!(errs.is_empty(), "{} problems:\n{}", errs.len(), errs.join("\n"));
+}
+
+fn kernel<'a>(p: &'a Program, name: &str) -> &'a KernelInfo {
+    p.kernels.iter().find(|k| k.name == name).unwrap_or_else(|| panic!("no kernel {name}"))
+}
+
+fn corpus_src(name: &str) -> String {
+    std::fs::read_to_string(corpus_dir().join(name)).expect("corpus file")
+}
+
+#[test]
+fn argument_layouts() {
+    setup();
+    let p = build_nc(&corpus_src("struct_packed.cl"), "", &H100).unwrap();
+    let k = kernel(&p, "packed");
+    let a: Vec<(ArgKind, u32, u32, u32)> = k.args.iter().map(|a| (a.kind, a.offset, a.size, a.align)).collect();
+    assert_eq!(
+        a,
+        vec![(ArgKind::GlobalPtr, 0, 8, 8), (ArgKind::Scalar, 8, 1, 1), (ArgKind::Struct, 9, 5, 1), (ArgKind::Scalar, 14, 2, 2)]
+    );
+    assert_eq!(k.implicit[0], ImplicitArg { kind: ImplicitKind::GlobalOffset, offset: 16, size: 24 });
+    assert_eq!(k.implicit[1], ImplicitArg { kind: ImplicitKind::WorkDim, offset: 40, size: 4 });
+    assert_eq!(k.param_size, 48);
+
+    let p = build_nc(&corpus_src("struct_aligned.cl"), "", &H100).unwrap();
+    let k = kernel(&p, "aligned16");
+    assert_eq!((k.args[2].kind, k.args[2].offset, k.args[2].size, k.args[2].align), (ArgKind::Struct, 16, 16, 16));
+    assert_eq!(k.args[3].offset, 32);
+
+    let p = build_nc(&corpus_src("vec3_arg.cl"), "", &H100).unwrap();
+    let k = kernel(&p, "vec3");
+    let a: Vec<(ArgKind, u32, u32, u32)> = k.args.iter().map(|a| (a.kind, a.offset, a.size, a.align)).collect();
+    assert_eq!(
+        a,
+        vec![(ArgKind::GlobalPtr, 0, 8, 8), (ArgKind::Vector, 16, 16, 16), (ArgKind::Vector, 32, 4, 4), (ArgKind::Vector, 64, 32, 32)]
+    );
+    assert_eq!(k.args[1].type_name, "float3");
+
+    let p = build_nc(&corpus_src("qualifiers.cl"), "-cl-kernel-arg-info", &H100).unwrap();
+    assert!(p.has_arg_info());
+    let k = kernel(&p, "quals");
+    let q: Vec<(&str, &str, AddressQualifier, u64, AccessQualifier)> = k
+        .args
+        .iter()
+        .map(|a| (a.name.as_str(), a.type_name.as_str(), a.address_qualifier, a.type_qualifier, a.access_qualifier))
+        .collect();
+    assert_eq!(
+        q,
+        vec![
+            ("a", "int*", AddressQualifier::Global, 1 | 2, AccessQualifier::None),
+            ("v", "int*", AddressQualifier::Global, 4, AccessQualifier::None),
+            ("c", "float*", AddressQualifier::Constant, 1, AccessQualifier::None),
+            ("cv", "uint*", AddressQualifier::Global, 1 | 4, AccessQualifier::None),
+            ("k", "int", AddressQualifier::Private, 0, AccessQualifier::None),
+        ]
+    );
+    assert_eq!(k.args[2].kind, ArgKind::ConstantPtr);
+
+    let p = build_nc(&corpus_src("local_args_mixed.cl"), "", &H100).unwrap();
+    assert!(!p.has_arg_info());
+    let k = kernel(&p, "mixed");
+    let kinds: Vec<ArgKind> = k.args.iter().map(|a| a.kind).collect();
+    use ArgKind::*;
+    assert_eq!(kinds, vec![Scalar, LocalPtr, GlobalPtr, LocalPtr, Scalar, LocalPtr]);
+    assert_eq!(k.args[1].address_qualifier, AddressQualifier::Local);
+    // Names are filled in even without -cl-kernel-arg-info (has_arg_info() tells).
+    assert_eq!(k.args[0].name, "c");
+
+    let p = build_nc(&corpus_src("attrs_reqd.cl"), "", &H100).unwrap();
+    let k = kernel(&p, "reqd");
+    assert_eq!(k.reqd_work_group_size, Some([64, 2, 1]));
+    assert!(p.ptx.contains(".reqntid 64, 2, 1"), "no .reqntid");
+    let p = build_nc(&corpus_src("attrs_hint.cl"), "", &H100).unwrap();
+    let k = kernel(&p, "hinted");
+    assert_eq!(k.work_group_size_hint, Some([128, 1, 1]));
+    assert_eq!(k.vec_type_hint.as_deref(), Some("float4"));
+}
+
+#[test]
+fn rewrites_in_ptx() {
+    setup();
+    // printf -> vprintf with the format string in global memory.
+    let p = build_nc(&corpus_src("printf.cl"), "", &H100).unwrap();
+    assert!(p.ptx.contains(".extern .func  (.param .b32 func_retval0) vprintf"), "{}", p.ptx);
+    assert!(!p.ptx.contains("printf,") || p.ptx.contains("vprintf"));
+    // __constant arguments and data are ordinary global memory (no ld.const through a pointer).
+    let p = build_nc(&corpus_src("constant_arg.cl"), "", &H100).unwrap();
+    assert!(!p.ptx.contains("ld.const"), "ld.const in:\n{}", p.ptx);
+    assert!(!p.ptx.contains(".const "), ".const data in:\n{}", p.ptx);
+    // 64-bit atomics become atom.*.u64/s64.
+    let p = build_nc(&corpus_src("atom64.cl"), "", &H100).unwrap();
+    assert!(p.ptx.contains("atom.global.add.u64"), "{}", p.ptx);
+    assert!(p.ptx.contains("atom.global.cas.b64"), "{}", p.ptx);
+    assert!(p.ptx.contains("atom.global.min.s64"), "{}", p.ptx);
+    // get_global_id adds the implicit offset: the offset parameter is read.
+    let p = build_nc(&corpus_src("vadd.cl"), "", &H100).unwrap();
+    assert!(p.ptx.contains("ld.param.u64") && p.ptx.contains("vadd_param_4"), "{}", p.ptx);
+    // Optimisation is on by default, off with -cl-opt-disable.
+    let o3 = build_nc(&corpus_src("options_opt_disable.cl"), "", &H100).unwrap();
+    let o0 = build_nc(&corpus_src("options_opt_disable.cl"), "-cl-opt-disable", &H100).unwrap();
+    assert!(o0.ptx.contains("call.uni"), "{}", o0.ptx);
+    assert!(!o3.ptx.contains("call.uni"), "{}", o3.ptx);
+    // -cl-denorms-are-zero: flush-to-zero f32 arithmetic.
+    let dz = build_nc(&corpus_src("options_denorms.cl"), "-cl-denorms-are-zero", &H100).unwrap();
+    assert!(dz.ptx.contains(".ftz.f32"), "{}", dz.ptx);
+}
+
+#[test]
+fn targets() {
+    setup();
+    assert_eq!(Target::for_device(9, 0, 13000), Target { sm: 90, ptx_isa: (8, 5) });
+    assert_eq!(Target::for_device(8, 7, 11040), Target { sm: 87, ptx_isa: (7, 4) });
+    assert_eq!(Target::for_device(7, 2, 10020), Target { sm: 72, ptx_isa: (6, 5) });
+    assert_eq!(Target::for_device(5, 3, 10020), Target { sm: 53, ptx_isa: (6, 5) });
+    assert_eq!(Target::for_device(12, 0, 12080), Target { sm: 90, ptx_isa: (8, 5) });
+    let src = corpus_src("multi_kernel6.cl");
+    for t in [
+        Target::for_device(9, 0, 12020),
+        Target::for_device(8, 7, 11040),
+        Target::for_device(8, 6, 12000),
+        Target::for_device(7, 2, 10020),
+        Target::for_device(7, 5, 11040),
+        Target::for_device(6, 2, 10020),
+        Target::for_device(5, 3, 10020),
+        Target::for_device(3, 5, 10020),
+    ] {
+        let p = build_nc(&src, "", &t).unwrap_or_else(|e| panic!("{t:?}: {e:?}"));
+        let errs = check_program(&format!("multi_kernel6 {t:?}"), &p, &t, None);
+        assert!(errs.is_empty(), "{}", errs.join("\n"));
+    }
+    // A target LLVM 19 does not know is an error, not a crash.
+    let bad = build_nc(&src, "", &Target { sm: 91, ptx_isa: (8, 5) });
+    assert!(matches!(bad, Err(BuildError::Failed { .. })));
+    let bad = build_nc(&src, "", &Target { sm: 90, ptx_isa: (7, 0) });
+    assert!(matches!(bad, Err(BuildError::Failed { .. })));
+}
+
+#[test]
+fn binary_container() {
+    setup();
+    let p = build_nc(&corpus_src("multi_kernel6.cl"), "-cl-mad-enable", &H100).unwrap();
+    let b = p.to_binary();
+    assert_eq!(&b[..8], b"CUDACLBN");
+    assert_eq!(Program::from_binary(&b).unwrap(), p);
+    let mut bad = b.clone();
+    bad[0] = b'X';
+    assert!(Program::from_binary(&bad).unwrap_err().contains("magic"));
+    let mut bad = b.clone();
+    bad[8] = 99; // format version
+    assert!(Program::from_binary(&bad).unwrap_err().contains("format"));
+    let mut bad = b.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0x55;
+    assert!(Program::from_binary(&bad).is_err());
+    assert!(Program::from_binary(&b[..b.len() - 9]).is_err());
+    assert!(Program::from_binary(b"").is_err());
+    assert!(Program::from_binary(b"CUDACLBN").is_err());
+}
+
+#[test]
+fn compile_and_link() {
+    setup();
+    let lib = "#include \"util/scale.h\"\nfloat scale(float x) { return x * SCALE; }\n";
+    let main = "float scale(float x);\n__kernel void k(__global float *p, __local float *l) {\n\
+                l[get_local_id(0)] = scale(p[get_global_id(0)]);\n barrier(CLK_LOCAL_MEM_FENCE);\n\
+                p[get_global_id(0)] = l[0];\n}\n";
+    let o1 = compile(lib, "-D EXTRA=1", &[("util/scale.h", "#define SCALE 3.0f\n")]).unwrap();
+    let o2 = compile(main, "-cl-kernel-arg-info", &[]).unwrap();
+    assert!(!o1.bitcode.is_empty());
+    let p = link(&[&o1, &o2], "-cl-fast-relaxed-math", &H100).unwrap();
+    let errs = check_program("link", &p, &H100, Some(&["k".to_string()].into_iter().collect()));
+    assert!(errs.is_empty(), "{}", errs.join("\n"));
+    assert_eq!(kernel(&p, "k").args[1].kind, ArgKind::LocalPtr);
+    assert!(p.ptx.contains("3.0") || p.ptx.contains("0f40400000"), "{}", p.ptx);
+    // Missing header -> compile failure with a log.
+    match compile(lib, "", &[]) {
+        Err(BuildError::Failed { log }) => assert!(log.contains("util/scale.h"), "{log}"),
+        r => panic!("{r:?}"),
+    }
+    // Unresolved symbol at link time.
+    match link(&[&o2], "", &H100) {
+        Err(BuildError::Failed { log }) => assert!(log.contains("scale"), "{log}"),
+        r => panic!("{r:?}"),
+    }
+    assert!(matches!(link(&[&o1, &o2], "-D X", &H100), Err(BuildError::InvalidOptions { .. })));
+    assert!(matches!(link(&[], "", &H100), Err(BuildError::Failed { .. })));
+    let junk = Object { bitcode: b"not bitcode".to_vec(), options: String::new(), log: String::new() };
+    assert!(matches!(link(&[&junk], "", &H100), Err(BuildError::Failed { .. })));
+    assert!(matches!(compile(main, "-bogus", &[]), Err(BuildError::InvalidOptions { .. })));
+}
+
+#[test]
+fn failures_never_abort() {
+    setup();
+    let cases: &[(&str, &str)] = &[
+        ("", ""),
+        ("\u{0}\u{1}garbage\u{7f}", ""),
+        ("#include \"does_not_exist.h\"\n", ""),
+        ("__kernel void k(__global int *p) { p[0] = ", ""),
+        ("__kernel void k(__global int *p) { recurse: goto recurse; }", ""),
+        ("__kernel void k(__global int *p) { p[0] = 1; }", "-D"),
+        ("__kernel void k(__global int *p) { p[0] = 1; }", "-I"),
+        ("__kernel void k(__global int *p) { p[0] = 1; }", "-cl-std=CL2.0"),
+        ("__kernel void k(__global int *p) { p[0] = 1; }", "\"unterminated"),
+        ("__kernel void k(__global int *p) { p[0] = 1; }", "-Xclang -foo"),
+        ("__kernel void k(image2d_t i) { }", ""),
+        ("void f(void); __kernel void k(void) { f(); }", ""),
+        ("__kernel void k(__global double *d) { d[0] = sin(d[1]); }", "-cl-opt-disable"),
+        ("__kernel void a(void) {} __kernel void a(void) {}", ""),
+    ];
+    for (src, opts) in cases {
+        // Either result is fine: what matters is that it returns (with a log on failure).
+        match build_nc(src, opts, &H100) {
+            Ok(_) => {}
+            Err(BuildError::Failed { log }) | Err(BuildError::InvalidOptions { log }) => {
+                assert!(!log.trim().is_empty(), "empty log for {src:?} {opts:?}")
+            }
+        }
+    }
+    let huge = format!("__kernel void k(__global int *p) {{ {} }}", "p[0] += 1;".repeat(20000));
+    assert!(build_nc(&huge, "", &H100).is_ok());
+}
+
+// ---------------------------------------------------------------------------------------------
+// The CLI, and the caches as a new process sees them
+// ---------------------------------------------------------------------------------------------
+
+fn cli() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ptxgen"));
+    c.env_remove("CUDACL_LIBCLC").env_remove("CUDACL_CACHE");
+    c
+}
+
+#[test]
+fn cli_and_disk_cache() {
+    setup();
+    let dir = std::env::temp_dir().join(format!("ptxgen-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cache = dir.join("cache");
+    let src = corpus_dir().join("multi_kernel6.cl");
+    let out = dir.join("k.ptx");
+
+    // Cold: compiles and stores.
+    let r = cli()
+        .env("CUDACL_CACHE_DIR", &cache)
+        .args([src.to_str().unwrap(), "-o", out.to_str().unwrap(), "--sm", "90", "--time", "-D", "UNUSED=1"])
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("time: clang") && err.contains("cache-store"), "{err}");
+    let ptx = std::fs::read_to_string(&out).unwrap();
+    assert!(ptx.contains(".target sm_90"));
+    let entries: Vec<_> = std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    assert!(entries[0].to_string_lossy().ends_with(".bin"));
+
+    // New process: disk hit, same PTX, no clang.
+    let r = cli()
+        .env("CUDACL_CACHE_DIR", &cache)
+        .args([src.to_str().unwrap(), "-o", out.to_str().unwrap(), "--sm", "90", "--time", "-D", "UNUSED=1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("cache-hit-disk") && !err.contains("time: clang"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), ptx);
+
+    // A corrupt entry is ignored and replaced.
+    std::fs::write(&entries[0], b"CUDACLBN garbage").unwrap();
+    let r = cli()
+        .env("CUDACL_CACHE_DIR", &cache)
+        .args([src.to_str().unwrap(), "-o", out.to_str().unwrap(), "--sm", "90", "--time", "-D", "UNUSED=1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(r.status.success() && err.contains("time: clang"), "{err}");
+    assert!(Program::from_binary(&std::fs::read(&entries[0]).unwrap()).is_ok());
+
+    // CUDACL_CACHE=0: nothing written.
+    let cache2 = dir.join("cache2");
+    let r = cli()
+        .env("CUDACL_CACHE_DIR", &cache2)
+        .env("CUDACL_CACHE", "0")
+        .args([src.to_str().unwrap(), "-o", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(r.status.success());
+    assert!(!cache2.exists());
+
+    // --args prints the layout.
+    let r = cli()
+        .env("CUDACL_CACHE", "0")
+        .args([corpus_dir().join("reduction.cl").to_str().unwrap(), "--args"])
+        .output()
+        .unwrap();
+    let so = String::from_utf8_lossy(&r.stdout);
+    assert!(so.contains("kernel reduce_sum param_size 56"), "{so}");
+    assert!(so.contains("arg 2 local offset 16 size 4 align 4 type float* name scratch"), "{so}");
+    assert!(so.contains("implicit global_offset offset 24 size 24"), "{so}");
+    assert!(so.contains("implicit work_dim offset 48 size 4"), "{so}");
+
+    // Failures: non-zero exit, log on stderr.
+    let bad = dir.join("bad.cl");
+    std::fs::write(&bad, "__kernel void k(__global int *p) {\n  p[0] = nope;\n}\n").unwrap();
+    let r = cli().env("CUDACL_CACHE", "0").args([bad.to_str().unwrap(), "-o", out.to_str().unwrap()]).output().unwrap();
+    assert!(!r.status.success());
+    assert!(String::from_utf8_lossy(&r.stderr).contains("<source>:2:10: error: use of undeclared identifier 'nope'"));
+    let r = cli()
+        .env("CUDACL_CACHE", "0")
+        .args([src.to_str().unwrap(), "-cl-no-such-option"])
+        .output()
+        .unwrap();
+    assert!(!r.status.success());
+    assert!(String::from_utf8_lossy(&r.stderr).contains("invalid build option '-cl-no-such-option'"));
+
+    // A missing libclc is a build failure with a clear log, not a crash.
+    let r = cli()
+        .env("CUDACL_CACHE", "0")
+        .env("CUDACL_LIBCLC", dir.join("nowhere.bc"))
+        .args([src.to_str().unwrap(), "-o", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&r.stderr).contains("libclc"), "{}", String::from_utf8_lossy(&r.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn memory_cache() {
+    setup();
+    let src = format!("// unique {}\n{}", std::process::id(), corpus_src("vadd.cl"));
+    let (a, s1) = build_timed(&src, "", &H100, true);
+    let (b, s2) = build_timed(&src, "", &H100, true);
+    assert_eq!(a.unwrap(), b.unwrap());
+    assert!(s1.iter().any(|s| s.name == "clang"));
+    assert!(s2.iter().any(|s| s.name == "cache-hit-memory"), "{s2:?}");
+    // Options and target are part of the key.
+    let (_, s3) = build_timed(&src, "-cl-mad-enable", &H100, true);
+    assert!(s3.iter().any(|s| s.name == "clang"));
+    let (_, s4) = build_timed(&src, "", &Target { sm: 80, ptx_isa: (7, 0) }, true);
+    assert!(s4.iter().any(|s| s.name == "clang"));
+    assert!(build(&src, "", &H100).is_ok());
+}
+
+#[test]
+fn shared_and_private_contexts_agree() {
+    setup();
+    // The process-wide context (libclc cloned from a resident lazy module) and a private one
+    // (libclc linked with Linker::LinkOnlyNeeded) must give the same PTX.
+    let files = ["multi_kernel6.cl", "printf.cl", "atom64.cl", "constant_arg.cl", "math_float.cl", "async_copy.cl"];
+    let shared: Vec<String> = files.iter().map(|f| build_nc(&corpus_src(f), "", &H100).unwrap().ptx).collect();
+    set_shared_context(false);
+    let private: Vec<String> = files.iter().map(|f| build_nc(&corpus_src(f), "", &H100).map(|p| p.ptx)).collect::<Result<_, _>>().unwrap();
+    set_shared_context(true);
+    // NVPTX numbers call sequences with a process-wide counter ("// callseq N"), and the two
+    // linkers may order libclc's tables differently: compare the sorted lines without those.
+    let norm = |s: &str| -> String {
+        let mut v: Vec<&str> = s.lines().filter(|l| !l.contains("// callseq")).collect();
+        v.sort_unstable();
+        v.join("\n")
+    };
+    for ((f, a), b) in files.iter().zip(&shared).zip(&private) {
+        if norm(a) != norm(b) {
+            let d = std::env::temp_dir();
+            let _ = std::fs::write(d.join(format!("{f}.shared.ptx")), a);
+            let _ = std::fs::write(d.join(format!("{f}.private.ptx")), b);
+            panic!("{f}: shared and private contexts differ (PTX in {})", d.display());
+        }
+    }
+    // Many builds in a row: the shared context is recycled now and then, results stay equal.
+    let src = corpus_src("reduction.cl");
+    let first = build_nc(&src, "", &H100).unwrap();
+    for i in 0..30 {
+        let p = build_nc(&format!("{src}\n// {i}\n"), "", &H100).unwrap();
+        assert_eq!(norm(&p.ptx), norm(&first.ptx));
+    }
+}

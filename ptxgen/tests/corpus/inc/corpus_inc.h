@@ -1,0 +1,1 @@
+#define CORPUS_INC_VALUE 42

@@ -1,0 +1,2 @@
+// KERNELS: nothing
+__kernel void nothing(void) {}

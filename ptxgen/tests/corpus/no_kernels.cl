@@ -1,0 +1,2 @@
+// KERNELS:
+float helper(float x) { return x + 1.0f; }
