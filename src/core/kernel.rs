@@ -393,11 +393,6 @@ pub fn geometry(work_dim: u32, offset: Option<&[usize]>, global: Option<&[usize]
                     return Err(CL_INVALID_WORK_GROUP_SIZE);
                 }
             }
-            for d in 0..n {
-                if v[d] > l.max_item[d] {
-                    return Err(CL_INVALID_WORK_ITEM_SIZE);
-                }
-            }
             v
         }
         None => choose_local(&g[..n], reqd, l),
