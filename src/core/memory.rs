@@ -650,28 +650,41 @@ fn copy_rect(stream: &Stream, src: End, sp: Pitched, dst: End, dp: Pitched, regi
     let whole = sp.slice % sp.row == 0 && dp.slice % dp.row == 0;
     let (depth_per_call, calls) = if whole { (region[2], 1) } else { (1, region[2]) };
     for z in 0..calls {
-        // SAFETY: a plain-data parameter block; zero is its documented default for unused fields.
-        let mut p: sys::CUDA_MEMCPY3D = unsafe { std::mem::zeroed() };
-        match shift(src, z * sp.slice) {
-            End::Host(h) => {
-                p.srcMemoryType = sys::CUmemorytype::CU_MEMORYTYPE_HOST;
-                p.srcHost = h as *const c_void;
-            }
-            End::Dev(d) => {
-                p.srcMemoryType = sys::CUmemorytype::CU_MEMORYTYPE_DEVICE;
-                p.srcDevice = d;
-            }
-        }
-        match shift(dst, z * dp.slice) {
-            End::Host(h) => {
-                p.dstMemoryType = sys::CUmemorytype::CU_MEMORYTYPE_HOST;
-                p.dstHost = h as *mut c_void;
-            }
-            End::Dev(d) => {
-                p.dstMemoryType = sys::CUmemorytype::CU_MEMORYTYPE_DEVICE;
-                p.dstDevice = d;
-            }
-        }
+        let (src_type, src_host, src_dev) = match shift(src, z * sp.slice) {
+            End::Host(h) => (sys::CUmemorytype::CU_MEMORYTYPE_HOST, h as *const c_void, 0),
+            End::Dev(d) => (sys::CUmemorytype::CU_MEMORYTYPE_DEVICE, std::ptr::null(), d),
+        };
+        let (dst_type, dst_host, dst_dev) = match shift(dst, z * dp.slice) {
+            End::Host(h) => (sys::CUmemorytype::CU_MEMORYTYPE_HOST, h as *mut c_void, 0),
+            End::Dev(d) => (sys::CUmemorytype::CU_MEMORYTYPE_DEVICE, std::ptr::null_mut(), d),
+        };
+        let mut p = sys::CUDA_MEMCPY3D {
+            srcXInBytes: 0,
+            srcY: 0,
+            srcZ: 0,
+            srcLOD: 0,
+            srcMemoryType: src_type,
+            srcHost: src_host,
+            srcDevice: src_dev,
+            srcArray: std::ptr::null_mut(),
+            reserved0: std::ptr::null_mut(),
+            srcPitch: 0,
+            srcHeight: 0,
+            dstXInBytes: 0,
+            dstY: 0,
+            dstZ: 0,
+            dstLOD: 0,
+            dstMemoryType: dst_type,
+            dstHost: dst_host,
+            dstDevice: dst_dev,
+            dstArray: std::ptr::null_mut(),
+            reserved1: std::ptr::null_mut(),
+            dstPitch: 0,
+            dstHeight: 0,
+            WidthInBytes: 0,
+            Height: 0,
+            Depth: 0,
+        };
         p.srcPitch = sp.row;
         p.dstPitch = dp.row;
         p.srcHeight = if whole { sp.slice / sp.row } else { region[1] };
