@@ -5,7 +5,7 @@ use super::info::InfoOut;
 use super::queue::{hand_out, wait_list};
 use crate::cl::*;
 use crate::core::device::Device;
-use crate::core::kernel::{geometry, Kernel, Launch};
+use crate::core::kernel::{Kernel, Launch};
 use crate::core::program::Program;
 use crate::core::queue::{Command, Queue};
 use ptxgen::{AccessQualifier, AddressQualifier};
@@ -218,7 +218,7 @@ fn enqueue_ndrange(command_queue: cl_command_queue, kernel: cl_kernel, work_dim:
     }
     let f = k.funcs.get(q.dev).and_then(|f| f.as_ref()).ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
     let waits = wait_list(num_events, events)?;
-    let geo = geometry(work_dim, opt_dims(offset, work_dim), opt_dims(global, work_dim), opt_dims(local, work_dim), k.info.reqd_work_group_size, &k.limits(q.dev, f))?;
+    let geo = k.geometry(q.dev, f, work_dim, opt_dims(offset, work_dim), opt_dims(global, work_dim), opt_dims(local, work_dim))?;
     let params = k.params();
     if params.unset != 0 {
         return Err(CL_INVALID_KERNEL_ARGS);

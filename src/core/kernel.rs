@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex};
 
 /// The largest parameter buffer CUDA accepts (the launch copies it onto the stack).
 pub const MAX_PARAMS: usize = 4096;
+const SMALL_PARAMS: usize = 256;
 /// Offsets of __local arguments in the dynamic shared array are aligned to this.
 pub const LOCAL_ALIGN: u32 = 16;
 /// Above this much dynamic shared memory a function must opt in (cuFuncSetAttribute).
@@ -92,6 +93,8 @@ pub struct Kernel {
     /// For each argument, its index in `Params::mems` (pointer args) or usize::MAX.
     mem_slot: Vec<usize>,
     params: Mutex<Arc<Params>>,
+    /// The last local size chosen for a NULL local_work_size: (device, work_dim, global, local).
+    chosen: Mutex<Option<(usize, u32, [usize; 3], [usize; 3])>>,
     goff: Option<u32>,
     wdim: Option<u32>,
 }
@@ -143,10 +146,10 @@ impl Kernel {
             };
             funcs.push(f);
         }
-        let arg_info_available = program
-            .builds()
-            .iter()
-            .any(|b| b.is_executable() && b.options.split_whitespace().any(|o| o == "-cl-kernel-arg-info"));
+        let arg_info_opt = |o: &str| o.split_whitespace().any(|o| o == "-cl-kernel-arg-info");
+        // Asked for at this build, or at the build that made the binary / compiled the objects.
+        let arg_info_available = arg_info_opt(&exe.options)
+            || program.builds().iter().any(|b| b.is_executable() && (arg_info_opt(&b.options) || b.objects.iter().any(|o| arg_info_opt(&o.options))));
         let n = info.args.len();
         let mut mems = Vec::new();
         let mut mem_slot = vec![usize::MAX; n];
@@ -168,7 +171,7 @@ impl Kernel {
         let wdim = info.implicit.iter().find(|a| a.kind == ImplicitKind::WorkDim).map(|a| a.offset);
         Cl::<Program>::retain(program.handle())?;
         program.kernels.fetch_add(1, Ordering::AcqRel);
-        Ok(Kernel { program, info: Arc::new(info), funcs, arg_info_available, mem_slot, params: Mutex::new(Arc::new(params)), goff, wdim })
+        Ok(Kernel { program, info: Arc::new(info), funcs, arg_info_available, mem_slot, params: Mutex::new(Arc::new(params)), chosen: Mutex::new(None), goff, wdim })
     }
 
     /// clCloneKernel: same program and function, a copy of the arguments.
@@ -431,6 +434,29 @@ pub fn geometry(work_dim: u32, offset: Option<&[usize]>, global: Option<&[usize]
 }
 
 impl Kernel {
+    /// `geometry` for a launch on context device `dev`, remembering the local size chosen for a
+    /// NULL local_work_size (finding one can take a few hundred divisions).
+    pub fn geometry(&self, dev: usize, f: &DeviceFunc, work_dim: u32, offset: Option<&[usize]>, global: Option<&[usize]>, local: Option<&[usize]>) -> CLResult<Geometry> {
+        let limits = self.limits(dev, f);
+        let reqd = self.info.reqd_work_group_size;
+        let (Some(g), None, 1..=3) = (global, local, work_dim) else {
+            return geometry(work_dim, offset, global, local, reqd, &limits);
+        };
+        let n = work_dim as usize;
+        let mut key = [1usize; 3];
+        key[..n].copy_from_slice(&g[..n]);
+        let cached = *lock(&self.chosen);
+        if let Some((d, w, kg, kl)) = cached {
+            if d == dev && w == work_dim && kg == key {
+                return geometry(work_dim, offset, global, Some(&kl[..n]), reqd, &limits);
+            }
+        }
+        let geo = geometry(work_dim, offset, global, None, reqd, &limits)?;
+        let l = [geo.block[0] as usize, geo.block[1] as usize, geo.block[2] as usize];
+        *lock(&self.chosen) = Some((dev, work_dim, key, l));
+        Ok(geo)
+    }
+
     pub fn limits(&self, dev: usize, f: &DeviceFunc) -> Limits {
         let d = &self.program.context.devices[dev];
         Limits {
@@ -472,10 +498,20 @@ impl Launch {
     /// Issues the launch on `q`'s stream (the queue's context is current).
     pub fn run(self, q: &Queue) -> CLResult<()> {
         let f = self.kernel.funcs[self.dev].as_ref().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+        let n = self.params.bytes.len();
+        // Most kernels take a few words: a small stack buffer then, CUDA's 4 KiB otherwise.
+        if n <= SMALL_PARAMS {
+            let mut buf = [0u8; SMALL_PARAMS];
+            self.run_with(q, f, &mut buf[..n])
+        } else {
+            let mut buf = [0u8; MAX_PARAMS];
+            let params = buf.get_mut(..n).ok_or(CL_OUT_OF_RESOURCES)?;
+            self.run_with(q, f, params)
+        }
+    }
+
+    fn run_with(&self, q: &Queue, f: &DeviceFunc, params: &mut [u8]) -> CLResult<()> {
         let p = &*self.params;
-        let n = p.bytes.len();
-        let mut buf = [0u8; MAX_PARAMS];
-        let params = buf.get_mut(..n).ok_or(CL_OUT_OF_RESOURCES)?;
         params.copy_from_slice(&p.bytes);
         for (off, _, m) in &p.mems {
             let ptr = match m {

@@ -321,7 +321,6 @@ impl Program {
                     nb.log = exe.log.clone();
                     if self.origin == Origin::Binary && prev.exe.is_some() {
                         nb.binary = prev.binary.clone();
-                        nb.options = exe.options.clone();
                     }
                     let ctx_dev = self.context.device_index(dev).unwrap_or(0);
                     match load_on(&self.context, ctx_dev, &exe) {
@@ -447,6 +446,8 @@ impl Program {
                     nb.exe = Some(exe);
                 }
             }
+            // The objects it came from (their compile options say whether arg info was asked).
+            nb.objects = objs;
             self.store(pos, nb);
         }
         result
