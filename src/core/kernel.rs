@@ -16,6 +16,10 @@ use std::sync::{Arc, Mutex};
 /// The largest parameter buffer CUDA accepts (the launch copies it onto the stack).
 pub const MAX_PARAMS: usize = 4096;
 const SMALL_PARAMS: usize = 256;
+
+/// The launch's copy of the parameter buffer, aligned like the largest parameter CUDA knows.
+#[repr(C, align(16))]
+struct ParamBuf<const N: usize>([u8; N]);
 /// Offsets of __local arguments in the dynamic shared array are aligned to this.
 pub const LOCAL_ALIGN: u32 = 16;
 /// Above this much dynamic shared memory a function must opt in (cuFuncSetAttribute).
@@ -501,11 +505,11 @@ impl Launch {
         let n = self.params.bytes.len();
         // Most kernels take a few words: a small stack buffer then, CUDA's 4 KiB otherwise.
         if n <= SMALL_PARAMS {
-            let mut buf = [0u8; SMALL_PARAMS];
-            self.run_with(q, f, &mut buf[..n])
+            let mut buf = ParamBuf([0u8; SMALL_PARAMS]);
+            self.run_with(q, f, &mut buf.0[..n])
         } else {
-            let mut buf = [0u8; MAX_PARAMS];
-            let params = buf.get_mut(..n).ok_or(CL_OUT_OF_RESOURCES)?;
+            let mut buf = ParamBuf([0u8; MAX_PARAMS]);
+            let params = buf.0.get_mut(..n).ok_or(CL_OUT_OF_RESOURCES)?;
             self.run_with(q, f, params)
         }
     }

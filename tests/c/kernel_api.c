@@ -467,11 +467,15 @@ int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     cl_platform_id plat = find_platform();
     dev = find_gpu(plat);
-    if (!dev) { printf("no device\n"); return 2; }
+    if (!dev) { printf("kernel_api: skipped (no device)\n"); return 0; }
     void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
     if (!cuda) cuda = dlopen("libcuda.so", RTLD_NOW | RTLD_NOLOAD);
     if (cuda) last_launch = (int (*)(struct fakecuda_launch *))dlsym(cuda, "fakecuda_last_launch");
-    if (!last_launch) { printf("not the fake CUDA driver\n"); return 2; }
+    if (!last_launch) {
+        /* On a real GPU (or another platform) there are no launch records to check. */
+        printf("kernel_api: skipped (needs the fake CUDA driver, tests/fakecuda)\n");
+        return 0;
+    }
     cl_int err;
     ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     q = clCreateCommandQueue(ctx, dev, 0, &err);
