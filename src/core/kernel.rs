@@ -112,10 +112,6 @@ impl Drop for Kernel {
     }
 }
 
-fn align_up(v: u32, a: u32) -> u32 {
-    v.div_ceil(a.max(1)) * a.max(1)
-}
-
 impl Kernel {
     /// A kernel of a program that is executable on at least one device.
     pub fn new(program: Arc<Cl<Program>>, name: &str) -> CLResult<Kernel> {
@@ -271,18 +267,19 @@ impl Kernel {
             V::Local(n) => {
                 p.local_sizes[i] = n;
                 // Re-lay out every __local argument: offsets into the one dynamic array.
-                let mut total = 0u32;
+                let mut total = 0u64;
                 for (j, aj) in self.info.args.iter().enumerate() {
                     if aj.kind == ArgKind::LocalPtr {
-                        let off = align_up(total, LOCAL_ALIGN);
+                        let off = total.div_ceil(LOCAL_ALIGN as u64) * LOCAL_ALIGN as u64;
                         let o = aj.offset as usize;
                         if let Some(slot) = p.bytes.get_mut(o..o + 4) {
-                            slot.copy_from_slice(&off.to_le_bytes());
+                            slot.copy_from_slice(&(off.min(u32::MAX as u64) as u32).to_le_bytes());
                         }
-                        total = off.saturating_add(p.local_sizes[j]);
+                        total = off + p.local_sizes[j] as u64;
                     }
                 }
-                p.dyn_shared = total;
+                // Beyond any device's shared memory: the launch answers CL_OUT_OF_RESOURCES.
+                p.dyn_shared = total.min(u32::MAX as u64) as u32;
             }
         }
         if !p.set[i] {
@@ -335,7 +332,7 @@ pub fn choose_local(global: &[u64], reqd: Option<[u32; 3]>, l: &Limits) -> [u64;
     match global.len() {
         1 => {
             let g = global[0];
-            let mut cap = budget.min(l.max_item[0]);
+            let mut cap = budget.min(l.max_item[0]).max(1);
             // Keep at least ~2 groups per compute unit when the range allows groups >= 32.
             let want_groups = 2 * l.compute_units.max(1);
             if g / cap < want_groups {
@@ -348,8 +345,8 @@ pub fn choose_local(global: &[u64], reqd: Option<[u32; 3]>, l: &Limits) -> [u64;
             }
         }
         n => {
-            let xcap = if n == 2 { 16.max(budget / 16) } else { 16.max(budget / 16) }.min(l.max_item[0]);
-            local[0] = largest_divisor_at_most(global[0], xcap.min(32));
+            let xcap = 16.max(budget / 16).min(l.max_item[0]).min(32);
+            local[0] = largest_divisor_at_most(global[0], xcap);
             let rest = budget / local[0];
             local[1] = largest_divisor_at_most(global[1], rest.min(l.max_item[1]));
             if n == 3 {
@@ -416,7 +413,7 @@ pub fn geometry(work_dim: u32, offset: Option<&[usize]>, global: Option<&[usize]
             return Err(CL_INVALID_WORK_GROUP_SIZE);
         }
     }
-    if loc[0] * loc[1] * loc[2] > l.max_threads {
+    if loc[0].saturating_mul(loc[1]).saturating_mul(loc[2]) > l.max_threads {
         return Err(CL_INVALID_WORK_GROUP_SIZE);
     }
     for d in 0..3 {
