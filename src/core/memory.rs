@@ -105,6 +105,33 @@ pub struct Storage {
     size: usize,
     multi: bool,
     state: Mutex<State>,
+    /// The context's CUDA contexts (device order), current while the memory is freed.
+    ctxs: Vec<Arc<PrimaryContext>>,
+}
+
+impl Drop for Storage {
+    fn drop(&mut self) {
+        let st = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        for (i, d) in st.dev.iter_mut().enumerate() {
+            if let (Some(_), Some(c)) = (d.as_ref(), self.ctxs.get(i)) {
+                let _ = c.make_current();
+                *d = None;
+            }
+        }
+        if let Some(c) = self.ctxs.first() {
+            let _ = c.make_current();
+            if matches!(st.host, Some(HostMem::App { reg: Some(_), .. })) {
+                // The application may free or reuse its memory once the destructor callbacks
+                // ran: no copy engine may still be using it when the registration goes.
+                for c in &self.ctxs {
+                    if c.make_current().is_ok() {
+                        let _ = cm::synchronize_current();
+                    }
+                }
+            }
+        }
+        st.host = None;
+    }
 }
 
 impl State {
@@ -244,7 +271,7 @@ impl Storage {
                 st.valid = bit(0) | if st.host.is_some() { HOST } else { 0 };
             }
         }
-        Ok(Storage { size, multi, state: Mutex::new(st) })
+        Ok(Storage { size, multi, state: Mutex::new(st), ctxs: context.cuda.clone() })
     }
 }
 
@@ -727,39 +754,28 @@ fn copy_linear(stream: &Stream, src: End, dst: End, n: usize) -> CLResult<()> {
     .map_err(cl)
 }
 
-/// True when two rect regions in the same memory (same pitches) overlap.
-pub fn rects_overlap(a: [usize; 3], b: [usize; 3], region: [usize; 3], row: usize, slice: usize) -> bool {
-    // Compare as byte intervals per (z, y) row when the pitches are tight enough to alias rows;
-    // otherwise the per-dimension intervals decide.
-    let ia = a[2] * slice + a[1] * row + a[0];
-    let ib = b[2] * slice + b[1] * row + b[0];
-    let span = (region[2] - 1) * slice + (region[1] - 1) * row + region[0];
-    if ia + span <= ib || ib + span <= ia {
+/// True when two rect regions in the same memory (same pitches) overlap: the OpenCL 1.2
+/// specification's `check_copy_overlap` (appendix), which clEnqueueCopyBufferRect follows.
+pub fn rects_overlap(src: [usize; 3], dst: [usize; 3], region: [usize; 3], row: usize, slice: usize) -> bool {
+    let slice_size = (region[1] - 1) * row + region[0];
+    let block_size = (region[2] - 1) * slice + slice_size;
+    let src_start = src[2] * slice + src[1] * row + src[0];
+    let dst_start = dst[2] * slice + dst[1] * row + dst[0];
+    let (src_end, dst_end) = (src_start + block_size, dst_start + block_size);
+    if dst_end <= src_start || src_end <= dst_start {
         return false;
     }
-    let rows_alias = a[0] + region[0] > row || b[0] + region[0] > row;
-    let slices_alias = (a[1] + region[1]) * row > slice || (b[1] + region[1]) * row > slice;
-    if rows_alias || slices_alias {
-        // Walk the rows of one region against the other's byte span per row.
-        for z in 0..region[2] {
-            for y in 0..region[1] {
-                let ra = ia + z * slice + y * row;
-                for z2 in 0..region[2] {
-                    for y2 in 0..region[1] {
-                        let rb = ib + z2 * slice + y2 * row;
-                        if ra < rb + region[0] && rb < ra + region[0] {
-                            return true;
-                        }
-                    }
-                }
-                if region[1] * region[2] > 4096 {
-                    return true; // conservative for huge regions
-                }
-            }
-        }
+    // region[0] of one fits in the gap between region[0] and the row pitch of the other.
+    let (sx, dx) = (src[0] % row, dst[0] % row);
+    if (dx >= sx + region[0] && dx + region[0] <= sx + row) || (sx >= dx + region[0] && sx + region[0] <= dx + row) {
         return false;
     }
-    (0..3).all(|d| a[d] < b[d] + region[d] && b[d] < a[d] + region[d])
+    // The same with rows in a slice.
+    let (sy, dy) = ((src[1] * row + src[0]) % slice, (dst[1] * row + dst[0]) % slice);
+    if (dy >= sy + slice_size && dy + slice_size <= sy + slice) || (sy >= dy + slice_size && sy + slice_size <= dy + slice) {
+        return false;
+    }
+    true
 }
 
 // ---------------------------------------------------------------------------------------------

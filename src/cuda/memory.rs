@@ -158,6 +158,11 @@ pub fn copy_3d(stream: &Stream, p: &sys::CUDA_MEMCPY3D) -> CudaResult<()> {
     check(unsafe { sys::cuMemcpy3DAsync_v2(p, stream.0) })
 }
 
+/// Waits for all work of the current context (before releasing memory the application owns).
+pub fn synchronize_current() -> CudaResult<()> {
+    check(unsafe { sys::cuCtxSynchronize() })
+}
+
 /// (free, total) bytes of the current context's device.
 pub fn mem_info() -> CudaResult<(usize, usize)> {
     let (mut free, mut total) = (0, 0);

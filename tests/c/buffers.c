@@ -472,6 +472,12 @@ static void test_rect(void) {
     size_t ov_s[3] = {0, 0, 0}, ov_d[3] = {4, 4, 0};
     EXPECT(clEnqueueCopyBufferRect(q, d, d, ov_s, ov_d, r, 64, 1024, 64, 1024, 0, NULL, NULL), CL_MEM_COPY_OVERLAP);
     EXPECT(clEnqueueCopyBufferRect(q, d, d, ov_s, ov_d, r, 64, 1024, 32, 1024, 0, NULL, NULL), CL_INVALID_VALUE);
+    /* side by side in the same rows: interleaved byte ranges, but no overlap */
+    size_t side_s[3] = {0, 0, 0}, side_d[3] = {32, 0, 0}, side_r[3] = {16, 8, 2};
+    EXPECT(clEnqueueCopyBufferRect(q, d, d, side_s, side_d, side_r, 64, 1024, 64, 1024, 0, NULL, NULL), CL_SUCCESS);
+    ref_rect(dmodel, side_d, 64, 1024, dmodel, side_s, 64, 1024, side_r);
+    EXPECT(read_all(d, got, bn), CL_SUCCESS);
+    CHECK(same(got, dmodel, bn), "side-by-side copy rect differs at %zu", first_diff(got, dmodel, bn));
     clReleaseMemObject(m);
     clReleaseMemObject(d);
     free(init);
