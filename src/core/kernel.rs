@@ -139,7 +139,10 @@ impl Kernel {
                         max_threads: if mt > 0 { mt.min(dev_max.max(1)) as u32 } else { dev_max.max(1) as u32 },
                         static_shared: func.attribute(FA::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES).max(0) as u32,
                         private_bytes: func.attribute(FA::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES).max(0) as u32,
-                        dyn_shared_optin: AtomicI32::new(DEFAULT_DYNAMIC_SHARED as i32),
+                        // CUDA's default: 48 KiB less the static shared memory.
+                        dyn_shared_optin: AtomicI32::new(
+                            DEFAULT_DYNAMIC_SHARED.saturating_sub(func.attribute(FA::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES).max(0) as u32) as i32,
+                        ),
                     })
                 }
                 None => None,
@@ -539,7 +542,7 @@ impl Launch {
             }
         }
         let shared = p.dyn_shared;
-        if shared > DEFAULT_DYNAMIC_SHARED && f.dyn_shared_optin.load(Ordering::Relaxed) < shared as i32 {
+        if f.dyn_shared_optin.load(Ordering::Relaxed) < shared as i32 {
             f.func.set_max_dynamic_shared(shared as i32).map_err(|_| CL_OUT_OF_RESOURCES)?;
             f.dyn_shared_optin.fetch_max(shared as i32, Ordering::Relaxed);
         }
