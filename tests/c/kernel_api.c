@@ -396,7 +396,29 @@ static void *hammer(void *arg) {
     return NULL;
 }
 
+/* Programs built concurrently from several threads (the compiler must be thread safe). */
+static void *builder(void *arg) {
+    char src[256];
+    snprintf(src, sizeof src, "__kernel void t%d(__global int *o) { o[get_global_id(0)] = %d * (int)get_global_id(0); }\n", (int)(intptr_t)arg, (int)(intptr_t)arg);
+    const char *s = src;
+    cl_int err;
+    intptr_t ok = 1;
+    for (int i = 0; i < 3; i++) {
+        cl_program p = clCreateProgramWithSource(ctx, 1, &s, NULL, &err);
+        if (clBuildProgram(p, 0, NULL, i == 1 ? "-cl-mad-enable" : NULL, NULL, NULL) != CL_SUCCESS) ok = 0;
+        clReleaseProgram(p);
+    }
+    return (void *)ok;
+}
+
 static void threads(void) {
+    pthread_t b[4];
+    for (int i = 0; i < 4; i++) pthread_create(&b[i], NULL, builder, (void *)(intptr_t)(i + 1));
+    for (int i = 0; i < 4; i++) {
+        void *ok = NULL;
+        pthread_join(b[i], &ok);
+        CHECK(ok == (void *)1, "concurrent build in thread %d", i);
+    }
     cl_int err;
     cl_program p = build(SRC, NULL);
     shared_k = clCreateKernel(p, "k", &err);
