@@ -80,6 +80,20 @@ fn fake_driver_buffers_small_staging_chunks() {
     );
 }
 
+/// FAKECUDA_ASYNC=1: the fake driver's streams run their work later, on threads, so the host
+/// runs ahead of the "device" as on a GPU (copies into pageable memory still block, as CUDA's
+/// do). Catches missing waits and reuse of staging memory before its copy is done.
+#[test]
+fn fake_driver_buffers_async_streams() {
+    buffers(Via::Loader, &[("FAKECUDA_ASYNC", "1")]);
+    buffers(Via::Loader, &[("FAKECUDA_ASYNC", "1"), ("FAKECUDA_DEVICES", "2")]);
+    buffers(Via::Loader, &[("FAKECUDA_ASYNC", "1"), ("FAKECUDA_INTEGRATED", "1")]);
+    buffers(
+        Via::Loader,
+        &[("FAKECUDA_ASYNC", "1"), ("FAKECUDA_ASYNC_DELAY_US", "2000"), ("CUDACL_STAGING_CHUNK_MB", "1"), ("CUDACL_STAGING_CHUNKS", "2"), ("BUFFERS_ONLY", "large_transfers,map,events,sub_buffers")],
+    );
+}
+
 #[test]
 fn fake_driver_bandwidth_benchmark_runs() {
     let text = run_checked("bandwidth", &["--quick"], Via::Loader, Driver::Fake, &[]);

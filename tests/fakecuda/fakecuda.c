@@ -21,6 +21,9 @@
  *                               Nano/TX2-like: the copy-based USE_HOST_PTR fallback)
  *   FAKECUDA_MEM_LIMIT=bytes    cuMemAlloc fails with OUT_OF_MEMORY beyond this many live bytes
  *   FAKECUDA_TRACE=1            prints every call to stderr
+ *   FAKECUDA_ASYNC=1            streams run their work on threads, later than the calls that
+ *                               issued it (FAKECUDA_ASYNC_DELAY_US per item, default 200): the
+ *                               host runs ahead of the "device" as on a GPU
  *
  * Test hooks (find them with dlopen("libcuda.so.1", RTLD_NOLOAD|RTLD_NOW) + dlsym):
  *   int fakecuda_last_launch(struct fakecuda_launch *out)  the last cuLaunchKernel
@@ -33,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -286,21 +290,131 @@ CUresult cuCtxGetDevice(CUdevice *d) {
     return CUDA_SUCCESS;
 }
 
-CUresult cuCtxSynchronize(void) { return current ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT; }
-
 static CUresult need_ctx(void) { return current ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT; }
 
-/* ---------------------------------------------------------------- streams and events */
+/* ---------------------------------------------------------------- streams and events
+ *
+ * Synchronous mode (default): work runs inside the call. Asynchronous mode (FAKECUDA_ASYNC=1):
+ * each stream has a worker thread that runs its work in order, each item after
+ * FAKECUDA_ASYNC_DELAY_US (default 200) microseconds, so the host runs ahead of the "device"
+ * the way it does on a GPU. Copies follow CUDA's rules for pageable memory: a host-to-device
+ * copy from pageable memory takes its source at the call, a device-to-host copy into pageable
+ * memory returns once done; copies from/to pinned memory (cuMemHostAlloc, cuMemHostRegister)
+ * are fully asynchronous. cuMemFree, cuMemFreeHost and cuMemHostUnregister wait for all
+ * streams, as the driver's implicit synchronisation does. (Events are never freed in this mode:
+ * queued work may still refer to them.) */
+
+static int async_mode(void) {
+    static int a = -1;
+    if (a < 0) a = env_int("FAKECUDA_ASYNC", 0);
+    return a;
+}
+
+static int async_delay_us(void) {
+    static int d = -1;
+    if (d < 0) d = env_int("FAKECUDA_ASYNC_DELAY_US", 200);
+    return d;
+}
+
+typedef void (*op_fn)(void *);
+struct op {
+    op_fn fn;
+    void *arg;
+    struct op *next;
+};
 
 struct fake_stream {
     int device;
+    pthread_t thread;
+    int has_thread, stop;
+    pthread_mutex_t m;
+    pthread_cond_t cv;
+    struct op *head, *tail;
+    unsigned long long enq, done;
+    struct fake_stream *next_stream;
 };
+static struct fake_stream *all_streams;
 
 struct fake_event {
     unsigned long long t;
     int recorded;
     int timing;
+    unsigned long long epoch, done_epoch;
 };
+static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ev_cv = PTHREAD_COND_INITIALIZER;
+
+static void *stream_worker(void *p) {
+    struct fake_stream *s = p;
+    pthread_mutex_lock(&s->m);
+    for (;;) {
+        while (!s->head && !s->stop) pthread_cond_wait(&s->cv, &s->m);
+        if (!s->head) break;
+        struct op *o = s->head;
+        s->head = o->next;
+        if (!s->head) s->tail = NULL;
+        pthread_mutex_unlock(&s->m);
+        if (async_delay_us() > 0) usleep((useconds_t)async_delay_us());
+        o->fn(o->arg);
+        free(o);
+        pthread_mutex_lock(&s->m);
+        s->done++;
+        pthread_cond_broadcast(&s->cv);
+    }
+    pthread_mutex_unlock(&s->m);
+    return NULL;
+}
+
+/* Runs fn(arg) on the stream: now in synchronous mode (or for the NULL stream, after waiting
+ * for every stream like the legacy default stream), later in asynchronous mode. */
+static void stream_wait_all(void);
+static void submit(void *stream, op_fn fn, void *arg) {
+    struct fake_stream *s = stream;
+    if (!async_mode() || !s || !s->has_thread) {
+        if (async_mode() && !s) stream_wait_all();
+        fn(arg);
+        return;
+    }
+    struct op *o = malloc(sizeof *o);
+    if (!o) {
+        fn(arg);
+        return;
+    }
+    o->fn = fn;
+    o->arg = arg;
+    o->next = NULL;
+    pthread_mutex_lock(&s->m);
+    if (s->tail) s->tail->next = o;
+    else s->head = o;
+    s->tail = o;
+    s->enq++;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->m);
+}
+
+static void stream_wait_idle(struct fake_stream *s) {
+    if (!s || !s->has_thread) return;
+    pthread_mutex_lock(&s->m);
+    while (s->done < s->enq) pthread_cond_wait(&s->cv, &s->m);
+    pthread_mutex_unlock(&s->m);
+}
+
+static void stream_wait_all(void) {
+    if (!async_mode()) return;
+    pthread_mutex_lock(&lock);
+    struct fake_stream *list[256];
+    int n = 0;
+    for (struct fake_stream *s = all_streams; s && n < 256; s = s->next_stream) list[n++] = s;
+    /* streams are only destroyed after they are idle; a snapshot is enough for a test driver */
+    pthread_mutex_unlock(&lock);
+    for (int i = 0; i < n; i++) stream_wait_idle(list[i]);
+}
+
+CUresult cuCtxSynchronize(void) {
+    if (!current) return CUDA_ERROR_INVALID_CONTEXT;
+    stream_wait_all();
+    return CUDA_SUCCESS;
+}
 
 CUresult cuStreamCreate(void **s, unsigned flags) {
     (void)flags;
@@ -309,29 +423,98 @@ CUresult cuStreamCreate(void **s, unsigned flags) {
     struct fake_stream *st = calloc(1, sizeof *st);
     if (!st) return CUDA_ERROR_OUT_OF_MEMORY;
     st->device = current->device;
+    pthread_mutex_init(&st->m, NULL);
+    pthread_cond_init(&st->cv, NULL);
+    if (async_mode() && pthread_create(&st->thread, NULL, stream_worker, st) == 0) st->has_thread = 1;
+    pthread_mutex_lock(&lock);
+    st->next_stream = all_streams;
+    all_streams = st;
+    pthread_mutex_unlock(&lock);
     *s = st;
     return CUDA_SUCCESS;
 }
 
 CUresult cuStreamDestroy_v2(void *s) {
-    free(s);
+    struct fake_stream *st = s;
+    if (!st) return CUDA_ERROR_INVALID_HANDLE;
+    stream_wait_idle(st);
+    if (st->has_thread) {
+        pthread_mutex_lock(&st->m);
+        st->stop = 1;
+        pthread_cond_broadcast(&st->cv);
+        pthread_mutex_unlock(&st->m);
+        pthread_join(st->thread, NULL);
+    }
+    pthread_mutex_lock(&lock);
+    for (struct fake_stream **p = &all_streams; *p; p = &(*p)->next_stream) {
+        if (*p == st) {
+            *p = st->next_stream;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    free(st);
     return CUDA_SUCCESS;
 }
 
 CUresult cuStreamSynchronize(void *s) {
-    (void)s;
+    if (s) stream_wait_idle(s);
+    else stream_wait_all();
     return CUDA_SUCCESS;
 }
 
 CUresult cuStreamQuery(void *s) {
-    (void)s;
-    return CUDA_SUCCESS;
+    struct fake_stream *st = s;
+    if (!st || !st->has_thread) return CUDA_SUCCESS;
+    pthread_mutex_lock(&st->m);
+    int idle = st->done == st->enq;
+    pthread_mutex_unlock(&st->m);
+    return idle ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+}
+
+struct event_op {
+    struct fake_event *ev;
+    unsigned long long epoch;
+};
+
+static void event_fire(void *p) {
+    struct event_op *o = p;
+    pthread_mutex_lock(&ev_lock);
+    o->ev->t = now_ns();
+    if (o->ev->done_epoch < o->epoch) o->ev->done_epoch = o->epoch;
+    pthread_cond_broadcast(&ev_cv);
+    pthread_mutex_unlock(&ev_lock);
+    free(o);
+}
+
+static void event_wait_op(void *p) {
+    struct event_op *o = p;
+    pthread_mutex_lock(&ev_lock);
+    while (o->ev->done_epoch < o->epoch) pthread_cond_wait(&ev_cv, &ev_lock);
+    pthread_mutex_unlock(&ev_lock);
+    free(o);
+}
+
+static struct event_op *event_op(struct fake_event *ev, unsigned long long epoch) {
+    struct event_op *o = malloc(sizeof *o);
+    if (o) {
+        o->ev = ev;
+        o->epoch = epoch;
+    }
+    return o;
 }
 
 CUresult cuStreamWaitEvent(void *s, void *e, unsigned flags) {
-    (void)s;
     (void)flags;
-    return e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+    struct fake_event *ev = e;
+    if (!ev) return CUDA_ERROR_INVALID_HANDLE;
+    pthread_mutex_lock(&ev_lock);
+    unsigned long long epoch = ev->epoch;
+    pthread_mutex_unlock(&ev_lock);
+    struct event_op *o = event_op(ev, epoch);
+    if (!o) return CUDA_ERROR_OUT_OF_MEMORY;
+    submit(s, event_wait_op, o);
+    return CUDA_SUCCESS;
 }
 
 CUresult cuEventCreate(void **e, unsigned flags) {
@@ -344,35 +527,69 @@ CUresult cuEventCreate(void **e, unsigned flags) {
 }
 
 CUresult cuEventDestroy_v2(void *e) {
-    free(e);
+    if (!async_mode()) free(e);
     return CUDA_SUCCESS;
 }
 
 CUresult cuEventRecord(void *e, void *s) {
-    (void)s;
-    if (!e) return CUDA_ERROR_INVALID_HANDLE;
     struct fake_event *ev = e;
-    ev->t = now_ns();
+    if (!ev) return CUDA_ERROR_INVALID_HANDLE;
+    pthread_mutex_lock(&ev_lock);
     ev->recorded = 1;
+    unsigned long long epoch = ++ev->epoch;
+    pthread_mutex_unlock(&ev_lock);
+    struct event_op *o = event_op(ev, epoch);
+    if (!o) return CUDA_ERROR_OUT_OF_MEMORY;
+    submit(s, event_fire, o);
     return CUDA_SUCCESS;
 }
 
-CUresult cuEventQuery(void *e) { return e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE; }
+CUresult cuEventQuery(void *e) {
+    struct fake_event *ev = e;
+    if (!ev) return CUDA_ERROR_INVALID_HANDLE;
+    pthread_mutex_lock(&ev_lock);
+    int done = ev->done_epoch >= ev->epoch;
+    pthread_mutex_unlock(&ev_lock);
+    return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+}
 
-CUresult cuEventSynchronize(void *e) { return e ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE; }
+CUresult cuEventSynchronize(void *e) {
+    struct fake_event *ev = e;
+    if (!ev) return CUDA_ERROR_INVALID_HANDLE;
+    pthread_mutex_lock(&ev_lock);
+    unsigned long long epoch = ev->epoch;
+    while (ev->done_epoch < epoch) pthread_cond_wait(&ev_cv, &ev_lock);
+    pthread_mutex_unlock(&ev_lock);
+    return CUDA_SUCCESS;
+}
 
 CUresult cuEventElapsedTime(float *ms, void *start, void *end) {
     if (!ms || !start || !end) return CUDA_ERROR_INVALID_VALUE;
     struct fake_event *a = start, *b = end;
     if (!a->recorded || !b->recorded || !a->timing || !b->timing) return CUDA_ERROR_INVALID_HANDLE;
+    if (cuEventQuery(a) || cuEventQuery(b)) return CUDA_ERROR_NOT_READY;
     *ms = (float)((double)((long long)(b->t - a->t)) / 1e6);
     return CUDA_SUCCESS;
 }
 
+struct host_fn_op {
+    CUhostFn fn;
+    void *data;
+};
+
+static void host_fn_run(void *p) {
+    struct host_fn_op *o = p;
+    o->fn(o->data);
+    free(o);
+}
+
 CUresult cuLaunchHostFunc(void *s, CUhostFn fn, void *data) {
-    (void)s;
     if (!fn) return CUDA_ERROR_INVALID_VALUE;
-    fn(data);
+    struct host_fn_op *o = malloc(sizeof *o);
+    if (!o) return CUDA_ERROR_OUT_OF_MEMORY;
+    o->fn = fn;
+    o->data = data;
+    submit(s, host_fn_run, o);
     return CUDA_SUCCESS;
 }
 
@@ -421,6 +638,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *d, size_t n) {
 
 CUresult cuMemFree_v2(CUdeviceptr d) {
     void *p = (void *)(uintptr_t)d;
+    stream_wait_all();
     pthread_mutex_lock(&lock);
     for (struct alloc **a = &allocs; *a; a = &(*a)->next) {
         if ((*a)->p == p) {
@@ -447,11 +665,37 @@ CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total) {
     return CUDA_SUCCESS;
 }
 
+/* Page-locked ranges: cuMemHostAlloc'd and registered memory (copies from/to them are
+ * asynchronous in FAKECUDA_ASYNC mode). */
+#define MAX_REG 4096
+static struct {
+    uintptr_t start, end;
+    int allocated; /* from cuMemHostAlloc (else registered) */
+} regs[MAX_REG];
+static int nregs;
+
+static int is_pinned(const void *p, size_t n) {
+    uintptr_t a = (uintptr_t)p;
+    int found = 0;
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < nregs && !found; i++) found = a >= regs[i].start && a + n <= regs[i].end;
+    pthread_mutex_unlock(&lock);
+    return found;
+}
+
 CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags) {
     (void)flags;
     if (!p) return CUDA_ERROR_INVALID_VALUE;
     *p = malloc(n ? n : 1);
     if (!*p) return CUDA_ERROR_OUT_OF_MEMORY;
+    pthread_mutex_lock(&lock);
+    if (nregs < MAX_REG) {
+        regs[nregs].start = (uintptr_t)*p;
+        regs[nregs].end = (uintptr_t)*p + (n ? n : 1);
+        regs[nregs].allocated = 1;
+        nregs++;
+    }
+    pthread_mutex_unlock(&lock);
     COUNT(host_alloc_calls, 1);
     TRACE("cuMemHostAlloc(%zu) -> %p", n, *p);
     return CUDA_SUCCESS;
@@ -460,16 +704,18 @@ CUresult cuMemHostAlloc(void **p, size_t n, unsigned flags) {
 CUresult cuMemAllocHost_v2(void **p, size_t n) { return cuMemHostAlloc(p, n, 0); }
 
 CUresult cuMemFreeHost(void *p) {
+    stream_wait_all();
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < nregs; i++) {
+        if (regs[i].start == (uintptr_t)p && regs[i].allocated) {
+            regs[i] = regs[--nregs];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&lock);
     free(p);
     return CUDA_SUCCESS;
 }
-
-/* Registered ranges, to answer ALREADY_REGISTERED / NOT_REGISTERED like the driver does. */
-#define MAX_REG 4096
-static struct {
-    uintptr_t start, end;
-} regs[MAX_REG];
-static int nregs;
 
 CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags) {
     (void)flags;
@@ -489,6 +735,7 @@ CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags) {
     }
     regs[nregs].start = a;
     regs[nregs].end = b;
+    regs[nregs].allocated = 0;
     nregs++;
     stats.host_register_calls++;
     pthread_mutex_unlock(&lock);
@@ -499,9 +746,10 @@ CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags) {
 CUresult cuMemHostRegister(void *p, size_t n, unsigned flags) { return cuMemHostRegister_v2(p, n, flags); }
 
 CUresult cuMemHostUnregister(void *p) {
+    stream_wait_all();
     pthread_mutex_lock(&lock);
     for (int i = 0; i < nregs; i++) {
-        if (regs[i].start == (uintptr_t)p) {
+        if (regs[i].start == (uintptr_t)p && !regs[i].allocated) {
             regs[i] = regs[--nregs];
             pthread_mutex_unlock(&lock);
             return CUDA_SUCCESS;
@@ -527,34 +775,64 @@ CUresult cuMemHostGetFlags(unsigned *flags, void *p) {
 
 #define DP(x) ((void *)(uintptr_t)(x))
 
-static CUresult copy_checked(void *dst, const void *src, size_t n) {
+struct copy_op {
+    void *dst;
+    const void *src;
+    size_t n;
+    void *owned; /* freed after the copy */
+};
+
+static void copy_run(void *p) {
+    struct copy_op *o = p;
+    memmove(o->dst, o->src, o->n);
+    free(o->owned);
+    free(o);
+}
+
+/* A copy on a stream; `src_staged`: take the source now (pageable host source);
+ * `wait`: return once done (pageable host destination). */
+static CUresult copy_on(void *s, void *dst, const void *src, size_t n, int src_staged, int wait) {
     if (n && (!dst || !src)) return CUDA_ERROR_INVALID_VALUE;
-    if (n) memmove(dst, src, n);
+    if (!n) return CUDA_SUCCESS;
+    struct copy_op *o = malloc(sizeof *o);
+    if (!o) return CUDA_ERROR_OUT_OF_MEMORY;
+    o->dst = dst;
+    o->src = src;
+    o->n = n;
+    o->owned = NULL;
+    if (src_staged && async_mode() && s) {
+        o->owned = malloc(n);
+        if (!o->owned) {
+            free(o);
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        }
+        memcpy(o->owned, src, n);
+        o->src = o->owned;
+    }
+    submit(s, copy_run, o);
+    if (wait) stream_wait_idle(s);
     return CUDA_SUCCESS;
 }
 
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, void *s) {
-    (void)s;
     COUNT(htod_calls, 1);
     COUNT(htod_bytes, n);
     TRACE("HtoD %zu", n);
-    return copy_checked(DP(dst), src, n);
+    return copy_on(s, DP(dst), src, n, !is_pinned(src, n), 0);
 }
 
 CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, void *s) {
-    (void)s;
     COUNT(dtoh_calls, 1);
     COUNT(dtoh_bytes, n);
     TRACE("DtoH %zu", n);
-    return copy_checked(dst, DP(src), n);
+    return copy_on(s, dst, DP(src), n, 0, !is_pinned(dst, n));
 }
 
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, void *s) {
-    (void)s;
     COUNT(dtod_calls, 1);
     COUNT(dtod_bytes, n);
     TRACE("DtoD %zu", n);
-    return copy_checked(DP(dst), DP(src), n);
+    return copy_on(s, DP(dst), DP(src), n, 0, 0);
 }
 
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, void *s) { return cuMemcpyDtoDAsync_v2(dst, src, n, s); }
@@ -564,12 +842,11 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) { return cu
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n) { return cuMemcpyDtoDAsync_v2(dst, src, n, NULL); }
 
 CUresult cuMemcpyPeerAsync(CUdeviceptr dst, void *dst_ctx, CUdeviceptr src, void *src_ctx, size_t n, void *s) {
-    (void)s;
     if (!dst_ctx || !src_ctx) return CUDA_ERROR_INVALID_CONTEXT;
     COUNT(peer_calls, 1);
     COUNT(peer_bytes, n);
     TRACE("Peer %zu (dev %d -> dev %d)", n, ((struct fake_ctx *)src_ctx)->device, ((struct fake_ctx *)dst_ctx)->device);
-    return copy_checked(DP(dst), DP(src), n);
+    return copy_on(s, DP(dst), DP(src), n, 0, 0);
 }
 
 CUresult cuMemcpyPeer(CUdeviceptr dst, void *dst_ctx, CUdeviceptr src, void *src_ctx, size_t n) {
@@ -606,8 +883,28 @@ static char *base_of(int type, const void *host, CUdeviceptr dev) {
     }
 }
 
+static void copy3d_run(void *arg) {
+    CUDA_MEMCPY3D *p = arg;
+    char *src = base_of(p->srcMemoryType, p->srcHost, p->srcDevice);
+    char *dst = base_of(p->dstMemoryType, p->dstHost, p->dstDevice);
+    size_t depth = p->Depth ? p->Depth : 1, height = p->Height ? p->Height : 1;
+    for (size_t z = 0; z < depth; z++) {
+        for (size_t y = 0; y < height; y++) {
+            const char *a = src + (p->srcZ + z) * p->srcHeight * p->srcPitch + (p->srcY + y) * p->srcPitch + p->srcXInBytes;
+            char *b = dst + (p->dstZ + z) * p->dstHeight * p->dstPitch + (p->dstY + y) * p->dstPitch + p->dstXInBytes;
+            memmove(b, a, p->WidthInBytes);
+        }
+    }
+    free(p);
+}
+
+/* The bytes a side of a 3-D copy spans from its base (to decide pinned or not). */
+static size_t span3d(size_t x, size_t y, size_t z, size_t pitch, size_t h, const CUDA_MEMCPY3D *p) {
+    size_t depth = p->Depth ? p->Depth : 1, height = p->Height ? p->Height : 1;
+    return (z + depth - 1) * h * pitch + (y + height - 1) * pitch + x + p->WidthInBytes;
+}
+
 CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, void *s) {
-    (void)s;
     if (!p) return CUDA_ERROR_INVALID_VALUE;
     char *src = base_of(p->srcMemoryType, p->srcHost, p->srcDevice);
     char *dst = base_of(p->dstMemoryType, p->dstHost, p->dstDevice);
@@ -618,52 +915,64 @@ CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, void *s) {
     if (depth > 1 && (p->srcHeight < height || p->dstHeight < height)) return CUDA_ERROR_INVALID_VALUE;
     COUNT(copy3d_calls, 1);
     TRACE("Copy3D %zux%zux%zu", p->WidthInBytes, height, depth);
-    for (size_t z = 0; z < depth; z++) {
-        for (size_t y = 0; y < height; y++) {
-            const char *a = src + (p->srcZ + z) * p->srcHeight * p->srcPitch + (p->srcY + y) * p->srcPitch + p->srcXInBytes;
-            char *b = dst + (p->dstZ + z) * p->dstHeight * p->dstPitch + (p->dstY + y) * p->dstPitch + p->dstXInBytes;
-            memmove(b, a, p->WidthInBytes);
-        }
+    CUDA_MEMCPY3D *copy = malloc(sizeof *copy);
+    if (!copy) return CUDA_ERROR_OUT_OF_MEMORY;
+    *copy = *p;
+    int pageable = (p->srcMemoryType == MT_HOST && !is_pinned(src, span3d(p->srcXInBytes, p->srcY, p->srcZ, p->srcPitch, p->srcHeight, p))) ||
+                   (p->dstMemoryType == MT_HOST && !is_pinned(dst, span3d(p->dstXInBytes, p->dstY, p->dstZ, p->dstPitch, p->dstHeight, p)));
+    /* Pageable host memory: synchronous, like the driver. */
+    if (pageable) {
+        stream_wait_idle(s);
+        copy3d_run(copy);
+    } else {
+        submit(s, copy3d_run, copy);
     }
     return CUDA_SUCCESS;
 }
 
 CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *p) { return cuMemcpy3DAsync_v2(p, NULL); }
 
-CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, void *s) {
-    (void)s;
-    COUNT(memset_calls, 1);
-    memset(DP(d), v, n);
-    return CUDA_SUCCESS;
-}
+struct memset_op {
+    char *dst;
+    size_t pitch, width, height; /* width in elements */
+    unsigned value;
+    int elem; /* 1, 2 or 4 bytes */
+};
 
-CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, void *s) {
-    (void)s;
-    if (d % 2) return CUDA_ERROR_INVALID_VALUE;
-    COUNT(memset_calls, 1);
-    unsigned short *p = DP(d);
-    for (size_t i = 0; i < n; i++) p[i] = v;
-    return CUDA_SUCCESS;
-}
-
-CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, void *s) {
-    (void)s;
-    if (d % 4) return CUDA_ERROR_INVALID_VALUE;
-    COUNT(memset_calls, 1);
-    unsigned *p = DP(d);
-    for (size_t i = 0; i < n; i++) p[i] = v;
-    return CUDA_SUCCESS;
-}
-
-CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned v, size_t width, size_t height, void *s) {
-    (void)s;
-    if (d % 4 || pitch % 4 || pitch < width * 4) return CUDA_ERROR_INVALID_VALUE;
-    COUNT(memset_calls, 1);
-    for (size_t y = 0; y < height; y++) {
-        unsigned *row = (unsigned *)((char *)DP(d) + y * pitch);
-        for (size_t x = 0; x < width; x++) row[x] = v;
+static void memset_run(void *arg) {
+    struct memset_op *o = arg;
+    for (size_t y = 0; y < o->height; y++) {
+        char *row = o->dst + y * o->pitch;
+        for (size_t x = 0; x < o->width; x++) {
+            if (o->elem == 1) row[x] = (char)o->value;
+            else if (o->elem == 2) ((unsigned short *)row)[x] = (unsigned short)o->value;
+            else ((unsigned *)row)[x] = o->value;
+        }
     }
+    free(o);
+}
+
+static CUresult memset_on(void *s, CUdeviceptr d, size_t pitch, unsigned v, size_t width, size_t height, int elem) {
+    if (d % (CUdeviceptr)elem || (height > 1 && (pitch % (size_t)elem || pitch < width * (size_t)elem))) return CUDA_ERROR_INVALID_VALUE;
+    struct memset_op *o = malloc(sizeof *o);
+    if (!o) return CUDA_ERROR_OUT_OF_MEMORY;
+    o->dst = DP(d);
+    o->pitch = pitch;
+    o->width = width;
+    o->height = height;
+    o->value = v;
+    o->elem = elem;
+    COUNT(memset_calls, 1);
+    submit(s, memset_run, o);
     return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, void *s) { return memset_on(s, d, n, v, n, 1, 1); }
+CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, void *s) { return memset_on(s, d, n * 2, v, n, 1, 2); }
+CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, void *s) { return memset_on(s, d, n * 4, v, n, 1, 4); }
+CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned v, size_t width, size_t height, void *s) {
+    if (pitch % 4 || pitch < width * 4) return CUDA_ERROR_INVALID_VALUE;
+    return memset_on(s, d, pitch, v, width, height, 4);
 }
 
 CUresult cuMemsetD8_v2(CUdeviceptr d, unsigned char v, size_t n) { return cuMemsetD8Async(d, v, n, NULL); }
