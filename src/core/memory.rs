@@ -402,6 +402,11 @@ impl Mem {
     /// A kernel on `q`'s device may have written the buffer: that device now holds the only
     /// up-to-date copy. Call it from the command's work, after the launch.
     pub fn note_device_write(&self, q: &Queue) {
+        if self.flags & CL_MEM_READ_ONLY as cl_mem_flags != 0 {
+            // Kernels may not write CL_MEM_READ_ONLY buffers: every copy stays valid (a
+            // USE_HOST_PTR input then maps without a copy back).
+            return;
+        }
         lock(&self.storage.state).written(q, self.storage.multi);
     }
 
@@ -885,6 +890,12 @@ fn ensure_chunks(pool: &mut Vec<Chunk>) -> bool {
     !pool.is_empty()
 }
 
+/// The part of a transfer one staging chunk carries: transfers of a few chunks are cut finer so
+/// that host copies and DMA still overlap.
+fn piece_size(chunk: usize, n: usize) -> usize {
+    (n / 4).clamp(1 << 20, chunk.max(1 << 20)).next_multiple_of(64 << 10).min(chunk)
+}
+
 /// Host to device on `stream` (whose context, `ctx`, is current).
 fn htod_on(stream: &Stream, ctx: &PrimaryContext, dst: DevicePtr, src: *const u8, n: usize) -> CLResult<()> {
     if n < staging_min() || cm::is_pinned(src.cast(), n) {
@@ -896,10 +907,11 @@ fn htod_on(stream: &Stream, ctx: &PrimaryContext, dst: DevicePtr, src: *const u8
         return cm::copy_htod(stream, dst, src.cast(), n).map_err(cl);
     }
     let count = pool.len();
+    let piece = piece_size(pool[0].mem.size, n);
     let (mut off, mut k) = (0usize, 0usize);
     while off < n {
         let c = &mut pool[k % count];
-        let len = c.mem.size.min(n - off);
+        let len = piece.min(n - off);
         if c.busy {
             c.done.synchronize().map_err(cl)?;
         }
@@ -925,7 +937,7 @@ fn dtoh_on(stream: &Stream, ctx: &PrimaryContext, dst: *mut u8, src: DevicePtr, 
         return cm::copy_dtoh(stream, dst.cast(), src, n).map_err(cl);
     }
     let count = pool.len();
-    let size = pool[0].mem.size;
+    let size = piece_size(pool[0].mem.size, n);
     let pieces = n.div_ceil(size);
     let issue = |c: &mut Chunk, piece: usize| -> CLResult<()> {
         let off = piece * size;
@@ -976,7 +988,7 @@ fn workers() -> &'static [Mutex<std::sync::mpsc::Sender<Job>>] {
         let n = std::env::var("CUDACL_COPY_THREADS")
             .ok()
             .and_then(|v| v.parse().ok())
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()).min(4));
+            .unwrap_or_else(|| (std::thread::available_parallelism().map_or(1, |n| n.get()) / 2).clamp(1, 8));
         let mut v = Vec::new();
         for _ in 1..n.max(1) {
             let (tx, rx) = std::sync::mpsc::channel::<Job>();
@@ -1003,7 +1015,7 @@ fn workers() -> &'static [Mutex<std::sync::mpsc::Sender<Job>>] {
 /// # Safety
 /// `src` must have `len` readable bytes, `dst` `len` writable ones, not overlapping.
 pub unsafe fn par_copy(dst: *mut u8, src: *const u8, len: usize) {
-    let w = if len >= (2 << 20) { workers() } else { &[] };
+    let w = if len >= (1 << 20) { workers() } else { &[] };
     if w.is_empty() {
         std::ptr::copy_nonoverlapping(src, dst, len);
         return;
