@@ -13,6 +13,7 @@
  */
 #include "common.h"
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <time.h>
 #include <unistd.h>
@@ -906,6 +907,95 @@ static void test_events(void) {
     free(b);
 }
 
+/* A blocking read behind a command that waits for a user event another thread sets. */
+struct setter {
+    cl_event user;
+    int delay_ms;
+};
+static void *set_later(void *p) {
+    struct setter *st = p;
+    usleep((useconds_t)st->delay_ms * 1000);
+    clSetUserEventStatus(st->user, CL_COMPLETE);
+    return NULL;
+}
+
+static void test_blocking_behind_user_event(void) {
+    const size_t n = (3u << 20) + 5;
+    unsigned char *a = malloc(n), *b = malloc(n);
+    fill_pattern(a, n, 74);
+    memset(b, 0, n);
+    cl_int err;
+    cl_mem m = make(CL_MEM_READ_WRITE, n, NULL, &err);
+    cl_event user = clCreateUserEvent(ctx, &err);
+    EXPECT(clEnqueueWriteBuffer(q, m, CL_FALSE, 0, n, a, 1, &user, NULL), CL_SUCCESS);
+    struct setter st = {user, 30};
+    pthread_t t;
+    pthread_create(&t, NULL, set_later, &st);
+    EXPECT(clEnqueueReadBuffer(q, m, CL_TRUE, 0, n, b, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(same(a, b, n), "blocking read behind a user event differs at %zu", first_diff(a, b, n));
+    pthread_join(t, NULL);
+    /* a blocking map the same way */
+    cl_event user2 = clCreateUserEvent(ctx, &err);
+    unsigned char pat = 0x6e;
+    EXPECT(clEnqueueFillBuffer(q, m, &pat, 1, 0, n, 1, &user2, NULL), CL_SUCCESS);
+    st.user = user2;
+    pthread_create(&t, NULL, set_later, &st);
+    unsigned char *p = clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ, n - 100, 100, 0, NULL, NULL, &err);
+    CHECK(p && p[0] == 0x6e && p[99] == 0x6e, "blocking map behind a user event: %d", err);
+    pthread_join(t, NULL);
+    if (p) EXPECT(clEnqueueUnmapMemObject(q, m, p, 0, NULL, NULL), CL_SUCCESS);
+    clFinish(q);
+    clReleaseEvent(user);
+    clReleaseEvent(user2);
+    clReleaseMemObject(m);
+    free(a);
+    free(b);
+}
+
+/* Several host threads, each with its own queue and buffer, transferring at once (the staging
+ * chunks of a device are shared). */
+struct worker {
+    int id, failures;
+};
+static void *transfer_worker(void *p) {
+    struct worker *w = p;
+    const size_t n = (10u << 20) + 4096 * (size_t)w->id + 3;
+    unsigned char *a = malloc(n), *b = malloc(n);
+    cl_int err;
+    cl_command_queue wq = clCreateCommandQueue(ctx, device, 0, &err);
+    cl_mem m = make(CL_MEM_READ_WRITE, n, NULL, &err);
+    if (!a || !b || !wq || !m) {
+        w->failures++;
+        return NULL;
+    }
+    for (int round = 0; round < 4; round++) {
+        fill_pattern(a, n, (unsigned)(w->id * 10 + round));
+        memset(b, 0, n);
+        if (clEnqueueWriteBuffer(wq, m, round & 1, 0, n, a, 0, NULL, NULL) != CL_SUCCESS) w->failures++;
+        if (clEnqueueReadBuffer(wq, m, CL_TRUE, 0, n, b, 0, NULL, NULL) != CL_SUCCESS) w->failures++;
+        if (!same(a, b, n)) w->failures++;
+    }
+    clReleaseMemObject(m);
+    clReleaseCommandQueue(wq);
+    free(a);
+    free(b);
+    return NULL;
+}
+
+static void test_threads(void) {
+    pthread_t t[4];
+    struct worker w[4];
+    for (int i = 0; i < 4; i++) {
+        w[i].id = i;
+        w[i].failures = 0;
+        pthread_create(&t[i], NULL, transfer_worker, &w[i]);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(t[i], NULL);
+        CHECK(w[i].failures == 0, "thread %d: %d failures", i, w[i].failures);
+    }
+}
+
 /* Objects of another context are refused. */
 static void test_context_mismatch(void) {
     cl_int err;
@@ -1032,7 +1122,8 @@ int main(int argc, char **argv) {
         {"create_errors", test_create_errors}, {"flag_matrix", test_flag_matrix}, {"use_host_ptr", test_use_host_ptr},
         {"alloc_host_ptr", test_alloc_host_ptr}, {"read_write_copy", test_read_write_copy}, {"large_transfers", test_large_transfers},
         {"rect", test_rect}, {"fill", test_fill}, {"map", test_map}, {"sub_buffers", test_sub_buffers}, {"info", test_info},
-        {"events", test_events}, {"context_mismatch", test_context_mismatch}, {"multi_device", test_multi_device},
+        {"events", test_events}, {"blocking_behind_user_event", test_blocking_behind_user_event}, {"threads", test_threads},
+        {"context_mismatch", test_context_mismatch}, {"multi_device", test_multi_device},
     };
     const char *only = getenv("BUFFERS_ONLY");
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
@@ -1042,7 +1133,7 @@ int main(int argc, char **argv) {
         clock_gettime(CLOCK_MONOTONIC, &t0);
         tests[i].fn();
         clock_gettime(CLOCK_MONOTONIC, &t1);
-        printf("%-18s %d passed, %d failed (%.1f ms)\n", tests[i].name, checks_passed - pb, checks_failed - before,
+        printf("%-26s %d passed, %d failed (%.1f ms)\n", tests[i].name, checks_passed - pb, checks_failed - before,
                (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
     }
     clReleaseCommandQueue(q);
