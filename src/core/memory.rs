@@ -111,19 +111,27 @@ pub struct Storage {
 
 impl Drop for Storage {
     fn drop(&mut self) {
+        // This may run inside a command's submission on another context's stream.
+        let ctxs = &self.ctxs;
         let st = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        cm::preserving_current_context(|| Storage::release(st, ctxs));
+    }
+}
+
+impl Storage {
+    fn release(st: &mut State, ctxs: &[Arc<PrimaryContext>]) {
         for (i, d) in st.dev.iter_mut().enumerate() {
-            if let (Some(_), Some(c)) = (d.as_ref(), self.ctxs.get(i)) {
+            if let (Some(_), Some(c)) = (d.as_ref(), ctxs.get(i)) {
                 let _ = c.make_current();
                 *d = None;
             }
         }
-        if let Some(c) = self.ctxs.first() {
+        if let Some(c) = ctxs.first() {
             let _ = c.make_current();
             if matches!(st.host, Some(HostMem::App { reg: Some(_), .. })) {
                 // The application may free or reuse its memory once the destructor callbacks
                 // ran: no copy engine may still be using it when the registration goes.
-                for c in &self.ctxs {
+                for c in ctxs {
                     if c.make_current().is_ok() {
                         let _ = cm::synchronize_current();
                     }
