@@ -339,8 +339,21 @@ struct fake_event {
     unsigned long long t;
     int recorded;
     int timing;
+    int device; /* of the context current at creation */
     unsigned long long epoch, done_epoch;
 };
+
+/* Like the driver, work goes only to streams of the current context (a stream of another
+ * context is a bug in the caller: CUDA_ERROR_INVALID_CONTEXT here). */
+static CUresult check_stream(void *stream) {
+    struct fake_stream *s = stream;
+    if (!current) return CUDA_ERROR_INVALID_CONTEXT;
+    if (s && s->device != current->device) {
+        TRACE("stream of device %d used while device %d's context is current", s->device, current->device);
+        return CUDA_ERROR_INVALID_CONTEXT;
+    }
+    return CUDA_SUCCESS;
+}
 static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ev_cv = PTHREAD_COND_INITIALIZER;
 
@@ -522,6 +535,7 @@ CUresult cuEventCreate(void **e, unsigned flags) {
     struct fake_event *ev = calloc(1, sizeof *ev);
     if (!ev) return CUDA_ERROR_OUT_OF_MEMORY;
     ev->timing = !(flags & 2); /* CU_EVENT_DISABLE_TIMING */
+    ev->device = current ? current->device : -1;
     *e = ev;
     return CUDA_SUCCESS;
 }
@@ -534,6 +548,10 @@ CUresult cuEventDestroy_v2(void *e) {
 CUresult cuEventRecord(void *e, void *s) {
     struct fake_event *ev = e;
     if (!ev) return CUDA_ERROR_INVALID_HANDLE;
+    if (s && ev->device != ((struct fake_stream *)s)->device) {
+        TRACE("event of device %d recorded on a stream of device %d", ev->device, ((struct fake_stream *)s)->device);
+        return CUDA_ERROR_INVALID_HANDLE;
+    }
     pthread_mutex_lock(&ev_lock);
     ev->recorded = 1;
     unsigned long long epoch = ++ev->epoch;
@@ -585,6 +603,7 @@ static void host_fn_run(void *p) {
 
 CUresult cuLaunchHostFunc(void *s, CUhostFn fn, void *data) {
     if (!fn) return CUDA_ERROR_INVALID_VALUE;
+    if (check_stream(s)) return CUDA_ERROR_INVALID_CONTEXT;
     struct host_fn_op *o = malloc(sizeof *o);
     if (!o) return CUDA_ERROR_OUT_OF_MEMORY;
     o->fn = fn;
@@ -792,6 +811,7 @@ static void copy_run(void *p) {
 /* A copy on a stream; `src_staged`: take the source now (pageable host source);
  * `wait`: return once done (pageable host destination). */
 static CUresult copy_on(void *s, void *dst, const void *src, size_t n, int src_staged, int wait) {
+    if (check_stream(s)) return CUDA_ERROR_INVALID_CONTEXT;
     if (n && (!dst || !src)) return CUDA_ERROR_INVALID_VALUE;
     if (!n) return CUDA_SUCCESS;
     struct copy_op *o = malloc(sizeof *o);
@@ -906,6 +926,7 @@ static size_t span3d(size_t x, size_t y, size_t z, size_t pitch, size_t h, const
 
 CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, void *s) {
     if (!p) return CUDA_ERROR_INVALID_VALUE;
+    if (check_stream(s)) return CUDA_ERROR_INVALID_CONTEXT;
     char *src = base_of(p->srcMemoryType, p->srcHost, p->srcDevice);
     char *dst = base_of(p->dstMemoryType, p->dstHost, p->dstDevice);
     if (!src || !dst) return CUDA_ERROR_INVALID_VALUE;
@@ -953,6 +974,7 @@ static void memset_run(void *arg) {
 }
 
 static CUresult memset_on(void *s, CUdeviceptr d, size_t pitch, unsigned v, size_t width, size_t height, int elem) {
+    if (check_stream(s)) return CUDA_ERROR_INVALID_CONTEXT;
     if (d % (CUdeviceptr)elem || (height > 1 && (pitch % (size_t)elem || pitch < width * (size_t)elem))) return CUDA_ERROR_INVALID_VALUE;
     struct memset_op *o = malloc(sizeof *o);
     if (!o) return CUDA_ERROR_OUT_OF_MEMORY;
@@ -1101,9 +1123,9 @@ int fakecuda_last_launch(struct fakecuda_launch *out) {
 }
 
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared, void *s, void **params, void **extra) {
-    (void)s;
     struct fake_function *fn = f;
     if (!fn) return CUDA_ERROR_INVALID_HANDLE;
+    if (check_stream(s)) return CUDA_ERROR_INVALID_CONTEXT;
     if (!gx || !gy || !gz || !bx || !by || !bz) return CUDA_ERROR_INVALID_VALUE;
     if ((unsigned long long)bx * by * bz > 1024 || bz > 64) return CUDA_ERROR_INVALID_VALUE;
     if (shared > (unsigned)fn->max_dynamic_shared) return CUDA_ERROR_INVALID_VALUE;
