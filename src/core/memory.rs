@@ -570,7 +570,14 @@ impl Cl<Mem> {
             if st.is_alias(q.dev) {
                 return Ok(());
             }
-            dtoh_on(&q.stream, &q.cuda, hp as *mut u8, base + root_off as DevicePtr, len)
+            dtoh_on(&q.stream, &q.cuda, hp as *mut u8, base + root_off as DevicePtr, len)?;
+            if len == mem.storage.size {
+                // The whole allocation is on the host now: later maps need no copy.
+                let v = st.valid | HOST;
+                st.set_valid(v);
+                st.note_last(q, mem.storage.multi);
+            }
+            Ok(())
         };
         Ok((ptr.cast(), work))
     }
@@ -594,8 +601,10 @@ impl Cl<Mem> {
             let mut st = lock(&mem.storage.state);
             let host_valid = st.valid & HOST != 0;
             st.alloc(q.dev, &q.device, size)?;
-            if st.is_alias(q.dev) || (host_valid && m.len == size) {
-                // The host copy is complete and current: devices fetch it when they need it.
+            if st.is_alias(q.dev) || m.len == size {
+                // The host copy is complete and current (a whole-buffer mapping holds every
+                // byte: read in, or all written by the application): devices fetch it when
+                // they next need it.
                 st.set_valid(HOST);
                 st.note_last(q, multi);
                 return Ok(());
