@@ -198,6 +198,55 @@ static void layout(void) {
     EXPECT(clSetKernelExecInfo(k, 0, 0, NULL), CL_INVALID_OPERATION);
     EXPECT(clSetKernelArgSVMPointer(NULL, 0, NULL), CL_INVALID_KERNEL);
 
+    /* A launch deferred behind a user event uses the arguments as they were at enqueue time,
+     * and runs even if the kernel is released before the event is set. */
+    {
+        cl_event gate = clCreateUserEvent(ctx, &err);
+        cl_kernel kd = clCloneKernel(k, &err);
+        int n1 = 1111, n2 = 2222;
+        EXPECT(clSetKernelArg(kd, 2, sizeof n1, &n1), CL_SUCCESS);
+        cl_event dev_ev = NULL;
+        EXPECT(clEnqueueNDRangeKernel(q, kd, 1, NULL, &g64, NULL, 1, &gate, &dev_ev), CL_SUCCESS);
+        EXPECT(clSetKernelArg(kd, 2, sizeof n2, &n2), CL_SUCCESS);
+        EXPECT(clSetKernelArg(kd, 1, 4096, NULL), CL_SUCCESS);
+        EXPECT(clReleaseKernel(kd), CL_SUCCESS);
+        cl_int st2 = 0;
+        clGetEventInfo(dev_ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st2, &st2, NULL);
+        CHECK(st2 == CL_QUEUED, "deferred launch status %d", st2);
+        EXPECT(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+        EXPECT(clWaitForEvents(1, &dev_ev), CL_SUCCESS);
+        r = launched();
+        CHECK(AT(r, 12, int) == 1111 && r.shared == 56, "deferred launch saw n=%d shared=%u", AT(r, 12, int), r.shared);
+        clReleaseEvent(dev_ev);
+        clReleaseEvent(gate);
+        /* A failed wait list: the launch does not run, its event reports the failure. */
+        gate = clCreateUserEvent(ctx, &err);
+        unsigned long long before = launched().count;
+        EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g64, NULL, 1, &gate, &dev_ev), CL_SUCCESS);
+        EXPECT(clSetUserEventStatus(gate, -77), CL_SUCCESS);
+        clGetEventInfo(dev_ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st2, &st2, NULL);
+        CHECK(st2 < 0, "launch after a failed event: status %d", st2);
+        CHECK(launched().count == before, "a launch whose wait list failed did not run");
+        clReleaseEvent(dev_ev);
+        clReleaseEvent(gate);
+    }
+    /* Profiling timestamps of a launch. */
+    {
+        cl_command_queue qp = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+        cl_event pe;
+        EXPECT(clEnqueueNDRangeKernel(qp, k, 1, NULL, &g64, NULL, 0, NULL, &pe), CL_SUCCESS);
+        EXPECT(clWaitForEvents(1, &pe), CL_SUCCESS);
+        cl_ulong t[4] = {0};
+        clGetEventProfilingInfo(pe, CL_PROFILING_COMMAND_QUEUED, 8, &t[0], NULL);
+        clGetEventProfilingInfo(pe, CL_PROFILING_COMMAND_SUBMIT, 8, &t[1], NULL);
+        clGetEventProfilingInfo(pe, CL_PROFILING_COMMAND_START, 8, &t[2], NULL);
+        clGetEventProfilingInfo(pe, CL_PROFILING_COMMAND_END, 8, &t[3], NULL);
+        CHECK(t[0] > 0 && t[0] <= t[1] && t[1] <= t[2] && t[2] <= t[3], "profile %llu %llu %llu %llu",
+              (unsigned long long)t[0], (unsigned long long)t[1], (unsigned long long)t[2], (unsigned long long)t[3]);
+        clReleaseEvent(pe);
+        clReleaseCommandQueue(qp);
+    }
+
     /* Clone: same function, arguments copied. */
     cl_kernel k2 = clCloneKernel(k, &err);
     CHECK(err == CL_SUCCESS && k2, "clone %d", err);
