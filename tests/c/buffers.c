@@ -599,6 +599,42 @@ static void test_map(void) {
     }
     EXPECT(read_all(m, got, n), CL_SUCCESS);
     CHECK(same(got, data, n), "data after invalidate map differs at %zu", first_diff(got, data, n));
+    /* whole-buffer maps between device-side changes always show the latest data */
+    unsigned char srcdata[4096];
+    fill_pattern(srcdata, sizeof srcdata, 44);
+    cl_mem src = make(CL_MEM_COPY_HOST_PTR, 4096, srcdata, &err);
+    for (int step = 0; step < 4; step++) {
+        unsigned char *whole = clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ, 0, n, 0, NULL, NULL, &err);
+        CHECK(whole && same(whole, data, n), "whole map before step %d differs", step);
+        if (whole) EXPECT(clEnqueueUnmapMemObject(q, m, whole, 0, NULL, NULL), CL_SUCCESS);
+        if (step == 0) {
+            fill_pattern(got, 1000, 43);
+            EXPECT(clEnqueueWriteBuffer(q, m, CL_FALSE, 300, 1000, got, 0, NULL, NULL), CL_SUCCESS);
+            memcpy(data + 300, got, 1000);
+        } else if (step == 1) {
+            EXPECT(clEnqueueCopyBuffer(q, src, m, 0, 5000, 4096, 0, NULL, NULL), CL_SUCCESS);
+            memcpy(data + 5000, srcdata, 4096);
+        } else if (step == 2) {
+            unsigned int v = 0x01020304;
+            EXPECT(clEnqueueFillBuffer(q, m, &v, 4, 8, 64, 0, NULL, NULL), CL_SUCCESS);
+            for (int i = 0; i < 16; i++) memcpy(data + 8 + 4 * i, &v, 4);
+        }
+        clFinish(q);
+    }
+    clReleaseMemObject(src);
+    /* a whole-buffer write mapping, then device work reading it */
+    w = clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_WRITE, 0, n, 0, NULL, NULL, &err);
+    if (w) {
+        CHECK(same(w, data, n), "whole write map shows the current data");
+        w[n - 1] ^= 0xff;
+        data[n - 1] ^= 0xff;
+        EXPECT(clEnqueueUnmapMemObject(q, m, w, 0, NULL, NULL), CL_SUCCESS);
+    }
+    cl_mem m2 = make(CL_MEM_READ_WRITE, n, NULL, &err);
+    EXPECT(clEnqueueCopyBuffer(q, m, m2, 0, 0, n, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(read_all(m2, got, n), CL_SUCCESS);
+    CHECK(same(got, data, n), "copy after whole-buffer map-write differs at %zu", first_diff(got, data, n));
+    clReleaseMemObject(m2);
     /* the same region mapped twice */
     unsigned char *a1 = clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ, 0, 64, 0, NULL, NULL, &err);
     unsigned char *a2 = clEnqueueMapBuffer(q, m, CL_TRUE, CL_MAP_READ, 0, 64, 0, NULL, NULL, &err);
