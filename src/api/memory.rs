@@ -91,7 +91,7 @@ pub extern "C" fn clCreateSubBuffer(buffer: cl_mem, flags: cl_mem_flags, buffer_
         if region.size == 0 {
             return Err(CL_INVALID_BUFFER_SIZE);
         }
-        if region.origin.checked_add(region.size).is_none_or(|end| end > parent.size) {
+        if region.origin.checked_add(region.size).map_or(true, |end| end > parent.size) {
             return Err(CL_INVALID_VALUE);
         }
         if region.origin % BASE_ADDR_ALIGN != 0 {
