@@ -31,6 +31,16 @@ fn fake_driver_buffers_discrete_gpu_through_loader() {
     buffers(Via::Loader, &[]);
 }
 
+/// The host copies of staged transfers split over several threads (CI machines have two cores,
+/// where the default is one thread), with uneven splits.
+#[test]
+fn fake_driver_buffers_parallel_host_copies() {
+    for threads in ["3", "4"] {
+        buffers(Via::Loader, &[("CUDACL_COPY_THREADS", threads), ("BUFFERS_ONLY", "large_transfers,threads,alloc_host_ptr")]);
+    }
+    buffers(Via::Loader, &[("CUDACL_COPY_THREADS", "4"), ("FAKECUDA_ASYNC", "1"), ("BUFFERS_ONLY", "large_transfers,threads")]);
+}
+
 #[test]
 fn fake_driver_buffers_discrete_gpu_with_ld_preload() {
     buffers(Via::Preload, &[]);
