@@ -11,6 +11,11 @@
 //! Sub-buffers share their parent's `Storage` (validity is tracked for the whole allocation).
 //! All work is issued on the queue's stream at submission time, in queue order; pageable host
 //! memory goes through a pipelined set of pinned staging chunks (see `htod_on` / `dtoh_on`).
+//!
+//! Tuning (environment, read once): CUDACL_STAGING_MIN (bytes; smaller pageable transfers go
+//! straight to the driver, default 1 MiB), CUDACL_STAGING_CHUNK_MB (default 8) and
+//! CUDACL_STAGING_CHUNKS (default 4) per CUDA context, CUDACL_COPY_THREADS (threads for the host
+//! side of staged copies, default half the cores, at most 8).
 use super::context::Context;
 use super::device::Device;
 use super::queue::Queue;
