@@ -8,12 +8,16 @@ OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 # so each run sees exactly the one vendor folder it names (checked with clinfo -l below).
 unset OCL_ICD_FILENAMES
 V=/tmp/vendors; rm -rf $V; mkdir -p $V/cudacl $V/nvidia
-echo "$G/libcudacl.so" > $V/cudacl/cudacl.icd
+LIB=/tmp/cudacl/libcudacl.so; mkdir -p /tmp/cudacl
+[ -f $LIB ] || xz -dc "$G/libcudacl.so.xz" > $LIB
+echo "$LIB" > $V/cudacl/cudacl.icd
 nv=$(ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 2>/dev/null || find / -name 'libnvidia-opencl.so.1' 2>/dev/null | head -1)
 echo "$nv" > $V/nvidia/nvidia.icd
 export CUDACL_LIBCLC=$G/clc/nvptx64--nvidiacl.bc
 export CUDACL_CACHE_DIR=/tmp/cudacl-cache
 TABLE=$OUT/table.txt; : > $TABLE
+# ONLY="name ..." limits the batch to those programs / parts.
+want() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
 row() { printf '%-34s %-10s %s\n' "$1" "$2" "$3" | tee -a $TABLE; }
 
 { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } > $OUT/machine.txt 2>&1
@@ -22,7 +26,7 @@ echo "== platforms seen by each vendor folder =="
 for v in cudacl nvidia; do OCL_ICD_VENDORS=$V/$v clinfo -l 2>&1 | sed "s/^/[$v] /"; done
 OCL_ICD_VENDORS=$V/cudacl clinfo > $OUT/clinfo-cudacl.txt 2>&1; row "clinfo via ICD" cudacl "exit $?"
 OCL_ICD_VENDORS=$V/nvidia clinfo > $OUT/clinfo-nvidia.txt 2>&1; row "clinfo via ICD" nvidia "exit $?"
-LD_PRELOAD=$G/libcudacl.so OCL_ICD_VENDORS=/nonexistent clinfo > $OUT/clinfo-preload.txt 2>&1; row "clinfo via LD_PRELOAD" cudacl "exit $?"
+LD_PRELOAD=$LIB OCL_ICD_VENDORS=/nonexistent clinfo > $OUT/clinfo-preload.txt 2>&1; row "clinfo via LD_PRELOAD" cudacl "exit $?"
 
 # Test programs: each prints "NAME: N passed, M failed". cudacl-only ones skip NVIDIA.
 run_prog() { # name vendor args...
@@ -35,6 +39,7 @@ run_prog() { # name vendor args...
 }
 for exe in "$G"/bin/*; do
   name=$(basename "$exe")
+  want "$name" || continue
   case "$name" in
     probe_gpu|platforms) run_prog "$name" cudacl ;;
     errors) run_prog errors cudacl full; ;;
@@ -43,12 +48,24 @@ for exe in "$G"/bin/*; do
   esac
 done
 for b in bandwidth microbench; do
-  [ -x "$G/bin/$b" ] || continue
+  [ -x "$G/bin/$b" ] && want $b || continue
   for v in cudacl nvidia; do
     pname=cudacl; [ $v = nvidia ] && pname=NVIDIA
     OCL_ICD_VENDORS=$V/$v CL_PLATFORM_NAME=$pname timeout 300 "$G/bin/$b" > $OUT/$b-$v.log 2>&1
     row "$b" "$v" "rc=$?"
   done
 done
-for extra in "$G"/extra-*.sh; do [ -f "$extra" ] && bash "$extra" "$G" "$V" "$OUT" 2>&1 | tail -40; done
+# ptxgen's corpus: every PTX loads through the driver's JIT (log checked), a subset runs.
+if want ptxgen && [ -d "$G/ptxgen" ]; then
+  ( cd "$G/ptxgen" && gcc -O2 -o /tmp/check_ptx check_ptx.c -ldl && /tmp/check_ptx info && /tmp/check_ptx load *.ptx && /tmp/check_ptx run . ) > $OUT/ptxgen.log 2>&1
+  row "ptxgen corpus load+run" cudacl "rc=$? $(grep -ciE '^(PASS|ok)' $OUT/ptxgen.log) ok, $(grep -ciE '^FAIL' $OUT/ptxgen.log) FAIL"
+fi
+# ompcl's corpus through cudacl and through NVIDIA's OpenCL.
+if want ompcl && [ -d "$G/ompcl" ]; then
+  for v in cudacl nvidia; do
+    OCL_ICD_VENDORS=$V/$v bash "$G/ompcl/run.sh" $v > $OUT/ompcl-$v.log 2>&1
+    row "ompcl corpus" "$v" "rc=$? $(grep -E 'passed|failed' $OUT/ompcl-$v.log | tail -1)"
+  done
+  cp "$G"/ompcl/results/*/report.txt $OUT/ 2>/dev/null
+fi
 echo; echo "================ summary ================"; cat $TABLE

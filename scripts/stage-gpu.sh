@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 out=.gpu
 rm -rf "$out"; mkdir -p "$out/bin" "$out/clc"
 cargo build --release --lib
-cp target/release/libcudacl.so "$out/"
-strip "$out/libcudacl.so"
+# Statically linked clang/LLVM make the library large: it travels xz-compressed.
+strip -o "$out/libcudacl.so" target/release/libcudacl.so
+xz -T2 -3 "$out/libcudacl.so"
 cp /usr/lib/clc/nvptx64--nvidiacl.bc "$out/clc/"
 CFLAGS=(-O2 -g -Wall -DCL_TARGET_OPENCL_VERSION=300 -DCL_USE_DEPRECATED_OPENCL_1_0_APIS
         -DCL_USE_DEPRECATED_OPENCL_1_1_APIS -DCL_USE_DEPRECATED_OPENCL_1_2_APIS -I tests/c)
@@ -19,8 +20,8 @@ for src in tests/c/*.c bench/*.c; do
   cc "${CFLAGS[@]}" "$src" -o "$out/bin/$name" -lOpenCL -lm -lpthread
 done
 # Extra stages contributed by the sub-projects (ptxgen's PTX corpus, ompcl's programs).
-for extra in ptxgen/gpu/stage.sh ompcl/gpu/stage.sh; do
-  if [ -x "$extra" ]; then bash "$extra" "$out" || echo "stage: $extra failed (skipped)"; fi
+for sub in ptxgen ompcl; do
+  if [ -f "$sub/gpu/stage.sh" ]; then bash "$sub/gpu/stage.sh" "$out/$sub" || echo "stage: $sub failed (skipped)"; fi
 done
 cp scripts/gpu-run.sh "$out/run.sh"
 du -sh "$out"
