@@ -210,18 +210,33 @@ impl State {
             if let Some(h) = &self.host {
                 htod_on(&q.stream, &q.cuda, dst, h.ptr(), size)?;
             }
-        } else if let Some(j) = (0..self.dev.len()).find(|&j| self.valid & bit(j) != 0 && self.dev_ptr(j).is_some()) {
-            let src = self.dev_ptr(j).ok_or(CL_OUT_OF_RESOURCES)?;
-            let src_ctx = q.context.cuda.get(j).ok_or(CL_OUT_OF_RESOURCES)?;
-            if Arc::ptr_eq(src_ctx, &q.cuda) {
-                cm::copy_dtod(&q.stream, dst, src, size).map_err(cl)?;
-            } else {
-                cm::copy_peer(&q.stream, dst, q.cuda.ctx, src, src_ctx.ctx, size).map_err(cl)?;
-            }
+        } else if let Some(j) = self.valid_device() {
+            self.copy_from(q, j, dst, 0, size)?;
         }
         let v = self.valid | bit(i);
         self.set_valid(v);
         Ok(dst)
+    }
+
+    /// A device whose copy is valid.
+    fn valid_device(&self) -> Option<usize> {
+        (0..self.dev.len()).find(|&j| self.valid & bit(j) != 0 && self.dev_ptr(j).is_some())
+    }
+
+    /// Copies [off, off+len) of device j's copy to the same range at `dst_base` (an allocation
+    /// in q's context), on q's stream.
+    fn copy_from(&self, q: &Queue, j: usize, dst_base: DevicePtr, off: usize, len: usize) -> CLResult<()> {
+        if len == 0 {
+            return Ok(());
+        }
+        let src = self.dev_ptr(j).ok_or(CL_OUT_OF_RESOURCES)? + off as DevicePtr;
+        let dst = dst_base + off as DevicePtr;
+        let src_ctx = q.context.cuda.get(j).ok_or(CL_OUT_OF_RESOURCES)?;
+        if Arc::ptr_eq(src_ctx, &q.cuda) {
+            cm::copy_dtod(&q.stream, dst, src, len).map_err(cl)
+        } else {
+            cm::copy_peer(&q.stream, dst, q.cuda.ctx, src, src_ctx.ctx, len).map_err(cl)
+        }
     }
 
     /// A command on q changed the copy on q's device: it is now the only valid one.
@@ -605,7 +620,22 @@ impl Cl<Mem> {
             let multi = mem.storage.multi;
             let mut st = lock(&mem.storage.state);
             let host_valid = st.valid & HOST != 0;
-            st.alloc(q.dev, &q.device, size)?;
+            let base = st.alloc(q.dev, &q.device, size)?;
+            if st.is_alias(q.dev) && !host_valid && m.len != size {
+                // Zero-copy device, but the host memory holds only the mapped region: bring
+                // the rest of it up to date from a device copy, around the region.
+                if let Some(j) = st.valid_device() {
+                    if let Some(e) = &st.last {
+                        q.stream.wait(e).map_err(cl)?;
+                    }
+                    st.copy_from(q, j, base, 0, m.offset)?;
+                    let end = m.offset + m.len;
+                    st.copy_from(q, j, base, end, size - end)?;
+                }
+                st.set_valid(HOST);
+                st.note_last(q, multi);
+                return Ok(());
+            }
             if st.is_alias(q.dev) || m.len == size {
                 // The host copy is complete and current (a whole-buffer mapping holds every
                 // byte: read in, or all written by the application): devices fetch it when

@@ -1032,6 +1032,229 @@ static void test_threads(void) {
     }
 }
 
+/* Random sequences of memory commands on every device of the platform (one context), each
+ * command waiting for the previous one's event, checked against a model of the contents:
+ * exercises the bookkeeping of where the latest data is (device copies, host copy, zero-copy). */
+static unsigned rng_state = 12345;
+static unsigned rnd(unsigned n) {
+    rng_state = rng_state * 1103515245u + 12345u;
+    return (rng_state >> 8) % (n ? n : 1);
+}
+
+#define FUZZ_BUFS 4
+static void test_random_ops(void) {
+    const char *seed = getenv("BUFFERS_SEED");
+    if (seed && *seed) rng_state = (unsigned)strtoul(seed, NULL, 10);
+    cl_device_id ds[4];
+    cl_uint nd = 0;
+    clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 4, ds, &nd);
+    if (nd < 1) return;
+    if (nd > 4) nd = 4;
+    cl_int err;
+    cl_context fc = clCreateContext(NULL, nd, ds, NULL, NULL, &err);
+    CHECK(fc != NULL, "fuzz context: %d", err);
+    if (!fc) return;
+    cl_command_queue qs[8];
+    for (cl_uint i = 0; i < nd; i++) {
+        qs[2 * i] = clCreateCommandQueue(fc, ds[i], 0, &err);
+        qs[2 * i + 1] = clCreateCommandQueue(fc, ds[i], CL_QUEUE_PROFILING_ENABLE, &err);
+    }
+    unsigned nq = 2 * nd;
+    const size_t sizes[FUZZ_BUFS] = {65536 + 64, 40000, 3u << 20, 8192};
+    const cl_mem_flags flags[FUZZ_BUFS] = {CL_MEM_READ_WRITE, CL_MEM_USE_HOST_PTR, CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR, CL_MEM_COPY_HOST_PTR};
+    unsigned char *model[FUZZ_BUFS], *host[FUZZ_BUFS];
+    cl_mem b[FUZZ_BUFS];
+    for (int i = 0; i < FUZZ_BUFS; i++) {
+        model[i] = malloc(sizes[i]);
+        host[i] = malloc(sizes[i]);
+        fill_pattern(host[i], sizes[i], 90 + (unsigned)i);
+        if (flags[i] & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) memcpy(model[i], host[i], sizes[i]);
+        b[i] = clCreateBuffer(fc, flags[i], sizes[i], (flags[i] & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) ? host[i] : NULL, &err);
+        CHECK(b[i] != NULL, "fuzz buffer %d: %d", i, err);
+        if (!b[i]) return;
+        if (!(flags[i] & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR))) {
+            memset(model[i], 0, sizes[i]);
+            clEnqueueWriteBuffer(qs[0], b[i], CL_TRUE, 0, sizes[i], model[i], 0, NULL, NULL);
+        }
+    }
+    /* a sub-buffer of buffer 0 and of buffer 2 */
+    cl_buffer_region r0 = {1024, 8192}, r2 = {512 * 1024, (1u << 20) + 100};
+    cl_mem sub[2] = {clCreateSubBuffer(b[0], 0, CL_BUFFER_CREATE_TYPE_REGION, &r0, &err), clCreateSubBuffer(b[2], 0, CL_BUFFER_CREATE_TYPE_REGION, &r2, &err)};
+    int sub_parent[2] = {0, 2};
+    size_t sub_off[2] = {r0.origin, r2.origin}, sub_size[2] = {r0.size, r2.size};
+    CHECK(sub[0] && sub[1], "fuzz sub-buffers: %d", err);
+    if (!sub[0] || !sub[1]) return;
+    void *keep[1024]; /* sources of non-blocking writes, freed at the end */
+    int nkeep = 0;
+    cl_event last = NULL;
+    int bad = 0, ops = 0;
+    char what[64] = "";
+    for (int step = 0; step < 600 && !bad; step++) {
+        cl_command_queue cq = qs[rnd(nq)];
+        cl_event ev = NULL;
+        cl_uint nw = last ? 1 : 0;
+        const cl_event *wl = last ? &last : NULL;
+        int use_sub = rnd(4) == 0;
+        int bi = use_sub ? -1 : (int)rnd(FUZZ_BUFS);
+        int si = use_sub ? (int)rnd(2) : -1;
+        cl_mem m = use_sub ? sub[si] : b[bi];
+        unsigned char *mm = use_sub ? model[sub_parent[si]] + sub_off[si] : model[bi];
+        size_t size = use_sub ? sub_size[si] : sizes[bi];
+        size_t off = rnd((unsigned)size), len = 1 + rnd((unsigned)(size - off));
+        int op = (int)rnd(8);
+        ops++;
+        switch (op) {
+        case 0: { /* write (non-blocking from a kept source) */
+            unsigned char *src = malloc(len);
+            fill_pattern(src, len, (unsigned)step);
+            if (nkeep < 1024) keep[nkeep++] = src;
+            int blocking = rnd(2) || nkeep >= 1024;
+            err = clEnqueueWriteBuffer(cq, m, blocking, off, len, src, nw, wl, &ev);
+            memcpy(mm + off, src, len);
+            if (nkeep >= 1024 && blocking) {
+                clWaitForEvents(1, &ev);
+                free(src);
+            }
+            snprintf(what, sizeof what, "write %zu+%zu", off, len);
+            break;
+        }
+        case 1: { /* read and compare */
+            unsigned char *dst = malloc(len);
+            err = clEnqueueReadBuffer(cq, m, CL_TRUE, off, len, dst, nw, wl, &ev);
+            if (err == CL_SUCCESS && !same(dst, mm + off, len)) {
+                printf("fuzz step %d: read %zu+%zu of %s %d differs at %zu\n", step, off, len, use_sub ? "sub" : "buffer", use_sub ? si : bi, first_diff(dst, mm + off, len));
+                bad = 1;
+            }
+            free(dst);
+            snprintf(what, sizeof what, "read %zu+%zu", off, len);
+            break;
+        }
+        case 2: { /* copy from another buffer (or from the same one, not overlapping) */
+            int sj = (int)rnd(FUZZ_BUFS);
+            if (sj == bi || use_sub) {
+                /* within m: a non-overlapping pair of ranges */
+                size_t half = size / 2, l = 1 + rnd((unsigned)half);
+                size_t a = rnd((unsigned)(half - l + 1)), d = half + rnd((unsigned)(size - half - l + 1));
+                if (rnd(2)) {
+                    size_t t = a;
+                    a = d;
+                    d = t;
+                }
+                err = clEnqueueCopyBuffer(cq, m, m, a, d, l, nw, wl, &ev);
+                memmove(mm + d, mm + a, l);
+                snprintf(what, sizeof what, "copy self %zu->%zu (%zu)", a, d, l);
+            } else {
+                size_t l = 1 + rnd((unsigned)(sizes[sj] < size ? sizes[sj] : size));
+                size_t a = rnd((unsigned)(sizes[sj] - l + 1)), d = rnd((unsigned)(size - l + 1));
+                err = clEnqueueCopyBuffer(cq, b[sj], m, a, d, l, nw, wl, &ev);
+                memcpy(mm + d, model[sj] + a, l);
+                snprintf(what, sizeof what, "copy %d:%zu -> %zu (%zu)", sj, a, d, l);
+            }
+            break;
+        }
+        case 3: { /* fill */
+            size_t ps = (size_t)1 << rnd(8);
+            unsigned char pat[128];
+            fill_pattern(pat, ps, (unsigned)step + 7);
+            size_t o = off / ps * ps, n = len / ps * ps;
+            if (o + n > size || n == 0) {
+                o = 0;
+                n = ps <= size ? ps : 0;
+            }
+            if (n == 0) {
+                ops--;
+                continue;
+            }
+            err = clEnqueueFillBuffer(cq, m, pat, ps, o, n, nw, wl, &ev);
+            for (size_t i = 0; i < n; i++) mm[o + i] = pat[i % ps];
+            snprintf(what, sizeof what, "fill %zu+%zu pattern %zu", o, n, ps);
+            break;
+        }
+        case 4: { /* map, change, unmap */
+            int whole = rnd(3) == 0;
+            size_t o = whole ? 0 : off, l = whole ? size : len;
+            cl_map_flags mf = rnd(3) == 0 ? CL_MAP_WRITE_INVALIDATE_REGION : rnd(2) ? CL_MAP_READ | CL_MAP_WRITE : CL_MAP_READ;
+            cl_event mev;
+            unsigned char *p = clEnqueueMapBuffer(cq, m, CL_FALSE, mf, o, l, nw, wl, &mev, &err);
+            if (!p) break;
+            clWaitForEvents(1, &mev);
+            clReleaseEvent(mev);
+            if (mf != CL_MAP_WRITE_INVALIDATE_REGION && !same(p, mm + o, l)) {
+                printf("fuzz step %d: map %zu+%zu differs at %zu\n", step, o, l, first_diff(p, mm + o, l));
+                bad = 1;
+            }
+            if (mf != CL_MAP_READ) {
+                fill_pattern(p, l, (unsigned)step + 3);
+                memcpy(mm + o, p, l);
+            }
+            cl_command_queue uq = qs[rnd(nq)]; /* unmap on any queue of the context */
+            err = clEnqueueUnmapMemObject(uq, m, p, 0, NULL, &ev);
+            snprintf(what, sizeof what, "map 0x%llx %zu+%zu", (unsigned long long)mf, o, l);
+            break;
+        }
+        case 5: { /* rect write then rect read of a 2-D block */
+            size_t row = 64, w = 1 + rnd(32), h = 1 + rnd(16);
+            if (size < row * (h + 1)) {
+                ops--;
+                continue;
+            }
+            size_t ox = rnd((unsigned)(row - w)), oy = rnd((unsigned)(size / row - h));
+            size_t borg[3] = {ox, oy, 0}, horg[3] = {0, 0, 0}, reg[3] = {w, h, 1};
+            unsigned char *src = malloc(w * h);
+            fill_pattern(src, w * h, (unsigned)step + 11);
+            err = clEnqueueWriteBufferRect(cq, m, CL_TRUE, borg, horg, reg, row, 0, w, 0, src, nw, wl, &ev);
+            for (size_t y = 0; y < h; y++) memcpy(mm + (oy + y) * row + ox, src + y * w, w);
+            free(src);
+            snprintf(what, sizeof what, "rect write %zux%zu at %zu,%zu", w, h, ox, oy);
+            break;
+        }
+        case 6: { /* migrate to this queue's device, or to the host */
+            err = clEnqueueMigrateMemObjects(cq, 1, &m, rnd(3) == 0 ? CL_MIGRATE_MEM_OBJECT_HOST : 0, nw, wl, &ev);
+            snprintf(what, sizeof what, "migrate");
+            break;
+        }
+        default: { /* a marker, to vary the chains */
+            err = clEnqueueMarkerWithWaitList(cq, nw, wl, &ev);
+            snprintf(what, sizeof what, "marker");
+            break;
+        }
+        }
+        if (getenv("BUFFERS_TRACE")) {
+            unsigned qi = 0;
+            while (qi < nq && qs[qi] != cq) qi++;
+            printf("step %d: queue %u: %s on %s %d\n", step, qi, what, use_sub ? "sub" : "buffer", use_sub ? si : bi);
+        }
+        if (err != CL_SUCCESS) {
+            printf("fuzz step %d: %s on %s %d: error %d\n", step, what, use_sub ? "sub" : "buffer", use_sub ? si : bi, err);
+            bad = 1;
+        }
+        if (last) clReleaseEvent(last);
+        last = ev;
+    }
+    if (last) {
+        clWaitForEvents(1, &last);
+        clReleaseEvent(last);
+    }
+    for (unsigned i = 0; i < nq; i++) clFinish(qs[i]);
+    for (int i = 0; i < FUZZ_BUFS && !bad; i++) {
+        unsigned char *got = malloc(sizes[i]);
+        EXPECT(clEnqueueReadBuffer(qs[rnd(nq)], b[i], CL_TRUE, 0, sizes[i], got, 0, NULL, NULL), CL_SUCCESS);
+        CHECK(same(got, model[i], sizes[i]), "fuzz buffer %d at the end differs at %zu", i, first_diff(got, model[i], sizes[i]));
+        free(got);
+    }
+    CHECK(!bad, "random command sequence (%d commands, %u devices): last %s", ops, nd, what);
+    for (int i = 0; i < nkeep; i++) free(keep[i]);
+    clReleaseMemObject(sub[0]);
+    clReleaseMemObject(sub[1]);
+    for (int i = 0; i < FUZZ_BUFS; i++) {
+        clReleaseMemObject(b[i]);
+        free(model[i]);
+        free(host[i]);
+    }
+    for (unsigned i = 0; i < nq; i++) clReleaseCommandQueue(qs[i]);
+    clReleaseContext(fc);
+}
+
 /* Objects of another context are refused. */
 static void test_context_mismatch(void) {
     cl_int err;
@@ -1159,7 +1382,7 @@ int main(int argc, char **argv) {
         {"alloc_host_ptr", test_alloc_host_ptr}, {"read_write_copy", test_read_write_copy}, {"large_transfers", test_large_transfers},
         {"rect", test_rect}, {"fill", test_fill}, {"map", test_map}, {"sub_buffers", test_sub_buffers}, {"info", test_info},
         {"events", test_events}, {"blocking_behind_user_event", test_blocking_behind_user_event}, {"threads", test_threads},
-        {"context_mismatch", test_context_mismatch}, {"multi_device", test_multi_device},
+        {"context_mismatch", test_context_mismatch}, {"random_ops", test_random_ops}, {"multi_device", test_multi_device},
     };
     const char *only = getenv("BUFFERS_ONLY");
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
