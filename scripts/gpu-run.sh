@@ -3,7 +3,10 @@
 # Compares cudacl with NVIDIA's OpenCL on the same GPU; logs go to $OUT, a table is printed last.
 set -uo pipefail
 G=$(cd "$(dirname "$0")" && pwd)
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+FINAL=${OUT:-/tmp/out}; OUT=/tmp/gpu-logs; rm -rf $OUT; mkdir -p "$OUT" "$FINAL"
+# Only 8 files come back from $OUT: the table, and every log in one tarball.
+trap 'cp $OUT/table.txt "$FINAL/" 2>/dev/null; tar czf "$FINAL/logs.tgz" -C $OUT . 2>/dev/null' EXIT
+# ocl-icd 2.3.2 there reads OCL_ICD_VENDORS as a folder only with a trailing "/".
 # The image sets OCL_ICD_FILENAMES (PoCL and NVIDIA), which overrides OCL_ICD_VENDORS: drop it,
 # so each run sees exactly the one vendor folder it names (checked with clinfo -l below).
 unset OCL_ICD_FILENAMES
@@ -11,8 +14,7 @@ V=/tmp/vendors; rm -rf $V; mkdir -p $V/cudacl $V/nvidia
 LIB=/tmp/cudacl/libcudacl.so; mkdir -p /tmp/cudacl
 [ -f $LIB ] || xz -dc "$G/libcudacl.so.xz" > $LIB
 echo "$LIB" > $V/cudacl/cudacl.icd
-nv=$(ls /usr/lib/x86_64-linux-gnu/libnvidia-opencl.so.1 2>/dev/null || find / -name 'libnvidia-opencl.so.1' 2>/dev/null | head -1)
-echo "$nv" > $V/nvidia/nvidia.icd
+echo "libnvidia-opencl.so.1" > $V/nvidia/nvidia.icd
 export CUDACL_LIBCLC=$G/clc/nvptx64--nvidiacl.bc
 export CUDACL_CACHE_DIR=/tmp/cudacl-cache
 TABLE=$OUT/table.txt; : > $TABLE
@@ -23,9 +25,9 @@ row() { printf '%-34s %-10s %s\n' "$1" "$2" "$3" | tee -a $TABLE; }
 { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } > $OUT/machine.txt 2>&1
 cat $OUT/machine.txt
 echo "== platforms seen by each vendor folder =="
-for v in cudacl nvidia; do OCL_ICD_VENDORS=$V/$v clinfo -l 2>&1 | sed "s/^/[$v] /"; done
-OCL_ICD_VENDORS=$V/cudacl clinfo > $OUT/clinfo-cudacl.txt 2>&1; row "clinfo via ICD" cudacl "exit $?"
-OCL_ICD_VENDORS=$V/nvidia clinfo > $OUT/clinfo-nvidia.txt 2>&1; row "clinfo via ICD" nvidia "exit $?"
+for v in cudacl nvidia; do OCL_ICD_VENDORS=$V/$v/ clinfo -l 2>&1 | sed "s/^/[$v] /"; done
+OCL_ICD_VENDORS=$V/cudacl/ clinfo > $OUT/clinfo-cudacl.txt 2>&1; row "clinfo via ICD" cudacl "exit $?"
+OCL_ICD_VENDORS=$V/nvidia/ clinfo > $OUT/clinfo-nvidia.txt 2>&1; row "clinfo via ICD" nvidia "exit $?"
 LD_PRELOAD=$LIB OCL_ICD_VENDORS=/nonexistent clinfo > $OUT/clinfo-preload.txt 2>&1; row "clinfo via LD_PRELOAD" cudacl "exit $?"
 
 # Test programs: each prints "NAME: N passed, M failed". cudacl-only ones skip NVIDIA.
@@ -33,7 +35,7 @@ run_prog() { # name vendor args...
   local name=$1 vendor=$2; shift 2
   local pname=cudacl; [ "$vendor" = nvidia ] && pname=NVIDIA
   local log=$OUT/$name-$vendor.log
-  OCL_ICD_VENDORS=$V/$vendor CL_PLATFORM_NAME=$pname timeout 300 "$G/bin/$name" "$@" > $log 2>&1
+  OCL_ICD_VENDORS=$V/$vendor/ CL_PLATFORM_NAME=$pname timeout 300 "$G/bin/$name" "$@" > $log 2>&1
   local rc=$?
   row "$name" "$vendor" "rc=$rc $(grep -E '[0-9]+ passed, [0-9]+ failed' $log | tail -1)"
 }
@@ -51,7 +53,7 @@ for b in bandwidth microbench; do
   [ -x "$G/bin/$b" ] && want $b || continue
   for v in cudacl nvidia; do
     pname=cudacl; [ $v = nvidia ] && pname=NVIDIA
-    OCL_ICD_VENDORS=$V/$v CL_PLATFORM_NAME=$pname timeout 300 "$G/bin/$b" > $OUT/$b-$v.log 2>&1
+    OCL_ICD_VENDORS=$V/$v/ CL_PLATFORM_NAME=$pname timeout 300 "$G/bin/$b" > $OUT/$b-$v.log 2>&1
     row "$b" "$v" "rc=$?"
   done
 done
@@ -63,7 +65,7 @@ fi
 # ompcl's corpus through cudacl and through NVIDIA's OpenCL.
 if want ompcl && [ -d "$G/ompcl" ]; then
   for v in cudacl nvidia; do
-    OCL_ICD_VENDORS=$V/$v bash "$G/ompcl/run.sh" $v > $OUT/ompcl-$v.log 2>&1
+    OCL_ICD_VENDORS=$V/$v/ bash "$G/ompcl/run.sh" $v > $OUT/ompcl-$v.log 2>&1
     row "ompcl corpus" "$v" "rc=$? $(grep -E 'passed|failed' $OUT/ompcl-$v.log | tail -1)"
   done
   cp "$G"/ompcl/results/*/report.txt $OUT/ 2>/dev/null
