@@ -104,6 +104,27 @@ fn fake_driver_buffers_async_streams() {
     );
 }
 
+/// Random sequences of memory commands on every device, each waiting for the previous one,
+/// checked against a model: several seeds on one, two and three (discrete and integrated)
+/// devices, with synchronous and asynchronous fake streams.
+#[test]
+fn fake_driver_random_command_sequences() {
+    let configs: [&[(&str, &str)]; 4] = [
+        &[],
+        &[("FAKECUDA_DEVICES", "2"), ("FAKECUDA_ASYNC", "1"), ("FAKECUDA_ASYNC_DELAY_US", "10")],
+        &[("FAKECUDA_DEVICES", "3"), ("FAKECUDA_INTEGRATED", "1"), ("FAKECUDA_ASYNC", "1"), ("FAKECUDA_ASYNC_DELAY_US", "10")],
+        &[("FAKECUDA_DEVICES", "2"), ("FAKECUDA_NO_HOST_REGISTER", "1"), ("FAKECUDA_INTEGRATED", "1")],
+    ];
+    for config in configs {
+        for seed in ["1", "20", "77"] {
+            let mut env = config.to_vec();
+            env.push(("BUFFERS_SEED", seed));
+            env.push(("BUFFERS_ONLY", "random_ops"));
+            buffers(Via::Loader, &env);
+        }
+    }
+}
+
 #[test]
 fn fake_driver_bandwidth_benchmark_runs() {
     let text = run_checked("bandwidth", &["--quick"], Via::Loader, Driver::Fake, &[]);
