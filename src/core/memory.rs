@@ -854,16 +854,10 @@ fn fill_on(stream: &Stream, dst: DevicePtr, p: &[u8], len: usize) -> CLResult<()
         1 => cm::fill_u8(stream, dst, p[0], len),
         2 => cm::fill_u16(stream, dst, u16::from_ne_bytes([p[0], p[1]]), len / 2),
         4 => cm::fill_u32(stream, dst, word(0), len / 4),
-        8 | 16 => {
-            // One strided 32-bit fill per word of the pattern.
-            let mut r = Ok(());
-            for w in 0..p.len() / 4 {
-                r = r.and(cm::fill_2d_u32(stream, dst + (w * 4) as DevicePtr, p.len(), word(w * 4), 1, len / p.len()));
-            }
-            r
-        }
         n => {
-            // Write the pattern once, then double the filled prefix with device copies.
+            // Write the pattern once, then double the filled prefix with device copies (a few
+            // dozen copies at most, whatever the size; strided 2-D memsets would do 8- and
+            // 16-byte patterns too, but their limits on the row count are not documented).
             // From pageable memory the driver stages the source before returning, so `p` may
             // go away right after.
             let mut r = cm::copy_htod(stream, dst, p.as_ptr().cast(), n.min(len));
