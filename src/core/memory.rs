@@ -850,10 +850,12 @@ fn reduce_pattern(p: &[u8]) -> Vec<u8> {
 
 fn fill_on(stream: &Stream, dst: DevicePtr, p: &[u8], len: usize) -> CLResult<()> {
     let word = |i: usize| u32::from_ne_bytes([p[i], p[i + 1], p[i + 2], p[i + 3]]);
+    // cuMemsetD16/D32 want aligned addresses: zero-copy buffers over application memory
+    // need not be.
     match p.len() {
         1 => cm::fill_u8(stream, dst, p[0], len),
-        2 => cm::fill_u16(stream, dst, u16::from_ne_bytes([p[0], p[1]]), len / 2),
-        4 => cm::fill_u32(stream, dst, word(0), len / 4),
+        2 if dst % 2 == 0 => cm::fill_u16(stream, dst, u16::from_ne_bytes([p[0], p[1]]), len / 2),
+        4 if dst % 4 == 0 => cm::fill_u32(stream, dst, word(0), len / 4),
         n => {
             // Write the pattern once, then double the filled prefix with device copies (a few
             // dozen copies at most, whatever the size; strided 2-D memsets would do 8- and

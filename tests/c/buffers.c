@@ -531,6 +531,24 @@ static void test_fill(void) {
     EXPECT(clEnqueueFillBuffer(q, m, pat, 4, 0, 6, 0, NULL, NULL), CL_INVALID_VALUE);
     EXPECT(clEnqueueFillBuffer(q, m, pat, 4, n - 4, 8, 0, NULL, NULL), CL_INVALID_VALUE);
     EXPECT(clEnqueueFillBuffer(q, m, NULL, 4, 0, 8, 0, NULL, NULL), CL_INVALID_VALUE);
+    /* application memory that is not aligned (zero-copy buffers use it in place) */
+    unsigned char *raw = malloc(4096 + 8);
+    cl_mem u = make(CL_MEM_USE_HOST_PTR, 4096, raw + 1, &err);
+    CHECK(u != NULL, "unaligned USE_HOST_PTR: %d", err);
+    if (u) {
+        for (size_t ps = 1; ps <= 8; ps *= 2) {
+            unsigned char pt[8] = {9, 8, 7, 6, 5, 4, 3, 2};
+            EXPECT(clEnqueueFillBuffer(q, u, pt, ps, ps, 4096 - 2 * ps, 0, NULL, NULL), CL_SUCCESS);
+            unsigned char *ub = malloc(4096);
+            EXPECT(clEnqueueReadBuffer(q, u, CL_TRUE, ps, 4096 - 2 * ps, ub, 0, NULL, NULL), CL_SUCCESS);
+            int ok = 1;
+            for (size_t i = 0; i < 4096 - 2 * ps; i++) ok &= ub[i] == pt[i % ps];
+            CHECK(ok, "fill of unaligned USE_HOST_PTR memory, pattern size %zu", ps);
+            free(ub);
+        }
+        clReleaseMemObject(u);
+    }
+    free(raw);
     /* a large fill through a sub-buffer-sized region */
     cl_mem big = make(CL_MEM_READ_WRITE, 8u << 20, NULL, &err);
     double dp = 3.25;
