@@ -35,7 +35,7 @@ run_prog() { # name vendor args...
   local name=$1 vendor=$2; shift 2
   local pname=cudacl; [ "$vendor" = nvidia ] && pname=NVIDIA
   local log=$OUT/$name-$vendor.log
-  OCL_ICD_VENDORS=$V/$vendor/ CL_PLATFORM_NAME=$pname timeout 300 "$G/bin/$name" "$@" > $log 2>&1
+  OCL_ICD_VENDORS=$V/$vendor/ CL_PLATFORM_NAME=$pname timeout 300 stdbuf -oL "$G/bin/$name" "$@" > $log 2>&1
   local rc=$?
   row "$name" "$vendor" "rc=$rc $(grep -E '[0-9]+ passed, [0-9]+ failed' $log | tail -1)"
 }
