@@ -43,6 +43,8 @@ const ALL: u64 = u64::MAX;
 pub const MAX_DEVICES: usize = 62;
 /// CL_DEVICE_MEM_BASE_ADDR_ALIGN (4096 bits) in bytes: sub-buffer origins must be multiples.
 pub const BASE_ADDR_ALIGN: usize = 512;
+/// CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: host memory used in place by kernels must be this aligned.
+const MIN_ALIGN: usize = 128;
 
 fn bit(dev: usize) -> u64 {
     1u64 << dev
@@ -171,8 +173,10 @@ impl State {
         if let Some(p) = self.dev_ptr(i) {
             return Ok(p);
         }
+        // Zero-copy only for memory aligned as kernels expect (CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE):
+        // vector loads from a misaligned CL_MEM_USE_HOST_PTR pointer would fault.
         let alias = match &self.host {
-            Some(h) if device.integrated => h.device_ptr(),
+            Some(h) if device.integrated && (h.ptr() as usize) % MIN_ALIGN == 0 => h.device_ptr(),
             _ => None,
         };
         let m = match alias {

@@ -213,7 +213,8 @@ static void test_flag_matrix(void) {
 /* CL_MEM_USE_HOST_PTR: the application's memory holds the latest bits once mapped. */
 static void test_use_host_ptr(void) {
     const size_t n = 1 << 16;
-    unsigned char *host = malloc(n), *data = malloc(n), *back = malloc(n), *model = malloc(n);
+    /* page-aligned: what zero-copy needs (cudacl: 128 bytes, CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE) */
+    unsigned char *host = aligned_alloc(4096, n), *data = malloc(n), *back = malloc(n), *model = malloc(n);
     fill_pattern(host, n, 5);
     memcpy(model, host, n);
     cl_int err;
