@@ -1274,6 +1274,92 @@ static void test_random_ops(void) {
     clReleaseContext(fc);
 }
 
+/* Buffers as kernel arguments: the kernel's writes are what the host sees next (a map of a
+ * USE_HOST_PTR result fetches the device copy; a READ_ONLY input stays valid on the host), also
+ * through sub-buffers. The fake driver does not run kernels: there only the copies are checked. */
+static void test_kernel_args(void) {
+    const char *src =
+        "__kernel void inc(__global int *o, __global const int *in) {\n"
+        "    size_t i = get_global_id(0);\n"
+        "    o[i] = in[i] + 1;\n"
+        "}\n";
+    cl_int err;
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    err = prog ? clBuildProgram(prog, 1, &device, NULL, NULL, NULL) : err;
+    CHECK(err == CL_SUCCESS, "build: %d", err);
+    if (err != CL_SUCCESS) return;
+    cl_kernel k = clCreateKernel(prog, "inc", &err);
+    CHECK(k != NULL, "kernel: %d", err);
+    if (!k) return;
+    const size_t n = 1 << 16;
+    int *in_host = aligned_alloc(4096, n * sizeof(int)), *out_host = aligned_alloc(4096, n * sizeof(int));
+    for (size_t i = 0; i < n; i++) {
+        in_host[i] = (int)(i * 3);
+        out_host[i] = -1;
+    }
+    cl_mem in = make(CL_MEM_USE_HOST_PTR | CL_MEM_READ_ONLY, n * sizeof(int), in_host, &err);
+    cl_mem out = make(CL_MEM_USE_HOST_PTR, n * sizeof(int), out_host, &err);
+    EXPECT(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 1, sizeof in, &in), CL_SUCCESS);
+    size_t global = n;
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    int discrete_fake = fake_stats && on_cudacl && !integrated();
+    struct fakecuda_stats s0 = stats_now();
+    int *p = clEnqueueMapBuffer(q, out, CL_TRUE, CL_MAP_READ, 0, n * sizeof(int), 0, NULL, NULL, &err);
+    struct fakecuda_stats s1 = stats_now();
+    CHECK(p == out_host, "map of the result: %d", err);
+    if (discrete_fake) CHECK(s1.dtoh_calls > s0.dtoh_calls, "the kernel's result was not fetched from the device");
+    if (p && !fake_stats) {
+        int ok = 1;
+        for (size_t i = 0; i < n; i++) ok &= p[i] == (int)(i * 3) + 1;
+        CHECK(ok, "kernel result seen through the map");
+    }
+    if (p) EXPECT(clEnqueueUnmapMemObject(q, out, p, 0, NULL, NULL), CL_SUCCESS);
+    s0 = stats_now();
+    p = clEnqueueMapBuffer(q, in, CL_TRUE, CL_MAP_READ, 0, n * sizeof(int), 0, NULL, NULL, &err);
+    s1 = stats_now();
+    if (discrete_fake) CHECK(s1.dtoh_calls == s0.dtoh_calls, "a READ_ONLY input was copied back after a kernel");
+    CHECK(p && p[5] == 15, "input intact");
+    if (p) EXPECT(clEnqueueUnmapMemObject(q, in, p, 0, NULL, NULL), CL_SUCCESS);
+    /* through sub-buffers: the second half of `out` from the first half of `in` */
+    cl_buffer_region ro = {n / 2 * sizeof(int), n / 2 * sizeof(int)}, ri = {0, n / 2 * sizeof(int)};
+    cl_mem so = clCreateSubBuffer(out, 0, CL_BUFFER_CREATE_TYPE_REGION, &ro, &err);
+    cl_mem si = clCreateSubBuffer(in, 0, CL_BUFFER_CREATE_TYPE_REGION, &ri, &err);
+    CHECK(so && si, "sub-buffers: %d", err);
+    if (so && si) {
+        /* make the host copy of `in` the only valid one: the launch must upload it */
+        int *w = clEnqueueMapBuffer(q, in, CL_TRUE, CL_MAP_WRITE, 0, n * sizeof(int), 0, NULL, NULL, &err);
+        if (w) {
+            for (size_t i = 0; i < n; i++) w[i] = (int)i * 7;
+            EXPECT(clEnqueueUnmapMemObject(q, in, w, 0, NULL, NULL), CL_SUCCESS);
+        }
+        EXPECT(clSetKernelArg(k, 0, sizeof so, &so), CL_SUCCESS);
+        EXPECT(clSetKernelArg(k, 1, sizeof si, &si), CL_SUCCESS);
+        global = n / 2;
+        s0 = stats_now();
+        EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+        clFinish(q);
+        s1 = stats_now();
+        if (discrete_fake) CHECK(s1.htod_calls > s0.htod_calls, "the host's new input was not uploaded for the kernel");
+        int *r = malloc(n * sizeof(int));
+        EXPECT(clEnqueueReadBuffer(q, out, CL_TRUE, 0, n * sizeof(int), r, 0, NULL, NULL), CL_SUCCESS);
+        if (!fake_stats) {
+            int ok = 1;
+            for (size_t i = 0; i < n / 2; i++) ok &= r[i] == (int)(i * 3) + 1 && r[n / 2 + i] == (int)i * 7 + 1;
+            CHECK(ok, "kernel through sub-buffers");
+        }
+        free(r);
+    }
+    if (so) clReleaseMemObject(so);
+    if (si) clReleaseMemObject(si);
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+    free(in_host);
+    free(out_host);
+}
+
 /* Objects of another context are refused. */
 static void test_context_mismatch(void) {
     cl_int err;
@@ -1401,7 +1487,8 @@ int main(int argc, char **argv) {
         {"alloc_host_ptr", test_alloc_host_ptr}, {"read_write_copy", test_read_write_copy}, {"large_transfers", test_large_transfers},
         {"rect", test_rect}, {"fill", test_fill}, {"map", test_map}, {"sub_buffers", test_sub_buffers}, {"info", test_info},
         {"events", test_events}, {"blocking_behind_user_event", test_blocking_behind_user_event}, {"threads", test_threads},
-        {"context_mismatch", test_context_mismatch}, {"random_ops", test_random_ops}, {"multi_device", test_multi_device},
+        {"context_mismatch", test_context_mismatch}, {"random_ops", test_random_ops},
+        {"kernel_args", test_kernel_args}, {"multi_device", test_multi_device},
     };
     const char *only = getenv("BUFFERS_ONLY");
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
