@@ -85,6 +85,10 @@ fn main() {
             println!("cargo:rustc-link-lib=static:-bundle={name}");
         }
     }
+    // LLVM brings ~240k relative relocations; packed (DT_RELR, glibc >= 2.36) they cost the
+    // dynamic loader far less at every start of the CLI. (Libraries embedding ptxgen should
+    // link the same way.)
+    println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
     // System libraries: only what the NVPTX + clang subset needs at run time.
     for l in ["z", "zstd", "rt", "dl", "m", "pthread", "stdc++"] {
         println!("cargo:rustc-link-lib=dylib={l}");

@@ -3,14 +3,14 @@
 #
 #   ompcl/gpu/stage.sh DEST
 #
-# Builds (here) every program of ompcl/examples and ompcl/tests/corpus with ompcl, runs the
+# Builds (here) every program of ompcl/tests/corpus (MOMP's four examples included) with ompcl, runs the
 # `gcc -fopenmp` build of each here to record the expected output, and writes DEST/run.sh.
 # Copy DEST to the GPU machine and run there, once per OpenCL implementation:
 #
 #   OCL_ICD_VENDORS=/etc/OpenCL/vendors/cudacl.icd  ./run.sh cudacl
 #   OCL_ICD_VENDORS=/etc/OpenCL/vendors/nvidia.icd  ./run.sh nvidia
 #
-# (OCL_ICD_VENDORS may name one .icd file or a folder of them.) The executables dlopen
+# (OCL_ICD_VENDORS: a folder holding the .icd files to use, or one .icd file with ocl-icd >= 2.3.) The executables dlopen
 # libOpenCL.so.1 (ocl-icd) at run time; each is run with OMPCL_DEVICE=gpu OMPCL_PROFILE=1.
 set -euo pipefail
 DEST=${1:?usage: stage.sh DEST}
@@ -21,7 +21,7 @@ export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-/work/target-ompcl}
 OMPCL="$CARGO_TARGET_DIR/release/ompcl"
 mkdir -p "$DEST/bin" "$DEST/expected" "$DEST/lib" "$DEST/src"
 : > "$DEST/programs.txt"
-for src in "$HERE"/examples/*.c "$HERE"/tests/corpus/*.c; do
+for src in "$HERE"/tests/corpus/*.c; do   # MOMP's four examples are linked in there
     name=$(basename "$src" .c)
     offload=$(sed -n 's/.*ompcl-test: offload=\([a-z]*\).*/\1/p' "$src" | head -1)
     offload=${offload:-all}

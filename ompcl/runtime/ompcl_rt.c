@@ -236,6 +236,24 @@ void *ompcl_malloc(size_t n) {
     return p;
 }
 
+void *ompcl_memalign(size_t al, size_t n) {
+    if (al <= 16 || (n >= 16384 && al <= (size_t)g_page)) return ompcl_malloc(n);
+    void *p;
+    if (posix_memalign(&p, al < sizeof(void *) ? sizeof(void *) : al, n ? n : 1)) return NULL;
+    pthread_mutex_lock(&g_lock);
+    tab_insert(p, n, 0);
+    pthread_mutex_unlock(&g_lock);
+    return p;
+}
+void *ompcl_aligned_alloc(size_t al, size_t n) { return ompcl_memalign(al, n); }
+void *ompcl_valloc(size_t n) { return ompcl_memalign(g_page, n); }
+int ompcl_posix_memalign(void **pp, size_t al, size_t n) {
+    void *p = ompcl_memalign(al, n);
+    if (!p) return 12; /* ENOMEM */
+    *pp = p;
+    return 0;
+}
+
 void *ompcl_calloc(size_t n, size_t s) {
     if (s && n > (size_t)-1 / s) return NULL;
     void *p = ompcl_malloc(n * s);
@@ -367,6 +385,8 @@ static void init(void) {
     char ext[8192] = "";
     cl.GetDeviceInfo(g_dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL);
     g_fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+    const char *f64 = getenv("OMPCL_FP64"); /* OMPCL_FP64=0: keep double code off the device */
+    if (f64 && !strcmp(f64, "0")) g_fp64 = 0;
     intptr_t props[3] = {CL_CONTEXT_PLATFORM, (intptr_t)bestp[pick], 0};
     cl_int err;
     g_ctx = cl.CreateContext(props, 1, &g_dev, NULL, NULL, &err);
@@ -385,8 +405,10 @@ typedef struct rstat {
 } rstat;
 
 typedef struct mstate {
-    int status; /* 0 not built, 1 built, -1 unusable */
+    int status; /* 0 not built, 1 built, -1 unusable, 2 built region by region */
     cl_program prog;
+    cl_program *rprog; /* status 2: one program per region (-DOMPCL_ONLY=N) */
+    int *rstatus;
     cl_kernel *kern;
     size_t *wgs;
     rstat *st;
@@ -402,6 +424,8 @@ static mstate *mod_state(ompcl_module *m) {
         s->kern = calloc(n, sizeof *s->kern);
         s->wgs = calloc(n, sizeof *s->wgs);
         s->st = calloc(n, sizeof *s->st);
+        s->rprog = calloc(n, sizeof *s->rprog);
+        s->rstatus = calloc(n, sizeof *s->rstatus);
         s->m = m;
         s->next = g_mods;
         g_mods = s;
@@ -417,7 +441,8 @@ static const char *base_name(const char *f) {
 
 static void print_profile(void) {
     double tb = 0, th = 0, tk = 0, td = 0, tc = 0;
-    fprintf(stderr, "ompcl-profile: device: %s\n", g_have_cl ? g_devname : "none (CPU threads)");
+    if (g_have_cl) fprintf(stderr, "ompcl-profile: device: %s (platform %s)\n", g_devname, g_platname);
+    else fprintf(stderr, "ompcl-profile: device: none (CPU threads)\n");
     for (mstate *s = g_mods; s; s = s->next) {
         for (int i = 0; i < s->m->nregions; i++) {
             rstat *r = &s->st[i];
@@ -455,33 +480,62 @@ void ompcl_cpu_end(ompcl_module *m, int rid, int line, double t0) {
     pthread_mutex_unlock(&g_launch);
 }
 
-static int build(ompcl_module *m, mstate *s, rstat *r) {
-    if (s->status) return s->status > 0;
-    s->status = -1;
-    if (m->needs_fp64 && !g_fp64) {
-        warnf("%s: the OpenCL device '%s' has no fp64 (cl_khr_fp64); its regions run on the CPU", base_name(m->file), g_devname);
-        return 0;
-    }
+/* Build `m`'s source with `opts`; on failure put the first error line into err. */
+static cl_program build_src(ompcl_module *m, const char *opts, rstat *r, char *err, size_t errlen) {
     double t0 = ompcl_now();
-    cl_int err;
+    cl_int e;
     const char *src = m->source;
-    s->prog = cl.CreateProgramWithSource(g_ctx, 1, &src, NULL, &err);
-    if (!s->prog || err) { warnf("%s: clCreateProgramWithSource failed (%d)", base_name(m->file), err); return 0; }
-    err = cl.BuildProgram(s->prog, 1, &g_dev, m->options, NULL, NULL);
+    cl_program p = cl.CreateProgramWithSource(g_ctx, 1, &src, NULL, &e);
+    if (!p || e) { snprintf(err, errlen, "clCreateProgramWithSource: %d", e); return NULL; }
+    e = cl.BuildProgram(p, 1, &g_dev, opts, NULL, NULL);
     r->build += ompcl_now() - t0;
-    if (err) {
-        size_t n = 0;
-        cl.GetProgramBuildInfo(s->prog, g_dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
-        char *log = calloc(1, n + 1);
-        if (n) cl.GetProgramBuildInfo(s->prog, g_dev, CL_PROGRAM_BUILD_LOG, n, log, NULL);
-        if (strlen(log) > 2000) strcpy(log + 1990, "\n[...]");
-        warnf("%s: OpenCL build failed (%d) on '%s'; its regions run on the CPU. Build log:\n%s", base_name(m->file), err,
-              g_devname, log);
-        free(log);
-        return 0;
+    if (e == CL_SUCCESS) return p;
+    size_t n = 0;
+    cl.GetProgramBuildInfo(p, g_dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+    char *log = calloc(1, n + 1);
+    if (n) cl.GetProgramBuildInfo(p, g_dev, CL_PROGRAM_BUILD_LOG, n, log, NULL);
+    /* one line: the first error of the log (OMPCL_BUILD_LOG=1 prints all of it) */
+    const char *first = strstr(log, "error");
+    if (!first) first = log;
+    const char *eol = strchr(first, '\n');
+    int len = eol ? (int)(eol - first) : (int)strlen(first);
+    if (len > 300) len = 300;
+    snprintf(err, errlen, "clBuildProgram %d: %.*s", e, len, first);
+    const char *bl = getenv("OMPCL_BUILD_LOG");
+    if (bl && *bl && strcmp(bl, "0")) fprintf(stderr, "%s\n", log);
+    free(log);
+    return NULL;
+}
+
+/* The program holding region rid's kernel, or NULL (the region runs on the CPU). */
+static cl_program program_for(ompcl_module *m, mstate *s, int rid, rstat *r, int line) {
+    char err[512];
+    if (s->status == 0) {
+        s->status = -1;
+        if (m->needs_fp64 && !g_fp64) {
+            warnf("%s: the OpenCL device '%s' has no fp64 (cl_khr_fp64); its regions run on the CPU", base_name(m->file), g_devname);
+            return NULL;
+        }
+        s->prog = build_src(m, m->options, r, err, sizeof err);
+        if (s->prog) {
+            s->status = 1;
+        } else {
+            s->status = 2;
+            warnf("%s: OpenCL build of the file failed on '%s' (%s); building its regions one by one", base_name(m->file),
+                  g_devname, err);
+        }
     }
-    s->status = 1;
-    return 1;
+    if (s->status == 1) return s->prog;
+    if (s->status != 2) return NULL;
+    if (s->rstatus[rid] == 0) {
+        char *opts = malloc(strlen(m->options) + 64);
+        sprintf(opts, "%s -DOMPCL_ONLY=%d", m->options, rid);
+        s->rprog[rid] = build_src(m, opts, r, err, sizeof err);
+        free(opts);
+        s->rstatus[rid] = s->rprog[rid] ? 1 : -1;
+        if (!s->rprog[rid]) warnf("%s:%d: OpenCL build failed (%s); the region runs on the CPU", base_name(m->file), line, err);
+    }
+    return s->rstatus[rid] == 1 ? s->rprog[rid] : NULL;
 }
 
 typedef struct use {
@@ -542,12 +596,13 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
     mstate *s = mod_state(m);
     rstat *r = &s->st[rid];
     r->line = line;
-    if (!build(m, s, r)) { pthread_mutex_unlock(&g_launch); return 0; }
+    cl_program prog = program_for(m, s, rid, r, line);
+    if (!prog) { pthread_mutex_unlock(&g_launch); return 0; }
     cl_int err = 0;
     if (!s->kern[rid]) {
         char kn[64];
         snprintf(kn, sizeof kn, "ompcl_r%d", rid);
-        s->kern[rid] = cl.CreateKernel(s->prog, kn, &err);
+        s->kern[rid] = cl.CreateKernel(prog, kn, &err);
         if (!s->kern[rid] || err) {
             s->kern[rid] = NULL;
             if (!r->warned++) warnf("%s:%d: clCreateKernel(%s) failed (%d); the region runs on the CPU", base_name(m->file), line, kn, err);
@@ -557,7 +612,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
         size_t w = 0;
         cl.GetKernelWorkGroupInfo(s->kern[rid], g_dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof w, &w, NULL);
         size_t l = 1;
-        while (l * 2 <= w && l * 2 <= 128) l *= 2;
+        while (l * 2 <= w && l * 2 <= 128) l *= 2; /* <= 128: the kernels' __local reduction arrays */
         s->wgs[rid] = l;
     }
     cl_kernel k = s->kern[rid];
@@ -629,8 +684,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
         case OMPCL_RED: {
             tmpmem[i] = cl.CreateBuffer(g_ctx, CL_MEM_READ_WRITE, (groups ? groups : 1) * x->size, NULL, &err);
             if (!tmpmem[i] || err) { ok = 0; failname = "clCreateBuffer"; break; }
-            SET(sizeof(cl_mem), &tmpmem[i]);
-            SET(L * x->size, NULL);
+            SET(sizeof(cl_mem), &tmpmem[i]); /* partials; the tree is in static __local memory */
             break;
         }
         case OMPCL_LASTP: {

@@ -38,6 +38,10 @@ void *ompcl_malloc(size_t n);
 void *ompcl_calloc(size_t n, size_t s);
 void *ompcl_realloc(void *p, size_t n);
 void ompcl_free(void *p);
+void *ompcl_valloc(size_t n);
+void *ompcl_aligned_alloc(size_t al, size_t n);
+void *ompcl_memalign(size_t al, size_t n);
+int ompcl_posix_memalign(void **p, size_t al, size_t n);
 void ompcl_register_global(void *p, size_t n);
 /* I/O that the kernel may write straight into user memory */
 size_t ompcl_fread(void *p, size_t s, size_t n, FILE *f);

@@ -15,9 +15,10 @@ pub fn load() -> Result<(), String> {
     }
     if std::env::var_os("LIBCLANG_PATH").is_none() {
         for dir in ["/usr/lib/llvm-19/lib", "/usr/lib/llvm-20/lib", "/usr/lib/llvm-18/lib", "/usr/lib/llvm-17/lib"] {
-            if std::path::Path::new(dir).join("libclang.so").exists()
-                || std::path::Path::new(dir).join("libclang.so.1").exists()
-            {
+            let has = std::fs::read_dir(dir)
+                .map(|rd| rd.flatten().any(|e| e.file_name().to_string_lossy().starts_with("libclang") && e.file_name().to_string_lossy().contains(".so")))
+                .unwrap_or(false);
+            if has {
                 std::env::set_var("LIBCLANG_PATH", dir);
                 break;
             }

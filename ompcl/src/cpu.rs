@@ -240,10 +240,20 @@ impl<'a> Translator<'a> {
         v
     }
 
+    /// Edits for every construct; Err is a formatted `file:line:col: error:` diagnostic.
     fn cpu_edits(&mut self, tu: &clang::Tu) -> Result<Vec<HEdit>, String> {
         let mut out: Vec<HEdit> = Vec::new();
-        let n = self.cx.pragmas.len();
-        for k in 0..n {
+        for k in 0..self.cx.pragmas.len() {
+            let p = self.cx.pragmas[k].clone();
+            if let Err(msg) = self.cpu_edit(tu, k, &mut out) {
+                return Err(format!("{}:{}:{}: error: {msg}", self.cx.file, p.line, p.col));
+            }
+        }
+        Ok(out)
+    }
+
+    fn cpu_edit(&mut self, tu: &clang::Tu, k: usize, out: &mut Vec<HEdit>) -> Result<(), String> {
+        {
             let p = self.cx.pragmas[k].clone();
             let d0 = p.directive[0].clone();
             if d0 == "threadprivate" {
@@ -259,21 +269,21 @@ impl<'a> Translator<'a> {
                         }
                     }
                 }
-                continue;
+                return Ok(());
             }
             if d0 == "barrier" {
                 out.push(self.pragma_repl(&p, "ompc_barrier();".into()));
-                continue;
+                return Ok(());
             }
             if d0 == "flush" {
                 out.push(self.pragma_repl(&p, "__sync_synchronize();".into()));
-                continue;
+                return Ok(());
             }
             if d0 == "section" {
-                continue; // by its sections
+                return Ok(()); // by its sections
             }
             let Some(&(node, _s, e)) = self.cx.assoc.get(&k) else {
-                return Err(format!("{}:{}: '#pragma omp {}' is not followed by a statement", self.cx.file, p.line, p.name()));
+                return Err(format!("'#pragma omp {}' is not followed by a statement", p.name()));
             };
             let close_order = -10 * self.depth(k);
             let (open, close): (String, String) = match d0.as_str() {
@@ -327,7 +337,7 @@ impl<'a> Translator<'a> {
                 }
                 "single" => {
                     if p.clause("copyprivate").is_some() {
-                        return Err(format!("{}:{}: 'copyprivate' is not supported", self.cx.file, p.line));
+                        return Err("'copyprivate' is not supported".into());
                     }
                     let sh = shadows(k, &p, &[])?;
                     (format!("{{ if (ompc_single_begin()) {{ {}", sh.prolog), format!(" }} ompc_single_end({}); }}", p.clause("nowait").is_some() as i32))
@@ -339,11 +349,11 @@ impl<'a> Translator<'a> {
                 }
                 "atomic" => ("{ ompc_atomic_begin(); ".into(), " ompc_atomic_end(); }".into()),
                 "ordered" => ("{ ompc_ordered_begin(); ".into(), " ompc_ordered_end(); }".into()),
-                other => return Err(format!("{}:{}: unknown OpenMP directive '{other}'", self.cx.file, p.line)),
+                other => return Err(format!("unknown OpenMP directive '{other}'")),
             };
             out.push(self.pragma_repl(&p, open));
             out.push(Self::he(e, e, close, close_order));
         }
-        Ok(out)
+        Ok(())
     }
 }

@@ -130,15 +130,41 @@ fn build(
     tmp: &Path,
 ) -> Result<i32, String> {
     std::fs::write(tmp.join("ompcl_rt.h"), crate::RT_H).map_err(|e| e.to_string())?;
-    let omp_flags: Vec<String> = if pthreads {
-        std::fs::write(tmp.join("omp.h"), crate::OMP_H).map_err(|e| e.to_string())?;
-        vec!["-D_OPENMP=200203".into()]
-    } else {
-        vec!["-fopenmp".into()]
-    };
+    std::fs::create_dir_all(tmp.join("ompinc")).map_err(|e| e.to_string())?;
+    std::fs::write(tmp.join("ompinc/omp.h"), crate::OMP_H).map_err(|e| e.to_string())?;
     let mut objs: Vec<PathBuf> = Vec::new();
     let mut failed = false;
     let opts = Options { clang_args: clang_args.to_vec(), cl_defines: cl_defines.to_vec(), pthreads };
+    // translate everything first: one construct ompcl's CPU runtime cannot run switches the
+    // whole program to the C compiler's OpenMP
+    let mut outs = Vec::new();
+    let mut opts = opts;
+    for pass in 0..2 {
+        outs.clear();
+        let mut redo = false;
+        for input in inputs.iter().filter(|i| i.ends_with(".c")) {
+            let o = translate::translate(input, &opts)?;
+            if o.needs_cc.is_some() && opts.pthreads && pass == 0 {
+                for d in &o.diags {
+                    eprintln!("{d}");
+                }
+                redo = true;
+                break;
+            }
+            outs.push(o);
+        }
+        if !redo {
+            break;
+        }
+        opts.pthreads = false;
+    }
+    let pthreads = opts.pthreads;
+    let omp_flags: Vec<String> = if pthreads {
+        vec!["-D_OPENMP=200203".into(), format!("-I{}", tmp.join("ompinc").display())]
+    } else {
+        vec!["-fopenmp".into()]
+    };
+    let mut outs = outs.into_iter();
     let mut n = 0;
     for input in inputs {
         if !input.ends_with(".c") {
@@ -146,7 +172,7 @@ fn build(
             continue;
         }
         n += 1;
-        let o = translate::translate(input, &opts)?;
+        let o = outs.next().unwrap();
         for d in &o.diags {
             eprintln!("{d}");
         }
@@ -197,7 +223,7 @@ fn build(
     std::fs::write(&rt_c, crate::RT_C).map_err(|e| e.to_string())?;
     let rt_o = tmp.join("ompcl_rt.o");
     let mut cmd = Command::new("cc");
-    cmd.args(["-O2", "-c"]).args(if pthreads { vec!["-DOMPCL_PTHREADS"] } else { vec!["-fopenmp"] }).arg(&rt_c).arg("-I").arg(tmp).arg("-o").arg(&rt_o);
+    cmd.args(["-O2", "-c"]).args(if pthreads { vec!["-DOMPCL_PTHREADS".to_string(), format!("-I{}", tmp.join("ompinc").display())] } else { vec!["-fopenmp".to_string()] }).arg(&rt_c).arg("-I").arg(tmp).arg("-o").arg(&rt_o);
     if !exec(&mut cmd, verbose)? {
         return Ok(1);
     }

@@ -23,6 +23,8 @@ pub struct Pragma {
     pub end: usize,
     pub line: u32,
     pub col: u32,
+    /// Directive or clause outside OpenMP 2.0 (+ MOMP's target): its name.
+    pub unknown: Option<String>,
 }
 
 impl Pragma {
@@ -62,6 +64,10 @@ impl Pragma {
     }
     /// Directives that apply to the following statement.
     pub fn has_statement(&self) -> bool {
+        if self.unknown.is_some() && !DIRECTIVES.contains(&self.directive[0].as_str()) {
+            // unknown stand-alone directives (taskwait, taskyield, ...) have none
+            return !matches!(self.directive[0].as_str(), "taskwait" | "taskyield" | "taskgroup_end" | "cancel" | "cancellation" | "scan" | "depobj");
+        }
         !matches!(self.directive.first().map(|s| s.as_str()), Some("barrier") | Some("flush") | Some("threadprivate"))
     }
 }
@@ -69,6 +75,11 @@ impl Pragma {
 pub fn split_list(s: &str) -> Vec<String> {
     s.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect()
 }
+
+const KNOWN_CLAUSES: &[&str] = &[
+    "private", "firstprivate", "lastprivate", "shared", "default", "reduction", "schedule", "num_threads", "if",
+    "nowait", "copyin", "copyprivate", "ordered", "target",
+];
 
 const DIRECTIVES: &[&str] = &[
     "parallel", "for", "sections", "section", "single", "master", "critical", "atomic", "barrier", "flush",
@@ -169,8 +180,24 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
             _ => break,
         }
     }
+    let mut unknown = None;
     if directive.is_empty() {
-        return Err("unknown OpenMP directive".into());
+        // a directive ompcl does not know (task, simd, target data, ...): keep its words
+        while i < toks.len() {
+            if let Tok::Id(w) = &toks[i].0 {
+                if i + 1 < toks.len() && toks[i + 1].0 == Tok::Punct('(') {
+                    break;
+                }
+                directive.push(w.clone());
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        if directive.is_empty() {
+            return Err("expected an OpenMP directive".into());
+        }
+        unknown = Some(directive.join(" "));
     }
     let mut clauses = Vec::new();
     while i < toks.len() {
@@ -193,7 +220,12 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
             Tok::Punct(c) => return Err(format!("unexpected '{c}' in OpenMP directive")),
         }
     }
-    Ok(Pragma { directive, dir_arg, clauses, line_start: 0, end: 0, line: 0, col: 0 })
+    if unknown.is_none() {
+        if let Some(c) = clauses.iter().find(|c| !KNOWN_CLAUSES.contains(&c.name.as_str())) {
+            unknown = Some(c.name.clone());
+        }
+    }
+    Ok(Pragma { directive, dir_arg, clauses, line_start: 0, end: 0, line: 0, col: 0, unknown })
 }
 
 fn clause_allowed_as_directive(prev: &[String], w: &str) -> bool {

@@ -5,7 +5,7 @@
 use crate::clang::{self, Node, Type};
 use crate::pragma::{self, Pragma};
 use clang_sys::*;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write;
 
 pub struct Options {
@@ -26,6 +26,9 @@ pub struct Output {
     pub errors: bool,
     /// (line, offloaded, reason)
     pub regions: Vec<(u32, bool, String)>,
+    /// With `pthreads`: a construct outside OpenMP 2.0 that ompcl's runtime cannot run
+    /// (the driver then uses the C compiler's OpenMP for the whole program).
+    pub needs_cc: Option<String>,
 }
 
 struct Ctx<'a> {
@@ -196,7 +199,7 @@ impl Types {
             }
             CXType_FunctionProto | CXType_FunctionNoProto => Err("function pointer".into()),
             k if builtin_cl(k).is_some() => Ok(()),
-            _ => Err(format!("type '{}'", t.spelling())),
+            k => Err(format!("type '{}' (kind {k})", t.spelling())),
         }
     }
 
@@ -220,7 +223,7 @@ impl Types {
                 let tag = if d.kind() == CXCursor_UnionDecl { "union" } else { "struct" };
                 Ok(format!("{konst}{tag} {name}"))
             }
-            _ => Err(format!("type '{}'", t.spelling())),
+            k => Err(format!("type '{}' (kind {k})", t.spelling())),
         }
     }
 
@@ -229,7 +232,8 @@ impl Types {
         let c = t.canonical();
         match c.kind() {
             CXType_Pointer => {
-                let p = t.pointee();
+                let p = if t.kind() == CXType_Pointer { t.pointee() } else { c.pointee() };
+                let p = if p.kind() == CXType_Invalid { c.pointee() } else { p };
                 let pc = p.canonical();
                 if pc.kind() == CXType_Pointer {
                     return Err("pointer to pointer".into());
@@ -377,6 +381,11 @@ struct Translator<'a> {
     int64_atomics: bool,
     /// CPU versions use ompcl's pthreads runtime (else: the C compiler's OpenMP)
     pthreads: bool,
+    /// call graph of kernel code: caller ("region:N" or a function key) -> callees
+    calls: BTreeMap<String, BTreeSet<String>>,
+    caller: String,
+    /// functions that cannot go into a kernel, with the reason
+    bad_funcs: HashMap<String, String>,
 }
 
 pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
@@ -390,7 +399,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         Err((off, msg)) => {
             let line = text[..off].matches('\n').count() + 1;
             diags.push(format!("{file}:{line}:1: error: {msg}"));
-            return Ok(Output { host_c: String::new(), kernels: String::new(), diags, errors: true, regions: vec![] });
+            return Ok(Output { host_c: String::new(), kernels: String::new(), diags, errors: true, regions: vec![], needs_cc: None });
         }
     };
     let mut args = opts.clang_args.clone();
@@ -414,13 +423,24 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         }
     }
     if errors {
-        return Ok(Output { host_c: String::new(), kernels: String::new(), diags, errors: true, regions: vec![] });
+        return Ok(Output { host_c: String::new(), kernels: String::new(), diags, errors: true, regions: vec![], needs_cc: None });
     }
     let threadprivate: HashSet<String> = pragmas
         .iter()
         .filter(|p| p.is(&["threadprivate"]))
         .flat_map(|p| p.dir_arg.as_deref().map(pragma::split_list).unwrap_or_default())
         .collect();
+    if opts.pthreads {
+        let unknown = pragmas.iter().find(|p| p.unknown.is_some() || p.clause("copyprivate").is_some());
+        if let Some(p) = unknown {
+            let what = p.unknown.clone().unwrap_or_else(|| "copyprivate".into());
+            let msg = format!(
+                "{file}:{}:{}: warning: '{what}' is not OpenMP 2.0 (or not supported by ompcl's CPU runtime): the CPU versions of this program use the C compiler's OpenMP (-fopenmp)",
+                p.line, p.col
+            );
+            return Ok(Output { host_c: String::new(), kernels: String::new(), diags: vec![msg], errors: false, regions: vec![], needs_cc: Some(what) });
+        }
+    }
     let mut t = Translator {
         cx: Ctx { file: file.clone(), text: &text, pragmas, assoc: HashMap::new(), threadprivate, diags, file_texts: HashMap::new() },
         types: Types::default(),
@@ -428,6 +448,9 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         atomics: BTreeMap::new(),
         int64_atomics: false,
         pthreads: opts.pthreads,
+        calls: BTreeMap::new(),
+        caller: String::new(),
+        bad_funcs: HashMap::new(),
     };
     t.associate(&tu);
     t.run(&tu, opts)
@@ -479,6 +502,7 @@ impl<'a> Translator<'a> {
         let mut host_edits: Vec<HEdit> = Vec::new();
         let mut kernels = String::new();
         let mut regions_out = Vec::new();
+        let mut offloaded: Vec<usize> = Vec::new();
 
         // outermost parallel regions
         let mut regions: Vec<Region> = Vec::new();
@@ -529,7 +553,8 @@ impl<'a> Translator<'a> {
             let post = format!(" ompcl_cpu_end(&__ompcl_mod, {rid}, {line}, __ompcl_t0); }} }}");
             match res {
                 Ok(k) => {
-                    kernels.push_str(&k.code);
+                    let _ = write!(kernels, "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {rid}{}#endif\n", k.code);
+                    offloaded.push(rid);
                     let _ = write!(pre, "{{ int __ompcl_ok = 0; double __ompcl_t0; ");
                     let cond = k.ifcond.clone().unwrap_or_else(|| "1".into());
                     let _ = write!(
@@ -580,7 +605,10 @@ impl<'a> Translator<'a> {
                 return;
             }
             let name = r.spelling();
-            if !matches!(name.as_str(), "malloc" | "calloc" | "realloc" | "free" | "fread" | "read" | "pread") {
+            if !matches!(
+                name.as_str(),
+                "malloc" | "calloc" | "realloc" | "free" | "valloc" | "aligned_alloc" | "memalign" | "posix_memalign" | "fread" | "read" | "pread"
+            ) {
                 return;
             }
             let p = c.loc_spelling();
@@ -674,17 +702,22 @@ impl<'a> Translator<'a> {
                 cl.push_str(a);
             }
             // functions: prototypes, then bodies
-            let funcs: Vec<Node> = self.funcs.values().cloned().collect();
+            // only functions reachable from offloaded regions, each guarded by the regions using
+            // it (OMPCL_ONLY=N builds one region alone when the whole file does not build)
+            let mut users: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+            for &rid in &offloaded {
+                for f in self.reachable(&format!("region:{rid}")) {
+                    users.entry(f).or_default().push(rid);
+                }
+            }
+            let funcs: Vec<(String, Node)> = self.funcs.iter().filter(|(k, _)| users.contains_key(*k)).map(|(k, n)| (k.clone(), *n)).collect();
             let mut protos = String::new();
             let mut bodies = String::new();
-            for f in funcs {
-                match self.render_function(f) {
-                    Ok((p, b)) => {
-                        protos.push_str(&p);
-                        bodies.push_str(&b);
-                    }
-                    Err(e) => return Err(e),
-                }
+            for (key, f) in funcs {
+                let guard = users[&key].iter().map(|r| format!(" || OMPCL_ONLY == {r}")).collect::<String>();
+                let (p, b) = self.render_function(f)?;
+                let _ = write!(protos, "#if !defined(OMPCL_ONLY){guard}\n{p}#endif\n");
+                let _ = write!(bodies, "#if !defined(OMPCL_ONLY){guard}\n{b}#endif\n");
             }
             cl.push_str(&protos);
             cl.push_str(&bodies);
@@ -713,17 +746,26 @@ impl<'a> Translator<'a> {
         let _ = writeln!(host, "#line 1 \"{file}\"");
         let mut edits = host_edits;
         if self.pthreads {
-            let cpu = self.cpu_edits(tu)?;
-            edits.extend(cpu);
+            match self.cpu_edits(tu) {
+                Ok(cpu) => edits.extend(cpu),
+                Err(d) => {
+                    let mut diags = std::mem::take(&mut self.cx.diags);
+                    diags.push(d);
+                    return Ok(Output { host_c: String::new(), kernels: String::new(), diags, errors: true, regions: vec![], needs_cc: None });
+                }
+            }
         }
         host.push_str(&render_host(text, &mut edits));
         let _ = writeln!(host, "\n__attribute__((constructor)) static void __ompcl_register_globals(void) {{\n{regs}}}");
         let diags = std::mem::take(&mut self.cx.diags);
-        Ok(Output { host_c: host, kernels: if kernels.is_empty() { String::new() } else { cl }, diags, errors: false, regions: regions_out })
+        Ok(Output { host_c: host, kernels: if kernels.is_empty() { String::new() } else { cl }, diags, errors: false, regions: regions_out, needs_cc: None })
     }
 
     /// Kernel for an offloadable parallel loop, or the reason it is not one.
     fn region_kernel(&mut self, r: &Region, p: &Pragma, node: Node) -> Result<KernelOut, String> {
+        if let Some(u) = &p.unknown {
+            return Err(format!("'{u}' is not translated to OpenCL"));
+        }
         let mut clauses: Vec<Pragma> = vec![p.clone()];
         let lp = if p.is(&["parallel", "for"]) {
             node
@@ -787,7 +829,11 @@ impl<'a> Translator<'a> {
         let mut edits: Vec<Edit> = Vec::new();
         let mut vars: BTreeMap<String, Var> = BTreeMap::new();
         let mut local_ptr_writes = false;
+        self.caller = format!("region:{}", r.id);
         self.analyse_code(body, bs, be, &mut vars, &mut edits, &mut local_ptr_writes, true)?;
+        if let Some(f) = self.recursive_from(&self.caller.clone()) {
+            return Err(format!("recursive function '{f}' (OpenCL has no recursion)"));
+        }
 
         // classify outside variables
         for (_, v) in vars.iter_mut() {
@@ -818,7 +864,7 @@ impl<'a> Translator<'a> {
                         if c.kind() == CXType_VariableArray && c.elem().is_array() {
                             return Err(format!("multi-dimensional variable-length array '{n}'"));
                         }
-                        if v.global || v.decl.storage_static() || c.kind() == CXType_IncompleteArray {
+                        if v.global || c.kind() == CXType_IncompleteArray {
                             VK::Buf
                         } else {
                             VK::TmpArr
@@ -890,7 +936,17 @@ impl<'a> Translator<'a> {
                     let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
                 }
                 VK::LastPrivate => {
-                    let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
+                    if v.ty.is_array() {
+                        return Err(format!("lastprivate array '{n}' is not translated"));
+                    }
+                    if firstprivate.iter().any(|x| x == n) {
+                        // firstprivate too: each work-item starts from the host value
+                        params.push(self.types.declr(v.ty, &format!("{n}__fp"))?);
+                        host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
+                        let _ = writeln!(privs, "    {} = {n}__fp;", self.types.declr(v.ty, n)?);
+                    } else {
+                        let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
+                    }
                     params.push(format!("__global {}", self.types.declr(v.ty, &format!("*{n}__lp"))?.trim_start_matches("__global ")));
                     host_args.push(format!("{{OMPCL_LASTP, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
                     let _ = writeln!(lp_post, "    if (__gid == __n - 1) *{n}__lp = {n};");
@@ -932,9 +988,9 @@ impl<'a> Translator<'a> {
                     }
                     let ident = if tcode >= 5 && ident == "~0" { "0" } else { ident };
                     params.push(format!("__global {tname} *{n}__part"));
-                    params.push(format!("__local {tname} *{n}__loc"));
                     host_args.push(format!("{{OMPCL_RED, \"{n}\", (void*)&{n}, sizeof({n}), 0, {tcode}, {ocode}}}"));
-                    let _ = writeln!(reds_pre, "  {tname} {n} = ({tname})({ident});");
+                    // the work-group's scratch: static local memory (work-groups are at most 128)
+                    let _ = writeln!(reds_pre, "  __local {tname} {n}__loc[128];\n  {tname} {n} = ({tname})({ident});");
                     let _ = write!(
                         reds_post,
                         "  {n}__loc[__l] = {n};\n  barrier(CLK_LOCAL_MEM_FENCE);\n  for (uint __s = (uint)get_local_size(0) >> 1; __s > 0; __s >>= 1) {{\n    if (__l < __s) {n}__loc[__l] = {n}__loc[__l] {comb} {n}__loc[__l + __s];\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }}\n  if (__l == 0) {n}__part[get_group_id(0)] = {n}__loc[0];\n"
@@ -957,7 +1013,7 @@ impl<'a> Translator<'a> {
                     params.push(format!("long {n}__o"));
                     let _ = writeln!(setup, "  {decl} = ({cast})({n}__b + {n}__o);");
                     let addr = if c.kind() == CXType_Pointer || v.ty.is_array() { format!("(void*)({n})") } else { format!("(void*)&{n}") };
-                    let (kind, size) = if v.kind == VK::TmpArr || (v.kind == VK::Inout && !v.global && !v.decl.storage_static()) {
+                    let (kind, size) = if v.kind == VK::TmpArr || (v.kind == VK::Inout && !v.global) {
                         ("OMPCL_TMP", format!("sizeof({n})"))
                     } else {
                         ("OMPCL_BUF", "0".to_string())
@@ -1093,7 +1149,9 @@ impl<'a> Translator<'a> {
     ) -> Result<(), String> {
         let mut nodes = vec![root];
         root.walk(&mut |c| nodes.push(c));
-        let file = self.cx.file.clone();
+        // the file this code is in (a called function may come from a user header)
+        let file = root.range().0.file;
+        let ftext = self.cx.file_text(&file);
         let inside = |d: &Node| -> bool {
             let p = d.loc();
             p.file == file && p.off >= s && p.off < e
@@ -1117,6 +1175,27 @@ impl<'a> Translator<'a> {
             }
             match k {
                 CXCursor_StringLiteral => return Err("string literal in the loop".into()),
+                CXCursor_UnaryExpr => {
+                    // sizeof of an array that is a pointer in the kernel: use the host's size
+                    let ch = n.children();
+                    if ch.len() == 1 {
+                        let op = strip(ch[0]);
+                        if op.kind() == CXCursor_DeclRefExpr {
+                            if let Some(r) = op.referenced() {
+                                if matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl) && !inside(&r) && r.ty().is_array() {
+                                    let (ss, se) = n.range();
+                                    let t = &ftext[ss.off..se.off];
+                                    let sz = r.ty().size_of();
+                                    if ss.file == file && t.starts_with("sizeof") && sz > 0 {
+                                        edits.push(Edit { start: ss.off, end: se.off, text: format!("((ulong){sz})") });
+                                    } else {
+                                        return Err(format!("sizeof/alignof of array '{}'", r.spelling()));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
                 CXCursor_ReturnStmt if is_region => return Err("return in the loop".into()),
                 CXCursor_GotoStmt => return Err("goto in the loop".into()),
                 CXCursor_VarDecl | CXCursor_ParmDecl => {
@@ -1128,6 +1207,13 @@ impl<'a> Translator<'a> {
                         if ps.file == file && !edits.iter().any(|x| x.start == ps.off && x.text == "__global ") {
                             edits.push(Edit { start: ps.off, end: ps.off, text: "__global ".into() });
                         }
+                    }
+                }
+                CXCursor_CStyleCastExpr if n.ty().canonical().kind() == CXType_Pointer => {
+                    // casts to pointers inside kernels point into buffers
+                    let ps = n.spelling_range().0;
+                    if ps.file == file && ftext[ps.off..].starts_with('(') {
+                        edits.push(Edit { start: ps.off + 1, end: ps.off + 1, text: "__global ".into() });
                     }
                 }
                 CXCursor_BinaryOperator | CXCursor_CompoundAssignOperator => {
@@ -1149,12 +1235,16 @@ impl<'a> Translator<'a> {
                     let name = f.spelling();
                     let def = f.definition();
                     match def {
-                        Some(d) if !d.in_system_header() && d.loc().file == file => {
+                        Some(d) if !d.in_system_header() && !d.loc().file.is_empty() => {
                             // pointer arguments may be written by the callee
                             for a in n.children().into_iter().skip(1) {
                                 written.push((a, false));
                             }
                             let key = key_of(&d);
+                            if let Some(why) = self.bad_funcs.get(&key) {
+                                return Err(why.clone());
+                            }
+                            self.calls.entry(self.caller.clone()).or_default().insert(key.clone());
                             if !self.funcs.contains_key(&key) {
                                 if d.is_variadic() {
                                     return Err(format!("call to variadic function '{name}'"));
@@ -1162,20 +1252,30 @@ impl<'a> Translator<'a> {
                                 if d.result_ty().canonical().kind() == CXType_Pointer {
                                     return Err(format!("function '{name}' returns a pointer"));
                                 }
-                                self.funcs.insert(key, d);
+                                self.funcs.insert(key.clone(), d);
                                 let (fs, fe) = d.range();
                                 let mut fv: BTreeMap<String, Var> = BTreeMap::new();
                                 let mut fedits = Vec::new();
                                 let mut lpw = false;
-                                self.analyse_code(d, fs.off, fe.off, &mut fv, &mut fedits, &mut lpw, false)?;
-                                if let Some(g) = fv.values().next() {
-                                    return Err(format!("function '{name}' uses global variable '{}'", g.name));
+                                let saved = std::mem::replace(&mut self.caller, key.clone());
+                                let mut res = self.analyse_code(d, fs.off, fe.off, &mut fv, &mut fedits, &mut lpw, false);
+                                self.caller = saved;
+                                if res.is_ok() {
+                                    if let Some(g) = fv.values().next() {
+                                        res = Err(format!("function '{name}' uses global variable '{}'", g.name));
+                                    } else if (fs.file == self.cx.file && !self.pragmas_in(fs.off, fe.off).is_empty())
+                                        || (fs.file != self.cx.file && self.cx.file_text(&fs.file)[fs.off..fe.off].contains("omp"))
+                                    {
+                                        res = Err(format!("function '{name}' contains OpenMP directives"));
+                                    }
+                                }
+                                if let Err(why) = res {
+                                    self.funcs.remove(&key);
+                                    self.bad_funcs.insert(key, why.clone());
+                                    return Err(why);
                                 }
                                 if lpw {
                                     *local_ptr_writes = true;
-                                }
-                                if !self.pragmas_in(fs.off, fe.off).is_empty() {
-                                    return Err(format!("function '{name}' contains OpenMP directives"));
                                 }
                             }
                         }
@@ -1214,10 +1314,10 @@ impl<'a> Translator<'a> {
                         CXCursor_FunctionDecl => {
                             // rename user functions copied into the kernel
                             if let Some(d) = r.definition() {
-                                if !d.in_system_header() && d.loc().file == file {
+                                if !d.in_system_header() && !d.loc().file.is_empty() {
                                     let ps = n.loc_spelling();
                                     let name = r.spelling();
-                                    if ps.file == file && self.cx.text[ps.off..].starts_with(&name) {
+                                    if ps.file == file && ftext[ps.off..].starts_with(&name) {
                                         edits.push(Edit { start: ps.off, end: ps.off + name.len(), text: format!("ompcl_f_{name}") });
                                     } else {
                                         return Err(format!("call to '{name}' inside a macro"));
@@ -1325,6 +1425,38 @@ impl<'a> Translator<'a> {
                     return Err("'critical' section is not a single update (cannot become an OpenCL atomic)".into());
                 }
             }
+            CXCursor_IfStmt if what == "critical" => {
+                // if (v > x) x = v;  /  if (x < v) x = v;  (and min): an atomic max/min
+                let c = n.children();
+                let bad = || "'critical' section is not a single update (cannot become an OpenCL atomic)".to_string();
+                if c.len() != 2 {
+                    return Err(bad());
+                }
+                let cond = strip(c[0]);
+                let mut th = strip(c[1]);
+                if th.kind() == CXCursor_CompoundStmt {
+                    let k = th.children();
+                    if k.len() != 1 {
+                        return Err(bad());
+                    }
+                    th = strip(k[0]);
+                }
+                if cond.kind() != CXCursor_BinaryOperator || th.kind() != CXCursor_BinaryOperator || th.binop() != CXBinaryOperator_Assign {
+                    return Err(bad());
+                }
+                let cc = cond.children();
+                let tc = th.children();
+                let (c0, c1, l, r) = (rr(cc[0]), rr(cc[1]), rr(tc[0]), rr(tc[1]));
+                let (c0, c1, l, r) = (c0.trim(), c1.trim(), l.trim(), r.trim());
+                let op = match cond.binop() {
+                    CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == r && c1 == l => "max",
+                    CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == l && c1 == r => "min",
+                    CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == l && c1 == r => "max",
+                    CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == r && c1 == l => "min",
+                    _ => return Err(bad()),
+                };
+                (tc[0], op, r.to_string())
+            }
             _ => return Err(format!("'{what}' section is not a single update (cannot become an OpenCL atomic)")),
         };
         // target must live in a buffer
@@ -1357,7 +1489,16 @@ impl<'a> Translator<'a> {
                 "shl" => "<<",
                 _ => ">>",
             };
-            let code = if matches!(tn, "int" | "uint") && matches!(op, "add" | "sub" | "and" | "or" | "xor") {
+            let code = if matches!(op, "max" | "min") && !matches!(tn, "int" | "uint") {
+                let (u, cas) = if matches!(tn, "long" | "ulong" | "double") { ("ulong", "atom_cmpxchg") } else { ("uint", "atomic_cmpxchg") };
+                if u == "ulong" {
+                    self.int64_atomics = true;
+                }
+                let cmp = if op == "max" { "<" } else { ">" };
+                format!(
+                    "void {fname}(volatile __global {tn} *p, {tn} v) {{\n  volatile __global {u} *q = (volatile __global {u} *)p;\n  {u} o;\n  do {{ o = *q; if (!(as_{tn}(o) {cmp} v)) return; }} while ({cas}(q, o, as_{u}(v)) != o);\n}}\n"
+                )
+            } else if matches!(tn, "int" | "uint") && matches!(op, "add" | "sub" | "and" | "or" | "xor" | "max" | "min") {
                 format!("void {fname}(volatile __global {tn} *p, {tn} v) {{ atomic_{op}(p, v); }}\n")
             } else {
                 let (u, cas) = if matches!(tn, "long" | "ulong" | "double") { ("ulong", "atom_cmpxchg") } else { ("uint", "atomic_cmpxchg") };
@@ -1373,11 +1514,33 @@ impl<'a> Translator<'a> {
         Ok(Edit { start: ls, end: se, text: format!("{fname}(&({}), ({}));", rr(lhs), rhs) })
     }
 
+    /// Functions reachable from `from` in the kernel call graph.
+    fn reachable(&self, from: &str) -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![from.to_string()];
+        while let Some(x) = stack.pop() {
+            if let Some(cs) = self.calls.get(&x) {
+                for c in cs {
+                    if seen.insert(c.clone()) {
+                        stack.push(c.clone());
+                    }
+                }
+            }
+        }
+        seen
+    }
+
+    /// A function on a call cycle reachable from `from`, if any.
+    fn recursive_from(&self, from: &str) -> Option<String> {
+        self.reachable(from).into_iter().find(|f| self.reachable(f).contains(f)).map(|k| k.rsplit(':').next().unwrap_or("").to_string())
+    }
+
     fn render_function(&mut self, f: Node) -> Result<(String, String), String> {
         let (fs, fe) = f.range();
         let mut vars = BTreeMap::new();
         let mut edits = Vec::new();
         let mut lpw = false;
+        self.caller = key_of(&f);
         self.analyse_code(f, fs.off, fe.off, &mut vars, &mut edits, &mut lpw, false)?;
         // the function's own name
         let name = f.spelling();
@@ -1385,8 +1548,9 @@ impl<'a> Translator<'a> {
         edits.push(Edit { start: np.off, end: np.off + name.len(), text: format!("ompcl_f_{name}") });
         let body = f.children().into_iter().find(|c| c.kind() == CXCursor_CompoundStmt).ok_or("function without body")?;
         let bstart = body.range().0.off;
-        let mut head = render(self.cx.text, &edits, fs.off, bstart);
-        let mut all = render(self.cx.text, &edits, fs.off, fe.off);
+        let ftext = self.cx.file_text(&fs.file);
+        let mut head = render(&ftext, &edits, fs.off, bstart);
+        let mut all = render(&ftext, &edits, fs.off, fe.off);
         for h in [&mut head, &mut all] {
             if h.starts_with("inline ") {
                 h.replace_range(0..7, "static inline ");

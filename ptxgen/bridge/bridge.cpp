@@ -199,7 +199,8 @@ char *pg_context_take_log(LLVMContextRef cref, int *had_error) {
 // Returns 0 ok (*out set), 1 compile error, 2 bad cc1 arguments, 3 internal error.
 int pg_compile(LLVMContextRef cref, const char *src, size_t srclen, const char *const *args,
                int nargs, const char *const *file_names, const char *const *file_data,
-               const size_t *file_lens, int nfiles, LLVMModuleRef *out, char **log) {
+               const size_t *file_lens, int nfiles, LLVMModuleRef *out, char **log,
+               char **deps) {
   std::string diagText;
   try {
     LLVMContext &C = *unwrap(cref);
@@ -257,6 +258,18 @@ int pg_compile(LLVMContextRef cref, const char *src, size_t srclen, const char *
       return 1;
     }
     setLog(log, diagText);
+    // The real files the source read (#include through -I or the working directory): the
+    // caches must notice when one changes.
+    if (deps && ci.hasSourceManager()) {
+      std::string d;
+      clang::SourceManager &SM = ci.getSourceManager();
+      for (auto it = SM.fileinfo_begin(); it != SM.fileinfo_end(); ++it) {
+        StringRef name = it->first.getName();
+        if (name.starts_with("/cudacl/") || name == "<source>") continue;
+        d += name.str() + "\n";
+      }
+      *deps = dupString(d);
+    }
     *out = wrap(M.release());
     return 0;
   } catch (const std::exception &e) {
@@ -452,6 +465,70 @@ void defineIdFunctions(Module &M, bool needOffset, bool needDim) {
 // printf(__constant char *fmt, ...) -> vprintf(generic fmt, generic packed-args buffer).
 // The buffer follows CUDA's ABI: the (already promoted) arguments in a struct with natural
 // alignment; __constant/__global string pointers become generic pointers.
+// OpenCL's vector conversions (%v4f, %v2hld, %v16hhx, ...) have no vprintf equivalent: with a
+// constant format, each is expanded into one conversion per element, joined by ','.
+void expandVectorFormat(IRBuilder<> &B, Value *&fmt, std::vector<Value *> &args) {
+  bool anyVector = false;
+  for (Value *a : args) anyVector |= a->getType()->isVectorTy();
+  if (!anyVector) return;
+  auto *G = dyn_cast<GlobalVariable>(fmt->stripPointerCasts());
+  if (!G || !G->hasInitializer()) return;
+  auto *CDS = dyn_cast<ConstantDataSequential>(G->getInitializer());
+  if (!CDS || !CDS->isString()) return;
+  std::string f = CDS->getAsString().str();
+  while (!f.empty() && f.back() == 0) f.pop_back();
+  std::string out;
+  std::vector<Value *> nargs;
+  size_t ai = 0;
+  for (size_t i = 0; i < f.size();) {
+    if (f[i] != '%') {
+      out += f[i++];
+      continue;
+    }
+    if (i + 1 < f.size() && f[i + 1] == '%') {
+      out += "%%";
+      i += 2;
+      continue;
+    }
+    size_t j = i + 1;
+    while (j < f.size() && strchr("-+ #0", f[j])) j++;
+    while (j < f.size() && isdigit((unsigned char)f[j])) j++;
+    if (j < f.size() && f[j] == '.') {
+      j++;
+      while (j < f.size() && isdigit((unsigned char)f[j])) j++;
+    }
+    std::string head = f.substr(i, j - i);  // '%' flags width precision
+    unsigned vec = 0;
+    if (j < f.size() && f[j] == 'v') {
+      j++;
+      while (j < f.size() && isdigit((unsigned char)f[j])) vec = vec * 10 + (f[j++] - '0');
+    }
+    std::string len;
+    if (f.compare(j, 2, "hh") == 0 || f.compare(j, 2, "hl") == 0) len = f.substr(j, 2), j += 2;
+    else if (j < f.size() && (f[j] == 'h' || f[j] == 'l')) len = f.substr(j, 1), j += 1;
+    if (j >= f.size() || ai >= args.size()) return;  // malformed: leave the call alone
+    char conv = f[j++];
+    i = j;
+    Value *a = args[ai++];
+    if (!vec) {
+      out += head + len + conv;
+      nargs.push_back(a);
+      continue;
+    }
+    auto *VT = dyn_cast<FixedVectorType>(a->getType());
+    if (!VT) return;
+    std::string elen = len == "hl" ? "" : len;
+    for (unsigned k = 0; k < VT->getNumElements(); k++) {
+      if (k) out += ",";
+      out += head + elen + conv;
+      nargs.push_back(B.CreateExtractElement(a, k));
+    }
+  }
+  if (ai != args.size()) return;
+  fmt = B.CreateGlobalString(out, "printf.vfmt", 1);
+  args = nargs;
+}
+
 void lowerPrintf(Module &M) {
   Function *P = M.getFunction("printf");
   if (!P || P->use_empty()) return;
@@ -465,12 +542,14 @@ void lowerPrintf(Module &M) {
   for (CallBase *CB : calls) {
     IRBuilder<> B(CB);
     Value *fmt = CB->getArgOperand(0);
+    std::vector<Value *> args;
+    for (unsigned i = 1; i < CB->arg_size(); i++) args.push_back(CB->getArgOperand(i));
+    expandVectorFormat(B, fmt, args);
     if (fmt->getType()->getPointerAddressSpace() != 0)
       fmt = B.CreateAddrSpaceCast(fmt, gen);
     std::vector<Value *> vals;
     std::vector<Type *> tys;
-    for (unsigned i = 1; i < CB->arg_size(); i++) {
-      Value *v = CB->getArgOperand(i);
+    for (Value *v : args) {
       Type *T = v->getType();
       if (T->isPointerTy() && T->getPointerAddressSpace() != 0) {
         v = B.CreateAddrSpaceCast(v, gen);

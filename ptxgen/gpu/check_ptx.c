@@ -4,10 +4,13 @@
  *   gcc -O2 -o check_ptx check_ptx.c -ldl
  *   ./check_ptx info                 driver version, device, the sm/PTX ptxgen would pick
  *   ./check_ptx load FILE.ptx...     cuModuleLoadDataEx each file, PASS/FAIL with the JIT log
- *   ./check_ptx run DIR              run vadd, reduce_sum (__local arg), offset_probe (global
- *                                    offset, work_dim, printf) and at64 (64-bit atomics) from
- *                                    DIR/<name>.ptx, with parameter buffers laid out from
- *                                    DIR/<name>.args (the output of `ptxgen --args`)
+ *   ./check_ptx run DIR              run 9 corpus kernels with known results: vadd, reduce_sum
+ *                                    (__local arg), offset_probe (global offset, work_dim,
+ *                                    printf), at64 (64-bit atomics), sarg (struct by value),
+ *                                    vec3 (3-vectors by value), ctab (__constant), mixed (three
+ *                                    __local args) and sgemm_tiled (2-D), from DIR/<name>.ptx,
+ *                                    with parameter buffers laid out from DIR/<name>.args (the
+ *                                    output of `ptxgen --args`)
  * Exit status: the number of failures (0 = all passed). stage.sh prepares DIR.
  */
 #include <dlfcn.h>
@@ -214,8 +217,9 @@ static void put(Params *p, unsigned arg, const void *v, unsigned n) {
   memcpy(p->buf + p->L.off[arg], v, n);
 }
 
-static int launch(CUmodule m, const char *kernel, Params *p, unsigned grid, unsigned block,
-                  unsigned shared, unsigned long long offset0, unsigned work_dim) {
+static int launch2(CUmodule m, const char *kernel, Params *p, unsigned gx, unsigned gy,
+                   unsigned bx, unsigned by, unsigned shared, unsigned long long offset0,
+                   unsigned work_dim) {
   CUfunction f;
   CHECK(cuModuleGetFunction(&f, m, kernel));
   unsigned long long goff[3] = {offset0, 0, 0};
@@ -224,9 +228,28 @@ static int launch(CUmodule m, const char *kernel, Params *p, unsigned grid, unsi
   size_t size = p->L.param_size;
   void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, p->buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
                    CU_LAUNCH_PARAM_END};
-  CHECK(cuLaunchKernel(f, grid, 1, 1, block, 1, 1, shared, NULL, NULL, extra));
+  CHECK(cuLaunchKernel(f, gx, gy, 1, bx, by, 1, shared, NULL, NULL, extra));
   CHECK(cuCtxSynchronize());
   return 0;
+}
+
+static int launch(CUmodule m, const char *kernel, Params *p, unsigned grid, unsigned block,
+                  unsigned shared, unsigned long long offset0, unsigned work_dim) {
+  return launch2(m, kernel, p, grid, 1, block, 1, shared, offset0, work_dim);
+}
+
+/* Loads DIR/FILE.ptx and the layout of KERNEL from DIR/FILE.args. */
+static CUmodule prepare(const char *dir, const char *file, const char *kernel, Params *p) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s.ptx", dir, file);
+  CUmodule m = load_ptx(path, 1);
+  memset(p, 0, sizeof *p);
+  if (!m) return NULL;
+  if (read_layout(dir, file, kernel, &p->L)) {
+    cuModuleUnload(m);
+    return NULL;
+  }
+  return m;
 }
 
 static void verdict(const char *name, int bad, const char *what) {
@@ -364,6 +387,149 @@ static int run_at64(const char *dir) {
   return 0;
 }
 
+/* struct by value: S { float a; int b; double c } */
+static int run_struct(const char *dir) {
+  Params p;
+  CUmodule m = prepare(dir, "struct_arg", "sarg", &p);
+  if (!m) return -1;
+  struct { float a; int b; double c; } s = {1.5f, 2, 3.25};
+  int tail = 4;
+  double out[32];
+  CUdeviceptr d;
+  CHECK(cuMemAlloc(&d, sizeof out));
+  put(&p, 0, &d, 8);
+  put(&p, 1, &s, sizeof s);
+  put(&p, 2, &tail, 4);
+  if (launch(m, "sarg", &p, 1, 32, 0, 0, 1)) return -1;
+  CHECK(cuMemcpyDtoH(out, d, sizeof out));
+  int bad = 0;
+  for (int i = 0; i < 32 && !bad; i++) bad = out[i] != 10.75;
+  verdict("sarg (struct by value)", bad, "wrong sum");
+  cuMemFree(d), cuModuleUnload(m);
+  return 0;
+}
+
+/* float3 / char3 / double3 by value */
+static int run_vec3(const char *dir) {
+  Params p;
+  CUmodule m = prepare(dir, "vec3_arg", "vec3", &p);
+  if (!m) return -1;
+  float v[4] = {1, 2, 3, 0};
+  signed char c[4] = {4, 5, 6, 0};
+  double dd[4] = {7, 8, 9, 0};
+  float out[32];
+  CUdeviceptr d;
+  CHECK(cuMemAlloc(&d, sizeof out));
+  put(&p, 0, &d, 8);
+  put(&p, 1, v, 16);
+  put(&p, 2, c, 4);
+  put(&p, 3, dd, 32);
+  if (launch(m, "vec3", &p, 1, 32, 0, 0, 1)) return -1;
+  CHECK(cuMemcpyDtoH(out, d, sizeof out));
+  int bad = 0;
+  for (int i = 0; i < 32 && !bad; i++) bad = out[i] != 24.0f;
+  verdict("vec3 (float3/char3/double3 by value)", bad, "wrong sum");
+  cuMemFree(d), cuModuleUnload(m);
+  return 0;
+}
+
+/* __constant arguments and program-scope __constant data */
+static int run_constant(const char *dir) {
+  Params p;
+  CUmodule m = prepare(dir, "constant_arg", "ctab", &p);
+  if (!m) return -1;
+  float coef[4] = {1, 2, 3, 4};
+  int c4[4] = {10, 20, 30, 40};
+  float out[64];
+  CUdeviceptr d, dc, d4;
+  CHECK(cuMemAlloc(&d, sizeof out));
+  CHECK(cuMemAlloc(&dc, sizeof coef));
+  CHECK(cuMemAlloc(&d4, sizeof c4));
+  CHECK(cuMemcpyHtoD(dc, coef, sizeof coef));
+  CHECK(cuMemcpyHtoD(d4, c4, sizeof c4));
+  put(&p, 0, &d, 8);
+  put(&p, 1, &dc, 8);
+  put(&p, 2, &d4, 8);
+  if (launch(m, "ctab", &p, 2, 32, 0, 0, 1)) return -1;
+  CHECK(cuMemcpyDtoH(out, d, sizeof out));
+  const float table[4] = {1, 2, 4, 8};
+  const char msg[] = "const";
+  int bad = 0;
+  for (int i = 0; i < 64 && !bad; i++)
+    bad = out[i] != table[i & 3] * coef[i % 4] + 20.0f + (float)msg[i % 5];
+  verdict("ctab (__constant args and data)", bad, "wrong values");
+  cuMemFree(d), cuMemFree(dc), cuMemFree(d4), cuModuleUnload(m);
+  return 0;
+}
+
+/* three __local arguments, offsets assigned as the runtime does (16-aligned) */
+static int run_mixed(const char *dir) {
+  Params p;
+  CUmodule m = prepare(dir, "local_args_mixed", "mixed", &p);
+  if (!m) return -1;
+  unsigned L = 64;
+  char c = 3;
+  double dv = 5.0;
+  unsigned o_l4 = 0, o_lc = (o_l4 + 16 * L + 15) & ~15u, o_ll = (o_lc + L + 15) & ~15u;
+  unsigned total = o_ll + 8 * L;
+  int out[128];
+  CUdeviceptr d;
+  CHECK(cuMemAlloc(&d, sizeof out));
+  if (!p.L.local[1] || !p.L.local[3] || !p.L.local[5]) {
+    verdict("mixed", 1, "__local args not reported as local");
+    return -1;
+  }
+  put(&p, 0, &c, 1);
+  put(&p, 1, &o_l4, 4);
+  put(&p, 2, &d, 8);
+  put(&p, 3, &o_lc, 4);
+  put(&p, 4, &dv, 8);
+  put(&p, 5, &o_ll, 4);
+  if (launch(m, "mixed", &p, 2, L, total, 0, 1)) return -1;
+  CHECK(cuMemcpyDtoH(out, d, sizeof out));
+  int bad = 0;
+  for (int i = 0; i < 128 && !bad; i++) bad = out[i] != 8;
+  verdict("mixed (three __local args, char/double scalars)", bad, "wrong values");
+  cuMemFree(d), cuModuleUnload(m);
+  return 0;
+}
+
+/* 2-D tiled SGEMM with two __local arguments */
+static int run_sgemm(const char *dir) {
+  Params p;
+  CUmodule m = prepare(dir, "matmul_tiled", "sgemm_tiled", &p);
+  if (!m) return -1;
+  unsigned n = 64;
+  float *A = malloc(n * n * 4), *B = malloc(n * n * 4), *C = malloc(n * n * 4);
+  for (unsigned i = 0; i < n * n; i++) A[i] = (float)(i % 5), B[i] = (float)(i % 3);
+  CUdeviceptr dA, dB, dC;
+  CHECK(cuMemAlloc(&dA, n * n * 4));
+  CHECK(cuMemAlloc(&dB, n * n * 4));
+  CHECK(cuMemAlloc(&dC, n * n * 4));
+  CHECK(cuMemcpyHtoD(dA, A, n * n * 4));
+  CHECK(cuMemcpyHtoD(dB, B, n * n * 4));
+  unsigned oA = 0, oB = 16 * 16 * 4;
+  put(&p, 0, &n, 4);
+  put(&p, 1, &dA, 8);
+  put(&p, 2, &dB, 8);
+  put(&p, 3, &dC, 8);
+  put(&p, 4, &oA, 4);
+  put(&p, 5, &oB, 4);
+  if (launch2(m, "sgemm_tiled", &p, n / 16, n / 16, 16, 16, 2 * 16 * 16 * 4, 0, 2)) return -1;
+  CHECK(cuMemcpyDtoH(C, dC, n * n * 4));
+  int bad = 0;
+  for (unsigned r = 0; r < n && !bad; r++)
+    for (unsigned q = 0; q < n && !bad; q++) {
+      float s = 0;
+      for (unsigned k = 0; k < n; k++) s += A[r * n + k] * B[k * n + q];
+      bad = C[r * n + q] != s;
+    }
+  verdict("sgemm_tiled (2-D, two __local args)", bad, "C differs from the CPU product");
+  cuMemFree(dA), cuMemFree(dB), cuMemFree(dC), cuModuleUnload(m);
+  free(A), free(B), free(C);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s info | load FILE.ptx... | run DIR\n", argv[0]);
@@ -393,7 +559,12 @@ int main(int argc, char **argv) {
     if (run_reduce(dir)) failures++;
     if (run_offset(dir)) failures++;
     if (run_at64(dir)) failures++;
-    printf("%d passed, %d failed\n", 4 - failures < 0 ? 0 : 4 - failures, failures);
+    if (run_struct(dir)) failures++;
+    if (run_vec3(dir)) failures++;
+    if (run_constant(dir)) failures++;
+    if (run_mixed(dir)) failures++;
+    if (run_sgemm(dir)) failures++;
+    printf("%d runs, %d failures\n", 9, failures);
     return failures;
   }
   fprintf(stderr, "usage: %s info | load FILE.ptx... | run DIR\n", argv[0]);

@@ -1,9 +1,10 @@
 //! The in-process and on-disk build caches.
 //!
 //! Disk: $CUDACL_CACHE_DIR, else $XDG_CACHE_HOME/cudacl, else ~/.cache/cudacl; CUDACL_CACHE=0
-//! turns it off. One file per entry, `<key>.bin`, holding Program::to_binary(); written to a
-//! temporary file and renamed (atomic on POSIX), so concurrent processes never see a partial
-//! entry. Unreadable or corrupt entries are ignored (and replaced).
+//! turns it off. An entry is `<key>.bin`, holding Program::to_binary(), plus `<key>.deps`, the
+//! files the source #included with their size and mtime (a hit needs them unchanged); each is
+//! written to a temporary file and renamed (atomic on POSIX), so concurrent processes never see
+//! a partial entry. Unreadable or corrupt entries are ignored (and replaced).
 use crate::Program;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -32,22 +33,57 @@ pub fn hex(k: &Key) -> String {
     k.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-static MEM: OnceLock<Mutex<HashMap<Key, Program>>> = OnceLock::new();
+/// A file the source #included (through -I or the working directory), as it was when the
+/// program was built: a hit is valid only while every such file is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    path: String,
+    len: u64,
+    mtime_ns: u128,
+}
 
-fn mem() -> &'static Mutex<HashMap<Key, Program>> {
+fn stat(path: &str) -> Option<(u64, u128)> {
+    let md = std::fs::metadata(path).ok()?;
+    let t = md.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?.as_nanos();
+    Some((md.len(), t))
+}
+
+pub fn stamp(paths: &[String]) -> Vec<Stamp> {
+    paths
+        .iter()
+        .map(|p| {
+            let (len, mtime_ns) = stat(p).unwrap_or((u64::MAX, 0));
+            Stamp { path: p.clone(), len, mtime_ns }
+        })
+        .collect()
+}
+
+fn still_valid(stamps: &[Stamp]) -> bool {
+    stamps.iter().all(|s| stat(&s.path) == Some((s.len, s.mtime_ns)))
+}
+
+type MemCache = HashMap<Key, (Program, Vec<Stamp>)>;
+static MEM: OnceLock<Mutex<MemCache>> = OnceLock::new();
+
+fn mem() -> &'static Mutex<MemCache> {
     MEM.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
 pub fn mem_get(k: &Key) -> Option<Program> {
-    mem().lock().ok()?.get(k).cloned()
+    let (p, stamps) = mem().lock().ok()?.get(k).cloned()?;
+    if still_valid(&stamps) {
+        Some(p)
+    } else {
+        None
+    }
 }
 
-pub fn mem_put(k: Key, p: &Program) {
+pub fn mem_put(k: Key, p: &Program, stamps: &[Stamp]) {
     if let Ok(mut m) = mem().lock() {
         if m.len() > 4096 {
             m.clear();
         }
-        m.insert(k, p.clone());
+        m.insert(k, (p.clone(), stamps.to_vec()));
     }
 }
 
@@ -65,16 +101,44 @@ pub fn dir() -> Option<PathBuf> {
     std::env::var_os("HOME").filter(|d| !d.is_empty()).map(|h| PathBuf::from(h).join(".cache").join("cudacl"))
 }
 
-pub fn disk_get(k: &Key) -> Option<Program> {
+/// `<key>.deps` lists the stamps ("len mtime_ns path" lines; empty when the source included
+/// no real file) and is written before `<key>.bin`; an entry without it is not used.
+pub fn disk_get(k: &Key) -> Option<(Program, Vec<Stamp>)> {
     if !disk_enabled() {
         return None;
     }
-    let p = dir()?.join(format!("{}.bin", hex(k)));
-    let bytes = std::fs::read(p).ok()?;
-    Program::from_binary(&bytes).ok()
+    let d = dir()?;
+    let deps = std::fs::read_to_string(d.join(format!("{}.deps", hex(k)))).ok()?;
+    let mut stamps = Vec::new();
+    for l in deps.lines() {
+        let mut it = l.splitn(3, ' ');
+        let len = it.next()?.parse().ok()?;
+        let mtime_ns = it.next()?.parse().ok()?;
+        let path = it.next()?.to_string();
+        stamps.push(Stamp { path, len, mtime_ns });
+    }
+    if !still_valid(&stamps) {
+        return None;
+    }
+    let bytes = std::fs::read(d.join(format!("{}.bin", hex(k)))).ok()?;
+    Some((Program::from_binary(&bytes).ok()?, stamps))
 }
 
-pub fn disk_put(k: &Key, p: &Program) {
+fn write_atomic(d: &std::path::Path, name: &str, data: &[u8]) -> std::io::Result<()> {
+    let tmp = d.join(format!(".{}.{}.{:?}.tmp", name, std::process::id(), std::thread::current().id()));
+    let r = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(data)?;
+        drop(f);
+        std::fs::rename(&tmp, d.join(name))
+    })();
+    if r.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    r
+}
+
+pub fn disk_put(k: &Key, p: &Program, stamps: &[Stamp]) {
     if !disk_enabled() {
         return;
     }
@@ -82,20 +146,8 @@ pub fn disk_put(k: &Key, p: &Program) {
     if std::fs::create_dir_all(&d).is_err() {
         return;
     }
-    let name = format!("{}.bin", hex(k));
-    let tmp = d.join(format!(
-        ".{}.{}.{:?}.tmp",
-        name,
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    let ok = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(&p.to_binary())?;
-        drop(f);
-        std::fs::rename(&tmp, d.join(&name))
-    })();
-    if ok.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    let deps: String = stamps.iter().map(|s| format!("{} {} {}\n", s.len, s.mtime_ns, s.path)).collect();
+    if write_atomic(&d, &format!("{}.deps", hex(k)), deps.as_bytes()).is_ok() {
+        let _ = write_atomic(&d, &format!("{}.bin", hex(k)), &p.to_binary());
     }
 }

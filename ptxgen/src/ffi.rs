@@ -20,6 +20,7 @@ extern "C" {
         nfiles: c_int,
         out: *mut LLVMModuleRef,
         log: *mut *mut c_char,
+        deps: *mut *mut c_char,
     ) -> c_int;
     pub fn pg_lower(m: LLVMModuleRef, log: *mut *mut c_char) -> c_int;
     pub fn pg_link_libclc(m: LLVMModuleRef, path: *const c_char, log: *mut *mut c_char) -> c_int;

@@ -168,6 +168,11 @@ fn type_qual_bits(s: &str) -> u64 {
     b
 }
 
+/// image1d_t, image2d_array_t, image1d_buffer_t, ... (clang's kernel_arg_type spelling).
+fn is_image_type(t: &str) -> bool {
+    t.starts_with("image") && t.ends_with("_t") && (t.contains("1d") || t.contains("2d") || t.contains("3d"))
+}
+
 fn is_kernel(f: FunctionValue) -> bool {
     let cc = f.get_call_conventions();
     (cc == CC_SPIR_KERNEL || cc == CC_PTX_KERNEL) && f.count_basic_blocks() > 0
@@ -215,7 +220,7 @@ pub fn kernels(module: &Module) -> Result<Vec<KernelInfo>, String> {
                     .filter(|a| a.is_power_of_two())
                     .unwrap_or(1);
                 let al = td.get_abi_alignment(&t).max(attr_align);
-                let kind = if type_name.contains("sampler_t") { ArgKind::Sampler } else { ArgKind::Struct };
+                let kind = if type_name == "sampler_t" { ArgKind::Sampler } else { ArgKind::Struct };
                 (kind, sz, al)
             } else {
                 let t: AnyTypeEnum = match pt {
@@ -231,8 +236,8 @@ pub fn kernels(module: &Module) -> Result<Vec<KernelInfo>, String> {
                 let al = td.get_abi_alignment(&t);
                 let kind = match pt {
                     _ if aspace == 3 => ArgKind::LocalPtr,
-                    _ if type_name.contains("image") => ArgKind::Image,
-                    _ if type_name.contains("sampler_t") => ArgKind::Sampler,
+                    _ if is_image_type(&type_name) => ArgKind::Image,
+                    _ if type_name == "sampler_t" => ArgKind::Sampler,
                     BasicMetadataTypeEnum::PointerType(_) if aspace == 2 => ArgKind::ConstantPtr,
                     BasicMetadataTypeEnum::PointerType(_) => ArgKind::GlobalPtr,
                     BasicMetadataTypeEnum::VectorType(_) => ArgKind::Vector,

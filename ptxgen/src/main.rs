@@ -111,13 +111,16 @@ fn main() -> ExitCode {
         return run_bench(&input, &source, &options, &target, &opts);
     }
     let t0 = std::time::Instant::now();
+    let c0 = thread_cpu_ms();
     let (r, stages) = ptxgen::build_timed(&source, &options, &target, !no_cache);
     let total = t0.elapsed().as_secs_f64() * 1e3;
+    let cpu = thread_cpu_ms() - c0;
     if time {
         for s in &stages {
             eprintln!("time: {:<18} {:8.2} ms", s.name, s.ms);
         }
         eprintln!("time: {:<18} {:8.2} ms", "total", total);
+        eprintln!("time: {:<18} {:8.2} ms", "total-cpu", cpu);
     }
     let p = match r {
         Ok(p) => p,
@@ -167,13 +170,35 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+#[repr(C)]
+struct Timespec {
+    tv_sec: i64,
+    tv_nsec: i64,
+}
+extern "C" {
+    fn clock_gettime(clk: i32, tp: *mut Timespec) -> i32;
+}
+
+/// CPU time of the calling thread in ms (Linux CLOCK_THREAD_CPUTIME_ID): what a build costs
+/// without the waiting a loaded machine adds to wall time.
+fn thread_cpu_ms() -> f64 {
+    let mut t = Timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes the struct; 3 = CLOCK_THREAD_CPUTIME_ID on Linux.
+    unsafe { clock_gettime(3, &mut t) };
+    t.tv_sec as f64 * 1e3 + t.tv_nsec as f64 / 1e6
+}
+
 fn ms(d: std::time::Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
+/// "median M ms (min m)" of a set of timings.
+fn median(mut v: Vec<f64>) -> String {
     v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
-    if v.is_empty() { 0.0 } else { v[v.len() / 2] }
+    if v.is_empty() {
+        return "n/a".into();
+    }
+    format!("median {:.3} ms (min {:.3})", v[v.len() / 2], v[0])
 }
 
 fn run_bench(input: &str, source: &str, options: &str, target: &ptxgen::Target, raw_opts: &[String]) -> ExitCode {
@@ -204,36 +229,42 @@ fn run_bench(input: &str, source: &str, options: &str, target: &ptxgen::Target, 
         let wall = ms(t.elapsed());
         Some((wall, String::from_utf8_lossy(&out.stderr).into_owned()))
     };
-    let total_of = |log: &str| -> f64 {
+    let total_of = |log: &str| -> f64 { field_of(log, "time: total ") };
+    let cpu_of = |log: &str| -> f64 { field_of(log, "time: total-cpu") };
+    fn field_of(log: &str, key: &str) -> f64 {
         log.lines()
-            .filter_map(|l| l.strip_prefix("time: total"))
+            .filter_map(|l| l.strip_prefix(key))
             .filter_map(|r| r.trim().trim_end_matches("ms").trim().parse::<f64>().ok())
             .next()
             .unwrap_or(f64::NAN)
-    };
+    }
     println!("ptxgen bench: {input}: {nk} kernels, sm_{} PTX {}.{}, options '{options}'", target.sm, target.ptx_isa.0, target.ptx_isa.1);
 
     // 1. Cold, first build in a new process (no cache): the build call's own time.
     let mut first = Vec::new();
+    let mut first_cpu = Vec::new();
     let mut first_log = String::new();
-    for _ in 0..5 {
+    for _ in 0..9 {
         if let Some((_, log)) = child(&[], false) {
             first.push(total_of(&log));
+            first_cpu.push(cpu_of(&log));
             first_log = log;
         }
     }
-    println!("cold build, first in a new process (no cache), median of {}: {:8.2} ms", first.len(), median(first));
+    println!("cold build, first in a new process (no cache), {} runs: wall {}; cpu {}", first.len(), median(first), median(first_cpu));
     for l in first_log.lines().filter(|l| l.starts_with("time:")) {
         println!("    {l}");
     }
     // 2. Cold, later builds in this process (libclc resident in the shared context).
-    let mut later = Vec::new();
+    let (mut later, mut later_cpu) = (Vec::new(), Vec::new());
     for _ in 0..10 {
         let t = Instant::now();
+        let c = thread_cpu_ms();
         let _ = ptxgen::build_timed(source, options, target, false);
         later.push(ms(t.elapsed()));
+        later_cpu.push(thread_cpu_ms() - c);
     }
-    println!("cold build, libclc already resident (no cache), median of 10: {:8.2} ms", median(later));
+    println!("cold build, libclc already resident (no cache), 10 runs: wall {}; cpu {}", median(later), median(later_cpu));
     // 3. Private context (another thread holds the shared one): libclc parsed lazily per build.
     ptxgen::set_shared_context(false);
     let mut private = Vec::new();
@@ -243,7 +274,7 @@ fn run_bench(input: &str, source: &str, options: &str, target: &ptxgen::Target, 
         private.push(ms(t.elapsed()));
     }
     ptxgen::set_shared_context(true);
-    println!("cold build, private context (concurrent builds), median of 5:  {:8.2} ms", median(private));
+    println!("cold build, private context (concurrent builds), 5 runs: {}", median(private));
     // 4. Warm, in-process cache.
     let _ = ptxgen::build_timed(source, options, target, true);
     let mut warm = Vec::new();
@@ -252,7 +283,7 @@ fn run_bench(input: &str, source: &str, options: &str, target: &ptxgen::Target, 
         let _ = ptxgen::build_timed(source, options, target, true);
         warm.push(ms(t.elapsed()));
     }
-    println!("warm build, in-process cache hit, median of 1000:            {:8.4} ms", median(warm));
+    println!("warm build, in-process cache hit, 1000 runs: {}", median(warm));
     // 5. New process, disk-cache hit.
     let _ = child(&[], true); // populate
     let (mut call, mut wall) = (Vec::new(), Vec::new());
@@ -264,12 +295,7 @@ fn run_bench(input: &str, source: &str, options: &str, target: &ptxgen::Target, 
             }
         }
     }
-    println!(
-        "new process, disk-cache hit, median of {}: build call {:8.3} ms (whole process incl. exec/load: {:.1} ms)",
-        call.len(),
-        median(call),
-        median(wall)
-    );
+    println!("new process, disk-cache hit, {} runs: build call {}; whole process incl. exec/load {}", call.len(), median(call), median(wall));
     let _ = std::fs::remove_dir_all(&dir);
     ExitCode::SUCCESS
 }

@@ -174,7 +174,7 @@ fn frontend<'c>(
     source: &str,
     opts: &options::Options,
     headers: &[(&str, &str)],
-) -> Result<(Module<'c>, String), BuildError> {
+) -> Result<(Module<'c>, String, Vec<String>), BuildError> {
     let mut args: Vec<String> = [
         "-triple",
         "nvptx64-nvidia-cuda",
@@ -223,6 +223,7 @@ fn frontend<'c>(
 
     let mut m: llvm_sys::prelude::LLVMModuleRef = std::ptr::null_mut();
     let mut log: *mut c_char = std::ptr::null_mut();
+    let mut deps: *mut c_char = std::ptr::null_mut();
     // SAFETY: every pointer/length pair is valid for the call; the bridge copies what it keeps.
     let rc = unsafe {
         ffi::pg_compile(
@@ -237,13 +238,13 @@ fn frontend<'c>(
             names.len() as c_int,
             &mut m,
             &mut log,
+            &mut deps,
         )
     };
     let log = ffi::take_string(log);
+    let deps: Vec<String> = ffi::take_string(deps).lines().map(|l| l.to_string()).collect();
     match rc {
-        0 if !m.is_null() => {
-            Ok((ctx.module(m), log))
-        }
+        0 if !m.is_null() => Ok((ctx.module(m), log, deps)),
         2 => Err(BuildError::InvalidOptions { log: format!("invalid build options:\n{log}") }),
         _ => Err(failed(if log.is_empty() { "compilation failed".to_string() } else { log })),
     }
@@ -334,9 +335,9 @@ pub fn build_timed(
                 t.lap("cache-hit-memory");
                 return Ok(p);
             }
-            if let Some(p) = cache::disk_get(&key) {
+            if let Some((p, stamps)) = cache::disk_get(&key) {
                 if p.target == *target {
-                    cache::mem_put(key, &p);
+                    cache::mem_put(key, &p, &stamps);
                     t.lap("cache-hit-disk");
                     return Ok(p);
                 }
@@ -346,14 +347,15 @@ pub fn build_timed(
         let clc = libclc::get().ok().and_then(|p| CString::new(p.to_string_lossy().as_bytes()).ok());
         let ctx = Ctx::shared_or_private(clc.as_ref());
         t.lap(if matches!(ctx.owner, Owner::Shared(_)) { "init-shared" } else { "init-private" });
-        let (m, mut log) = frontend(&ctx, source, &opts, &[])?;
+        let (m, mut log, deps) = frontend(&ctx, source, &opts, &[])?;
         t.lap("clang");
         let (ptx, kernels, blog) = backend(&ctx, m, &opts, target, &mut t).inspect_err(|_| ctx.poison())?;
         log.push_str(&blog);
         let p = Program { ptx, target: target.clone(), options: options.to_string(), log, kernels };
         if use_cache {
-            cache::mem_put(key, &p);
-            cache::disk_put(&key, &p);
+            let stamps = cache::stamp(&deps);
+            cache::mem_put(key, &p, &stamps);
+            cache::disk_put(&key, &p, &stamps);
             t.lap("cache-store");
         }
         Ok(p)
@@ -365,7 +367,7 @@ pub fn compile(source: &str, options: &str, headers: &[(&str, &str)]) -> Result<
     guarded(|| {
         let opts = options::parse_build(options).map_err(|e| BuildError::InvalidOptions { log: format!("error: {e}\n") })?;
         let ctx = Ctx::private();
-        let (m, log) = frontend(&ctx, source, &opts, headers)?;
+        let (m, log, _) = frontend(&ctx, source, &opts, headers)?;
         let bitcode = m.write_bitcode_to_memory().as_slice().to_vec();
         Ok(Object { bitcode, options: options.to_string(), log })
     })

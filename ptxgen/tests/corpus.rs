@@ -20,7 +20,7 @@ fn setup() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // Never touch the user's cache from the tests.
-        let d = std::env::temp_dir().join(format!("ptxgen-test-cache-{}", std::process::id()));
+        let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ptxgen-test-cache");
         std::env::set_var("CUDACL_CACHE_DIR", d);
     });
 }
@@ -163,6 +163,35 @@ fn calls(ptx: &str) -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<String>) {
         }
     }
     (defined, externs, targets)
+}
+
+/// NVIDIA's ptxas, when the machine has one ($PTXAS, or `ptxas` on PATH; e.g. from the
+/// nvidia-cuda-nvcc-cu12 wheel): every PTX is then also assembled for its target.
+fn ptxas() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("PTXAS").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    std::env::var_os("PATH")?
+        .to_string_lossy()
+        .split(':')
+        .map(|d| Path::new(d).join("ptxas"))
+        .find(|p| p.is_file())
+}
+
+fn ptxas_check(what: &str, ptx: &str, t: &Target) -> Option<String> {
+    if t.sm < 50 {
+        return None; // CUDA 12's ptxas no longer knows Kepler
+    }
+    let exe = ptxas()?;
+    let f = std::env::temp_dir().join(format!("ptxgen-ptxas-{}-{}.ptx", std::process::id(), what.replace(['/', ' '], "_")));
+    std::fs::write(&f, ptx).ok()?;
+    let out = Command::new(exe).arg(format!("-arch=sm_{}", t.sm)).arg(&f).args(["-o", "/dev/null"]).output().ok()?;
+    let _ = std::fs::remove_file(&f);
+    if out.status.success() {
+        None
+    } else {
+        Some(format!("{what}: ptxas rejects the PTX:\n{}", String::from_utf8_lossy(&out.stderr)))
+    }
 }
 
 fn align_up(x: u32, a: u32) -> u32 {
@@ -321,6 +350,7 @@ fn corpus_builds_and_matches_ptx() {
             (None, Ok(p)) => {
                 ok += 1;
                 errs.extend(check_program(&c.file, &p, &H100, c.kernels.as_ref()));
+                errs.extend(ptxas_check(&c.file, &p.ptx, &H100));
                 for (k, a) in &c.attrs {
                     match p.kernels.iter().find(|x| &x.name == k) {
                         Some(ki) if &ki.attributes == a => {}
@@ -361,7 +391,11 @@ fn corpus_builds_and_matches_ptx() {
             }
         }
     }
-    eprintln!("corpus: {} files, {ok} built and checked, {failed_as_expected} failed as expected", cases.len());
+    eprintln!(
+        "corpus: {} files, {ok} built and checked, {failed_as_expected} failed as expected; ptxas: {}",
+        cases.len(),
+        ptxas().map(|p| p.display().to_string()).unwrap_or_else(|| "not found, skipped".into())
+    );
     assert!(errs.is_empty(), "{} problems:\n{}", errs.len(), errs.join("\n"));
 }
 
@@ -431,6 +465,10 @@ fn argument_layouts() {
     // Names are filled in even without -cl-kernel-arg-info (has_arg_info() tells).
     assert_eq!(k.args[0].name, "c");
 
+    let p = build_nc(&corpus_src("typedef_names.cl"), "", &H100).unwrap();
+    let kinds: Vec<ArgKind> = kernel(&p, "names").args.iter().map(|a| a.kind).collect();
+    assert_eq!(kinds, vec![GlobalPtr, Scalar, Struct]);
+
     let p = build_nc(&corpus_src("attrs_reqd.cl"), "", &H100).unwrap();
     let k = kernel(&p, "reqd");
     assert_eq!(k.reqd_work_group_size, Some([64, 2, 1]));
@@ -448,6 +486,11 @@ fn rewrites_in_ptx() {
     let p = build_nc(&corpus_src("printf.cl"), "", &H100).unwrap();
     assert!(p.ptx.contains(".extern .func  (.param .b32 func_retval0) vprintf"), "{}", p.ptx);
     assert!(!p.ptx.contains("printf,") || p.ptx.contains("vprintf"));
+    // Vector conversions are expanded per element: "%v4f" -> "%f,%f,%f,%f".
+    let p = build_nc(&corpus_src("printf_vector.cl"), "", &H100).unwrap();
+    let bytes = |s: &str| s.bytes().map(|b| b.to_string()).collect::<Vec<_>>().join(", ");
+    assert!(p.ptx.contains(&bytes("f=%f,%f,%f,%f i=%d,%d c=%#hhx,%#hhx,%#hhx,%#hhx d=%lf,%lf done %d%%")), "{}", p.ptx);
+    assert!(p.ptx.contains(&bytes("hl=%f,%f,%f,%f")), "{}", p.ptx);
     // __constant arguments and data are ordinary global memory (no ld.const through a pointer).
     let p = build_nc(&corpus_src("constant_arg.cl"), "", &H100).unwrap();
     assert!(!p.ptx.contains("ld.const"), "ld.const in:\n{}", p.ptx);
@@ -490,7 +533,8 @@ fn targets() {
         Target::for_device(3, 5, 10020),
     ] {
         let p = build_nc(&src, "", &t).unwrap_or_else(|e| panic!("{t:?}: {e:?}"));
-        let errs = check_program(&format!("multi_kernel6 {t:?}"), &p, &t, None);
+        let mut errs = check_program(&format!("multi_kernel6 {t:?}"), &p, &t, None);
+        errs.extend(ptxas_check(&format!("multi_kernel6_sm{}", t.sm), &p.ptx, &t));
         assert!(errs.is_empty(), "{}", errs.join("\n"));
     }
     // A target LLVM 19 does not know is an error, not a crash.
@@ -572,6 +616,9 @@ fn failures_never_abort() {
         ("void f(void); __kernel void k(void) { f(); }", ""),
         ("__kernel void k(__global double *d) { d[0] = sin(d[1]); }", "-cl-opt-disable"),
         ("__kernel void a(void) {} __kernel void a(void) {}", ""),
+        // NVPTX cannot select f64 cos: LLVM's report_fatal_error must become a build error.
+        ("__kernel void k(__global double *p) { p[0] = __builtin_cos(p[1]); }", ""),
+        ("__kernel void k(__global double *p) { p[0] = __builtin_cos(p[1]); }", "-cl-opt-disable"),
     ];
     for (src, opts) in cases {
         // Either result is fine: what matters is that it returns (with a log on failure).
@@ -582,8 +629,16 @@ fn failures_never_abort() {
             }
         }
     }
+    match build_nc("__kernel void k(__global double *p) { p[0] = __builtin_cos(p[1]); }", "", &H100) {
+        Err(BuildError::Failed { log }) => assert!(log.contains("LLVM fatal error"), "{log}"),
+        r => panic!("{r:?}"),
+    }
+    // ... and the process goes on building.
     let huge = format!("__kernel void k(__global int *p) {{ {} }}", "p[0] += 1;".repeat(20000));
     assert!(build_nc(&huge, "", &H100).is_ok());
+    for _ in 0..3 {
+        assert!(build_nc(&corpus_src("multi_kernel6.cl"), "", &H100).is_ok());
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -617,9 +672,11 @@ fn cli_and_disk_cache() {
     assert!(err.contains("time: clang") && err.contains("cache-store"), "{err}");
     let ptx = std::fs::read_to_string(&out).unwrap();
     assert!(ptx.contains(".target sm_90"));
-    let entries: Vec<_> = std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().path()).collect();
-    assert_eq!(entries.len(), 1, "{entries:?}");
-    assert!(entries[0].to_string_lossy().ends_with(".bin"));
+    let mut entries: Vec<_> = std::fs::read_dir(&cache).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    assert_eq!(entries.len(), 2, "{entries:?}");
+    assert!(entries[0].to_string_lossy().ends_with(".bin"), "{entries:?}");
+    assert!(entries[1].to_string_lossy().ends_with(".deps"), "{entries:?}");
 
     // New process: disk hit, same PTX, no clang.
     let r = cli()
@@ -694,7 +751,8 @@ fn cli_and_disk_cache() {
 #[test]
 fn memory_cache() {
     setup();
-    let src = format!("// unique {}\n{}", std::process::id(), corpus_src("vadd.cl"));
+    let nonce = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let src = format!("// unique {} {nonce}\n{}", std::process::id(), corpus_src("vadd.cl"));
     let (a, s1) = build_timed(&src, "", &H100, true);
     let (b, s2) = build_timed(&src, "", &H100, true);
     assert_eq!(a.unwrap(), b.unwrap());
@@ -739,5 +797,53 @@ fn shared_and_private_contexts_agree() {
     for i in 0..30 {
         let p = build_nc(&format!("{src}\n// {i}\n"), "", &H100).unwrap();
         assert_eq!(norm(&p.ptx), norm(&first.ptx));
+    }
+}
+
+#[test]
+fn cache_follows_included_files() {
+    setup();
+    let dir = std::env::temp_dir().join(format!("ptxgen-inc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let h = dir.join("val.h");
+    std::fs::write(&h, "#define VAL 1111\n").unwrap();
+    let nonce = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let src = format!("// {} {nonce}\n#include \"val.h\"\n__kernel void k(__global int *p) {{ p[0] = VAL; }}\n", std::process::id());
+    let opts = format!("-I {}", dir.display());
+    let (a, _) = build_timed(&src, &opts, &H100, true);
+    let a = a.unwrap();
+    assert!(a.ptx.contains("1111"), "{}", a.ptx);
+    let (_, s) = build_timed(&src, &opts, &H100, true);
+    assert!(s.iter().any(|s| s.name == "cache-hit-memory"), "{s:?}");
+    // The header changes: the cached program must not be used.
+    std::fs::write(&h, "#define VAL 22222\n").unwrap();
+    let (b, s) = build_timed(&src, &opts, &H100, true);
+    assert!(s.iter().any(|s| s.name == "clang"), "{s:?}");
+    assert!(b.unwrap().ptx.contains("22222"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn concurrent_builds() {
+    setup();
+    let files = ["vadd.cl", "reduction.cl", "atom64.cl", "printf.cl", "matmul_tiled.cl", "struct_nested.cl"];
+    let want: Vec<usize> = files.iter().map(|f| build_nc(&corpus_src(f), "", &H100).unwrap().kernels.len()).collect();
+    let handles: Vec<_> = (0..6)
+        .map(|t| {
+            let want = want.clone();
+            std::thread::spawn(move || {
+                for i in 0..4 {
+                    let f = files[(t + i) % files.len()];
+                    let src = format!("{}\n// thread {t} round {i}\n", corpus_src(f));
+                    let p = build_timed(&src, "", &H100, i % 2 == 0).0.unwrap_or_else(|e| panic!("{f}: {e:?}"));
+                    let errs = check_program(f, &p, &H100, None);
+                    assert!(errs.is_empty(), "{}", errs.join("\n"));
+                    assert_eq!(p.kernels.len(), want[(t + i) % files.len()]);
+                }
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().expect("thread panicked");
     }
 }

@@ -1,0 +1,1 @@
+../../examples/matmul.c
