@@ -44,7 +44,10 @@ for exe in "$G"/bin/*; do
   want "$name" || continue
   case "$name" in
     probe_gpu|platforms) run_prog "$name" cudacl ;;
-    errors) run_prog errors cudacl full; ;;
+    # Garbage-handle rows only without a loader (ocl-icd reads through a handle to dispatch).
+    errors) run_prog errors cudacl loader
+            LD_PRELOAD=$LIB OCL_ICD_VENDORS=/nonexistent/ timeout 300 stdbuf -oL "$G/bin/errors" full > $OUT/errors-preload.log 2>&1
+            row "errors (LD_PRELOAD, full)" cudacl "rc=$? $(grep -E '[0-9]+ passed' $OUT/errors-preload.log | tail -1)" ;;
     bandwidth|microbench) ;; # benchmarks: below
     *) run_prog "$name" cudacl; run_prog "$name" nvidia ;;
   esac
