@@ -7,6 +7,7 @@ use super::entry::CLResult;
 use super::icd::{Dispatch, DISPATCH};
 use crate::cl::*;
 use dashmap::DashMap;
+use rustc_hash::FxBuildHasher;
 use std::any::Any;
 use std::ops::Deref;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -43,7 +44,7 @@ pub trait ClObject: Send + Sync + Sized + 'static {
 type Entry = Arc<dyn Any + Send + Sync>;
 
 /// Live handles by address. The table owns one strong reference to each object.
-static LIVE: LazyLock<DashMap<usize, Entry>> = LazyLock::new(DashMap::new);
+static LIVE: LazyLock<DashMap<usize, Entry, FxBuildHasher>> = LazyLock::new(|| DashMap::with_hasher(FxBuildHasher));
 
 impl<T: ClObject> Cl<T> {
     /// A new object the application does not hold yet (reference count zero, not a valid

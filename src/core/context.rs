@@ -24,6 +24,8 @@ impl Context {
             .iter()
             .map(|d| d.primary_context().map_err(|_| CL_OUT_OF_RESOURCES))
             .collect::<Result<Vec<_>, _>>()?;
+        // A context is usually followed by a build: let ptxgen parse libclc meanwhile.
+        ptxgen::prewarm();
         Ok(Context { devices, cuda, properties, notify: notify.map(|(f, d)| (f, d as usize)) })
     }
 
