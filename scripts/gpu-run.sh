@@ -20,6 +20,8 @@ export CUDACL_CACHE_DIR=/tmp/cudacl-cache
 TABLE=$OUT/table.txt; : > $TABLE
 # ONLY="name ..." limits the batch to those programs / parts.
 want() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
+# The long third-party suites run only when named: ONLY="pyopencl", ONLY="piglit clpeak".
+named() { [[ " ${ONLY:-} " == *" $1 "* ]]; }
 row() { printf '%-34s %-10s %s\n' "$1" "$2" "$3" | tee -a $TABLE; }
 
 { date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } > $OUT/machine.txt 2>&1
@@ -72,5 +74,24 @@ if want ompcl && [ -d "$G/ompcl" ]; then
     row "ompcl corpus" "$v" "rc=$? $(grep -E 'passed|failed' $OUT/ompcl-$v.log | tail -1)"
   done
   cp "$G"/ompcl/results/*/report.txt $OUT/ 2>/dev/null
+fi
+if named pyopencl && [ -d "$G/pyopencl" ]; then
+  for v in cudacl nvidia; do
+    pname=cudacl; [ $v = nvidia ] && pname=NVIDIA
+    OCL_ICD_VENDORS=$V/$v/ timeout 280 bash "$G/pyopencl/run.sh" $pname > $OUT/pyopencl-$v.log 2>&1
+    row "pyopencl tests" "$v" "rc=$? $(grep -E '(passed|failed)' $OUT/pyopencl-$v.log | tail -1)"
+  done
+fi
+if named piglit && [ -d "$G/piglit" ]; then
+  for v in cudacl nvidia; do
+    OCL_ICD_VENDORS=$V/$v/ timeout 280 python3 "$G/piglit/run.py" "$G/piglit" --jobs 8 --timeout 60 --log $OUT/piglit-$v-failures.log > $OUT/piglit-$v.log 2>&1
+    row "piglit cl" "$v" "rc=$? $(tail -1 $OUT/piglit-$v.log)"
+  done
+fi
+if named clpeak && [ -x "$G/clpeak" ]; then
+  for v in cudacl nvidia; do
+    OCL_ICD_VENDORS=$V/$v/ timeout 240 "$G/clpeak" > $OUT/clpeak-$v.log 2>&1
+    row "clpeak" "$v" "rc=$? $(grep -c -E '^ +[a-z].*: [0-9.]+' $OUT/clpeak-$v.log) results"
+  done
 fi
 echo; echo "================ summary ================"; cat $TABLE

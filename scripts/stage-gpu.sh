@@ -23,5 +23,9 @@ done
 for sub in ptxgen ompcl; do
   if [ -f "$sub/gpu/stage.sh" ]; then bash "$sub/gpu/stage.sh" "$out/$sub" || echo "stage: $sub failed (skipped)"; fi
 done
+# Third-party suites: PyOpenCL's tests, piglit's OpenCL tests, clpeak (Debian's binary).
+bash conformance/pyopencl/stage.sh "$out/pyopencl" >/dev/null || echo "stage: pyopencl failed (skipped)"
+bash conformance/piglit/stage.sh "$out/piglit" >/dev/null || echo "stage: piglit failed (skipped)"
+tmp=$(mktemp -d); ( cd "$tmp" && apt-get download clpeak >/dev/null 2>&1 && dpkg-deb -x clpeak_*.deb x && cp x/usr/bin/clpeak "$OLDPWD/$out/clpeak" ) || echo "stage: clpeak failed (skipped)"; rm -rf "$tmp"
 cp scripts/gpu-run.sh "$out/run.sh"
 du -sh "$out"
