@@ -3,7 +3,8 @@ use crate::*;
 
 pub const MAGIC: &[u8; 8] = b"CUDACLBN";
 /// Bump when the layout of the container or the kernel ABI (implicit args...) changes.
-pub const FORMAT_VERSION: u32 = 1;
+/// 2: param_size is the exact end of the parameters (format 1 padded it, which the driver refuses).
+pub const FORMAT_VERSION: u32 = 2;
 
 fn fnv1a64(data: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;

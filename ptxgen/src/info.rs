@@ -303,7 +303,10 @@ pub fn kernels(module: &Module) -> Result<Vec<KernelInfo>, String> {
             name,
             args,
             implicit,
-            param_size: align_up(off, max_align.min(8)),
+            // The exact end of the last parameter: the driver compares CU_LAUNCH_PARAM_BUFFER_SIZE
+            // with it, and a padded size fails the launch (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES,
+            // seen on an H100 with driver 580).
+            param_size: off,
             reqd_work_group_size: reqd,
             work_group_size_hint: hint,
             vec_type_hint: vth,

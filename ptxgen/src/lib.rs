@@ -114,7 +114,8 @@ pub struct KernelInfo {
     pub name: String,
     pub args: Vec<ArgInfo>,
     pub implicit: Vec<ImplicitArg>,
-    /// Total size in bytes of the parameter buffer (user + implicit args, aligned).
+    /// Size in bytes of the parameter buffer: exactly where the last (implicit) parameter ends,
+    /// unpadded, as CU_LAUNCH_PARAM_BUFFER_SIZE must say.
     pub param_size: u32,
     pub reqd_work_group_size: Option<[u32; 3]>,
     pub work_group_size_hint: Option<[u32; 3]>,

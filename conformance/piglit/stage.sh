@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Stages piglit's OpenCL tests (Debian's piglit package: the cl-* programs, their libraries, the
+# .cl program tests and the 'cl' profile's test list) into DEST, with run.py.
+#   conformance/piglit/stage.sh DEST
+set -euo pipefail
+dest=${1:?usage: stage.sh DEST}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+( cd "$tmp" && apt-get download piglit >/dev/null 2>&1 ) || { apt-get update -qq && ( cd "$tmp" && apt-get download piglit >/dev/null ); }
+dpkg-deb -x "$tmp"/piglit_*.deb "$tmp/x"
+src="$tmp/x/usr/lib/x86_64-linux-gnu/piglit"
+mkdir -p "$dest/bin" "$dest/lib" "$dest/tests" "$dest/generated_tests"
+cp "$src"/bin/cl-* "$dest/bin/"
+cp -a "$src"/lib/libpiglitutil.so* "$src"/lib/libpiglitutil_cl.so* "$dest/lib/"
+cp -a "$src/tests/cl" "$dest/tests/"
+cp "$src/tests/cl.xml.gz" "$dest/tests/"
+cp -a "$src/generated_tests/cl" "$dest/generated_tests/"
+cp "$here/run.py" "$dest/"
+rm -rf "$tmp"
+du -sh "$dest"

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine from the repository root: bash .gpu/run.sh [what...]
+# Compares cudacl with NVIDIA's OpenCL on the same GPU; logs go to $OUT, a table is printed last.
+set -uo pipefail
+G=$(cd "$(dirname "$0")" && pwd)
+FINAL=${OUT:-/tmp/out}; OUT=/tmp/gpu-logs; rm -rf $OUT; mkdir -p "$OUT" "$FINAL"
+# Only 8 files come back from $OUT: the table, and every log in one tarball.
+trap 'cp $OUT/table.txt "$FINAL/" 2>/dev/null; tar czf "$FINAL/logs.tgz" -C $OUT . 2>/dev/null' EXIT
+# ocl-icd 2.3.2 there reads OCL_ICD_VENDORS as a folder only with a trailing "/".
+# The image sets OCL_ICD_FILENAMES (PoCL and NVIDIA), which overrides OCL_ICD_VENDORS: drop it,
+# so each run sees exactly the one vendor folder it names (checked with clinfo -l below).
+unset OCL_ICD_FILENAMES
+V=/tmp/vendors; rm -rf $V; mkdir -p $V/cudacl $V/nvidia
+LIB=/tmp/cudacl/libcudacl.so; mkdir -p /tmp/cudacl
+[ -f $LIB ] || xz -dc "$G/libcudacl.so.xz" > $LIB
+echo "$LIB" > $V/cudacl/cudacl.icd
+echo "libnvidia-opencl.so.1" > $V/nvidia/nvidia.icd
+export CUDACL_LIBCLC=$G/clc/nvptx64--nvidiacl.bc
+export CUDACL_CACHE_DIR=/tmp/cudacl-cache
+TABLE=$OUT/table.txt; : > $TABLE
+# ONLY="name ..." limits the batch to those programs / parts.
+want() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
+# The long third-party suites run only when named: ONLY="pyopencl", ONLY="piglit clpeak".
+named() { [[ " ${ONLY:-} " == *" $1 "* ]]; }
+row() { printf '%-34s %-10s %s\n' "$1" "$2" "$3" | tee -a $TABLE; }
+
+{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } > $OUT/machine.txt 2>&1
+cat $OUT/machine.txt
+echo "== platforms seen by each vendor folder =="
+for v in cudacl nvidia; do OCL_ICD_VENDORS=$V/$v/ clinfo -l 2>&1 | sed "s/^/[$v] /"; done
+OCL_ICD_VENDORS=$V/cudacl/ clinfo > $OUT/clinfo-cudacl.txt 2>&1; row "clinfo via ICD" cudacl "exit $?"
+OCL_ICD_VENDORS=$V/nvidia/ clinfo > $OUT/clinfo-nvidia.txt 2>&1; row "clinfo via ICD" nvidia "exit $?"
+LD_PRELOAD=$LIB OCL_ICD_VENDORS=/nonexistent clinfo > $OUT/clinfo-preload.txt 2>&1; row "clinfo via LD_PRELOAD" cudacl "exit $?"
+
+# Test programs: each prints "NAME: N passed, M failed". cudacl-only ones skip NVIDIA.
+run_prog() { # name vendor args...
+  local name=$1 vendor=$2; shift 2
+  local pname=cudacl; [ "$vendor" = nvidia ] && pname=NVIDIA
+  local log=$OUT/$name-$vendor.log
+  OCL_ICD_VENDORS=$V/$vendor/ CL_PLATFORM_NAME=$pname timeout 300 stdbuf -oL "$G/bin/$name" "$@" > $log 2>&1
+  local rc=$?
+  row "$name" "$vendor" "rc=$rc $(grep -E '[0-9]+ passed, [0-9]+ failed' $log | tail -1)"
+}
+for exe in "$G"/bin/*; do
+  name=$(basename "$exe")
+  want "$name" || continue
+  case "$name" in
+    probe_gpu|platforms) run_prog "$name" cudacl ;;
+    # Garbage-handle rows only without a loader (ocl-icd reads through a handle to dispatch).
+    errors) run_prog errors cudacl loader
+            LD_PRELOAD=$LIB OCL_ICD_VENDORS=/nonexistent/ timeout 300 stdbuf -oL "$G/bin/errors" full > $OUT/errors-preload.log 2>&1
+            row "errors (LD_PRELOAD, full)" cudacl "rc=$? $(grep -E '[0-9]+ passed' $OUT/errors-preload.log | tail -1)" ;;
+    bandwidth|microbench) ;; # benchmarks: below
+    *) run_prog "$name" cudacl; run_prog "$name" nvidia ;;
+  esac
+done
+for b in bandwidth microbench; do
+  [ -x "$G/bin/$b" ] && want $b || continue
+  for v in cudacl nvidia; do
+    pname=cudacl; [ $v = nvidia ] && pname=NVIDIA
+    OCL_ICD_VENDORS=$V/$v/ CL_PLATFORM_NAME=$pname timeout 300 "$G/bin/$b" > $OUT/$b-$v.log 2>&1
+    row "$b" "$v" "rc=$?"
+  done
+done
+# ptxgen's corpus: every PTX loads through the driver's JIT (log checked), a subset runs.
+if want ptxgen && [ -d "$G/ptxgen" ]; then
+  ( cd "$G/ptxgen" && gcc -O2 -o /tmp/check_ptx check_ptx.c -ldl && /tmp/check_ptx info && /tmp/check_ptx load *.ptx && /tmp/check_ptx run . ) > $OUT/ptxgen.log 2>&1
+  row "ptxgen corpus load+run" cudacl "rc=$? $(grep -ciE '^(PASS|ok)' $OUT/ptxgen.log) ok, $(grep -ciE '^FAIL' $OUT/ptxgen.log) FAIL"
+fi
+# ompcl's corpus through cudacl and through NVIDIA's OpenCL.
+if want ompcl && [ -d "$G/ompcl" ]; then
+  for v in cudacl nvidia; do
+    OCL_ICD_VENDORS=$V/$v/ bash "$G/ompcl/run.sh" $v > $OUT/ompcl-$v.log 2>&1
+    row "ompcl corpus" "$v" "rc=$? $(grep -E 'passed|failed' $OUT/ompcl-$v.log | tail -1)"
+  done
+  cp "$G"/ompcl/results/*/report.txt $OUT/ 2>/dev/null
+fi
+if named pyopencl && [ -d "$G/pyopencl" ]; then
+  for v in cudacl nvidia; do
+    pname=cudacl; [ $v = nvidia ] && pname=NVIDIA
+    OCL_ICD_VENDORS=$V/$v/ timeout 280 bash "$G/pyopencl/run.sh" $pname > $OUT/pyopencl-$v.log 2>&1
+    row "pyopencl tests" "$v" "rc=$? $(grep -E '(passed|failed)' $OUT/pyopencl-$v.log | tail -1)"
+  done
+fi
+if named piglit && [ -d "$G/piglit" ]; then
+  for v in cudacl nvidia; do
+    OCL_ICD_VENDORS=$V/$v/ timeout 280 python3 "$G/piglit/run.py" "$G/piglit" --jobs 8 --timeout 60 --log $OUT/piglit-$v-failures.log > $OUT/piglit-$v.log 2>&1
+    row "piglit cl" "$v" "rc=$? $(tail -1 $OUT/piglit-$v.log)"
+  done
+fi
+if named clpeak && [ -x "$G/clpeak" ]; then
+  for v in cudacl nvidia; do
+    OCL_ICD_VENDORS=$V/$v/ timeout 240 "$G/clpeak" > $OUT/clpeak-$v.log 2>&1
+    row "clpeak" "$v" "rc=$? $(grep -c -E '^ +[a-z].*: [0-9.]+' $OUT/clpeak-$v.log) results"
+  done
+fi
+echo; echo "================ summary ================"; cat $TABLE

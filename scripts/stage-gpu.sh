@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Stages everything a run on the GPU machine needs into .gpu/ (ignored by git, carried by the
+# device tool): the release libcudacl.so, libclc's nvptx bitcode, the C test programs and
+# benchmarks built here, and .gpu/run.sh, which runs the batch there and prints a table last.
+# The GPU machine has gcc, ocl-icd, clinfo, NVIDIA's OpenCL and CUDA, but no Rust.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=.gpu
+rm -rf "$out"; mkdir -p "$out/bin" "$out/clc"
+cargo build --release --lib
+# Statically linked clang/LLVM make the library large: it travels xz-compressed.
+strip -o "$out/libcudacl.so" target/release/libcudacl.so
+xz -T2 -3 "$out/libcudacl.so"
+cp /usr/lib/clc/nvptx64--nvidiacl.bc "$out/clc/"
+CFLAGS=(-O2 -g -Wall -DCL_TARGET_OPENCL_VERSION=300 -DCL_USE_DEPRECATED_OPENCL_1_0_APIS
+        -DCL_USE_DEPRECATED_OPENCL_1_1_APIS -DCL_USE_DEPRECATED_OPENCL_1_2_APIS -I tests/c)
+for src in tests/c/*.c bench/*.c; do
+  [ -f "$src" ] || continue
+  name=$(basename "$src" .c)
+  cc "${CFLAGS[@]}" "$src" -o "$out/bin/$name" -lOpenCL -lm -lpthread
+done
+# Extra stages contributed by the sub-projects (ptxgen's PTX corpus, ompcl's programs).
+for sub in ptxgen ompcl; do
+  if [ -f "$sub/gpu/stage.sh" ]; then bash "$sub/gpu/stage.sh" "$out/$sub" || echo "stage: $sub failed (skipped)"; fi
+done
+# Third-party suites: PyOpenCL's tests, piglit's OpenCL tests, clpeak (Debian's binary).
+bash conformance/pyopencl/stage.sh "$out/pyopencl" >/dev/null || echo "stage: pyopencl failed (skipped)"
+bash conformance/piglit/stage.sh "$out/piglit" >/dev/null || echo "stage: piglit failed (skipped)"
+tmp=$(mktemp -d); ( cd "$tmp" && apt-get download clpeak >/dev/null 2>&1 && dpkg-deb -x clpeak_*.deb x && cp x/usr/bin/clpeak "$OLDPWD/$out/clpeak" ) || echo "stage: clpeak failed (skipped)"; rm -rf "$tmp"
+cp scripts/gpu-run.sh "$out/run.sh"
+du -sh "$out"

@@ -1,0 +1,255 @@
+//! Kernels: creation, arguments, queries, and the NDRange launch.
+use super::entry::{c_str, entry, entry_ret, write_opt, CLResult};
+use super::handle::Cl;
+use super::info::InfoOut;
+use super::queue::{hand_out, wait_list};
+use crate::cl::*;
+use crate::core::device::Device;
+use crate::core::kernel::{Kernel, Launch};
+use crate::core::program::Program;
+use crate::core::queue::{Command, Queue};
+use ptxgen::{AccessQualifier, AddressQualifier};
+use std::ffi::{c_char, c_void};
+use std::sync::Arc;
+
+#[no_mangle]
+pub extern "C" fn clCreateKernel(program: cl_program, kernel_name: *const c_char, errcode_ret: *mut cl_int) -> cl_kernel {
+    entry_ret(errcode_ret, || {
+        let p = Cl::<Program>::get(program)?;
+        if kernel_name.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let name = c_str(kernel_name).ok_or(CL_INVALID_KERNEL_NAME)?;
+        Ok(Cl::new_handle(Kernel::new(p, name)?))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clCreateKernelsInProgram(program: cl_program, num_kernels: cl_uint, kernels: *mut cl_kernel, num_kernels_ret: *mut cl_uint) -> cl_int {
+    entry(|| {
+        let p = Cl::<Program>::get(program)?;
+        let exe = p.any_executable().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+        let n = exe.kernels.len();
+        if !kernels.is_null() {
+            if (num_kernels as usize) < n {
+                return Err(CL_INVALID_VALUE);
+            }
+            let mut made = Vec::with_capacity(n);
+            for k in &exe.kernels {
+                made.push(Kernel::new(p.clone(), &k.name)?);
+            }
+            for (i, k) in made.into_iter().enumerate() {
+                // SAFETY: the caller gave num_kernels >= n slots.
+                unsafe { kernels.add(i).write(Cl::new_handle(k)) };
+            }
+        }
+        write_opt(num_kernels_ret, n as cl_uint);
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clCloneKernel(source_kernel: cl_kernel, errcode_ret: *mut cl_int) -> cl_kernel {
+    entry_ret(errcode_ret, || {
+        let k = Cl::<Kernel>::get(source_kernel)?;
+        Ok(Cl::new_handle(k.clone_kernel()?))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clRetainKernel(kernel: cl_kernel) -> cl_int {
+    entry(|| Cl::<Kernel>::retain(kernel))
+}
+
+#[no_mangle]
+pub extern "C" fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
+    entry(|| Cl::<Kernel>::release(kernel))
+}
+
+#[no_mangle]
+pub extern "C" fn clSetKernelArg(kernel: cl_kernel, arg_index: cl_uint, arg_size: usize, arg_value: *const c_void) -> cl_int {
+    entry(|| {
+        let k = Cl::<Kernel>::get(kernel)?;
+        // SAFETY: arg_value is NULL or arg_size readable bytes, per the API.
+        unsafe { k.set_arg(arg_index, arg_size, arg_value) }
+    })
+}
+
+/// OpenCL 2.0 SVM: cudacl reports no SVM capabilities.
+#[no_mangle]
+pub extern "C" fn clSetKernelArgSVMPointer(kernel: cl_kernel, _arg_index: cl_uint, _arg_value: *const c_void) -> cl_int {
+    entry(|| {
+        Cl::<Kernel>::get(kernel)?;
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clSetKernelExecInfo(kernel: cl_kernel, _param_name: cl_kernel_exec_info, _param_value_size: usize, _param_value: *const c_void) -> cl_int {
+    entry(|| {
+        Cl::<Kernel>::get(kernel)?;
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clGetKernelInfo(kernel: cl_kernel, param_name: cl_kernel_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+    entry(|| {
+        let k = Cl::<Kernel>::get(kernel)?;
+        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        match param_name {
+            CL_KERNEL_FUNCTION_NAME => out.str(&k.info.name),
+            CL_KERNEL_NUM_ARGS => out.value::<cl_uint>(k.num_args() as cl_uint),
+            CL_KERNEL_REFERENCE_COUNT => out.value::<cl_uint>(k.ref_count()),
+            CL_KERNEL_CONTEXT => out.value(k.program.context.handle()),
+            CL_KERNEL_PROGRAM => out.value(k.program.handle()),
+            CL_KERNEL_ATTRIBUTES => out.str(&k.info.attributes),
+            _ => Err(CL_INVALID_VALUE),
+        }
+    })
+}
+
+/// The index in the context of the device a per-device query is about (NULL allowed when the
+/// program has a single device).
+fn query_device(k: &Kernel, device: cl_device_id) -> CLResult<usize> {
+    let ctx = &k.program.context;
+    if device.is_null() {
+        if k.program.devices.len() != 1 {
+            return Err(CL_INVALID_DEVICE);
+        }
+        return ctx.device_index(&k.program.devices[0]).ok_or(CL_INVALID_DEVICE);
+    }
+    let d = Cl::<Device>::get(device)?;
+    k.program.device_pos(&d).ok_or(CL_INVALID_DEVICE)?;
+    ctx.device_index(&d).ok_or(CL_INVALID_DEVICE)
+}
+
+#[no_mangle]
+pub extern "C" fn clGetKernelWorkGroupInfo(kernel: cl_kernel, device: cl_device_id, param_name: cl_kernel_work_group_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+    entry(|| {
+        let k = Cl::<Kernel>::get(kernel)?;
+        let dev = query_device(&k, device)?;
+        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        let d = &k.program.context.devices[dev];
+        let f = k.funcs.get(dev).and_then(|f| f.as_ref());
+        match param_name {
+            // Only for custom devices and built-in kernels.
+            CL_KERNEL_GLOBAL_WORK_SIZE => Err(CL_INVALID_VALUE),
+            CL_KERNEL_WORK_GROUP_SIZE => {
+                let f = f.ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+                out.value::<usize>(f.max_threads as usize)
+            }
+            CL_KERNEL_COMPILE_WORK_GROUP_SIZE => {
+                let r = k.info.reqd_work_group_size.unwrap_or([0; 3]);
+                out.slice(&[r[0] as usize, r[1] as usize, r[2] as usize])
+            }
+            CL_KERNEL_LOCAL_MEM_SIZE => out.value::<cl_ulong>(k.local_mem_size(dev)),
+            CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => out.value::<usize>(d.warp_size as usize),
+            CL_KERNEL_PRIVATE_MEM_SIZE => {
+                let f = f.ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+                out.value::<cl_ulong>(f.private_bytes as cl_ulong)
+            }
+            _ => Err(CL_INVALID_VALUE),
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clGetKernelArgInfo(kernel: cl_kernel, arg_indx: cl_uint, param_name: cl_kernel_arg_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+    entry(|| {
+        let k = Cl::<Kernel>::get(kernel)?;
+        let a = k.info.args.get(arg_indx as usize).ok_or(CL_INVALID_ARG_INDEX)?;
+        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        let known = matches!(
+            param_name,
+            CL_KERNEL_ARG_ADDRESS_QUALIFIER | CL_KERNEL_ARG_ACCESS_QUALIFIER | CL_KERNEL_ARG_TYPE_NAME | CL_KERNEL_ARG_TYPE_QUALIFIER | CL_KERNEL_ARG_NAME
+        );
+        if !known {
+            return Err(CL_INVALID_VALUE);
+        }
+        if !k.arg_info_available {
+            return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+        }
+        match param_name {
+            CL_KERNEL_ARG_ADDRESS_QUALIFIER => out.value::<cl_kernel_arg_address_qualifier>(match a.address_qualifier {
+                AddressQualifier::Global => CL_KERNEL_ARG_ADDRESS_GLOBAL,
+                AddressQualifier::Constant => CL_KERNEL_ARG_ADDRESS_CONSTANT,
+                AddressQualifier::Local => CL_KERNEL_ARG_ADDRESS_LOCAL,
+                AddressQualifier::Private => CL_KERNEL_ARG_ADDRESS_PRIVATE,
+            }),
+            CL_KERNEL_ARG_ACCESS_QUALIFIER => out.value::<cl_kernel_arg_access_qualifier>(match a.access_qualifier {
+                AccessQualifier::ReadOnly => CL_KERNEL_ARG_ACCESS_READ_ONLY,
+                AccessQualifier::WriteOnly => CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
+                AccessQualifier::ReadWrite => CL_KERNEL_ARG_ACCESS_READ_WRITE,
+                AccessQualifier::None => CL_KERNEL_ARG_ACCESS_NONE,
+            }),
+            CL_KERNEL_ARG_TYPE_NAME => out.str(&a.type_name),
+            CL_KERNEL_ARG_TYPE_QUALIFIER => out.value::<cl_kernel_arg_type_qualifier>(a.type_qualifier as _),
+            _ => out.str(&a.name),
+        }
+    })
+}
+
+/// OpenCL 2.1 sub-groups: not supported.
+#[no_mangle]
+pub extern "C" fn clGetKernelSubGroupInfo(kernel: cl_kernel, _device: cl_device_id, _param_name: cl_kernel_sub_group_info, _input_value_size: usize, _input_value: *const c_void, _param_value_size: usize, _param_value: *mut c_void, _param_value_size_ret: *mut usize) -> cl_int {
+    entry(|| {
+        Cl::<Kernel>::get(kernel)?;
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+/// An array argument of `n` entries, or None for NULL.
+fn opt_dims<'a>(p: *const usize, n: u32) -> Option<&'a [usize]> {
+    if p.is_null() || !(1..=3).contains(&n) {
+        None
+    } else {
+        // SAFETY: work_dim entries, per the API.
+        Some(unsafe { std::slice::from_raw_parts(p, n as usize) })
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn enqueue_ndrange(command_queue: cl_command_queue, kernel: cl_kernel, work_dim: cl_uint, offset: *const usize, global: *const usize, local: *const usize, num_events: cl_uint, events: *const cl_event, event: *mut cl_event, command_type: cl_command_type) -> CLResult<()> {
+    let q = Cl::<Queue>::get(command_queue)?;
+    let k = Cl::<Kernel>::get(kernel)?;
+    if !Arc::ptr_eq(&q.context, &k.program.context) {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    let f = k.funcs.get(q.dev).and_then(|f| f.as_ref()).ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+    let waits = wait_list(num_events, events)?;
+    let geo = k.geometry(q.dev, f, work_dim, opt_dims(offset, work_dim), opt_dims(global, work_dim), opt_dims(local, work_dim))?;
+    let params = k.params();
+    if params.unset != 0 {
+        return Err(CL_INVALID_KERNEL_ARGS);
+    }
+    let launch = Launch { kernel: k.clone(), params, dev: q.dev, geo };
+    launch.check()?;
+    let cmd = Command { queue: &q, command_type, waits, want_event: !event.is_null(), blocking: false };
+    hand_out(event, cmd.enqueue(move |q: &Queue| launch.run(q))?);
+    Ok(())
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueNDRangeKernel(command_queue: cl_command_queue, kernel: cl_kernel, work_dim: cl_uint, global_work_offset: *const usize, global_work_size: *const usize, local_work_size: *const usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+    entry(|| enqueue_ndrange(command_queue, kernel, work_dim, global_work_offset, global_work_size, local_work_size, num_events_in_wait_list, event_wait_list, event, CL_COMMAND_NDRANGE_KERNEL))
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueTask(command_queue: cl_command_queue, kernel: cl_kernel, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+    let one = [1usize; 1];
+    entry(|| enqueue_ndrange(command_queue, kernel, 1, std::ptr::null(), one.as_ptr(), one.as_ptr(), num_events_in_wait_list, event_wait_list, event, CL_COMMAND_TASK))
+}
+
+/// CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL.
+#[no_mangle]
+pub extern "C" fn clEnqueueNativeKernel(command_queue: cl_command_queue, user_func: Option<unsafe extern "C" fn(arg1: *mut c_void)>, _args: *mut c_void, _cb_args: usize, _num_mem_objects: cl_uint, _mem_list: *const cl_mem, _args_mem_loc: *mut *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, _event: *mut cl_event) -> cl_int {
+    entry(|| {
+        Cl::<Queue>::get(command_queue)?;
+        wait_list(num_events_in_wait_list, event_wait_list)?;
+        if user_func.is_none() {
+            return Err(CL_INVALID_VALUE);
+        }
+        Err(CL_INVALID_OPERATION)
+    })
+}

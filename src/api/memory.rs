@@ -1,0 +1,410 @@
+//! Buffers: creation, sub-buffers, info, destructor callbacks, and the memory commands
+//! (read, write, copy, their rect forms, fill, map/unmap, migrate). Argument checks and error
+//! codes live here; the data movement is core::memory.
+use super::entry::{entry, entry_ret, slice_arg, CLResult};
+use super::handle::Cl;
+use super::info::InfoOut;
+use super::queue::{hand_out, wait_list};
+use crate::cl::*;
+use crate::core::context::Context;
+use crate::core::memory::{rects_overlap, Mem, Pitched, BASE_ADDR_ALIGN, HOST_READ, HOST_WRITE};
+use crate::core::queue::{Command, Queue};
+use std::ffi::c_void;
+use std::sync::Arc;
+
+const ACCESS: cl_mem_flags = (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY) as cl_mem_flags;
+const HOST_PTR_FLAGS: cl_mem_flags = (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR) as cl_mem_flags;
+const HOST_ACCESS: cl_mem_flags = (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) as cl_mem_flags;
+
+fn has(flags: cl_mem_flags, bit: u32) -> bool {
+    flags & bit as cl_mem_flags != 0
+}
+
+/// At most one bit of `group` set.
+fn at_most_one(flags: cl_mem_flags, group: cl_mem_flags) -> bool {
+    (flags & group).count_ones() <= 1
+}
+
+fn create_buffer(context: cl_context, flags: cl_mem_flags, size: usize, host_ptr: *mut c_void) -> CLResult<cl_mem> {
+    let c = Cl::<Context>::get(context)?;
+    if flags & !(ACCESS | HOST_PTR_FLAGS | HOST_ACCESS) != 0 || !at_most_one(flags, ACCESS) || !at_most_one(flags, HOST_ACCESS) {
+        return Err(CL_INVALID_VALUE);
+    }
+    if has(flags, CL_MEM_USE_HOST_PTR) && (has(flags, CL_MEM_ALLOC_HOST_PTR) || has(flags, CL_MEM_COPY_HOST_PTR)) {
+        return Err(CL_INVALID_VALUE);
+    }
+    let max = c.devices.iter().map(|d| d.max_alloc).max().unwrap_or(0);
+    if size == 0 || size as u64 > max {
+        return Err(CL_INVALID_BUFFER_SIZE);
+    }
+    let needs_ptr = has(flags, CL_MEM_USE_HOST_PTR) || has(flags, CL_MEM_COPY_HOST_PTR);
+    if needs_ptr == host_ptr.is_null() {
+        return Err(CL_INVALID_HOST_PTR);
+    }
+    let flags = if flags & ACCESS == 0 { flags | CL_MEM_READ_WRITE as cl_mem_flags } else { flags };
+    Ok(Mem::new_buffer(c, flags, size, host_ptr)?.handle())
+}
+
+#[no_mangle]
+pub extern "C" fn clCreateBuffer(context: cl_context, flags: cl_mem_flags, size: usize, host_ptr: *mut c_void, errcode_ret: *mut cl_int) -> cl_mem {
+    entry_ret(errcode_ret, || create_buffer(context, flags, size, host_ptr))
+}
+
+/// The OpenCL 3.0 form: no buffer property is supported, so only NULL or an empty list.
+#[no_mangle]
+pub extern "C" fn clCreateBufferWithProperties(context: cl_context, properties: *const cl_mem_properties, flags: cl_mem_flags, size: usize, host_ptr: *mut c_void, errcode_ret: *mut cl_int) -> cl_mem {
+    entry_ret(errcode_ret, || {
+        Cl::<Context>::get(context)?;
+        // SAFETY: a 0-terminated list when non-NULL.
+        if !properties.is_null() && unsafe { *properties } != 0 {
+            return Err(CL_INVALID_PROPERTY);
+        }
+        create_buffer(context, flags, size, host_ptr)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clCreateSubBuffer(buffer: cl_mem, flags: cl_mem_flags, buffer_create_type: cl_buffer_create_type, buffer_create_info: *const c_void, errcode_ret: *mut cl_int) -> cl_mem {
+    entry_ret(errcode_ret, || {
+        let parent = Cl::<Mem>::get(buffer)?;
+        if parent.parent.is_some() {
+            return Err(CL_INVALID_MEM_OBJECT);
+        }
+        let p = parent.flags;
+        if flags & !(ACCESS | HOST_ACCESS) != 0 || !at_most_one(flags, ACCESS) || !at_most_one(flags, HOST_ACCESS) {
+            return Err(CL_INVALID_VALUE);
+        }
+        let w = |f: cl_mem_flags, b: u32| has(f, b);
+        if (w(p, CL_MEM_WRITE_ONLY) && (w(flags, CL_MEM_READ_WRITE) || w(flags, CL_MEM_READ_ONLY)))
+            || (w(p, CL_MEM_READ_ONLY) && (w(flags, CL_MEM_READ_WRITE) || w(flags, CL_MEM_WRITE_ONLY)))
+            || (w(p, CL_MEM_HOST_WRITE_ONLY) && w(flags, CL_MEM_HOST_READ_ONLY))
+            || (w(p, CL_MEM_HOST_READ_ONLY) && w(flags, CL_MEM_HOST_WRITE_ONLY))
+            || (w(p, CL_MEM_HOST_NO_ACCESS) && (w(flags, CL_MEM_HOST_READ_ONLY) || w(flags, CL_MEM_HOST_WRITE_ONLY)))
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        if buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION as cl_buffer_create_type || buffer_create_info.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: a cl_buffer_region for CL_BUFFER_CREATE_TYPE_REGION.
+        let region = unsafe { &*(buffer_create_info as *const cl_buffer_region) };
+        if region.size == 0 {
+            return Err(CL_INVALID_BUFFER_SIZE);
+        }
+        if region.origin.checked_add(region.size).map_or(true, |end| end > parent.size) {
+            return Err(CL_INVALID_VALUE);
+        }
+        if region.origin % BASE_ADDR_ALIGN != 0 {
+            return Err(CL_MISALIGNED_SUB_BUFFER_OFFSET);
+        }
+        let access = if flags & ACCESS != 0 { flags & ACCESS } else { p & ACCESS };
+        let host = if flags & HOST_ACCESS != 0 { flags & HOST_ACCESS } else { p & HOST_ACCESS };
+        let inherited = access | host | (p & HOST_PTR_FLAGS);
+        Ok(Mem::new_sub(&parent, inherited, region.origin, region.size).handle())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clRetainMemObject(memobj: cl_mem) -> cl_int {
+    entry(|| Cl::<Mem>::retain(memobj))
+}
+
+#[no_mangle]
+pub extern "C" fn clReleaseMemObject(memobj: cl_mem) -> cl_int {
+    entry(|| Cl::<Mem>::release(memobj))
+}
+
+#[no_mangle]
+pub extern "C" fn clGetMemObjectInfo(memobj: cl_mem, param_name: cl_mem_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+    entry(|| {
+        let m = Cl::<Mem>::get(memobj)?;
+        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        match param_name {
+            CL_MEM_TYPE => out.value::<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER as cl_mem_object_type),
+            CL_MEM_FLAGS => out.value::<cl_mem_flags>(m.flags),
+            CL_MEM_SIZE => out.value::<usize>(m.size),
+            CL_MEM_HOST_PTR => out.value::<*mut c_void>(m.host_ptr as *mut c_void),
+            CL_MEM_MAP_COUNT => out.value::<cl_uint>(m.map_count()),
+            CL_MEM_REFERENCE_COUNT => out.value::<cl_uint>(m.ref_count()),
+            CL_MEM_CONTEXT => out.value(m.context.handle()),
+            CL_MEM_ASSOCIATED_MEMOBJECT => out.value::<cl_mem>(m.parent.as_ref().map_or(std::ptr::null_mut(), |p| p.handle())),
+            CL_MEM_OFFSET => out.value::<usize>(m.offset),
+            CL_MEM_USES_SVM_POINTER => out.bool(false),
+            CL_MEM_PROPERTIES => out.bytes(&[]),
+            _ => Err(CL_INVALID_VALUE),
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clSetMemObjectDestructorCallback(memobj: cl_mem, pfn_notify: Option<unsafe extern "C" fn(memobj: cl_mem, user_data: *mut c_void)>, user_data: *mut c_void) -> cl_int {
+    entry(|| {
+        let m = Cl::<Mem>::get(memobj)?;
+        m.add_destructor(pfn_notify.ok_or(CL_INVALID_VALUE)?, user_data);
+        Ok(())
+    })
+}
+
+/// The queue and buffer of a memory command, checked, with its wait list.
+struct Target {
+    q: Arc<Cl<Queue>>,
+    waits: Vec<Arc<Cl<crate::core::event::Event>>>,
+}
+
+fn target(command_queue: cl_command_queue, mems: &[&Arc<Cl<Mem>>], num: cl_uint, list: *const cl_event) -> CLResult<Target> {
+    let q = Cl::<Queue>::get(command_queue)?;
+    for m in mems {
+        if !Arc::ptr_eq(&m.context, &q.context) {
+            return Err(CL_INVALID_CONTEXT);
+        }
+    }
+    let waits = wait_list(num, list)?;
+    Ok(Target { q, waits })
+}
+
+fn in_bounds(m: &Mem, offset: usize, len: usize) -> CLResult<()> {
+    match offset.checked_add(len) {
+        Some(end) if end <= m.size => Ok(()),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+fn run(t: Target, command_type: u32, blocking: bool, event: *mut cl_event, work: impl FnOnce(&Queue) -> CLResult<()> + Send + 'static) -> CLResult<()> {
+    let cmd = Command { queue: &t.q, command_type: command_type as cl_command_type, waits: t.waits, want_event: !event.is_null(), blocking };
+    hand_out(event, cmd.enqueue(work)?);
+    Ok(())
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueReadBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, offset: usize, cb: usize, ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+    entry(|| {
+        Cl::<Queue>::get(command_queue)?;
+        let m = Cl::<Mem>::get(buffer)?;
+        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        if ptr.is_null() || cb == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        in_bounds(&m, offset, cb)?;
+        m.check_host_access(HOST_READ)?;
+        let work = m.read(offset, cb, ptr);
+        run(t, CL_COMMAND_READ_BUFFER, blocking_read != 0, event, work)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueWriteBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_write: cl_bool, offset: usize, cb: usize, ptr: *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+    entry(|| {
+        Cl::<Queue>::get(command_queue)?;
+        let m = Cl::<Mem>::get(buffer)?;
+        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        if ptr.is_null() || cb == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        in_bounds(&m, offset, cb)?;
+        m.check_host_access(HOST_WRITE)?;
+        let work = m.write(offset, cb, ptr);
+        run(t, CL_COMMAND_WRITE_BUFFER, blocking_write != 0, event, work)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueCopyBuffer(command_queue: cl_command_queue, src_buffer: cl_mem, dst_buffer: cl_mem, src_offset: usize, dst_offset: usize, cb: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+    entry(|| {
+        Cl::<Queue>::get(command_queue)?;
+        let s = Cl::<Mem>::get(src_buffer)?;
+        let d = Cl::<Mem>::get(dst_buffer)?;
+        let t = target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list)?;
+        if cb == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        in_bounds(&s, src_offset, cb)?;
+        in_bounds(&d, dst_offset, cb)?;
+        if s.same_storage(&d) {
+            let a = s.offset + src_offset;
+            let b = d.offset + dst_offset;
+            if a < b + cb && b < a + cb {
+                return Err(CL_MEM_COPY_OVERLAP);
+            }
+        }
+        let work = Cl::<Mem>::copy(&s, &d, src_offset, dst_offset, cb);
+        run(t, CL_COMMAND_COPY_BUFFER, false, event, work)
+    })
+}
+
+/// Reads a size_t[3] argument (CL_INVALID_VALUE when NULL).
+fn triple(p: *const usize) -> CLResult<[usize; 3]> {
+    if p.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    // SAFETY: the API passes size_t[3].
+    Ok(unsafe { [*p, *p.add(1), *p.add(2)] })
+}
+
+fn region_of(p: *const usize) -> CLResult<[usize; 3]> {
+    let r = triple(p)?;
+    if r.contains(&0) {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok(r)
+}
+
+/// A rect side inside a buffer of `size` bytes.
+fn buffer_side(origin: [usize; 3], region: [usize; 3], row: usize, slice: usize, size: usize) -> CLResult<Pitched> {
+    let p = Pitched::new(origin, region, row, slice)?;
+    match p.end(region) {
+        Some(end) if end <= size => Ok(p),
+        _ => Err(CL_INVALID_VALUE),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn rect_host(command_queue: cl_command_queue, buffer: cl_mem, read: bool, blocking: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *mut c_void, num: cl_uint, list: *const cl_event, event: *mut cl_event) -> CLResult<()> {
+    Cl::<Queue>::get(command_queue)?;
+    let m = Cl::<Mem>::get(buffer)?;
+    let t = target(command_queue, &[&m], num, list)?;
+    if ptr.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    let region = region_of(region)?;
+    let buf = buffer_side(triple(buffer_origin)?, region, buffer_row_pitch, buffer_slice_pitch, m.size)?;
+    let host = Pitched::new(triple(host_origin)?, region, host_row_pitch, host_slice_pitch)?;
+    host.end(region).ok_or(CL_INVALID_VALUE)?;
+    m.check_host_access(if read { HOST_READ } else { HOST_WRITE })?;
+    let work = m.rect_host(read, buf, host, ptr, region);
+    let ty = if read { CL_COMMAND_READ_BUFFER_RECT } else { CL_COMMAND_WRITE_BUFFER_RECT };
+    run(t, ty, blocking != 0, event, work)
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueReadBufferRect(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+    entry(|| rect_host(command_queue, buffer, true, blocking_read, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event))
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueWriteBufferRect(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+    entry(|| rect_host(command_queue, buffer, false, blocking_read, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr as *mut c_void, num_events_in_wait_list, event_wait_list, event))
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueCopyBufferRect(command_queue: cl_command_queue, src_buffer: cl_mem, dst_buffer: cl_mem, src_origin: *const usize, dst_origin: *const usize, region: *const usize, src_row_pitch: usize, src_slice_pitch: usize, dst_row_pitch: usize, dst_slice_pitch: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+    entry(|| {
+        Cl::<Queue>::get(command_queue)?;
+        let s = Cl::<Mem>::get(src_buffer)?;
+        let d = Cl::<Mem>::get(dst_buffer)?;
+        let t = target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list)?;
+        let region = region_of(region)?;
+        let (so, dor) = (triple(src_origin)?, triple(dst_origin)?);
+        let sp = buffer_side(so, region, src_row_pitch, src_slice_pitch, s.size)?;
+        let dp = buffer_side(dor, region, dst_row_pitch, dst_slice_pitch, d.size)?;
+        if Arc::ptr_eq(&s, &d) {
+            if sp.row != dp.row || sp.slice != dp.slice {
+                return Err(CL_INVALID_VALUE);
+            }
+            if rects_overlap(so, dor, region, sp.row, sp.slice) {
+                return Err(CL_MEM_COPY_OVERLAP);
+            }
+        } else if s.same_storage(&d) {
+            // Sub-buffers of one buffer: compare the byte ranges they span.
+            let (a0, a1) = (s.offset + sp.origin, s.offset + sp.end(region).ok_or(CL_INVALID_VALUE)?);
+            let (b0, b1) = (d.offset + dp.origin, d.offset + dp.end(region).ok_or(CL_INVALID_VALUE)?);
+            if a0 < b1 && b0 < a1 {
+                return Err(CL_MEM_COPY_OVERLAP);
+            }
+        }
+        let work = Cl::<Mem>::copy_rect(&s, &d, sp, dp, region);
+        run(t, CL_COMMAND_COPY_BUFFER_RECT, false, event, work)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueFillBuffer(command_queue: cl_command_queue, buffer: cl_mem, pattern: *const c_void, pattern_size: usize, offset: usize, cb: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+    entry(|| {
+        Cl::<Queue>::get(command_queue)?;
+        let m = Cl::<Mem>::get(buffer)?;
+        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        if pattern.is_null() || !matches!(pattern_size, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128) {
+            return Err(CL_INVALID_VALUE);
+        }
+        if offset % pattern_size != 0 || cb % pattern_size != 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        in_bounds(&m, offset, cb)?;
+        // SAFETY: pattern_size readable bytes.
+        let p = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
+        let work = m.fill(p, offset, cb);
+        run(t, CL_COMMAND_FILL_BUFFER, false, event, work)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueMapBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_map: cl_bool, map_flags: cl_map_flags, offset: usize, cb: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event, errcode_ret: *mut cl_int) -> *mut c_void {
+    entry_ret(errcode_ret, || {
+        Cl::<Queue>::get(command_queue)?;
+        let m = Cl::<Mem>::get(buffer)?;
+        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        let known = (CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) as cl_map_flags;
+        let inval = CL_MAP_WRITE_INVALIDATE_REGION as cl_map_flags;
+        if map_flags & !known != 0 || (map_flags & inval != 0 && map_flags & !inval != 0) {
+            return Err(CL_INVALID_VALUE);
+        }
+        if cb == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        in_bounds(&m, offset, cb)?;
+        let reads = map_flags & CL_MAP_READ as cl_map_flags != 0;
+        let writes = map_flags & (CL_MAP_WRITE as cl_map_flags | inval) != 0;
+        m.check_host_access(if reads { HOST_READ } else { 0 } | if writes { HOST_WRITE } else { 0 })?;
+        if has(m.flags, CL_MEM_HOST_NO_ACCESS) {
+            return Err(CL_INVALID_OPERATION);
+        }
+        let (ptr, work) = m.map(&t.q, map_flags, offset, cb)?;
+        match run(t, CL_COMMAND_MAP_BUFFER, blocking_map != 0, event, work) {
+            Ok(()) => Ok(ptr),
+            Err(e) => {
+                // The mapping never happened: forget it again.
+                if let Ok(undo) = m.unmap(ptr) {
+                    drop(undo);
+                }
+                Err(e)
+            }
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueUnmapMemObject(command_queue: cl_command_queue, memobj: cl_mem, mapped_ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+    entry(|| {
+        Cl::<Queue>::get(command_queue)?;
+        let m = Cl::<Mem>::get(memobj)?;
+        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        let work = m.unmap(mapped_ptr)?;
+        run(t, CL_COMMAND_UNMAP_MEM_OBJECT, false, event, work)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueMigrateMemObjects(command_queue: cl_command_queue, num_mem_objects: cl_uint, mem_objects: *const cl_mem, flags: cl_mem_migration_flags, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+    entry(|| {
+        Cl::<Queue>::get(command_queue)?;
+        let handles = slice_arg(mem_objects, num_mem_objects as usize, CL_INVALID_VALUE)?;
+        if handles.is_empty() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let mems = Cl::<Mem>::get_list(handles)?;
+        let known = (CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) as cl_mem_migration_flags;
+        if flags & !known != 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        let refs: Vec<&Arc<Cl<Mem>>> = mems.iter().collect();
+        let t = target(command_queue, &refs, num_events_in_wait_list, event_wait_list)?;
+        let to_host = flags & CL_MIGRATE_MEM_OBJECT_HOST as cl_mem_migration_flags != 0;
+        let undefined = flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED as cl_mem_migration_flags != 0;
+        let works: Vec<_> = mems.iter().map(|m| m.migrate(to_host, undefined)).collect();
+        run(t, CL_COMMAND_MIGRATE_MEM_OBJECTS, false, event, move |q: &Queue| {
+            for w in works {
+                w(q)?;
+            }
+            Ok(())
+        })
+    })
+}

@@ -1,0 +1,93 @@
+//! clGetPlatformIDs, clGetPlatformInfo, the ICD entry point and extension function lookup.
+use super::entry::{c_str, entry, write_opt, CLResult};
+use super::handle::Cl;
+use super::info::InfoOut;
+use crate::cl::*;
+use crate::core::platform::{self, Platform};
+use std::ffi::{c_char, c_void};
+
+fn check_platform(p: cl_platform_id) -> CLResult<()> {
+    // NULL selects the one platform (allowed where the spec says "implementation-defined").
+    if p.is_null() {
+        return Ok(());
+    }
+    Cl::<Platform>::get(p).map(|_| ())
+}
+
+fn platform_ids(num_entries: cl_uint, platforms: *mut cl_platform_id, num_platforms: *mut cl_uint) -> CLResult<()> {
+    if (num_entries == 0 && !platforms.is_null()) || (platforms.is_null() && num_platforms.is_null()) {
+        return Err(CL_INVALID_VALUE);
+    }
+    if !platforms.is_null() {
+        // SAFETY: num_entries >= 1 slots.
+        unsafe { platforms.write(platform::get().handle()) };
+    }
+    write_opt(num_platforms, 1);
+    Ok(())
+}
+
+#[no_mangle]
+pub extern "C" fn clGetPlatformIDs(num_entries: cl_uint, platforms: *mut cl_platform_id, num_platforms: *mut cl_uint) -> cl_int {
+    entry(|| platform_ids(num_entries, platforms, num_platforms))
+}
+
+/// What ocl-icd and the Khronos loader call to enumerate an ICD's platforms.
+#[no_mangle]
+pub extern "C" fn clIcdGetPlatformIDsKHR(num_entries: cl_uint, platforms: *mut cl_platform_id, num_platforms: *mut cl_uint) -> cl_int {
+    entry(|| platform_ids(num_entries, platforms, num_platforms))
+}
+
+#[no_mangle]
+pub extern "C" fn clGetPlatformInfo(platform: cl_platform_id, param_name: cl_platform_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+    entry(|| {
+        check_platform(platform)?;
+        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        match param_name {
+            CL_PLATFORM_PROFILE => out.str("FULL_PROFILE"),
+            CL_PLATFORM_VERSION => out.str(&platform::version()),
+            CL_PLATFORM_NAME => out.str(platform::NAME),
+            CL_PLATFORM_VENDOR => out.str(platform::VENDOR),
+            CL_PLATFORM_EXTENSIONS => out.str(platform::EXTENSIONS),
+            CL_PLATFORM_ICD_SUFFIX_KHR => out.str(platform::ICD_SUFFIX),
+            _ => Err(CL_INVALID_VALUE),
+        }
+    })
+}
+
+/// Extension functions by name: the cl_khr_icd entry point, and every exported entry point.
+fn extension_function(name: &str) -> *mut c_void {
+    match name {
+        "clIcdGetPlatformIDsKHR" => clIcdGetPlatformIDsKHR as *mut c_void,
+        _ => std::ptr::null_mut(),
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn clGetExtensionFunctionAddress(func_name: *const c_char) -> *mut c_void {
+    std::panic::catch_unwind(|| c_str(func_name).map_or(std::ptr::null_mut(), extension_function)).unwrap_or(std::ptr::null_mut())
+}
+
+#[no_mangle]
+pub extern "C" fn clGetExtensionFunctionAddressForPlatform(platform: cl_platform_id, func_name: *const c_char) -> *mut c_void {
+    if check_platform(platform).is_err() || platform.is_null() {
+        return std::ptr::null_mut();
+    }
+    clGetExtensionFunctionAddress(func_name)
+}
+
+/// ptxgen keeps its caches for the life of the process; there is nothing to unload that would
+/// not be reloaded by the next build, so these only validate (as the spec allows: a hint).
+#[no_mangle]
+pub extern "C" fn clUnloadCompiler() -> cl_int {
+    CL_SUCCESS
+}
+
+#[no_mangle]
+pub extern "C" fn clUnloadPlatformCompiler(platform: cl_platform_id) -> cl_int {
+    entry(|| {
+        if platform.is_null() {
+            return Err(CL_INVALID_PLATFORM);
+        }
+        check_platform(platform)
+    })
+}

@@ -1,0 +1,363 @@
+//! Programs: creation from source or binary, build/compile/link, queries.
+use super::entry::{c_str, entry, entry_ret, slice_arg, write_opt, CLResult};
+use super::handle::Cl;
+use super::info::InfoOut;
+use crate::cl::*;
+use crate::core::context::Context;
+use crate::core::device::Device;
+use crate::core::program::{parse_binary, Origin, Program};
+use std::ffi::{c_char, c_uchar, c_void};
+use std::sync::Arc;
+
+type ProgramNotify = Option<unsafe extern "C" fn(program: cl_program, user_data: *mut c_void)>;
+
+/// The devices of a (num_devices, device_list) pair, each checked to be in `devices`;
+/// all of `devices` when the list is empty.
+fn device_subset(devices: &[Arc<Cl<Device>>], num: cl_uint, list: *const cl_device_id) -> CLResult<Vec<usize>> {
+    let hs = slice_arg(list, num as usize, CL_INVALID_VALUE)?;
+    if hs.is_empty() {
+        return Ok((0..devices.len()).collect());
+    }
+    let mut out = Vec::with_capacity(hs.len());
+    for &h in hs {
+        let d = Cl::<Device>::get(h)?;
+        let pos = devices.iter().position(|x| Arc::ptr_eq(x, &d)).ok_or(CL_INVALID_DEVICE)?;
+        if !out.contains(&pos) {
+            out.push(pos);
+        }
+    }
+    Ok(out)
+}
+
+fn check_notify(pfn: ProgramNotify, user_data: *mut c_void) -> CLResult<()> {
+    if pfn.is_none() && !user_data.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok(())
+}
+
+fn notify(p: &Arc<Cl<Program>>, pfn: ProgramNotify, user_data: *mut c_void) {
+    if let Some(f) = pfn {
+        // SAFETY: the application's callback with its own data.
+        unsafe { f(p.handle(), user_data) };
+    }
+}
+
+fn options_str(options: *const c_char) -> CLResult<String> {
+    if options.is_null() {
+        return Ok(String::new());
+    }
+    c_str(options).map(str::to_string).ok_or(CL_INVALID_BUILD_OPTIONS)
+}
+
+#[no_mangle]
+pub extern "C" fn clCreateProgramWithSource(context: cl_context, count: cl_uint, strings: *mut *const c_char, lengths: *const usize, errcode_ret: *mut cl_int) -> cl_program {
+    entry_ret(errcode_ret, || {
+        let c = Cl::<Context>::get(context)?;
+        if count == 0 || strings.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let mut src = Vec::new();
+        for i in 0..count as usize {
+            // SAFETY: `count` string pointers, and `count` lengths when lengths is not NULL.
+            let s = unsafe { *strings.add(i) };
+            if s.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            let len = if lengths.is_null() { 0 } else { unsafe { *lengths.add(i) } };
+            if len == 0 {
+                src.extend_from_slice(unsafe { std::ffi::CStr::from_ptr(s) }.to_bytes());
+            } else {
+                src.extend_from_slice(unsafe { std::slice::from_raw_parts(s as *const u8, len) });
+            }
+        }
+        let source = String::from_utf8_lossy(&src).into_owned();
+        let devices = c.devices.clone();
+        Ok(Cl::new_handle(Program::new(c, devices, source, Origin::Source)))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clCreateProgramWithBinary(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, lengths: *const usize, binaries: *mut *const c_uchar, binary_status: *mut cl_int, errcode_ret: *mut cl_int) -> cl_program {
+    entry_ret(errcode_ret, || {
+        let c = Cl::<Context>::get(context)?;
+        if num_devices == 0 || device_list.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let n = num_devices as usize;
+        // SAFETY: num_devices entries each.
+        let hs = unsafe { std::slice::from_raw_parts(device_list, n) };
+        let mut devices = Vec::with_capacity(n);
+        for &h in hs {
+            let d = Cl::<Device>::get(h)?;
+            if c.device_index(&d).is_none() {
+                return Err(CL_INVALID_DEVICE);
+            }
+            devices.push(d);
+        }
+        if lengths.is_null() || binaries.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let status = |i: usize, s: cl_int| {
+            if !binary_status.is_null() {
+                // SAFETY: num_devices entries.
+                unsafe { binary_status.add(i).write(s) };
+            }
+        };
+        let mut result = Ok(());
+        let mut parsed = Vec::with_capacity(n);
+        for i in 0..n {
+            let (len, bin) = unsafe { (*lengths.add(i), *binaries.add(i)) };
+            if len == 0 || bin.is_null() {
+                status(i, CL_INVALID_VALUE);
+                if result.is_ok() {
+                    result = Err(CL_INVALID_VALUE);
+                }
+                continue;
+            }
+            let bytes = unsafe { std::slice::from_raw_parts(bin, len) };
+            match parse_binary(bytes, &devices[i]) {
+                Ok(p) => {
+                    status(i, CL_SUCCESS);
+                    parsed.push((p, bytes.to_vec()));
+                }
+                Err(_) => {
+                    status(i, CL_INVALID_BINARY);
+                    if result.is_ok() {
+                        result = Err(CL_INVALID_BINARY);
+                    }
+                }
+            }
+        }
+        result?;
+        Ok(Cl::new_handle(Program::with_binaries(c, devices, parsed)))
+    })
+}
+
+/// cudacl has no built-in kernels (CL_DEVICE_BUILT_IN_KERNELS is empty).
+#[no_mangle]
+pub extern "C" fn clCreateProgramWithBuiltInKernels(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, kernel_names: *const c_char, errcode_ret: *mut cl_int) -> cl_program {
+    entry_ret(errcode_ret, || {
+        let c = Cl::<Context>::get(context)?;
+        if num_devices == 0 || device_list.is_null() || kernel_names.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        device_subset(&c.devices, num_devices, device_list)?;
+        Err(CL_INVALID_VALUE)
+    })
+}
+
+/// OpenCL 2.1 (SPIR-V): not supported by a 1.2 platform.
+#[no_mangle]
+pub extern "C" fn clCreateProgramWithIL(context: cl_context, _il: *const c_void, _length: usize, errcode_ret: *mut cl_int) -> cl_program {
+    entry_ret(errcode_ret, || {
+        Cl::<Context>::get(context)?;
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clRetainProgram(program: cl_program) -> cl_int {
+    entry(|| Cl::<Program>::retain(program))
+}
+
+#[no_mangle]
+pub extern "C" fn clReleaseProgram(program: cl_program) -> cl_int {
+    entry(|| Cl::<Program>::release(program))
+}
+
+#[no_mangle]
+pub extern "C" fn clBuildProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, pfn_notify: ProgramNotify, user_data: *mut c_void) -> cl_int {
+    entry(|| {
+        let p = Cl::<Program>::get(program)?;
+        let positions = device_subset(&p.devices, num_devices, device_list)?;
+        check_notify(pfn_notify, user_data)?;
+        let opts = options_str(options)?;
+        if p.origin == Origin::Linked {
+            return Err(CL_INVALID_OPERATION);
+        }
+        let r = p.build(&positions, &opts);
+        if !matches!(r, Err(CL_INVALID_OPERATION)) {
+            notify(&p, pfn_notify, user_data);
+        }
+        r
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clCompileProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_headers: cl_uint, input_headers: *const cl_program, header_include_names: *mut *const c_char, pfn_notify: ProgramNotify, user_data: *mut c_void) -> cl_int {
+    entry(|| {
+        let p = Cl::<Program>::get(program)?;
+        let positions = device_subset(&p.devices, num_devices, device_list)?;
+        check_notify(pfn_notify, user_data)?;
+        let hs = slice_arg(input_headers, num_input_headers as usize, CL_INVALID_VALUE)?;
+        if num_input_headers != 0 && header_include_names.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        if num_input_headers == 0 && !header_include_names.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let mut headers = Vec::with_capacity(hs.len());
+        for (i, &h) in hs.iter().enumerate() {
+            let hp = Cl::<Program>::get(h)?;
+            // SAFETY: num_input_headers names.
+            let name = c_str(unsafe { *header_include_names.add(i) }).ok_or(CL_INVALID_VALUE)?;
+            headers.push((name.to_string(), hp.source.clone()));
+        }
+        let opts = options_str(options).map_err(|_| CL_INVALID_COMPILER_OPTIONS)?;
+        if p.origin != Origin::Source {
+            return Err(CL_INVALID_OPERATION);
+        }
+        let r = p.compile(&positions, &opts, &headers);
+        if !matches!(r, Err(CL_INVALID_OPERATION)) {
+            notify(&p, pfn_notify, user_data);
+        }
+        r
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clLinkProgram(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_programs: cl_uint, input_programs: *const cl_program, pfn_notify: ProgramNotify, user_data: *mut c_void, errcode_ret: *mut cl_int) -> cl_program {
+    // A link that fails still returns the program (with its log) and CL_LINK_PROGRAM_FAILURE.
+    let mut failed_code = CL_SUCCESS;
+    let fc = &mut failed_code;
+    let mut code_slot: cl_int = CL_SUCCESS;
+    let h = entry_ret(&mut code_slot, || {
+        let c = Cl::<Context>::get(context)?;
+        let positions = device_subset(&c.devices, num_devices, device_list)?;
+        check_notify(pfn_notify, user_data)?;
+        let ins = slice_arg(input_programs, num_input_programs as usize, CL_INVALID_VALUE)?;
+        if ins.is_empty() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let inputs = Cl::<Program>::get_list(ins)?;
+        let opts = options_str(options).map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
+        let words: Vec<&str> = opts.split_whitespace().collect();
+        if words.contains(&"-enable-link-options") && !words.contains(&"-create-library") {
+            return Err(CL_INVALID_LINKER_OPTIONS);
+        }
+        let devices: Vec<Arc<Cl<Device>>> = positions.iter().map(|&i| c.devices[i].clone()).collect();
+        // The objects of every input for each device.
+        let mut per_dev = Vec::with_capacity(devices.len());
+        for d in &devices {
+            let mut objs = Vec::new();
+            for ip in &inputs {
+                if !Arc::ptr_eq(&ip.context, &c) {
+                    return Err(CL_INVALID_PROGRAM);
+                }
+                let pos = ip.device_pos(d).ok_or(CL_INVALID_OPERATION)?;
+                let b = ip.build_of(pos).ok_or(CL_INVALID_OPERATION)?;
+                let t = b.binary_type as u32;
+                if b.objects.is_empty() || !(t == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT || t == CL_PROGRAM_BINARY_TYPE_LIBRARY) {
+                    return Err(CL_INVALID_OPERATION);
+                }
+                objs.extend(b.objects.iter().cloned());
+            }
+            per_dev.push(objs);
+        }
+        let p = Cl::publish(Program::new(c, devices, String::new(), Origin::Linked));
+        let r = p.link(per_dev, &opts);
+        notify(&p, pfn_notify, user_data);
+        match r {
+            Ok(()) => {}
+            Err(CL_LINK_PROGRAM_FAILURE) => *fc = CL_LINK_PROGRAM_FAILURE,
+            Err(e) => {
+                let _ = Cl::<Program>::release(p.handle());
+                return Err(e);
+            }
+        }
+        Ok(p.handle())
+    });
+    let code = if code_slot == CL_SUCCESS { failed_code } else { code_slot };
+    write_opt(errcode_ret, code);
+    h
+}
+
+#[no_mangle]
+pub extern "C" fn clGetProgramInfo(program: cl_program, param_name: cl_program_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+    entry(|| {
+        let p = Cl::<Program>::get(program)?;
+        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        match param_name {
+            CL_PROGRAM_REFERENCE_COUNT => out.value::<cl_uint>(p.ref_count()),
+            CL_PROGRAM_CONTEXT => out.value(p.context.handle()),
+            CL_PROGRAM_NUM_DEVICES => out.value::<cl_uint>(p.devices.len() as cl_uint),
+            CL_PROGRAM_DEVICES => {
+                let hs: Vec<cl_device_id> = p.devices.iter().map(|d| d.handle()).collect();
+                out.slice(&hs)
+            }
+            CL_PROGRAM_SOURCE => out.str(&p.source),
+            CL_PROGRAM_BINARY_SIZES => {
+                let sizes: Vec<usize> = (0..p.devices.len()).map(|i| p.binary(i).len()).collect();
+                out.slice(&sizes)
+            }
+            CL_PROGRAM_BINARIES => {
+                let n = p.devices.len();
+                let need = n * std::mem::size_of::<*mut u8>();
+                if !param_value.is_null() {
+                    if param_value_size < need {
+                        return Err(CL_INVALID_VALUE);
+                    }
+                    let ptrs = param_value as *const *mut u8;
+                    for i in 0..n {
+                        // SAFETY: an array of n pointers, each NULL or big enough (BINARY_SIZES).
+                        let dst = unsafe { *ptrs.add(i) };
+                        if !dst.is_null() {
+                            let b = p.binary(i);
+                            unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), dst, b.len()) };
+                        }
+                    }
+                }
+                write_opt(param_value_size_ret, need);
+                Ok(())
+            }
+            CL_PROGRAM_NUM_KERNELS => {
+                let exe = p.any_executable().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+                out.value::<usize>(exe.kernels.len())
+            }
+            CL_PROGRAM_KERNEL_NAMES => {
+                let exe = p.any_executable().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+                let names: Vec<&str> = exe.kernels.iter().map(|k| k.name.as_str()).collect();
+                out.str(&names.join(";"))
+            }
+            _ => Err(CL_INVALID_VALUE),
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clGetProgramBuildInfo(program: cl_program, device: cl_device_id, param_name: cl_program_build_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+    entry(|| {
+        let p = Cl::<Program>::get(program)?;
+        let d = Cl::<Device>::get(device)?;
+        let pos = p.device_pos(&d).ok_or(CL_INVALID_DEVICE)?;
+        let b = p.build_of(pos).ok_or(CL_INVALID_DEVICE)?;
+        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        match param_name {
+            CL_PROGRAM_BUILD_STATUS => out.value::<cl_build_status>(b.status),
+            CL_PROGRAM_BUILD_OPTIONS => out.str(&b.options),
+            CL_PROGRAM_BUILD_LOG => out.str(&b.log),
+            CL_PROGRAM_BINARY_TYPE => out.value::<cl_program_binary_type>(b.binary_type),
+            _ => Err(CL_INVALID_VALUE),
+        }
+    })
+}
+
+/// OpenCL 2.2.
+#[no_mangle]
+pub extern "C" fn clSetProgramReleaseCallback(program: cl_program, _pfn_notify: ProgramNotify, _user_data: *mut c_void) -> cl_int {
+    entry(|| {
+        Cl::<Program>::get(program)?;
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+/// OpenCL 2.2 (SPIR-V specialization constants).
+#[no_mangle]
+pub extern "C" fn clSetProgramSpecializationConstant(program: cl_program, _spec_id: cl_uint, _spec_size: usize, _spec_value: *const c_void) -> cl_int {
+    entry(|| {
+        Cl::<Program>::get(program)?;
+        Err(CL_INVALID_OPERATION)
+    })
+}
+

@@ -1,0 +1,189 @@
+//! Command queues, and the commands that only order work: flush, finish, markers, barriers.
+use super::entry::{entry, entry_ret, slice_arg, write_opt, CLResult};
+use super::handle::Cl;
+use super::info::InfoOut;
+use crate::cl::*;
+use crate::core::context::Context;
+use crate::core::device::Device;
+use crate::core::event::Event;
+use crate::core::queue::{flush_deferred, Command, Queue};
+use std::ffi::c_void;
+use std::sync::Arc;
+
+const SUPPORTED: cl_command_queue_properties = (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE) as _;
+
+fn create(context: cl_context, device: cl_device_id, properties: cl_command_queue_properties) -> CLResult<cl_command_queue> {
+    let c = Cl::<Context>::get(context)?;
+    let d = Cl::<Device>::get(device)?;
+    if c.device_index(&d).is_none() {
+        return Err(CL_INVALID_DEVICE);
+    }
+    if properties & !SUPPORTED != 0 {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok(Cl::new_handle(Queue::new(c, d, properties)?))
+}
+
+#[no_mangle]
+pub extern "C" fn clCreateCommandQueue(context: cl_context, device: cl_device_id, properties: cl_command_queue_properties, errcode_ret: *mut cl_int) -> cl_command_queue {
+    entry_ret(errcode_ret, || create(context, device, properties))
+}
+
+/// The OpenCL 2.0 form, accepted for host queues (what the ICD loaders route to it).
+#[no_mangle]
+pub extern "C" fn clCreateCommandQueueWithProperties(context: cl_context, device: cl_device_id, properties: *const cl_queue_properties, errcode_ret: *mut cl_int) -> cl_command_queue {
+    entry_ret(errcode_ret, || {
+        let mut bits = 0;
+        if !properties.is_null() {
+            let mut i = 0;
+            loop {
+                // SAFETY: a 0-terminated (name, value) list.
+                let name = unsafe { *properties.add(i) };
+                if name == 0 {
+                    break;
+                }
+                let value = unsafe { *properties.add(i + 1) };
+                match name as u32 {
+                    CL_QUEUE_PROPERTIES => bits = value,
+                    // On-device queues (CL_QUEUE_SIZE, CL_QUEUE_ON_DEVICE) are OpenCL 2.0.
+                    CL_QUEUE_SIZE => return Err(CL_INVALID_QUEUE_PROPERTIES),
+                    _ => return Err(CL_INVALID_VALUE),
+                }
+                i += 2;
+            }
+        }
+        if bits & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT) as cl_queue_properties != 0 {
+            Cl::<Context>::get(context)?;
+            return Err(CL_INVALID_QUEUE_PROPERTIES);
+        }
+        create(context, device, bits)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clRetainCommandQueue(command_queue: cl_command_queue) -> cl_int {
+    entry(|| Cl::<Queue>::retain(command_queue))
+}
+
+#[no_mangle]
+pub extern "C" fn clReleaseCommandQueue(command_queue: cl_command_queue) -> cl_int {
+    entry(|| {
+        let q = Cl::<Queue>::get(command_queue)?;
+        if q.ref_count() == 1 {
+            // The spec's implicit flush: submitting is all a flush means here.
+            flush_deferred();
+        }
+        Cl::<Queue>::release(command_queue)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clGetCommandQueueInfo(command_queue: cl_command_queue, param_name: cl_command_queue_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+    entry(|| {
+        let q = Cl::<Queue>::get(command_queue)?;
+        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        match param_name {
+            CL_QUEUE_CONTEXT => out.value(q.context.handle()),
+            CL_QUEUE_DEVICE => out.value(q.device.handle()),
+            CL_QUEUE_REFERENCE_COUNT => out.value::<cl_uint>(q.ref_count()),
+            CL_QUEUE_PROPERTIES => out.value(q.properties),
+            _ => Err(CL_INVALID_VALUE),
+        }
+    })
+}
+
+/// OpenCL 1.0's way to change queue properties after creation, deprecated since 1.1: the
+/// stream and its profiling clock are fixed when the queue is created.
+#[no_mangle]
+pub extern "C" fn clSetCommandQueueProperty(command_queue: cl_command_queue, properties: cl_command_queue_properties, _enable: cl_bool, old_properties: *mut cl_command_queue_properties) -> cl_int {
+    entry(|| {
+        let q = Cl::<Queue>::get(command_queue)?;
+        if properties & !SUPPORTED != 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        write_opt(old_properties, q.properties);
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clFlush(command_queue: cl_command_queue) -> cl_int {
+    entry(|| {
+        Cl::<Queue>::get(command_queue)?;
+        flush_deferred();
+        Ok(())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clFinish(command_queue: cl_command_queue) -> cl_int {
+    entry(|| Cl::<Queue>::get(command_queue)?.finish())
+}
+
+/// The checked wait list of an enqueue call.
+pub fn wait_list(num: cl_uint, list: *const cl_event) -> CLResult<Vec<Arc<Cl<Event>>>> {
+    let handles = slice_arg(list, num as usize, CL_INVALID_EVENT_WAIT_LIST)?;
+    Cl::<Event>::get_list(handles).map_err(|_| CL_INVALID_EVENT_WAIT_LIST)
+}
+
+/// Gives the application the event of a command it asked for.
+pub fn hand_out(event_out: *mut cl_event, event: Option<Arc<Cl<Event>>>) {
+    if let Some(e) = event {
+        write_opt(event_out, e.register());
+    }
+}
+
+/// Enqueues a command that does no work of its own (markers, barriers): its completion is that
+/// of everything before it on the in-order stream, plus its wait list.
+fn enqueue_sync_point(command_queue: cl_command_queue, command_type: cl_command_type, waits: Vec<Arc<Cl<Event>>>, event: *mut cl_event) -> CLResult<()> {
+    let q = Cl::<Queue>::get(command_queue)?;
+    let cmd = Command { queue: &q, command_type, waits, want_event: !event.is_null(), blocking: false };
+    hand_out(event, cmd.enqueue(|_| Ok(()))?);
+    Ok(())
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueMarker(command_queue: cl_command_queue, event: *mut cl_event) -> cl_int {
+    entry(|| {
+        if event.is_null() {
+            Cl::<Queue>::get(command_queue)?;
+            return Err(CL_INVALID_VALUE);
+        }
+        enqueue_sync_point(command_queue, CL_COMMAND_MARKER, Vec::new(), event)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueWaitForEvents(command_queue: cl_command_queue, num_events: cl_uint, event_list: *const cl_event) -> cl_int {
+    entry(|| {
+        Cl::<Queue>::get(command_queue)?;
+        if num_events == 0 || event_list.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let waits = wait_list(num_events, event_list).map_err(|_| CL_INVALID_EVENT)?;
+        enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, waits, std::ptr::null_mut())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueBarrier(command_queue: cl_command_queue) -> cl_int {
+    entry(|| enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, Vec::new(), std::ptr::null_mut()))
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueMarkerWithWaitList(command_queue: cl_command_queue, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+    entry(|| {
+        Cl::<Queue>::get(command_queue)?;
+        let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+        enqueue_sync_point(command_queue, CL_COMMAND_MARKER, waits, event)
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn clEnqueueBarrierWithWaitList(command_queue: cl_command_queue, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+    entry(|| {
+        Cl::<Queue>::get(command_queue)?;
+        let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
+        enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, waits, event)
+    })
+}

@@ -1,0 +1,105 @@
+//! A CUDA GPU as an OpenCL device: its limits, read once from the CUDA device attributes, are
+//! both what clGetDeviceInfo reports and what the launch path enforces.
+use crate::cl::*;
+use crate::cuda::context::PrimaryContext;
+use crate::cuda::driver::{attribute, device_name, pci_bus_id, total_memory};
+use crate::cuda::sys::{self, CUdevice_attribute as A};
+use crate::cuda::CudaError;
+use std::sync::{Arc, OnceLock};
+
+/// The device extensions; ptxgen enables exactly these in the compiler (-cl-ext).
+pub const EXTENSIONS: &str = "cl_khr_byte_addressable_store cl_khr_icd cl_khr_fp64 \
+cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics \
+cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics \
+cl_khr_int64_base_atomics cl_khr_int64_extended_atomics";
+
+pub struct Device {
+    /// Position in the platform's device list.
+    pub index: usize,
+    pub cu: sys::CUdevice,
+    pub name: String,
+    pub driver_version: i32,
+    pub compute_capability: (i32, i32),
+    pub integrated: bool,
+    /// Application memory can be page-locked in place and used by kernels (zero-copy).
+    pub host_register: bool,
+    pub compute_units: u32,
+    pub clock_mhz: u32,
+    pub max_work_group_size: usize,
+    pub max_work_item_sizes: [usize; 3],
+    pub max_grid: [u64; 3],
+    pub global_mem: u64,
+    pub max_alloc: u64,
+    /// Shared memory a work-group may use (static plus dynamic), with the opt-in above 48 KiB.
+    pub local_mem: u64,
+    pub constant_mem: u64,
+    pub l2_cache: u64,
+    pub ecc: bool,
+    pub warp_size: u32,
+    pub pci_bus_id: String,
+    primary: OnceLock<Result<Arc<PrimaryContext>, CudaError>>,
+}
+crate::cl_object!(Device, cl_device_id, CL_INVALID_DEVICE);
+
+fn at(dev: sys::CUdevice, a: A) -> i32 {
+    attribute(dev, a)
+}
+
+impl Device {
+    pub fn probe(index: usize, cu: sys::CUdevice, driver_version: i32) -> Device {
+        let global_mem = total_memory(cu);
+        let optin = at(cu, A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+        let shared = at(cu, A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK).max(optin);
+        Device {
+            index,
+            cu,
+            name: device_name(cu),
+            driver_version,
+            compute_capability: (
+                at(cu, A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+                at(cu, A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
+            ),
+            integrated: at(cu, A::CU_DEVICE_ATTRIBUTE_INTEGRATED) != 0,
+            host_register: at(cu, A::CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED) != 0
+                && at(cu, A::CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY) != 0,
+            compute_units: at(cu, A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) as u32,
+            clock_mhz: (at(cu, A::CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000) as u32,
+            max_work_group_size: at(cu, A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK) as usize,
+            max_work_item_sizes: [
+                at(cu, A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X) as usize,
+                at(cu, A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y) as usize,
+                at(cu, A::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z) as usize,
+            ],
+            max_grid: [
+                at(cu, A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X) as u32 as u64,
+                at(cu, A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y) as u32 as u64,
+                at(cu, A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z) as u32 as u64,
+            ],
+            global_mem,
+            // As NVIDIA's OpenCL does: a quarter of the memory, and at least the spec's 128 MiB.
+            max_alloc: (global_mem / 4).max(128 << 20).min(global_mem),
+            local_mem: shared as u64,
+            constant_mem: at(cu, A::CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY) as u64,
+            l2_cache: at(cu, A::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE) as u64,
+            ecc: at(cu, A::CU_DEVICE_ATTRIBUTE_ECC_ENABLED) != 0,
+            warp_size: at(cu, A::CU_DEVICE_ATTRIBUTE_WARP_SIZE).max(1) as u32,
+            pci_bus_id: pci_bus_id(cu),
+            primary: OnceLock::new(),
+        }
+    }
+
+    /// The device's primary CUDA context, retained on first use (not at clGetDeviceIDs, so that
+    /// clinfo and device queries never pay for CUDA context creation).
+    pub fn primary_context(&self) -> Result<Arc<PrimaryContext>, CudaError> {
+        self.primary.get_or_init(|| PrimaryContext::retain(self.cu).map(Arc::new)).clone()
+    }
+
+    /// The ptxgen target for this device.
+    pub fn target(&self) -> ptxgen::Target {
+        ptxgen::Target::for_device(self.compute_capability.0, self.compute_capability.1, self.driver_version)
+    }
+
+    pub fn driver_version_string(&self) -> String {
+        format!("{}.{}", self.driver_version / 1000, (self.driver_version % 1000) / 10)
+    }
+}

@@ -1,0 +1,558 @@
+//! Kernels: the argument layout from ptxgen, a parameter buffer kept up to date by
+//! clSetKernelArg, and the launch path (stack copy of the buffer, device pointers and implicit
+//! arguments patched in, one cuLaunchKernel per launch; nothing allocated beyond the command's
+//! closure).
+use super::program::{LoadedModule, Program};
+use super::queue::Queue;
+use crate::api::entry::{lock, CLResult};
+use crate::api::handle::Cl;
+use crate::cl::*;
+use crate::cuda::module::Function;
+use crate::cuda::sys::{CUfunction_attribute as FA, CUresult};
+use ptxgen::{ArgKind, ImplicitKind, KernelInfo};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// The largest parameter buffer CUDA accepts (the launch copies it onto the stack).
+pub const MAX_PARAMS: usize = 4096;
+const SMALL_PARAMS: usize = 256;
+
+/// The launch's copy of the parameter buffer, aligned like the largest parameter CUDA knows.
+#[repr(C, align(16))]
+struct ParamBuf<const N: usize>([u8; N]);
+/// Offsets of __local arguments in the dynamic shared array are aligned to this.
+pub const LOCAL_ALIGN: u32 = 16;
+/// Above this much dynamic shared memory a function must opt in (cuFuncSetAttribute).
+const DEFAULT_DYNAMIC_SHARED: u32 = 48 * 1024;
+
+// ---------------------------------------------------------------------------------------------
+// Memory objects, as kernel arguments see them. The one place that knows the memory helper's
+// `Mem`: switch `lookup_mem` over when src/core/memory.rs lands.
+// ---------------------------------------------------------------------------------------------
+
+/// A memory object bound to a kernel argument.
+pub trait KernelMem: Send + Sync {
+    /// The device address for a launch on `q` (migration, if needed, enqueued on q's stream;
+    /// sub-buffer offset included).
+    fn device_ptr(&self, q: &Queue) -> CLResult<u64>;
+    /// The launch on `q` may have written the object.
+    fn note_device_write(&self, q: &Queue);
+    /// Identity of the object's context, to check against the kernel's.
+    fn context_addr(&self) -> usize;
+}
+
+impl KernelMem for Cl<super::memory::Mem> {
+    fn device_ptr(&self, q: &Queue) -> CLResult<u64> {
+        super::memory::Mem::device_ptr(self, q).map(|p| p as u64)
+    }
+    fn note_device_write(&self, q: &Queue) {
+        super::memory::Mem::note_device_write(self, q)
+    }
+    fn context_addr(&self) -> usize {
+        Arc::as_ptr(&self.context) as usize
+    }
+}
+
+/// The memory object behind a cl_mem handle.
+pub fn lookup_mem(h: cl_mem) -> CLResult<Arc<dyn KernelMem>> {
+    Ok(Cl::<super::memory::Mem>::get(h)? as Arc<dyn KernelMem>)
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/// What one device needs to launch the kernel.
+pub struct DeviceFunc {
+    pub func: Function,
+    /// Keeps the module loaded while the kernel lives.
+    pub _module: Arc<LoadedModule>,
+    pub max_threads: u32,
+    pub static_shared: u32,
+    pub private_bytes: u32,
+    /// The dynamic shared-memory size the function is opted in for.
+    dyn_shared_optin: AtomicI32,
+}
+
+/// The arguments as last set: shared with launches in flight (copy on write).
+#[derive(Clone)]
+pub struct Params {
+    pub bytes: Vec<u8>,
+    /// Per user argument: was it set?
+    pub set: Vec<bool>,
+    pub unset: usize,
+    /// Memory-object arguments: (slot offset, __constant?, object or None for a NULL buffer),
+    /// per pointer argument in order (None until set).
+    pub mems: Vec<(u32, bool, Option<Arc<dyn KernelMem>>)>,
+    /// __local argument sizes (bytes wanted), per argument (0 for other kinds).
+    pub local_sizes: Vec<u32>,
+    /// Total dynamic shared bytes of the __local arguments (offsets aligned).
+    pub dyn_shared: u32,
+}
+
+pub struct Kernel {
+    pub program: Arc<Cl<Program>>,
+    pub info: Arc<KernelInfo>,
+    /// Per device of the context (None where the program is not built).
+    pub funcs: Vec<Option<DeviceFunc>>,
+    pub arg_info_available: bool,
+    /// For each argument, its index in `Params::mems` (pointer args) or usize::MAX.
+    mem_slot: Vec<usize>,
+    params: Mutex<Arc<Params>>,
+    /// The last local size chosen for a NULL local_work_size: (device, work_dim, global, local).
+    chosen: Mutex<Option<(usize, u32, [usize; 3], [usize; 3])>>,
+    goff: Option<u32>,
+    wdim: Option<u32>,
+}
+crate::cl_object!(Kernel, cl_kernel, CL_INVALID_KERNEL);
+
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        self.program.kernels.fetch_sub(1, Ordering::AcqRel);
+        // The implicit retain of the program taken at creation.
+        let _ = Cl::<Program>::release(self.program.handle());
+    }
+}
+
+impl Kernel {
+    /// A kernel of a program that is executable on at least one device.
+    pub fn new(program: Arc<Cl<Program>>, name: &str) -> CLResult<Kernel> {
+        let exe = program.any_executable().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+        let info = exe.kernels.iter().find(|k| k.name == name).cloned().ok_or(CL_INVALID_KERNEL_NAME)?;
+        if info.param_size as usize > MAX_PARAMS {
+            return Err(CL_OUT_OF_RESOURCES);
+        }
+        let ctx = program.context.clone();
+        let mut funcs = Vec::with_capacity(ctx.devices.len());
+        for i in 0..ctx.devices.len() {
+            let f = match program.executable_for_context_device(i) {
+                Some(b) => {
+                    let Some(module) = b.module.clone() else {
+                        funcs.push(None);
+                        continue;
+                    };
+                    ctx.cuda[i].make_current().map_err(|_| CL_OUT_OF_RESOURCES)?;
+                    let func = module.function(name).ok_or(CL_INVALID_KERNEL_NAME)?;
+                    let dev_max = ctx.devices[i].max_work_group_size as i32;
+                    let mt = func.attribute(FA::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+                    Some(DeviceFunc {
+                        func,
+                        _module: module,
+                        max_threads: if mt > 0 { mt.min(dev_max.max(1)) as u32 } else { dev_max.max(1) as u32 },
+                        static_shared: func.attribute(FA::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES).max(0) as u32,
+                        private_bytes: func.attribute(FA::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES).max(0) as u32,
+                        // CUDA's default: 48 KiB less the static shared memory.
+                        dyn_shared_optin: AtomicI32::new(
+                            DEFAULT_DYNAMIC_SHARED.saturating_sub(func.attribute(FA::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES).max(0) as u32) as i32,
+                        ),
+                    })
+                }
+                None => None,
+            };
+            funcs.push(f);
+        }
+        let arg_info_opt = |o: &str| o.split_whitespace().any(|o| o == "-cl-kernel-arg-info");
+        // Asked for at this build, or at the build that made the binary / compiled the objects.
+        let arg_info_available = arg_info_opt(&exe.options)
+            || program.builds().iter().any(|b| b.is_executable() && (arg_info_opt(&b.options) || b.objects.iter().any(|o| arg_info_opt(&o.options))));
+        let n = info.args.len();
+        let mut mems = Vec::new();
+        let mut mem_slot = vec![usize::MAX; n];
+        for (i, a) in info.args.iter().enumerate() {
+            if matches!(a.kind, ArgKind::GlobalPtr | ArgKind::ConstantPtr) {
+                mem_slot[i] = mems.len();
+                mems.push((a.offset, a.kind == ArgKind::ConstantPtr, None));
+            }
+        }
+        let params = Params {
+            bytes: vec![0u8; info.param_size as usize],
+            set: vec![false; n],
+            unset: n,
+            mems,
+            local_sizes: vec![0; n],
+            dyn_shared: 0,
+        };
+        let goff = info.implicit.iter().find(|a| a.kind == ImplicitKind::GlobalOffset).map(|a| a.offset);
+        let wdim = info.implicit.iter().find(|a| a.kind == ImplicitKind::WorkDim).map(|a| a.offset);
+        Cl::<Program>::retain(program.handle())?;
+        program.kernels.fetch_add(1, Ordering::AcqRel);
+        Ok(Kernel { program, info: Arc::new(info), funcs, arg_info_available, mem_slot, params: Mutex::new(Arc::new(params)), chosen: Mutex::new(None), goff, wdim })
+    }
+
+    /// clCloneKernel: same program and function, a copy of the arguments.
+    pub fn clone_kernel(&self) -> CLResult<Kernel> {
+        let mut k = Kernel::new(self.program.clone(), &self.info.name)?;
+        k.params = Mutex::new(self.params());
+        Ok(k)
+    }
+
+    pub fn num_args(&self) -> usize {
+        self.info.args.len()
+    }
+
+    /// The arguments as set now (shared; a later clSetKernelArg copies them).
+    pub fn params(&self) -> Arc<Params> {
+        lock(&self.params).clone()
+    }
+
+    /// clSetKernelArg.
+    ///
+    /// # Safety
+    /// `value` is NULL or points to `size` readable bytes (the OpenCL API contract).
+    pub unsafe fn set_arg(&self, index: u32, size: usize, value: *const std::ffi::c_void) -> CLResult<()> {
+        let i = index as usize;
+        let a = self.info.args.get(i).ok_or(CL_INVALID_ARG_INDEX)?;
+        // Validate and read the value before taking the lock.
+        enum V<'a> {
+            Bytes(&'a [u8]),
+            Mem(Option<Arc<dyn KernelMem>>),
+            Local(u32),
+        }
+        let v = match a.kind {
+            ArgKind::GlobalPtr | ArgKind::ConstantPtr => {
+                if size != std::mem::size_of::<cl_mem>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                let h: cl_mem = if value.is_null() { std::ptr::null_mut() } else { unsafe { *(value as *const cl_mem) } };
+                if h.is_null() {
+                    V::Mem(None)
+                } else {
+                    let m = lookup_mem(h).map_err(|_| CL_INVALID_MEM_OBJECT)?;
+                    if m.context_addr() != Arc::as_ptr(&self.program.context) as usize {
+                        return Err(CL_INVALID_MEM_OBJECT);
+                    }
+                    V::Mem(Some(m))
+                }
+            }
+            ArgKind::LocalPtr => {
+                if !value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                if size == 0 || size > u32::MAX as usize / 2 {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                V::Local(size as u32)
+            }
+            ArgKind::Sampler => {
+                if size != std::mem::size_of::<cl_sampler>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                // cudacl has no samplers (no image support): no handle can be valid.
+                return Err(CL_INVALID_SAMPLER);
+            }
+            ArgKind::Image => {
+                if size != std::mem::size_of::<cl_mem>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                return Err(CL_INVALID_MEM_OBJECT);
+            }
+            ArgKind::Scalar | ArgKind::Vector | ArgKind::Struct => {
+                if size != a.size as usize {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                if value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                V::Bytes(unsafe { std::slice::from_raw_parts(value as *const u8, size) })
+            }
+        };
+        let mut guard = lock(&self.params);
+        let p = Arc::make_mut(&mut guard);
+        match v {
+            V::Bytes(b) => {
+                let off = a.offset as usize;
+                p.bytes.get_mut(off..off + b.len()).ok_or(CL_OUT_OF_RESOURCES)?.copy_from_slice(b);
+            }
+            V::Mem(m) => {
+                let slot = self.mem_slot[i];
+                if let Some(e) = p.mems.get_mut(slot) {
+                    e.2 = m;
+                }
+            }
+            V::Local(n) => {
+                p.local_sizes[i] = n;
+                // Re-lay out every __local argument: offsets into the one dynamic array.
+                let mut total = 0u64;
+                for (j, aj) in self.info.args.iter().enumerate() {
+                    if aj.kind == ArgKind::LocalPtr {
+                        let off = total.div_ceil(LOCAL_ALIGN as u64) * LOCAL_ALIGN as u64;
+                        let o = aj.offset as usize;
+                        if let Some(slot) = p.bytes.get_mut(o..o + 4) {
+                            slot.copy_from_slice(&(off.min(u32::MAX as u64) as u32).to_le_bytes());
+                        }
+                        total = off + p.local_sizes[j] as u64;
+                    }
+                }
+                // Beyond any device's shared memory: the launch answers CL_OUT_OF_RESOURCES.
+                p.dyn_shared = total.min(u32::MAX as u64) as u32;
+            }
+        }
+        if !p.set[i] {
+            p.set[i] = true;
+            p.unset -= 1;
+        }
+        Ok(())
+    }
+
+    /// Static plus dynamic shared memory a launch on context device `dev` uses now.
+    pub fn local_mem_size(&self, dev: usize) -> u64 {
+        let s = self.funcs.get(dev).and_then(|f| f.as_ref()).map(|f| f.static_shared).unwrap_or(0);
+        s as u64 + lock(&self.params).dyn_shared as u64
+    }
+}
+
+/// The geometry of one launch, after validation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    pub work_dim: u32,
+    pub offset: [u64; 3],
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+}
+
+/// Largest divisor of `n` that is <= `cap` (>= 1).
+pub fn largest_divisor_at_most(n: u64, cap: u64) -> u64 {
+    let cap = cap.min(n).max(1);
+    (1..=cap).rev().find(|d| n % d == 0).unwrap_or(1)
+}
+
+/// Limits the local-size choice and the checks work with.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The function's (and device's) max work-group size.
+    pub max_threads: u64,
+    pub max_item: [u64; 3],
+    pub max_grid: [u64; 3],
+    pub compute_units: u64,
+}
+
+/// A local size for `global` when the application gave none: divides the global size, fits
+/// the limits, about 256 work-items, and enough groups to fill the GPU for large 1-D ranges.
+pub fn choose_local(global: &[u64], reqd: Option<[u32; 3]>, l: &Limits) -> [u64; 3] {
+    if let Some(r) = reqd {
+        return [r[0] as u64, r[1] as u64, r[2] as u64];
+    }
+    let mut local = [1u64; 3];
+    let budget = l.max_threads.clamp(1, 256);
+    match global.len() {
+        1 => {
+            let g = global[0];
+            let mut cap = budget.min(l.max_item[0]).max(1);
+            // Keep at least ~2 groups per compute unit when the range allows groups >= 32.
+            let want_groups = 2 * l.compute_units.max(1);
+            if g / cap < want_groups {
+                cap = (g / want_groups).max(32).min(cap);
+            }
+            local[0] = largest_divisor_at_most(g, cap);
+            // Group counts beyond the grid limit: take the largest divisor that fits.
+            if g / local[0] > l.max_grid[0] {
+                local[0] = largest_divisor_at_most(g, budget.min(l.max_item[0]));
+            }
+        }
+        n => {
+            let xcap = 16.max(budget / 16).min(l.max_item[0]).min(32);
+            local[0] = largest_divisor_at_most(global[0], xcap);
+            let rest = budget / local[0];
+            local[1] = largest_divisor_at_most(global[1], rest.min(l.max_item[1]));
+            if n == 3 {
+                let rest = budget / (local[0] * local[1]);
+                local[2] = largest_divisor_at_most(global[2], rest.min(l.max_item[2]));
+            }
+            // Fewer groups where the grid limit needs it.
+            for d in 1..n {
+                if global[d] / local[d] > l.max_grid[d] {
+                    let cap = (l.max_threads / local.iter().enumerate().filter(|(j, _)| *j != d).map(|(_, v)| *v).product::<u64>()).min(l.max_item[d]);
+                    local[d] = largest_divisor_at_most(global[d], cap);
+                }
+            }
+        }
+    }
+    local
+}
+
+/// Validates an NDRange per OpenCL 1.2 and computes the CUDA grid.
+pub fn geometry(work_dim: u32, offset: Option<&[usize]>, global: Option<&[usize]>, local: Option<&[usize]>, reqd: Option<[u32; 3]>, l: &Limits) -> CLResult<Geometry> {
+    if !(1..=3).contains(&work_dim) {
+        return Err(CL_INVALID_WORK_DIMENSION);
+    }
+    let n = work_dim as usize;
+    let global = global.ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
+    let mut g = [1u64; 3];
+    for d in 0..n {
+        if global[d] == 0 {
+            return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+        }
+        g[d] = global[d] as u64;
+    }
+    let mut off = [0u64; 3];
+    if let Some(o) = offset {
+        for d in 0..n {
+            off[d] = o[d] as u64;
+            if (o[d]).checked_add(global[d]).is_none() {
+                return Err(CL_INVALID_GLOBAL_OFFSET);
+            }
+        }
+    }
+    let loc = match local {
+        Some(lw) => {
+            let mut v = [1u64; 3];
+            for d in 0..n {
+                v[d] = lw[d] as u64;
+                if v[d] == 0 {
+                    return Err(CL_INVALID_WORK_GROUP_SIZE);
+                }
+            }
+            v
+        }
+        None => choose_local(&g[..n], reqd, l),
+    };
+    if let Some(r) = reqd {
+        for d in 0..3 {
+            if loc[d] != r[d] as u64 {
+                return Err(CL_INVALID_WORK_GROUP_SIZE);
+            }
+        }
+    }
+    for d in 0..n {
+        if g[d] % loc[d] != 0 {
+            return Err(CL_INVALID_WORK_GROUP_SIZE);
+        }
+    }
+    if loc[0].saturating_mul(loc[1]).saturating_mul(loc[2]) > l.max_threads {
+        return Err(CL_INVALID_WORK_GROUP_SIZE);
+    }
+    for d in 0..3 {
+        if loc[d] > l.max_item[d] {
+            return Err(CL_INVALID_WORK_ITEM_SIZE);
+        }
+    }
+    let mut grid = [1u32; 3];
+    for d in 0..n {
+        let groups = g[d] / loc[d];
+        if groups > l.max_grid[d] || groups > u32::MAX as u64 {
+            // CUDA cannot launch that many groups in this dimension, and a split launch would
+            // change get_group_id/get_num_groups/get_global_size as the kernel sees them.
+            return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+        }
+        grid[d] = groups as u32;
+    }
+    Ok(Geometry { work_dim, offset: off, grid, block: [loc[0] as u32, loc[1] as u32, loc[2] as u32] })
+}
+
+impl Kernel {
+    /// `geometry` for a launch on context device `dev`, remembering the local size chosen for a
+    /// NULL local_work_size (finding one can take a few hundred divisions).
+    pub fn geometry(&self, dev: usize, f: &DeviceFunc, work_dim: u32, offset: Option<&[usize]>, global: Option<&[usize]>, local: Option<&[usize]>) -> CLResult<Geometry> {
+        let limits = self.limits(dev, f);
+        let reqd = self.info.reqd_work_group_size;
+        let (Some(g), None, 1..=3) = (global, local, work_dim) else {
+            return geometry(work_dim, offset, global, local, reqd, &limits);
+        };
+        let n = work_dim as usize;
+        let mut key = [1usize; 3];
+        key[..n].copy_from_slice(&g[..n]);
+        let cached = *lock(&self.chosen);
+        if let Some((d, w, kg, kl)) = cached {
+            if d == dev && w == work_dim && kg == key {
+                return geometry(work_dim, offset, global, Some(&kl[..n]), reqd, &limits);
+            }
+        }
+        let geo = geometry(work_dim, offset, global, None, reqd, &limits)?;
+        let l = [geo.block[0] as usize, geo.block[1] as usize, geo.block[2] as usize];
+        *lock(&self.chosen) = Some((dev, work_dim, key, l));
+        Ok(geo)
+    }
+
+    pub fn limits(&self, dev: usize, f: &DeviceFunc) -> Limits {
+        let d = &self.program.context.devices[dev];
+        Limits {
+            max_threads: f.max_threads as u64,
+            max_item: [d.max_work_item_sizes[0] as u64, d.max_work_item_sizes[1] as u64, d.max_work_item_sizes[2] as u64],
+            max_grid: [d.max_grid[0].max(1), d.max_grid[1].max(1), d.max_grid[2].max(1)],
+            compute_units: d.compute_units as u64,
+        }
+    }
+}
+
+/// A launch ready to be issued on a queue's stream.
+pub struct Launch {
+    pub kernel: Arc<Cl<Kernel>>,
+    pub params: Arc<Params>,
+    pub dev: usize,
+    pub geo: Geometry,
+}
+
+fn launch_error(e: crate::cuda::CudaError) -> cl_int {
+    match e.0 {
+        CUresult::CUDA_ERROR_OUT_OF_MEMORY => CL_MEM_OBJECT_ALLOCATION_FAILURE,
+        CUresult::CUDA_ERROR_INVALID_VALUE => CL_INVALID_WORK_GROUP_SIZE,
+        _ => CL_OUT_OF_RESOURCES,
+    }
+}
+
+impl Launch {
+    /// Checks what depends on the arguments (shared memory) before enqueueing.
+    pub fn check(&self) -> CLResult<()> {
+        let f = self.kernel.funcs[self.dev].as_ref().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+        let d = &self.kernel.program.context.devices[self.dev];
+        if f.static_shared as u64 + self.params.dyn_shared as u64 > d.local_mem {
+            return Err(CL_OUT_OF_RESOURCES);
+        }
+        Ok(())
+    }
+
+    /// Issues the launch on `q`'s stream (the queue's context is current).
+    pub fn run(self, q: &Queue) -> CLResult<()> {
+        let f = self.kernel.funcs[self.dev].as_ref().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+        let n = self.params.bytes.len();
+        // Most kernels take a few words: a small stack buffer then, CUDA's 4 KiB otherwise.
+        if n <= SMALL_PARAMS {
+            let mut buf = ParamBuf([0u8; SMALL_PARAMS]);
+            self.run_with(q, f, &mut buf.0[..n])
+        } else {
+            let mut buf = ParamBuf([0u8; MAX_PARAMS]);
+            let params = buf.0.get_mut(..n).ok_or(CL_OUT_OF_RESOURCES)?;
+            self.run_with(q, f, params)
+        }
+    }
+
+    fn run_with(&self, q: &Queue, f: &DeviceFunc, params: &mut [u8]) -> CLResult<()> {
+        let p = &*self.params;
+        params.copy_from_slice(&p.bytes);
+        for (off, _, m) in &p.mems {
+            let ptr = match m {
+                Some(m) => m.device_ptr(q)?,
+                None => 0,
+            };
+            let o = *off as usize;
+            if let Some(s) = params.get_mut(o..o + 8) {
+                s.copy_from_slice(&ptr.to_le_bytes());
+            }
+        }
+        if let Some(o) = self.kernel.goff {
+            let o = o as usize;
+            for d in 0..3 {
+                if let Some(s) = params.get_mut(o + 8 * d..o + 8 * d + 8) {
+                    s.copy_from_slice(&self.geo.offset[d].to_le_bytes());
+                }
+            }
+        }
+        if let Some(o) = self.kernel.wdim {
+            let o = o as usize;
+            if let Some(s) = params.get_mut(o..o + 4) {
+                s.copy_from_slice(&self.geo.work_dim.to_le_bytes());
+            }
+        }
+        let shared = p.dyn_shared;
+        if f.dyn_shared_optin.load(Ordering::Relaxed) < shared as i32 {
+            f.func.set_max_dynamic_shared(shared as i32).map_err(|_| CL_OUT_OF_RESOURCES)?;
+            f.dyn_shared_optin.fetch_max(shared as i32, Ordering::Relaxed);
+        }
+        f.func.launch(&q.stream, self.geo.grid, self.geo.block, shared, params).map_err(launch_error)?;
+        for (_, constant, m) in &p.mems {
+            // __constant buffers are not written by the kernel.
+            if let (false, Some(m)) = (constant, m) {
+                m.note_device_write(q);
+            }
+        }
+        Ok(())
+    }
+}

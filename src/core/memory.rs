@@ -1,0 +1,1101 @@
+//! Buffers and the data movement behind them.
+//!
+//! A buffer's data can live in several places at once: a host copy (the application's memory
+//! for CL_MEM_USE_HOST_PTR, pinned memory for CL_MEM_ALLOC_HOST_PTR or a pinned mirror made for
+//! maps and multi-device contexts) and one allocation per device of the context. `State::valid`
+//! says which of them hold the latest data; a command that needs the buffer on a device first
+//! brings it there (`ensure_valid`), a command that changes it there marks that copy the only
+//! valid one (`written`). On integrated GPUs, host-backed buffers are zero-copy: the device's
+//! "copy" is the host memory itself (an alias), whose validity always equals the host's.
+//!
+//! Sub-buffers share their parent's `Storage` (validity is tracked for the whole allocation).
+//! All work is issued on the queue's stream at submission time, in queue order; pageable host
+//! memory goes through a pipelined set of pinned staging chunks (see `htod_on` / `dtoh_on`).
+//!
+//! Tuning (environment, read once): CUDACL_STAGING_MIN (bytes; smaller pageable transfers go
+//! straight to the driver, default 1 MiB), CUDACL_STAGING_CHUNK_MB (default 8) and
+//! CUDACL_STAGING_CHUNKS (default 4) per CUDA context, CUDACL_COPY_THREADS (threads for the host
+//! side of staged copies, default half the cores, at most 8).
+use super::context::Context;
+use super::device::Device;
+use super::queue::Queue;
+use crate::api::entry::{lock, CLResult};
+use crate::api::handle::Cl;
+use crate::cl::*;
+use crate::cuda;
+use crate::cuda::context::PrimaryContext;
+use crate::cuda::memory::{self as cm, DeviceAlloc, DevicePtr, HostRegistration, PinnedAlloc};
+use crate::cuda::stream::Stream;
+use crate::cuda::sys;
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::mem::ManuallyDrop;
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock, Mutex};
+
+pub type DestructorFn = unsafe extern "C" fn(cl_mem, *mut c_void);
+
+/// The host copy's bit in `State::valid` (bit i is device i of the context).
+const HOST: u64 = 1 << 63;
+/// A buffer nobody wrote yet: every copy is as good as any other.
+const ALL: u64 = u64::MAX;
+/// Devices a context may have for buffer tracking.
+pub const MAX_DEVICES: usize = 62;
+/// CL_DEVICE_MEM_BASE_ADDR_ALIGN (4096 bits) in bytes: sub-buffer origins must be multiples.
+pub const BASE_ADDR_ALIGN: usize = 512;
+/// CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: host memory used in place by kernels must be this aligned.
+const MIN_ALIGN: usize = 128;
+
+fn bit(dev: usize) -> u64 {
+    1u64 << dev
+}
+
+fn cl(e: cuda::CudaError) -> cl_int {
+    e.into()
+}
+
+/// Host memory backing a buffer.
+enum HostMem {
+    /// The application's memory (CL_MEM_USE_HOST_PTR), page-locked in place when the driver
+    /// allowed it.
+    App { ptr: usize, reg: Option<HostRegistration> },
+    /// Pinned memory of ours (CL_MEM_ALLOC_HOST_PTR, or a mirror).
+    Pinned(PinnedAlloc),
+}
+
+impl HostMem {
+    fn ptr(&self) -> *mut u8 {
+        match self {
+            HostMem::App { ptr, .. } => *ptr as *mut u8,
+            HostMem::Pinned(p) => p.host.cast(),
+        }
+    }
+
+    /// Its device address when the device can use it in place (page-locked and mapped).
+    fn device_ptr(&self) -> Option<DevicePtr> {
+        match self {
+            HostMem::App { reg: Some(r), .. } => r.device_ptr().ok(),
+            HostMem::App { reg: None, .. } => None,
+            HostMem::Pinned(p) => p.device_ptr().ok(),
+        }
+    }
+}
+
+/// A device's copy.
+enum DevMem {
+    Own(DeviceAlloc),
+    /// Zero-copy: the host memory, as the device addresses it.
+    Alias(DevicePtr),
+}
+
+impl DevMem {
+    fn ptr(&self) -> DevicePtr {
+        match self {
+            DevMem::Own(a) => a.ptr,
+            DevMem::Alias(p) => *p,
+        }
+    }
+}
+
+struct State {
+    host: Option<HostMem>,
+    dev: Vec<Option<DevMem>>,
+    /// Which copies hold the latest data (see HOST, ALL).
+    valid: u64,
+    /// Multi-device contexts: recorded after the last command that changed a copy, so that a
+    /// migration issued on another stream waits for it.
+    last: Option<Arc<cuda::event::Event>>,
+}
+
+/// The allocation a buffer and its sub-buffers share.
+pub struct Storage {
+    size: usize,
+    multi: bool,
+    state: Mutex<State>,
+    /// The context's CUDA contexts (device order), current while the memory is freed.
+    ctxs: Vec<Arc<PrimaryContext>>,
+}
+
+impl Drop for Storage {
+    fn drop(&mut self) {
+        // This may run inside a command's submission on another context's stream.
+        let ctxs = &self.ctxs;
+        let st = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        cm::preserving_current_context(|| Storage::release(st, ctxs));
+    }
+}
+
+impl Storage {
+    fn release(st: &mut State, ctxs: &[Arc<PrimaryContext>]) {
+        for (i, d) in st.dev.iter_mut().enumerate() {
+            if let (Some(_), Some(c)) = (d.as_ref(), ctxs.get(i)) {
+                let _ = c.make_current();
+                *d = None;
+            }
+        }
+        if let Some(c) = ctxs.first() {
+            let _ = c.make_current();
+            if matches!(st.host, Some(HostMem::App { reg: Some(_), .. })) {
+                // The application may free or reuse its memory once the destructor callbacks
+                // ran: no copy engine may still be using it when the registration goes.
+                for c in ctxs {
+                    if c.make_current().is_ok() {
+                        let _ = cm::synchronize_current();
+                    }
+                }
+            }
+        }
+        st.host = None;
+    }
+}
+
+impl State {
+    fn alias_bits(&self) -> u64 {
+        self.dev.iter().enumerate().filter(|(_, d)| matches!(d, Some(DevMem::Alias(_)))).fold(0, |b, (i, _)| b | bit(i))
+    }
+
+    /// Sets the valid copies, keeping the aliases of the host memory in step with it.
+    fn set_valid(&mut self, v: u64) {
+        let a = self.alias_bits();
+        self.valid = if v & (HOST | a) != 0 { v | HOST | a } else { v };
+    }
+
+    fn is_alias(&self, i: usize) -> bool {
+        matches!(self.dev.get(i), Some(Some(DevMem::Alias(_))))
+    }
+
+    fn dev_ptr(&self, i: usize) -> Option<DevicePtr> {
+        self.dev.get(i).and_then(|d| d.as_ref()).map(DevMem::ptr)
+    }
+
+    /// Allocates device `i`'s copy (its CUDA context must be current).
+    fn alloc(&mut self, i: usize, device: &Device, size: usize) -> CLResult<DevicePtr> {
+        if let Some(p) = self.dev_ptr(i) {
+            return Ok(p);
+        }
+        // Zero-copy only for memory aligned as kernels expect (CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE):
+        // vector loads from a misaligned CL_MEM_USE_HOST_PTR pointer would fault.
+        let alias = match &self.host {
+            Some(h) if device.integrated && (h.ptr() as usize) % MIN_ALIGN == 0 => h.device_ptr(),
+            _ => None,
+        };
+        let m = match alias {
+            Some(p) => DevMem::Alias(p),
+            None => DevMem::Own(DeviceAlloc::new(size).map_err(|e| e.alloc_code())?),
+        };
+        let p = m.ptr();
+        let is_alias = matches!(m, DevMem::Alias(_));
+        if let Some(slot) = self.dev.get_mut(i) {
+            *slot = Some(m);
+        } else {
+            return Err(CL_INVALID_DEVICE);
+        }
+        if is_alias {
+            if self.valid & HOST != 0 {
+                self.valid |= bit(i);
+            } else {
+                self.valid &= !bit(i);
+            }
+        }
+        Ok(p)
+    }
+
+    /// Makes the copy on q's device valid, issuing the copy on q's stream; returns its base.
+    fn ensure_valid(&mut self, q: &Queue, size: usize) -> CLResult<DevicePtr> {
+        let i = q.dev;
+        let dst = self.alloc(i, &q.device, size)?;
+        if self.valid & bit(i) != 0 {
+            return Ok(dst);
+        }
+        if let Some(e) = &self.last {
+            q.stream.wait(e).map_err(cl)?;
+        }
+        if self.valid & HOST != 0 {
+            if let Some(h) = &self.host {
+                htod_on(&q.stream, &q.cuda, dst, h.ptr(), size)?;
+            }
+        } else if let Some(j) = self.valid_device() {
+            self.copy_from(q, j, dst, 0, size)?;
+        }
+        let v = self.valid | bit(i);
+        self.set_valid(v);
+        Ok(dst)
+    }
+
+    /// A device whose copy is valid.
+    fn valid_device(&self) -> Option<usize> {
+        (0..self.dev.len()).find(|&j| self.valid & bit(j) != 0 && self.dev_ptr(j).is_some())
+    }
+
+    /// Copies [off, off+len) of device j's copy to the same range at `dst_base` (an allocation
+    /// in q's context), on q's stream.
+    fn copy_from(&self, q: &Queue, j: usize, dst_base: DevicePtr, off: usize, len: usize) -> CLResult<()> {
+        if len == 0 {
+            return Ok(());
+        }
+        let src = self.dev_ptr(j).ok_or(CL_OUT_OF_RESOURCES)? + off as DevicePtr;
+        let dst = dst_base + off as DevicePtr;
+        let src_ctx = q.context.cuda.get(j).ok_or(CL_OUT_OF_RESOURCES)?;
+        if Arc::ptr_eq(src_ctx, &q.cuda) {
+            cm::copy_dtod(&q.stream, dst, src, len).map_err(cl)
+        } else {
+            cm::copy_peer(&q.stream, dst, q.cuda.ctx, src, src_ctx.ctx, len).map_err(cl)
+        }
+    }
+
+    /// A command on q changed the copy on q's device: it is now the only valid one.
+    fn written(&mut self, q: &Queue, multi: bool) {
+        self.set_valid(bit(q.dev));
+        self.note_last(q, multi);
+    }
+
+    fn note_last(&mut self, q: &Queue, multi: bool) {
+        if multi {
+            if let Ok(e) = cuda::event::Event::new(false) {
+                if e.record(&q.stream).is_ok() {
+                    self.last = Some(Arc::new(e));
+                }
+            }
+        }
+    }
+}
+
+impl Storage {
+    /// The allocation of a new buffer: host memory per the flags, device memory at once in a
+    /// single-device context (so allocation failures surface at clCreateBuffer), and the
+    /// application's data uploaded before returning.
+    fn new(context: &Context, flags: cl_mem_flags, size: usize, host_ptr: *mut c_void) -> CLResult<Storage> {
+        let n = context.devices.len();
+        if n == 0 || n > MAX_DEVICES {
+            return Err(CL_OUT_OF_RESOURCES);
+        }
+        let multi = n > 1;
+        let f = |b: u32| flags & b as cl_mem_flags != 0;
+        let (use_ptr, alloc_ptr, copy_ptr) = (f(CL_MEM_USE_HOST_PTR), f(CL_MEM_ALLOC_HOST_PTR), f(CL_MEM_COPY_HOST_PTR));
+        let cuda0 = context.cuda.first().ok_or(CL_OUT_OF_RESOURCES)?;
+        cuda0.make_current().map_err(cl)?;
+        let host = if use_ptr {
+            let reg = if context.devices.iter().any(|d| d.host_register) { HostRegistration::new(host_ptr, size).ok() } else { None };
+            Some(HostMem::App { ptr: host_ptr as usize, reg })
+        } else if alloc_ptr || (copy_ptr && multi) {
+            let p = PinnedAlloc::new(size).map_err(|e| e.alloc_code())?;
+            if copy_ptr {
+                // SAFETY: host_ptr has `size` readable bytes (API contract), p has `size` bytes.
+                unsafe { par_copy(p.host.cast(), host_ptr as *const u8, size) };
+            }
+            Some(HostMem::Pinned(p))
+        } else {
+            None
+        };
+        let has_data = use_ptr || copy_ptr;
+        let mut st = State { host, dev: (0..n).map(|_| None).collect(), valid: if has_data { HOST } else { ALL }, last: None };
+        if !multi {
+            let device = context.devices.first().ok_or(CL_OUT_OF_RESOURCES)?;
+            let dst = st.alloc(0, device, size)?;
+            if has_data && !st.is_alias(0) {
+                let aux = aux(cuda0)?;
+                let src = match &st.host {
+                    Some(h) => h.ptr() as *const u8,
+                    None => host_ptr as *const u8,
+                };
+                htod_on(&aux.stream, cuda0, dst, src, size)?;
+                aux.stream.synchronize().map_err(cl)?;
+                st.valid = bit(0) | if st.host.is_some() { HOST } else { 0 };
+            }
+        }
+        Ok(Storage { size, multi, state: Mutex::new(st), ctxs: context.cuda.clone() })
+    }
+}
+
+/// One mapping of a buffer, from clEnqueueMapBuffer to clEnqueueUnmapMemObject.
+struct Mapping {
+    ptr: usize,
+    /// Relative to the root allocation.
+    offset: usize,
+    len: usize,
+    write: bool,
+}
+
+pub struct Mem {
+    pub context: Arc<Cl<Context>>,
+    /// As given at creation (CL_MEM_READ_WRITE added when no access flag was), or inherited.
+    pub flags: cl_mem_flags,
+    pub size: usize,
+    /// Sub-buffers: the origin in the parent.
+    pub offset: usize,
+    pub parent: Option<Arc<Cl<Mem>>>,
+    /// CL_MEM_HOST_PTR: the application's pointer (CL_MEM_USE_HOST_PTR), origin included.
+    pub host_ptr: usize,
+    storage: ManuallyDrop<Arc<Storage>>,
+    maps: Mutex<Vec<Mapping>>,
+    map_count: AtomicU32,
+    destructors: Mutex<Vec<(DestructorFn, usize)>>,
+    /// The handle, for destructor callbacks.
+    handle: AtomicUsize,
+}
+crate::cl_object!(Mem, cl_mem, CL_INVALID_MEM_OBJECT);
+
+impl Drop for Mem {
+    fn drop(&mut self) {
+        // The memory is released first: the callbacks may free or reuse host_ptr.
+        // SAFETY: dropped exactly once, here, and never used afterwards.
+        unsafe { ManuallyDrop::drop(&mut self.storage) };
+        let h = self.handle.load(Ordering::Acquire) as cl_mem;
+        let cbs = std::mem::take(&mut *lock(&self.destructors));
+        for (f, data) in cbs.into_iter().rev() {
+            // SAFETY: the application's callback with its own data.
+            unsafe { f(h, data as *mut c_void) };
+        }
+    }
+}
+
+/// The host access flags an enqueue checks (CL_INVALID_OPERATION when violated).
+pub const HOST_READ: u32 = 1;
+pub const HOST_WRITE: u32 = 2;
+
+impl Mem {
+    /// clCreateBuffer, after argument checks.
+    pub fn new_buffer(context: Arc<Cl<Context>>, flags: cl_mem_flags, size: usize, host_ptr: *mut c_void) -> CLResult<Arc<Cl<Mem>>> {
+        let storage = Storage::new(&context, flags, size, host_ptr)?;
+        let use_ptr = flags & CL_MEM_USE_HOST_PTR as cl_mem_flags != 0;
+        let mem = Mem {
+            context,
+            flags,
+            size,
+            offset: 0,
+            parent: None,
+            host_ptr: if use_ptr { host_ptr as usize } else { 0 },
+            storage: ManuallyDrop::new(Arc::new(storage)),
+            maps: Mutex::new(Vec::new()),
+            map_count: AtomicU32::new(0),
+            destructors: Mutex::new(Vec::new()),
+            handle: AtomicUsize::new(0),
+        };
+        Ok(Mem::publish(mem))
+    }
+
+    /// clCreateSubBuffer, after argument checks.
+    pub fn new_sub(parent: &Arc<Cl<Mem>>, flags: cl_mem_flags, origin: usize, size: usize) -> Arc<Cl<Mem>> {
+        let mem = Mem {
+            context: parent.context.clone(),
+            flags,
+            size,
+            offset: origin,
+            parent: Some(parent.clone()),
+            host_ptr: if parent.host_ptr != 0 { parent.host_ptr + origin } else { 0 },
+            storage: ManuallyDrop::new(Arc::clone(&parent.storage)),
+            maps: Mutex::new(Vec::new()),
+            map_count: AtomicU32::new(0),
+            destructors: Mutex::new(Vec::new()),
+            handle: AtomicUsize::new(0),
+        };
+        Mem::publish(mem)
+    }
+
+    fn publish(mem: Mem) -> Arc<Cl<Mem>> {
+        let obj = Cl::publish(mem);
+        obj.handle.store(obj.handle() as usize, Ordering::Release);
+        obj
+    }
+
+    pub fn map_count(&self) -> u32 {
+        self.map_count.load(Ordering::Acquire)
+    }
+
+    pub fn add_destructor(&self, f: DestructorFn, data: *mut c_void) {
+        lock(&self.destructors).push((f, data as usize));
+    }
+
+    /// True when this and `other` share one allocation (a buffer and its sub-buffers).
+    pub fn same_storage(&self, other: &Mem) -> bool {
+        Arc::ptr_eq(&self.storage, &other.storage)
+    }
+
+    /// CL_INVALID_OPERATION when the host-access flags forbid `access` (HOST_READ/HOST_WRITE).
+    pub fn check_host_access(&self, access: u32) -> CLResult<()> {
+        let f = |b: u32| self.flags & b as cl_mem_flags != 0;
+        let no_read = f(CL_MEM_HOST_WRITE_ONLY) || f(CL_MEM_HOST_NO_ACCESS);
+        let no_write = f(CL_MEM_HOST_READ_ONLY) || f(CL_MEM_HOST_NO_ACCESS);
+        if (access & HOST_READ != 0 && no_read) || (access & HOST_WRITE != 0 && no_write) {
+            return Err(CL_INVALID_OPERATION);
+        }
+        Ok(())
+    }
+
+    /// Makes the buffer's data valid on `q`'s device (enqueuing any migration on q.stream) and
+    /// returns its device address, sub-buffer offset included. Call it from the command's work
+    /// (at submission time, with q's CUDA context current).
+    pub fn device_ptr(&self, q: &Queue) -> CLResult<DevicePtr> {
+        let mut st = lock(&self.storage.state);
+        let base = st.ensure_valid(q, self.storage.size)?;
+        Ok(base + self.offset as DevicePtr)
+    }
+
+    /// A kernel on `q`'s device may have written the buffer: that device now holds the only
+    /// up-to-date copy. Call it from the command's work, after the launch.
+    pub fn note_device_write(&self, q: &Queue) {
+        if self.flags & CL_MEM_READ_ONLY as cl_mem_flags != 0 {
+            // Kernels may not write CL_MEM_READ_ONLY buffers: every copy stays valid (a
+            // USE_HOST_PTR input then maps without a copy back).
+            return;
+        }
+        lock(&self.storage.state).written(q, self.storage.multi);
+    }
+
+    /// The device address of [offset, offset+len) of this buffer on q's device, for a command
+    /// that overwrites that range: the rest must stay intact, so the copy is brought up to date
+    /// unless the range covers the whole allocation.
+    fn ptr_for_overwrite(&self, st: &mut State, q: &Queue, offset: usize, len: usize) -> CLResult<DevicePtr> {
+        let base = if self.offset == 0 && offset == 0 && len == self.storage.size {
+            st.alloc(q.dev, &q.device, self.storage.size)?
+        } else {
+            st.ensure_valid(q, self.storage.size)?
+        };
+        Ok(base + (self.offset + offset) as DevicePtr)
+    }
+
+}
+
+/// The memory commands' work (closures that keep the buffer alive until they ran).
+impl Cl<Mem> {
+    /// Work of clEnqueueReadBuffer.
+    pub fn read(self: &Arc<Self>, offset: usize, len: usize, dst: *mut c_void) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+        let (mem, dst) = (self.clone(), dst as usize);
+        move |q: &Queue| {
+            let mut st = lock(&mem.storage.state);
+            let src = st.ensure_valid(q, mem.storage.size)? + (mem.offset + offset) as DevicePtr;
+            dtoh_on(&q.stream, &q.cuda, dst as *mut u8, src, len)
+        }
+    }
+
+    /// Work of clEnqueueWriteBuffer. The source is read during submission or by the copy
+    /// engine before the command completes, as the spec allows.
+    pub fn write(self: &Arc<Self>, offset: usize, len: usize, src: *const c_void) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+        let (mem, src) = (self.clone(), src as usize);
+        move |q: &Queue| {
+            let mut st = lock(&mem.storage.state);
+            let dst = mem.ptr_for_overwrite(&mut st, q, offset, len)?;
+            htod_on(&q.stream, &q.cuda, dst, src as *const u8, len)?;
+            st.written(q, mem.storage.multi);
+            Ok(())
+        }
+    }
+
+    /// Work of clEnqueueCopyBuffer.
+    pub fn copy(src: &Arc<Cl<Mem>>, dst: &Arc<Cl<Mem>>, src_offset: usize, dst_offset: usize, len: usize) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+        let (src, dst) = (src.clone(), dst.clone());
+        move |q: &Queue| {
+            let size = src.storage.size;
+            if src.same_storage(&dst) {
+                let mut st = lock(&src.storage.state);
+                let base = st.ensure_valid(q, size)?;
+                let s = base + (src.offset + src_offset) as DevicePtr;
+                let d = base + (dst.offset + dst_offset) as DevicePtr;
+                cm::copy_dtod(&q.stream, d, s, len).map_err(cl)?;
+                st.written(q, src.storage.multi);
+                return Ok(());
+            }
+            let s = {
+                let mut st = lock(&src.storage.state);
+                st.ensure_valid(q, size)? + (src.offset + src_offset) as DevicePtr
+            };
+            let mut dt = lock(&dst.storage.state);
+            let d = dst.ptr_for_overwrite(&mut dt, q, dst_offset, len)?;
+            cm::copy_dtod(&q.stream, d, s, len).map_err(cl)?;
+            dt.written(q, dst.storage.multi);
+            Ok(())
+        }
+    }
+
+    /// Work of clEnqueueFillBuffer; `pattern` is copied now.
+    pub fn fill(self: &Arc<Self>, pattern: &[u8], offset: usize, len: usize) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+        let (mem, pattern) = (self.clone(), pattern.to_vec());
+        move |q: &Queue| {
+            if len == 0 {
+                return Ok(());
+            }
+            let mut st = lock(&mem.storage.state);
+            let dst = mem.ptr_for_overwrite(&mut st, q, offset, len)?;
+            fill_on(&q.stream, dst, &reduce_pattern(&pattern), len)?;
+            st.written(q, mem.storage.multi);
+            Ok(())
+        }
+    }
+
+    /// Work of the rect reads and writes (`to_host`: read). Offsets and pitches were checked.
+    pub fn rect_host(self: &Arc<Self>, to_host: bool, buf: Pitched, host: Pitched, host_ptr: *mut c_void, region: [usize; 3]) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+        let (mem, hp) = (self.clone(), host_ptr as usize);
+        move |q: &Queue| {
+            let mut st = lock(&mem.storage.state);
+            let base = st.ensure_valid(q, mem.storage.size)? + mem.offset as DevicePtr;
+            let dev = End::Dev(base + buf.origin as DevicePtr);
+            let h = End::Host(hp + host.origin);
+            if to_host {
+                copy_rect(&q.stream, dev, buf, h, host, region)
+            } else {
+                copy_rect(&q.stream, h, host, dev, buf, region)?;
+                st.written(q, mem.storage.multi);
+                Ok(())
+            }
+        }
+    }
+
+    /// Work of clEnqueueCopyBufferRect.
+    pub fn copy_rect(src: &Arc<Cl<Mem>>, dst: &Arc<Cl<Mem>>, sp: Pitched, dp: Pitched, region: [usize; 3]) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+        let (src, dst) = (src.clone(), dst.clone());
+        move |q: &Queue| {
+            let s = {
+                let mut st = lock(&src.storage.state);
+                st.ensure_valid(q, src.storage.size)? + (src.offset + sp.origin) as DevicePtr
+            };
+            let mut dt = lock(&dst.storage.state);
+            let d = dt.ensure_valid(q, dst.storage.size)? + (dst.offset + dp.origin) as DevicePtr;
+            copy_rect(&q.stream, End::Dev(s), sp, End::Dev(d), dp, region)?;
+            dt.written(q, dst.storage.multi);
+            Ok(())
+        }
+    }
+
+    /// clEnqueueMapBuffer, the part done at enqueue time: the host pointer (making a pinned
+    /// mirror when the buffer has no host memory yet) and the bookkeeping. Returns the pointer
+    /// and the work that fills the mapped region.
+    pub fn map(self: &Arc<Self>, q: &Queue, flags: cl_map_flags, offset: usize, len: usize) -> CLResult<(*mut c_void, impl FnOnce(&Queue) -> CLResult<()> + Send + 'static)> {
+        let root_off = self.offset + offset;
+        let ptr = {
+            let mut st = lock(&self.storage.state);
+            if st.host.is_none() {
+                q.make_current()?;
+                let p = PinnedAlloc::new(self.storage.size).map_err(|_| CL_MAP_FAILURE)?;
+                st.host = Some(HostMem::Pinned(p));
+                if st.valid != ALL {
+                    st.valid &= !HOST;
+                }
+            }
+            let h = st.host.as_ref().ok_or(CL_MAP_FAILURE)?;
+            // SAFETY: root_off + len <= size (checked by the caller).
+            unsafe { h.ptr().add(root_off) }
+        };
+        let write = flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) as cl_map_flags != 0;
+        let read_in = flags & CL_MAP_WRITE_INVALIDATE_REGION as cl_map_flags == 0;
+        lock(&self.maps).push(Mapping { ptr: ptr as usize, offset: root_off, len, write });
+        self.map_count.fetch_add(1, Ordering::AcqRel);
+        let (mem, hp) = (self.clone(), ptr as usize);
+        let work = move |q: &Queue| {
+            if !read_in {
+                return Ok(());
+            }
+            let mut st = lock(&mem.storage.state);
+            if st.valid & HOST != 0 {
+                // The host memory holds the latest data already (zero-copy, or not changed on
+                // a device since): the command's completion orders it after earlier work.
+                return Ok(());
+            }
+            let base = st.ensure_valid(q, mem.storage.size)?;
+            if st.is_alias(q.dev) {
+                return Ok(());
+            }
+            dtoh_on(&q.stream, &q.cuda, hp as *mut u8, base + root_off as DevicePtr, len)?;
+            if len == mem.storage.size {
+                // The whole allocation is on the host now: later maps need no copy.
+                let v = st.valid | HOST;
+                st.set_valid(v);
+                st.note_last(q, mem.storage.multi);
+            }
+            Ok(())
+        };
+        Ok((ptr.cast(), work))
+    }
+
+    /// clEnqueueUnmapMemObject, the enqueue-time part: finds and removes the mapping
+    /// (CL_INVALID_VALUE when `ptr` is not mapped) and returns the work that writes it back.
+    pub fn unmap(self: &Arc<Self>, ptr: *mut c_void) -> CLResult<impl FnOnce(&Queue) -> CLResult<()> + Send + 'static> {
+        let m = {
+            let mut maps = lock(&self.maps);
+            let i = maps.iter().position(|m| m.ptr == ptr as usize).ok_or(CL_INVALID_VALUE)?;
+            maps.remove(i)
+        };
+        self.map_count.fetch_sub(1, Ordering::AcqRel);
+        let mem = self.clone();
+        Ok(move |q: &Queue| {
+            if !m.write {
+                return Ok(());
+            }
+            let size = mem.storage.size;
+            let multi = mem.storage.multi;
+            let mut st = lock(&mem.storage.state);
+            let host_valid = st.valid & HOST != 0;
+            let base = st.alloc(q.dev, &q.device, size)?;
+            if st.is_alias(q.dev) && !host_valid && m.len != size {
+                // Zero-copy device, but the host memory holds only the mapped region: bring
+                // the rest of it up to date from a device copy, around the region.
+                if let Some(j) = st.valid_device() {
+                    if let Some(e) = &st.last {
+                        q.stream.wait(e).map_err(cl)?;
+                    }
+                    st.copy_from(q, j, base, 0, m.offset)?;
+                    let end = m.offset + m.len;
+                    st.copy_from(q, j, base, end, size - end)?;
+                }
+                st.set_valid(HOST);
+                st.note_last(q, multi);
+                return Ok(());
+            }
+            if st.is_alias(q.dev) || m.len == size {
+                // The host copy is complete and current (a whole-buffer mapping holds every
+                // byte: read in, or all written by the application): devices fetch it when
+                // they next need it.
+                st.set_valid(HOST);
+                st.note_last(q, multi);
+                return Ok(());
+            }
+            let dev_was_valid = st.valid & bit(q.dev) != 0;
+            let base = st.ensure_valid(q, size)?;
+            if dev_was_valid || !host_valid {
+                htod_on(&q.stream, &q.cuda, base + m.offset as DevicePtr, m.ptr as *const u8, m.len)?;
+            }
+            st.set_valid(bit(q.dev) | if host_valid { HOST } else { 0 });
+            st.note_last(q, multi);
+            Ok(())
+        })
+    }
+
+    /// Work of clEnqueueMigrateMemObjects for one buffer.
+    pub fn migrate(self: &Arc<Self>, to_host: bool, content_undefined: bool) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+        let mem = self.clone();
+        move |q: &Queue| {
+            let size = mem.storage.size;
+            let mut st = lock(&mem.storage.state);
+            if content_undefined {
+                st.alloc(q.dev, &q.device, size)?;
+                if !to_host {
+                    st.set_valid(bit(q.dev));
+                }
+                return Ok(());
+            }
+            if to_host {
+                if st.valid & HOST == 0 {
+                    if let Some(hp) = st.host.as_ref().map(|h| h.ptr() as usize) {
+                        let base = st.ensure_valid(q, size)?;
+                        if !st.is_alias(q.dev) {
+                            dtoh_on(&q.stream, &q.cuda, hp as *mut u8, base, size)?;
+                        }
+                        let v = st.valid | HOST;
+                        st.set_valid(v);
+                    }
+                }
+                return Ok(());
+            }
+            st.ensure_valid(q, size).map(|_| ())
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rectangular copies.
+
+/// One side of a rect copy: the byte offset of its origin and its pitches (defaults applied).
+#[derive(Clone, Copy, Debug)]
+pub struct Pitched {
+    pub origin: usize,
+    pub row: usize,
+    pub slice: usize,
+}
+
+impl Pitched {
+    /// Applies the spec's defaults (0 -> tight) and checks them (CL_INVALID_VALUE).
+    pub fn new(origin: [usize; 3], region: [usize; 3], row: usize, slice: usize) -> CLResult<Pitched> {
+        let row = if row == 0 { region[0] } else { row };
+        if row < region[0] {
+            return Err(CL_INVALID_VALUE);
+        }
+        let min_slice = region[1].checked_mul(row).ok_or(CL_INVALID_VALUE)?;
+        let slice = if slice == 0 { min_slice } else { slice };
+        if slice < min_slice {
+            return Err(CL_INVALID_VALUE);
+        }
+        let o = origin[2]
+            .checked_mul(slice)
+            .and_then(|z| origin[1].checked_mul(row).and_then(|y| z.checked_add(y)))
+            .and_then(|v| v.checked_add(origin[0]))
+            .ok_or(CL_INVALID_VALUE)?;
+        Ok(Pitched { origin: o, row, slice })
+    }
+
+    /// One past the last byte the copy touches, relative to the start of the memory.
+    pub fn end(&self, region: [usize; 3]) -> Option<usize> {
+        let last = (region[2] - 1).checked_mul(self.slice)?.checked_add((region[1] - 1).checked_mul(self.row)?)?;
+        self.origin.checked_add(last)?.checked_add(region[0])
+    }
+}
+
+#[derive(Clone, Copy)]
+enum End {
+    Host(usize),
+    Dev(DevicePtr),
+}
+
+fn copy_rect(stream: &Stream, src: End, sp: Pitched, dst: End, dp: Pitched, region: [usize; 3]) -> CLResult<()> {
+    let whole = sp.slice % sp.row == 0 && dp.slice % dp.row == 0;
+    let (depth_per_call, calls) = if whole { (region[2], 1) } else { (1, region[2]) };
+    for z in 0..calls {
+        let (src_type, src_host, src_dev) = match shift(src, z * sp.slice) {
+            End::Host(h) => (sys::CUmemorytype::CU_MEMORYTYPE_HOST, h as *const c_void, 0),
+            End::Dev(d) => (sys::CUmemorytype::CU_MEMORYTYPE_DEVICE, std::ptr::null(), d),
+        };
+        let (dst_type, dst_host, dst_dev) = match shift(dst, z * dp.slice) {
+            End::Host(h) => (sys::CUmemorytype::CU_MEMORYTYPE_HOST, h as *mut c_void, 0),
+            End::Dev(d) => (sys::CUmemorytype::CU_MEMORYTYPE_DEVICE, std::ptr::null_mut(), d),
+        };
+        let mut p = sys::CUDA_MEMCPY3D {
+            srcXInBytes: 0,
+            srcY: 0,
+            srcZ: 0,
+            srcLOD: 0,
+            srcMemoryType: src_type,
+            srcHost: src_host,
+            srcDevice: src_dev,
+            srcArray: std::ptr::null_mut(),
+            reserved0: std::ptr::null_mut(),
+            srcPitch: 0,
+            srcHeight: 0,
+            dstXInBytes: 0,
+            dstY: 0,
+            dstZ: 0,
+            dstLOD: 0,
+            dstMemoryType: dst_type,
+            dstHost: dst_host,
+            dstDevice: dst_dev,
+            dstArray: std::ptr::null_mut(),
+            reserved1: std::ptr::null_mut(),
+            dstPitch: 0,
+            dstHeight: 0,
+            WidthInBytes: 0,
+            Height: 0,
+            Depth: 0,
+        };
+        p.srcPitch = sp.row;
+        p.dstPitch = dp.row;
+        p.srcHeight = if whole { sp.slice / sp.row } else { region[1] };
+        p.dstHeight = if whole { dp.slice / dp.row } else { region[1] };
+        p.WidthInBytes = region[0];
+        p.Height = region[1];
+        p.Depth = depth_per_call;
+        if cm::copy_3d(stream, &p).is_err() {
+            // Pitches beyond what the copy engine takes: row by row.
+            for zz in 0..depth_per_call {
+                for y in 0..region[1] {
+                    let so = (z + zz) * sp.slice + y * sp.row;
+                    let doff = (z + zz) * dp.slice + y * dp.row;
+                    copy_linear(stream, shift(src, so), shift(dst, doff), region[0])?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn shift(e: End, by: usize) -> End {
+    match e {
+        End::Host(h) => End::Host(h + by),
+        End::Dev(d) => End::Dev(d + by as DevicePtr),
+    }
+}
+
+fn copy_linear(stream: &Stream, src: End, dst: End, n: usize) -> CLResult<()> {
+    match (src, dst) {
+        (End::Host(s), End::Dev(d)) => cm::copy_htod(stream, d, s as *const c_void, n),
+        (End::Dev(s), End::Host(d)) => cm::copy_dtoh(stream, d as *mut c_void, s, n),
+        (End::Dev(s), End::Dev(d)) => cm::copy_dtod(stream, d, s, n),
+        (End::Host(s), End::Host(d)) => {
+            // SAFETY: both ranges were checked by the caller.
+            unsafe { std::ptr::copy(s as *const u8, d as *mut u8, n) };
+            Ok(())
+        }
+    }
+    .map_err(cl)
+}
+
+/// True when two rect regions in the same memory (same pitches) overlap: the OpenCL 1.2
+/// specification's `check_copy_overlap` (appendix), which clEnqueueCopyBufferRect follows.
+pub fn rects_overlap(src: [usize; 3], dst: [usize; 3], region: [usize; 3], row: usize, slice: usize) -> bool {
+    let slice_size = (region[1] - 1) * row + region[0];
+    let block_size = (region[2] - 1) * slice + slice_size;
+    let src_start = src[2] * slice + src[1] * row + src[0];
+    let dst_start = dst[2] * slice + dst[1] * row + dst[0];
+    let (src_end, dst_end) = (src_start + block_size, dst_start + block_size);
+    if dst_end <= src_start || src_end <= dst_start {
+        return false;
+    }
+    // region[0] of one fits in the gap between region[0] and the row pitch of the other.
+    let (sx, dx) = (src[0] % row, dst[0] % row);
+    if (dx >= sx + region[0] && dx + region[0] <= sx + row) || (sx >= dx + region[0] && sx + region[0] <= dx + row) {
+        return false;
+    }
+    // The same with rows in a slice.
+    let (sy, dy) = ((src[1] * row + src[0]) % slice, (dst[1] * row + dst[0]) % slice);
+    if (dy >= sy + slice_size && dy + slice_size <= sy + slice) || (sy >= dy + slice_size && sy + slice_size <= dy + slice) {
+        return false;
+    }
+    true
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fills.
+
+/// The shortest pattern that repeats to the given one (a 16-byte pattern of equal words is a
+/// 4-byte fill, which cuMemsetD32 does in one pass).
+fn reduce_pattern(p: &[u8]) -> Vec<u8> {
+    let mut n = p.len();
+    while n > 1 && p[..n / 2] == p[n / 2..n] {
+        n /= 2;
+    }
+    p[..n].to_vec()
+}
+
+fn fill_on(stream: &Stream, dst: DevicePtr, p: &[u8], len: usize) -> CLResult<()> {
+    let word = |i: usize| u32::from_ne_bytes([p[i], p[i + 1], p[i + 2], p[i + 3]]);
+    // cuMemsetD16/D32 want aligned addresses: zero-copy buffers over application memory
+    // need not be.
+    match p.len() {
+        1 => cm::fill_u8(stream, dst, p[0], len),
+        2 if dst % 2 == 0 => cm::fill_u16(stream, dst, u16::from_ne_bytes([p[0], p[1]]), len / 2),
+        4 if dst % 4 == 0 => cm::fill_u32(stream, dst, word(0), len / 4),
+        n => {
+            // Write the pattern once, then double the filled prefix with device copies (a few
+            // dozen copies at most, whatever the size; strided 2-D memsets would do 8- and
+            // 16-byte patterns too, but their limits on the row count are not documented).
+            // From pageable memory the driver stages the source before returning, so `p` may
+            // go away right after.
+            let mut r = cm::copy_htod(stream, dst, p.as_ptr().cast(), n.min(len));
+            let mut filled = n;
+            while r.is_ok() && filled < len {
+                let k = filled.min(len - filled);
+                r = cm::copy_dtod(stream, dst + filled as DevicePtr, dst, k);
+                filled += k;
+            }
+            r
+        }
+    }
+    .map_err(cl)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host <-> device transfers: pinned memory goes straight to the copy engine; large pageable
+// transfers go through pinned staging chunks, pipelined (the host copies into chunk i while
+// the engine moves chunk i-1).
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// Smallest pageable transfer that goes through staging (CUDACL_STAGING_MIN, bytes).
+fn staging_min() -> usize {
+    static V: LazyLock<usize> = LazyLock::new(|| env_usize("CUDACL_STAGING_MIN", 1 << 20));
+    *V
+}
+
+/// Chunk size (CUDACL_STAGING_CHUNK_MB) and count (CUDACL_STAGING_CHUNKS).
+fn staging_shape() -> (usize, usize) {
+    static V: LazyLock<(usize, usize)> =
+        LazyLock::new(|| (env_usize("CUDACL_STAGING_CHUNK_MB", 8).clamp(1, 256) << 20, env_usize("CUDACL_STAGING_CHUNKS", 4).clamp(2, 16)));
+    *V
+}
+
+struct Chunk {
+    mem: PinnedAlloc,
+    done: cuda::event::Event,
+    busy: bool,
+}
+
+/// Per CUDA context: a private stream for uploads at creation, and the staging chunks.
+struct Aux {
+    stream: Stream,
+    staging: Mutex<Vec<Chunk>>,
+}
+
+fn aux(ctx: &PrimaryContext) -> CLResult<Arc<Aux>> {
+    static AUX: LazyLock<Mutex<HashMap<usize, Arc<Aux>>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+    let mut all = lock(&AUX);
+    if let Some(a) = all.get(&(ctx.ctx as usize)) {
+        return Ok(a.clone());
+    }
+    ctx.make_current().map_err(cl)?;
+    let a = Arc::new(Aux { stream: Stream::new().map_err(cl)?, staging: Mutex::new(Vec::new()) });
+    all.insert(ctx.ctx as usize, a.clone());
+    Ok(a)
+}
+
+/// The staging chunks, allocated on first use; false when pinned memory is not available.
+fn ensure_chunks(pool: &mut Vec<Chunk>) -> bool {
+    if pool.is_empty() {
+        let (size, count) = staging_shape();
+        for _ in 0..count {
+            match (PinnedAlloc::new(size), cuda::event::Event::new(false)) {
+                (Ok(mem), Ok(done)) => pool.push(Chunk { mem, done, busy: false }),
+                _ => break,
+            }
+        }
+        if pool.len() < 2 {
+            pool.clear();
+        }
+    }
+    !pool.is_empty()
+}
+
+/// The part of a transfer one staging chunk carries: transfers of a few chunks are cut finer so
+/// that host copies and DMA still overlap.
+fn piece_size(chunk: usize, n: usize) -> usize {
+    (n / 4).clamp(1 << 20, chunk.max(1 << 20)).next_multiple_of(64 << 10).min(chunk)
+}
+
+/// Host to device on `stream` (whose context, `ctx`, is current).
+fn htod_on(stream: &Stream, ctx: &PrimaryContext, dst: DevicePtr, src: *const u8, n: usize) -> CLResult<()> {
+    if n < staging_min() || cm::is_pinned(src.cast(), n) {
+        return cm::copy_htod(stream, dst, src.cast(), n).map_err(cl);
+    }
+    let aux = aux(ctx)?;
+    let mut pool = lock(&aux.staging);
+    if !ensure_chunks(&mut pool) {
+        return cm::copy_htod(stream, dst, src.cast(), n).map_err(cl);
+    }
+    let count = pool.len();
+    let piece = piece_size(pool[0].mem.size, n);
+    let (mut off, mut k) = (0usize, 0usize);
+    while off < n {
+        let c = &mut pool[k % count];
+        let len = piece.min(n - off);
+        if c.busy {
+            c.done.synchronize().map_err(cl)?;
+        }
+        // SAFETY: src has n readable bytes; the chunk has at least len bytes and no DMA uses it.
+        unsafe { par_copy(c.mem.host.cast(), src.add(off), len) };
+        cm::copy_htod(stream, dst + off as DevicePtr, c.mem.host, len).map_err(cl)?;
+        c.done.record(stream).map_err(cl)?;
+        c.busy = true;
+        off += len;
+        k += 1;
+    }
+    Ok(())
+}
+
+/// Device to host on `stream`. Staged reads return once the data is in `dst`.
+fn dtoh_on(stream: &Stream, ctx: &PrimaryContext, dst: *mut u8, src: DevicePtr, n: usize) -> CLResult<()> {
+    if n < staging_min() || cm::is_pinned(dst as *const c_void, n) {
+        return cm::copy_dtoh(stream, dst.cast(), src, n).map_err(cl);
+    }
+    let aux = aux(ctx)?;
+    let mut pool = lock(&aux.staging);
+    if !ensure_chunks(&mut pool) {
+        return cm::copy_dtoh(stream, dst.cast(), src, n).map_err(cl);
+    }
+    let count = pool.len();
+    let size = piece_size(pool[0].mem.size, n);
+    let pieces = n.div_ceil(size);
+    let issue = |c: &mut Chunk, piece: usize| -> CLResult<()> {
+        let off = piece * size;
+        let len = size.min(n - off);
+        if c.busy {
+            c.done.synchronize().map_err(cl)?;
+        }
+        cm::copy_dtoh(stream, c.mem.host, src + off as DevicePtr, len).map_err(cl)?;
+        c.done.record(stream).map_err(cl)?;
+        c.busy = true;
+        Ok(())
+    };
+    for piece in 0..pieces.min(count) {
+        issue(&mut pool[piece], piece)?;
+    }
+    for piece in 0..pieces {
+        let c = &mut pool[piece % count];
+        c.done.synchronize().map_err(cl)?;
+        c.busy = false;
+        let off = piece * size;
+        let len = size.min(n - off);
+        // SAFETY: dst has n writable bytes; the chunk's DMA is complete.
+        unsafe { par_copy(dst.add(off), c.mem.host as *const u8, len) };
+        if piece + count < pieces {
+            issue(c, piece + count)?;
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host memcpy split over a few persistent threads (one core does not saturate the memory bus).
+
+struct Done {
+    left: Mutex<usize>,
+    cv: std::sync::Condvar,
+}
+
+struct Job {
+    dst: usize,
+    src: usize,
+    len: usize,
+    done: Arc<Done>,
+}
+
+fn workers() -> &'static [Mutex<std::sync::mpsc::Sender<Job>>] {
+    static W: LazyLock<Vec<Mutex<std::sync::mpsc::Sender<Job>>>> = LazyLock::new(|| {
+        let n = std::env::var("CUDACL_COPY_THREADS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| (std::thread::available_parallelism().map_or(1, |n| n.get()) / 2).clamp(1, 8));
+        let mut v = Vec::new();
+        for _ in 1..n.max(1) {
+            let (tx, rx) = std::sync::mpsc::channel::<Job>();
+            let spawned = std::thread::Builder::new().name("cudacl-copy".into()).spawn(move || {
+                while let Ok(j) = rx.recv() {
+                    // SAFETY: the submitter keeps both ranges alive until `left` reaches zero.
+                    unsafe { std::ptr::copy_nonoverlapping(j.src as *const u8, j.dst as *mut u8, j.len) };
+                    let mut left = lock(&j.done.left);
+                    *left -= 1;
+                    j.done.cv.notify_all();
+                }
+            });
+            if spawned.is_ok() {
+                v.push(Mutex::new(tx));
+            }
+        }
+        v
+    });
+    &W
+}
+
+/// memcpy of non-overlapping ranges, in parallel when large.
+///
+/// # Safety
+/// `src` must have `len` readable bytes, `dst` `len` writable ones, not overlapping.
+pub unsafe fn par_copy(dst: *mut u8, src: *const u8, len: usize) {
+    let w = if len >= (1 << 20) { workers() } else { &[] };
+    if w.is_empty() {
+        std::ptr::copy_nonoverlapping(src, dst, len);
+        return;
+    }
+    let parts = w.len() + 1;
+    let part = (len / parts + 4095) & !4095;
+    let done = Arc::new(Done { left: Mutex::new(0), cv: std::sync::Condvar::new() });
+    let mut off = part;
+    for tx in w {
+        if off >= len {
+            break;
+        }
+        let l = part.min(len - off);
+        *lock(&done.left) += 1;
+        let job = Job { dst: dst as usize + off, src: src as usize + off, len: l, done: done.clone() };
+        if let Err(e) = lock(tx).send(job) {
+            let j = e.0;
+            std::ptr::copy_nonoverlapping(j.src as *const u8, j.dst as *mut u8, j.len);
+            *lock(&done.left) -= 1;
+        }
+        off += l;
+    }
+    if off < len {
+        std::ptr::copy_nonoverlapping(src.add(off), dst.add(off), len - off);
+    }
+    std::ptr::copy_nonoverlapping(src, dst, part.min(len));
+    let mut left = lock(&done.left);
+    while *left > 0 {
+        left = done.cv.wait(left).unwrap_or_else(|e| e.into_inner());
+    }
+}

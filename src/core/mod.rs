@@ -1,0 +1,10 @@
+//! The runtime's logic, independent of the C API: platform, devices, contexts, queues, events,
+//! memory objects, programs and kernels.
+pub mod context;
+pub mod device;
+pub mod event;
+pub mod kernel;
+pub mod memory;
+pub mod platform;
+pub mod program;
+pub mod queue;

@@ -1,0 +1,212 @@
+//! Command queues: one CUDA stream each. Commands are submitted to the stream at once, in order
+//! (an out-of-order queue is accepted and runs in order), except when they wait for a user event
+//! that is not set yet: then they, and everything after them on the queue, wait in a deferred
+//! list that is submitted when the user event is set.
+use super::context::Context;
+use super::device::Device;
+use super::event::Event;
+use crate::api::entry::{lock, CLResult};
+use crate::api::handle::Cl;
+use crate::cl::*;
+use crate::cuda;
+use crate::cuda::context::PrimaryContext;
+use crate::cuda::stream::Stream;
+use std::collections::VecDeque;
+use std::sync::{Arc, LazyLock, Mutex, Weak};
+
+/// What a command does once it is its turn: issue its work on the queue's stream (the queue's
+/// CUDA context is current). Work done entirely on the host is also fine.
+pub type Work = Box<dyn FnOnce(&Queue) -> CLResult<()> + Send>;
+
+struct Deferred {
+    waits: Vec<Arc<Cl<Event>>>,
+    event: Arc<Cl<Event>>,
+    work: Work,
+}
+
+pub struct Queue {
+    pub context: Arc<Cl<Context>>,
+    pub device: Arc<Cl<Device>>,
+    /// Index of the device in the context.
+    pub dev: usize,
+    pub properties: cl_command_queue_properties,
+    pub cuda: Arc<PrimaryContext>,
+    pub stream: Stream,
+    /// Profiling: a timing event recorded at creation and the host time it completed at.
+    clock_base: Option<(cuda::event::Event, u64)>,
+    deferred: Mutex<VecDeque<Deferred>>,
+}
+crate::cl_object!(Queue, cl_command_queue, CL_INVALID_COMMAND_QUEUE);
+
+/// Queues that have deferred commands, to revisit when a user event is set.
+static WITH_DEFERRED: LazyLock<Mutex<Vec<Weak<Cl<Queue>>>>> = LazyLock::new(|| Mutex::new(Vec::new()));
+
+impl Queue {
+    pub fn new(context: Arc<Cl<Context>>, device: Arc<Cl<Device>>, properties: cl_command_queue_properties) -> CLResult<Queue> {
+        let dev = context.device_index(&device).ok_or(CL_INVALID_DEVICE)?;
+        let cuda = context.cuda[dev].clone();
+        cuda.make_current().map_err(|_| CL_OUT_OF_RESOURCES)?;
+        let stream = Stream::new().map_err(|_| CL_OUT_OF_RESOURCES)?;
+        let clock_base = if properties & CL_QUEUE_PROFILING_ENABLE as u64 != 0 {
+            let base = cuda::event::Event::new(true).map_err(|_| CL_OUT_OF_RESOURCES)?;
+            base.record(&stream).and_then(|_| base.synchronize()).map_err(|_| CL_OUT_OF_RESOURCES)?;
+            Some((base, super::event::host_ns()))
+        } else {
+            None
+        };
+        Ok(Queue { context, device, dev, properties, cuda, stream, clock_base, deferred: Mutex::new(VecDeque::new()) })
+    }
+
+    pub fn profiling(&self) -> bool {
+        self.clock_base.is_some()
+    }
+
+    /// A completed timing event of this queue as a host-clock timestamp in ns.
+    pub fn device_time_ns(&self, e: &cuda::event::Event) -> Option<u64> {
+        let (base, base_ns) = self.clock_base.as_ref()?;
+        let ms = e.elapsed_ms_since(base).ok()?;
+        Some(base_ns + (ms as f64 * 1e6) as u64)
+    }
+
+    pub fn make_current(&self) -> CLResult<()> {
+        self.cuda.make_current().map_err(|_| CL_OUT_OF_RESOURCES)
+    }
+
+    /// clFinish.
+    pub fn finish(&self) -> CLResult<()> {
+        // Commands waiting for a user event: wait until they were submitted.
+        loop {
+            let last = lock(&self.deferred).back().map(|d| d.event.clone());
+            match last {
+                Some(e) => {
+                    e.wait();
+                }
+                None => break,
+            }
+        }
+        self.make_current()?;
+        self.stream.synchronize().map_err(|_| CL_OUT_OF_RESOURCES)
+    }
+}
+
+/// Everything an enqueue call says about its command.
+pub struct Command<'a> {
+    pub queue: &'a Arc<Cl<Queue>>,
+    pub command_type: cl_command_type,
+    pub waits: Vec<Arc<Cl<Event>>>,
+    /// The application asked for an event (event != NULL).
+    pub want_event: bool,
+    /// A blocking read/write/map: return only once the work is complete.
+    pub blocking: bool,
+}
+
+impl Command<'_> {
+    /// Submits `work` now, or defers it behind unset user events. Returns the command's event
+    /// when one was asked for.
+    pub fn enqueue(self, work: impl FnOnce(&Queue) -> CLResult<()> + Send + 'static) -> CLResult<Option<Arc<Cl<Event>>>> {
+        let q = self.queue;
+        for w in &self.waits {
+            if !Arc::ptr_eq(&w.context, &q.context) {
+                return Err(CL_INVALID_CONTEXT);
+            }
+        }
+        if self.blocking && self.waits.iter().any(|w| w.status() < 0) {
+            return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+        }
+        let must_defer = !lock(&q.deferred).is_empty() || self.waits.iter().any(|w| !w.is_submitted());
+        let event = if self.want_event || self.blocking || must_defer || q.profiling() {
+            Some(Cl::new(Event::command(q.clone(), self.command_type)))
+        } else {
+            None
+        };
+        if must_defer {
+            let event = event.clone().ok_or(CL_OUT_OF_HOST_MEMORY)?;
+            lock(&q.deferred).push_back(Deferred { waits: self.waits, event: event.clone(), work: Box::new(work) });
+            lock(&WITH_DEFERRED).push(Arc::downgrade(q));
+            flush_deferred();
+        } else {
+            submit(q, &self.waits, event.as_ref(), work)?;
+        }
+        if self.blocking {
+            let status = match &event {
+                Some(e) => e.wait(),
+                None => CL_COMPLETE,
+            };
+            if status < 0 {
+                return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+            }
+        }
+        Ok(if self.want_event { event } else { None })
+    }
+}
+
+/// Issues one command on the stream: waits, optional start timestamp, the work, end marker.
+fn submit(q: &Arc<Cl<Queue>>, waits: &[Arc<Cl<Event>>], event: Option<&Arc<Cl<Event>>>, work: impl FnOnce(&Queue) -> CLResult<()>) -> CLResult<()> {
+    q.make_current()?;
+    for w in waits {
+        if w.status() < 0 {
+            // A command whose wait list failed does not run; its event reports the failure.
+            if let Some(e) = event {
+                e.set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+            }
+            return Ok(());
+        }
+        let same_queue = w.queue.as_ref().is_some_and(|wq| Arc::ptr_eq(wq, q));
+        if !same_queue {
+            if let Some(ce) = w.pending_cuda_event() {
+                q.stream.wait(&ce).map_err(|_| CL_OUT_OF_RESOURCES)?;
+            }
+        }
+    }
+    let Some(event) = event else {
+        return work(q);
+    };
+    let oor = |_| CL_OUT_OF_RESOURCES;
+    let start = if q.profiling() {
+        let s = cuda::event::Event::new(true).map_err(oor)?;
+        s.record(&q.stream).map_err(oor)?;
+        Some(s)
+    } else {
+        None
+    };
+    if let Err(e) = work(q) {
+        event.set_status(e);
+        return Err(e);
+    }
+    let end = cuda::event::Event::new(q.profiling()).map_err(oor)?;
+    end.record(&q.stream).map_err(oor)?;
+    event.mark_submitted(start, Some(end));
+    Ok(())
+}
+
+/// Submits every deferred command whose wait list is now satisfied, queue by queue, in order,
+/// until nothing moves (a submission on one queue can release a command on another).
+pub fn flush_deferred() {
+    loop {
+        let queues: Vec<Arc<Cl<Queue>>> = {
+            let mut list = lock(&WITH_DEFERRED);
+            list.retain(|w| w.upgrade().is_some_and(|q| !lock(&q.deferred).is_empty()));
+            list.iter().filter_map(Weak::upgrade).collect()
+        };
+        let mut progressed = false;
+        for q in &queues {
+            while let Some(cmd) = pop_ready(q) {
+                progressed = true;
+                if let Err(e) = submit(q, &cmd.waits, Some(&cmd.event), cmd.work) {
+                    cmd.event.set_status(e);
+                }
+            }
+        }
+        if !progressed {
+            return;
+        }
+    }
+}
+
+fn pop_ready(q: &Queue) -> Option<Deferred> {
+    let mut d = lock(&q.deferred);
+    match d.front() {
+        Some(front) if front.waits.iter().all(|w| w.is_submitted()) => d.pop_front(),
+        _ => None,
+    }
+}

@@ -1,0 +1,185 @@
+//! Device memory, pinned host memory and the copies between them.
+use super::error::{check, CudaResult};
+use super::stream::Stream;
+use super::sys;
+use std::collections::BTreeMap;
+use std::ffi::c_void;
+use std::sync::{LazyLock, Mutex};
+
+pub type DevicePtr = sys::CUdeviceptr;
+
+/// Host ranges this process page-locked (cuMemHostAlloc, cuMemHostRegister): start -> end.
+/// Copies whose host side lies inside one can go straight to the DMA engine.
+static PINNED: LazyLock<Mutex<BTreeMap<usize, usize>>> = LazyLock::new(|| Mutex::new(BTreeMap::new()));
+
+fn pinned_add(p: *mut c_void, n: usize) {
+    PINNED.lock().unwrap_or_else(|e| e.into_inner()).insert(p as usize, p as usize + n);
+}
+
+fn pinned_remove(p: *mut c_void) {
+    PINNED.lock().unwrap_or_else(|e| e.into_inner()).remove(&(p as usize));
+}
+
+/// True when [p, p+n) lies inside one page-locked range.
+pub fn is_pinned(p: *const c_void, n: usize) -> bool {
+    let a = p as usize;
+    let map = PINNED.lock().unwrap_or_else(|e| e.into_inner());
+    match map.range(..=a).next_back() {
+        Some((_, &end)) => a.checked_add(n).is_some_and(|e| e <= end),
+        None => false,
+    }
+}
+
+/// Device memory from cuMemAlloc, freed on drop.
+pub struct DeviceAlloc {
+    pub ptr: DevicePtr,
+    pub size: usize,
+}
+
+impl DeviceAlloc {
+    /// The right context must be current.
+    pub fn new(size: usize) -> CudaResult<DeviceAlloc> {
+        let mut ptr = 0;
+        check(unsafe { sys::cuMemAlloc_v2(&mut ptr, size.max(1)) })?;
+        Ok(DeviceAlloc { ptr, size })
+    }
+}
+
+impl Drop for DeviceAlloc {
+    fn drop(&mut self) {
+        unsafe { sys::cuMemFree_v2(self.ptr) };
+    }
+}
+
+/// Page-locked host memory from cuMemHostAlloc, mapped into the device address space.
+pub struct PinnedAlloc {
+    pub host: *mut c_void,
+    pub size: usize,
+}
+
+// SAFETY: plain memory.
+unsafe impl Send for PinnedAlloc {}
+unsafe impl Sync for PinnedAlloc {}
+
+impl PinnedAlloc {
+    pub fn new(size: usize) -> CudaResult<PinnedAlloc> {
+        let mut host = std::ptr::null_mut();
+        let flags = sys::CU_MEMHOSTALLOC_PORTABLE | sys::CU_MEMHOSTALLOC_DEVICEMAP;
+        check(unsafe { sys::cuMemHostAlloc(&mut host, size.max(1), flags) })?;
+        pinned_add(host, size.max(1));
+        Ok(PinnedAlloc { host, size })
+    }
+
+    /// Its address as seen by the current context's device.
+    pub fn device_ptr(&self) -> CudaResult<DevicePtr> {
+        device_ptr_of_host(self.host)
+    }
+}
+
+impl Drop for PinnedAlloc {
+    fn drop(&mut self) {
+        pinned_remove(self.host);
+        unsafe { sys::cuMemFreeHost(self.host) };
+    }
+}
+
+/// Application memory page-locked in place with cuMemHostRegister (CL_MEM_USE_HOST_PTR).
+pub struct HostRegistration {
+    pub host: *mut c_void,
+}
+
+unsafe impl Send for HostRegistration {}
+unsafe impl Sync for HostRegistration {}
+
+impl HostRegistration {
+    pub fn new(host: *mut c_void, size: usize) -> CudaResult<HostRegistration> {
+        let flags = sys::CU_MEMHOSTREGISTER_PORTABLE | sys::CU_MEMHOSTREGISTER_DEVICEMAP;
+        check(unsafe { sys::cuMemHostRegister_v2(host, size, flags) })?;
+        pinned_add(host, size);
+        Ok(HostRegistration { host })
+    }
+
+    pub fn device_ptr(&self) -> CudaResult<DevicePtr> {
+        device_ptr_of_host(self.host)
+    }
+}
+
+impl Drop for HostRegistration {
+    fn drop(&mut self) {
+        pinned_remove(self.host);
+        unsafe { sys::cuMemHostUnregister(self.host) };
+    }
+}
+
+fn device_ptr_of_host(host: *mut c_void) -> CudaResult<DevicePtr> {
+    let mut d = 0;
+    check(unsafe { sys::cuMemHostGetDevicePointer_v2(&mut d, host, 0) })?;
+    Ok(d)
+}
+
+/// Asynchronous copies and fills on a stream. Pageable host memory makes the driver copy
+/// synchronously with respect to the host; callers that must not block use pinned memory.
+pub fn copy_htod(stream: &Stream, dst: DevicePtr, src: *const c_void, n: usize) -> CudaResult<()> {
+    check(unsafe { sys::cuMemcpyHtoDAsync_v2(dst, src, n, stream.0) })
+}
+
+pub fn copy_dtoh(stream: &Stream, dst: *mut c_void, src: DevicePtr, n: usize) -> CudaResult<()> {
+    check(unsafe { sys::cuMemcpyDtoHAsync_v2(dst, src, n, stream.0) })
+}
+
+pub fn copy_dtod(stream: &Stream, dst: DevicePtr, src: DevicePtr, n: usize) -> CudaResult<()> {
+    check(unsafe { sys::cuMemcpyDtoDAsync_v2(dst, src, n, stream.0) })
+}
+
+/// Between devices (or contexts): the source context's device reads, the destination's writes.
+pub fn copy_peer(stream: &Stream, dst: DevicePtr, dst_ctx: sys::CUcontext, src: DevicePtr, src_ctx: sys::CUcontext, n: usize) -> CudaResult<()> {
+    check(unsafe { sys::cuMemcpyPeerAsync(dst, dst_ctx, src, src_ctx, n, stream.0) })
+}
+
+pub fn fill_u8(stream: &Stream, dst: DevicePtr, value: u8, n: usize) -> CudaResult<()> {
+    check(unsafe { sys::cuMemsetD8Async(dst, value, n, stream.0) })
+}
+
+pub fn fill_u16(stream: &Stream, dst: DevicePtr, value: u16, n: usize) -> CudaResult<()> {
+    check(unsafe { sys::cuMemsetD16Async(dst, value, n, stream.0) })
+}
+
+pub fn fill_u32(stream: &Stream, dst: DevicePtr, value: u32, n: usize) -> CudaResult<()> {
+    check(unsafe { sys::cuMemsetD32Async(dst, value, n, stream.0) })
+}
+
+/// 32-bit fill of a 2-D region: `width` words in each of `height` rows `pitch` bytes apart.
+pub fn fill_2d_u32(stream: &Stream, dst: DevicePtr, pitch: usize, value: u32, width: usize, height: usize) -> CudaResult<()> {
+    check(unsafe { sys::cuMemsetD2D32Async(dst, pitch, value, width, height, stream.0) })
+}
+
+/// A 3-D (or 2-D) rectangular copy described by cuMemcpy3D's parameter block.
+pub fn copy_3d(stream: &Stream, p: &sys::CUDA_MEMCPY3D) -> CudaResult<()> {
+    check(unsafe { sys::cuMemcpy3DAsync_v2(p, stream.0) })
+}
+
+/// Runs `f` and then makes the context that was current before current again (for code that
+/// switches contexts where its caller does not expect it, e.g. freeing memory in a destructor).
+pub fn preserving_current_context<R>(f: impl FnOnce() -> R) -> R {
+    let mut saved = std::ptr::null_mut();
+    // SAFETY: valid out-pointer.
+    let ok = unsafe { sys::cuCtxGetCurrent(&mut saved) } == sys::CUresult::CUDA_SUCCESS;
+    let r = f();
+    if ok {
+        // SAFETY: the context was current a moment ago (NULL is allowed too).
+        unsafe { sys::cuCtxSetCurrent(saved) };
+    }
+    r
+}
+
+/// Waits for all work of the current context (before releasing memory the application owns).
+pub fn synchronize_current() -> CudaResult<()> {
+    check(unsafe { sys::cuCtxSynchronize() })
+}
+
+/// (free, total) bytes of the current context's device.
+pub fn mem_info() -> CudaResult<(usize, usize)> {
+    let (mut free, mut total) = (0, 0);
+    check(unsafe { sys::cuMemGetInfo_v2(&mut free, &mut total) })?;
+    Ok((free, total))
+}

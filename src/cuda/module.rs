@@ -1,0 +1,91 @@
+//! Loading PTX into a context and launching its kernels.
+use super::error::{check, CudaError, CudaResult};
+use super::stream::Stream;
+use super::sys;
+use std::ffi::{c_void, CString};
+
+pub struct Module(pub sys::CUmodule);
+
+unsafe impl Send for Module {}
+unsafe impl Sync for Module {}
+
+impl Module {
+    /// JIT-compiles `ptx` for the current context. On failure the driver's JIT log is returned
+    /// with the error, for the build log.
+    pub fn load_ptx(ptx: &str) -> Result<(Module, String), (CudaError, String)> {
+        let image = CString::new(ptx).map_err(|_| (CudaError(sys::CUresult::CUDA_ERROR_INVALID_IMAGE), "PTX contains a NUL byte".to_string()))?;
+        const LOG: usize = 16 * 1024;
+        let mut error_log = vec![0u8; LOG];
+        let mut info_log = vec![0u8; LOG];
+        let mut opts = [
+            sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
+            sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+            sys::CUjit_option::CU_JIT_INFO_LOG_BUFFER,
+            sys::CUjit_option::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+        ];
+        let mut vals = [
+            error_log.as_mut_ptr() as *mut c_void,
+            LOG as *mut c_void,
+            info_log.as_mut_ptr() as *mut c_void,
+            LOG as *mut c_void,
+        ];
+        let mut m = std::ptr::null_mut();
+        // SAFETY: the option/value arrays match in length and the buffers outlive the call.
+        let r = unsafe { sys::cuModuleLoadDataEx(&mut m, image.as_ptr().cast(), opts.len() as u32, opts.as_mut_ptr(), vals.as_mut_ptr()) };
+        let text = |b: &[u8]| String::from_utf8_lossy(&b[..b.iter().position(|&c| c == 0).unwrap_or(b.len())]).into_owned();
+        match check(r) {
+            Ok(()) => Ok((Module(m), text(&info_log))),
+            Err(e) => Err((e, text(&error_log))),
+        }
+    }
+
+    pub fn function(&self, name: &str) -> CudaResult<Function> {
+        let name = CString::new(name).map_err(|_| CudaError(sys::CUresult::CUDA_ERROR_NOT_FOUND))?;
+        let mut f = std::ptr::null_mut();
+        check(unsafe { sys::cuModuleGetFunction(&mut f, self.0, name.as_ptr()) })?;
+        Ok(Function(f))
+    }
+}
+
+impl Drop for Module {
+    fn drop(&mut self) {
+        unsafe { sys::cuModuleUnload(self.0) };
+    }
+}
+
+#[derive(Clone, Copy)]
+pub struct Function(pub sys::CUfunction);
+
+unsafe impl Send for Function {}
+unsafe impl Sync for Function {}
+
+impl Function {
+    pub fn attribute(&self, a: sys::CUfunction_attribute) -> i32 {
+        let mut v = 0;
+        unsafe { sys::cuFuncGetAttribute(&mut v, a, self.0) };
+        v
+    }
+
+    /// Lets the kernel use up to `bytes` of dynamic shared memory (above 48 KiB needs opting in).
+    pub fn set_max_dynamic_shared(&self, bytes: i32) -> CudaResult<()> {
+        check(unsafe { sys::cuFuncSetAttribute(self.0, sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes) })
+    }
+
+    /// Launches with the arguments packed in one parameter buffer (CU_LAUNCH_PARAM_BUFFER_POINTER),
+    /// which is exactly how ptxgen lays them out.
+    pub fn launch(&self, stream: &Stream, grid: [u32; 3], block: [u32; 3], shared: u32, params: &mut [u8]) -> CudaResult<()> {
+        let mut size = params.len();
+        let mut extra = [
+            1usize as *mut c_void, // CU_LAUNCH_PARAM_BUFFER_POINTER
+            params.as_mut_ptr() as *mut c_void,
+            2usize as *mut c_void, // CU_LAUNCH_PARAM_BUFFER_SIZE
+            &mut size as *mut usize as *mut c_void,
+            std::ptr::null_mut(), // CU_LAUNCH_PARAM_END
+        ];
+        // SAFETY: `extra` is a well-formed, END-terminated list; params outlive the call
+        // (the driver copies the buffer at launch).
+        check(unsafe {
+            sys::cuLaunchKernel(self.0, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, stream.0, std::ptr::null_mut(), extra.as_mut_ptr())
+        })
+    }
+}

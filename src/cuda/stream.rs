@@ -1,0 +1,42 @@
+//! CUDA streams: one per OpenCL command queue.
+use super::error::{check, CudaResult};
+use super::event::Event;
+use super::sys;
+
+pub struct Stream(pub sys::CUstream);
+
+// SAFETY: streams may be used from any thread.
+unsafe impl Send for Stream {}
+unsafe impl Sync for Stream {}
+
+impl Stream {
+    /// A non-blocking stream (it does not synchronise with the legacy default stream, which
+    /// other libraries in the process may use).
+    pub fn new() -> CudaResult<Stream> {
+        let mut s = std::ptr::null_mut();
+        // SAFETY: the caller made the right context current.
+        check(unsafe { sys::cuStreamCreate(&mut s, sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32) })?;
+        Ok(Stream(s))
+    }
+
+    pub fn synchronize(&self) -> CudaResult<()> {
+        check(unsafe { sys::cuStreamSynchronize(self.0) })
+    }
+
+    /// Later work on this stream waits for `event` (recorded on any stream, any device).
+    pub fn wait(&self, event: &Event) -> CudaResult<()> {
+        check(unsafe { sys::cuStreamWaitEvent(self.0, event.0, 0) })
+    }
+
+    /// Runs `f(data)` on a driver thread once all earlier work on the stream is done.
+    /// `f` must not call CUDA.
+    pub fn host_callback(&self, f: unsafe extern "C" fn(*mut std::ffi::c_void), data: *mut std::ffi::c_void) -> CudaResult<()> {
+        check(unsafe { sys::cuLaunchHostFunc(self.0, Some(f), data) })
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        unsafe { sys::cuStreamDestroy_v2(self.0) };
+    }
+}

@@ -1,0 +1,60 @@
+/* Shared by cudacl's C test programs: platform selection and a tiny check/report framework.
+ * The programs run unchanged on cudacl (default) and on another OpenCL platform named by the
+ * environment variable CL_PLATFORM_NAME (e.g. "NVIDIA CUDA"), so results can be compared. */
+#ifndef CUDACL_TEST_COMMON_H
+#define CUDACL_TEST_COMMON_H
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int checks_passed, checks_failed;
+
+/* Records one check; prints the failures with their location. */
+#define CHECK(cond, ...)                                                     \
+    do {                                                                     \
+        if (cond) {                                                          \
+            checks_passed++;                                                 \
+        } else {                                                             \
+            checks_failed++;                                                 \
+            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);           \
+            printf(__VA_ARGS__);                                             \
+            printf("\n");                                                    \
+        }                                                                    \
+    } while (0)
+
+/* Checks that an OpenCL call returns the expected code. */
+#define EXPECT(call, code)                                                   \
+    do {                                                                     \
+        cl_int got_ = (call);                                                \
+        CHECK(got_ == (code), "got %d, want %d (%s)", got_, (int)(code), #code); \
+    } while (0)
+
+/* Prints the closing line and returns the exit status. */
+static int report(const char *name) {
+    printf("%s: %d passed, %d failed\n", name, checks_passed, checks_failed);
+    return checks_failed ? 1 : 0;
+}
+
+/* The platform whose name contains $CL_PLATFORM_NAME, or "cudacl" by default. */
+static cl_platform_id find_platform(void) {
+    const char *want = getenv("CL_PLATFORM_NAME");
+    if (!want || !*want) want = "cudacl";
+    cl_platform_id ps[16];
+    cl_uint n = 0;
+    if (clGetPlatformIDs(16, ps, &n) != CL_SUCCESS) return NULL;
+    for (cl_uint i = 0; i < n && i < 16; i++) {
+        char name[256] = {0};
+        clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
+        if (strstr(name, want)) return ps[i];
+    }
+    return NULL;
+}
+
+/* The first GPU of that platform, or NULL. */
+static cl_device_id find_gpu(cl_platform_id p) {
+    cl_device_id d = NULL;
+    if (!p || clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &d, NULL) != CL_SUCCESS) return NULL;
+    return d;
+}
+#endif

@@ -1,0 +1,562 @@
+/* Programs, kernels and launches against the fake CUDA driver (tests/fakecuda): the driver
+ * records each cuLaunchKernel (grid, block, dynamic shared bytes, the parameter buffer) but
+ * runs nothing, so this checks what cudacl hands to CUDA: the argument layout, __local offsets,
+ * implicit arguments (global offset, work_dim), chosen local sizes, limits and error codes.
+ * Run with LD_LIBRARY_PATH naming the fake libcuda.so.1; argv[1] = "multi" expects
+ * FAKECUDA_DEVICES=2 and checks per-device builds. */
+#define CL_USE_DEPRECATED_OPENCL_2_2_APIS
+#include "common.h"
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdint.h>
+
+struct fakecuda_launch {
+    char name[256];
+    unsigned grid[3], block[3], shared;
+    size_t param_size;
+    unsigned char params[4096];
+    unsigned long long count;
+};
+static int (*last_launch)(struct fakecuda_launch *);
+
+static cl_context ctx;
+static cl_command_queue q;
+static cl_device_id dev;
+
+static struct fakecuda_launch launched(void) {
+    struct fakecuda_launch l;
+    memset(&l, 0, sizeof l);
+    clFinish(q);
+    if (last_launch) last_launch(&l);
+    return l;
+}
+
+static cl_program build(const char *src, const char *opts) {
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    CHECK(err == CL_SUCCESS, "create %d", err);
+    err = clBuildProgram(p, 0, NULL, opts, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        char log[8192] = {0};
+        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+        CHECK(0, "build %d: %s", err, log);
+    }
+    return p;
+}
+
+#define AT(l, off, type) (*(type *)((l).params + (off)))
+
+static const char *SRC =
+    "__kernel void k(__global float *a, __local float *l1, int n, __local int *l2, float4 v, __constant int *c) {\n"
+    "  l1[0] = 1; l2[0] = 2; barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  a[get_global_id(0) + get_global_offset(1) + get_work_dim()] = l1[0] + l2[0] + n + v.x + c[0]; }\n"
+    "__kernel void other(__global int *o) { o[0] = 1; }\n"
+    "typedef struct { char c; double d; int i; } S;\n"
+    "__kernel void byval(__global double *o, S s, char c) { o[0] = s.d + s.c + s.i + c; }\n";
+
+static void layout(void) {
+    cl_int err;
+    cl_program p = build(SRC, NULL);
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    CHECK(err == CL_SUCCESS, "create kernel %d", err);
+    cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    cl_mem c = clCreateBuffer(ctx, CL_MEM_READ_ONLY, 64, NULL, &err);
+    int n = 77;
+    cl_float4 v = {{1.5f, 2.5f, 3.5f, 4.5f}};
+    size_t g[2] = {64, 6}, l[2] = {16, 2}, off[2] = {3, 9};
+    EXPECT(clEnqueueNDRangeKernel(q, k, 2, off, g, l, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+    EXPECT(clSetKernelArg(k, 0, sizeof a, &a), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 1, 100, NULL), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 2, sizeof n, &n), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 3, 40, NULL), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 4, sizeof v, &v), CL_SUCCESS);
+    EXPECT(clEnqueueNDRangeKernel(q, k, 2, off, g, l, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+    EXPECT(clSetKernelArg(k, 5, sizeof c, &c), CL_SUCCESS);
+    cl_ulong lmem = 0;
+    EXPECT(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL), CL_SUCCESS);
+    CHECK(lmem == 112 + 40, "local mem size %llu", (unsigned long long)lmem);
+    cl_event ev;
+    EXPECT(clEnqueueNDRangeKernel(q, k, 2, off, g, l, 0, NULL, &ev), CL_SUCCESS);
+    struct fakecuda_launch r = launched();
+    CHECK(!strcmp(r.name, "k"), "name %s", r.name);
+    CHECK(r.grid[0] == 4 && r.grid[1] == 3 && r.grid[2] == 1, "grid %u %u %u", r.grid[0], r.grid[1], r.grid[2]);
+    CHECK(r.block[0] == 16 && r.block[1] == 2 && r.block[2] == 1, "block %u %u %u", r.block[0], r.block[1], r.block[2]);
+    /* __local: l1 at 0 (100 bytes), l2 at the next 16-byte boundary (112), 152 in all. */
+    CHECK(r.shared == 152, "dynamic shared %u", r.shared);
+    /* Layout: a@0 (8), l1@8 (u32 offset), n@12, l2@16 (u32), v@32 (16), c@48 (8), then the
+     * implicit global offset (3 x u64 @56) and work_dim (u32 @80): 84 bytes, unpadded (the
+     * driver refuses a padded CU_LAUNCH_PARAM_BUFFER_SIZE). */
+    CHECK(r.param_size == 84, "param size %zu", r.param_size);
+    CHECK(AT(r, 0, uint64_t) != 0, "buffer a's device pointer %llx", (unsigned long long)AT(r, 0, uint64_t));
+    CHECK(AT(r, 8, uint32_t) == 0, "l1 offset %u", AT(r, 8, uint32_t));
+    CHECK(AT(r, 12, int) == 77, "n %d", AT(r, 12, int));
+    CHECK(AT(r, 16, uint32_t) == 112, "l2 offset %u", AT(r, 16, uint32_t));
+    CHECK(AT(r, 32, float) == 1.5f && AT(r, 44, float) == 4.5f, "v %g %g", AT(r, 32, float), AT(r, 44, float));
+    CHECK(AT(r, 48, uint64_t) != 0 && AT(r, 48, uint64_t) != AT(r, 0, uint64_t), "c's device pointer");
+    CHECK(AT(r, 56, uint64_t) == 3 && AT(r, 64, uint64_t) == 9 && AT(r, 72, uint64_t) == 0, "global offset %llu %llu %llu",
+          (unsigned long long)AT(r, 56, uint64_t), (unsigned long long)AT(r, 64, uint64_t), (unsigned long long)AT(r, 72, uint64_t));
+    CHECK(AT(r, 80, uint32_t) == 2, "work_dim %u", AT(r, 80, uint32_t));
+    cl_int st = 0;
+    clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+    CHECK(st == CL_COMPLETE, "status %d", st);
+    clReleaseEvent(ev);
+
+    /* Arguments set after an enqueue do not change it; a NULL buffer is a 0 pointer. */
+    cl_mem nullmem = NULL;
+    EXPECT(clSetKernelArg(k, 0, sizeof nullmem, &nullmem), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 1, 16, NULL), CL_SUCCESS);
+    size_t g1 = 1 << 20;
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g1, NULL, 0, NULL, NULL), CL_SUCCESS);
+    r = launched();
+    CHECK(AT(r, 0, uint64_t) == 0, "NULL buffer pointer %llx", (unsigned long long)AT(r, 0, uint64_t));
+    CHECK(AT(r, 16, uint32_t) == 16 && r.shared == 56, "l2 offset %u, shared %u", AT(r, 16, uint32_t), r.shared);
+    CHECK(AT(r, 56, uint64_t) == 0 && AT(r, 64, uint64_t) == 0 && AT(r, 80, uint32_t) == 1, "offsets reset, work_dim 1");
+    /* Runtime-chosen local size: divides the global size, about 256 work-items. */
+    CHECK(r.block[0] == 256 && r.grid[0] == 4096, "chosen 1-D: block %u grid %u", r.block[0], r.grid[0]);
+    size_t odd = 1000;
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &odd, NULL, 0, NULL, NULL), CL_SUCCESS);
+    r = launched();
+    CHECK(r.block[0] * r.grid[0] == 1000 && r.block[0] >= 8, "chosen for 1000: block %u grid %u", r.block[0], r.grid[0]);
+    size_t prime = 1009;
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &prime, NULL, 0, NULL, NULL), CL_SUCCESS);
+    r = launched();
+    CHECK(r.block[0] * r.grid[0] == 1009, "chosen for 1009: block %u grid %u", r.block[0], r.grid[0]);
+    size_t g2[2] = {1024, 1024};
+    EXPECT(clEnqueueNDRangeKernel(q, k, 2, NULL, g2, NULL, 0, NULL, NULL), CL_SUCCESS);
+    r = launched();
+    CHECK(r.block[0] * r.block[1] >= 64 && r.block[0] * r.block[1] <= 1024 && r.block[0] * r.grid[0] == 1024 && r.block[1] * r.grid[1] == 1024,
+          "chosen 2-D: block %u x %u", r.block[0], r.block[1]);
+    size_t g3[3] = {64, 8, 8}, o3[3] = {1, 2, 3};
+    EXPECT(clEnqueueNDRangeKernel(q, k, 3, o3, g3, NULL, 0, NULL, NULL), CL_SUCCESS);
+    r = launched();
+    CHECK(r.block[0] * r.grid[0] == 64 && r.block[1] * r.grid[1] == 8 && r.block[2] * r.grid[2] == 8, "chosen 3-D");
+    CHECK(AT(r, 56, uint64_t) == 1 && AT(r, 64, uint64_t) == 2 && AT(r, 72, uint64_t) == 3 && AT(r, 80, uint32_t) == 3, "3-D offsets");
+
+    /* CUDA's grid limit in y (65535 groups): refused with a given local size, fits when chosen. */
+    size_t gy[2] = {1, 1 << 17}, ly[2] = {1, 1};
+    EXPECT(clEnqueueNDRangeKernel(q, k, 2, NULL, gy, ly, 0, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
+    EXPECT(clEnqueueNDRangeKernel(q, k, 2, NULL, gy, NULL, 0, NULL, NULL), CL_SUCCESS);
+    r = launched();
+    CHECK(r.grid[1] <= 65535 && r.grid[1] * r.block[1] == (1u << 17), "y grid %u block %u", r.grid[1], r.block[1]);
+    /* Spec errors. */
+    size_t lbig = 2048, l0 = 0, gz = 0, g64 = 64, huge = SIZE_MAX - 5;
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g64, &lbig, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+    size_t g4k = 4096, l4k = 2048;
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g4k, &l4k, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g64, &l0, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &gz, NULL, 0, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, &huge, &g64, NULL, 0, NULL, NULL), CL_INVALID_GLOBAL_OFFSET);
+    size_t gi[3] = {1, 1, 128}, li[3] = {1, 1, 128};
+    EXPECT(clEnqueueNDRangeKernel(q, k, 3, NULL, gi, li, 0, NULL, NULL), CL_INVALID_WORK_ITEM_SIZE);
+    cl_event nullev = NULL;
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g64, NULL, 1, &nullev, NULL), CL_INVALID_EVENT_WAIT_LIST);
+    /* __local above 48 KiB (opt-in) and beyond the device's shared memory. */
+    cl_ulong devlocal = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof devlocal, &devlocal, NULL);
+    EXPECT(clSetKernelArg(k, 1, 100 * 1024, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g64, NULL, 0, NULL, NULL), CL_SUCCESS);
+    r = launched();
+    CHECK(r.shared == 100 * 1024 + 40, "shared above 48 KiB %u", r.shared);
+    EXPECT(clSetKernelArg(k, 1, (size_t)devlocal, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g64, NULL, 0, NULL, NULL), CL_OUT_OF_RESOURCES);
+    EXPECT(clSetKernelArg(k, 1, 16, NULL), CL_SUCCESS);
+    /* clEnqueueTask = 1 x 1 x 1. */
+    cl_event tev;
+    EXPECT(clEnqueueTask(q, k, 0, NULL, &tev), CL_SUCCESS);
+    r = launched();
+    CHECK(r.grid[0] == 1 && r.block[0] == 1 && r.grid[1] == 1 && r.block[1] == 1, "task %u %u", r.grid[0], r.block[0]);
+    cl_command_type ct = 0;
+    clGetEventInfo(tev, CL_EVENT_COMMAND_TYPE, sizeof ct, &ct, NULL);
+    CHECK(ct == CL_COMMAND_TASK, "task command type %x", ct);
+    clReleaseEvent(tev);
+
+    /* Work-group info from the function attributes. */
+    size_t wg = 0, mult = 0;
+    cl_ulong priv = 99;
+    EXPECT(clGetKernelWorkGroupInfo(k, NULL, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL), CL_SUCCESS);
+    CHECK(wg == 1024, "work-group size %zu", wg);
+    EXPECT(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof mult, &mult, NULL), CL_SUCCESS);
+    CHECK(mult == 32, "multiple %zu", mult);
+    EXPECT(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof priv, &priv, NULL), CL_SUCCESS);
+    CHECK(priv == 0, "private %llu", (unsigned long long)priv);
+    EXPECT(clGetKernelWorkGroupInfo(k, dev, 0xdead, sizeof priv, &priv, NULL), CL_INVALID_VALUE);
+    EXPECT(clGetKernelWorkGroupInfo(k, (cl_device_id)ctx, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL), CL_INVALID_DEVICE);
+    /* Kernel info. */
+    cl_uint na = 0;
+    EXPECT(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof na, &na, NULL), CL_SUCCESS);
+    CHECK(na == 6, "num args %u", na);
+    cl_context kc = NULL;
+    EXPECT(clGetKernelInfo(k, CL_KERNEL_CONTEXT, sizeof kc, &kc, NULL), CL_SUCCESS);
+    CHECK(kc == ctx, "kernel context");
+    cl_uint rc = 0;
+    EXPECT(clGetKernelInfo(k, CL_KERNEL_REFERENCE_COUNT, sizeof rc, &rc, NULL), CL_SUCCESS);
+    CHECK(rc == 1, "refcount %u", rc);
+    char attrs[8] = {1};
+    EXPECT(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, sizeof attrs, attrs, NULL), CL_SUCCESS);
+    CHECK(attrs[0] == 0, "no attributes");
+    EXPECT(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof attrs, attrs, NULL), CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+    EXPECT(clSetKernelArgSVMPointer(k, 0, NULL), CL_INVALID_OPERATION);
+    EXPECT(clSetKernelExecInfo(k, 0, 0, NULL), CL_INVALID_OPERATION);
+    EXPECT(clSetKernelArgSVMPointer(NULL, 0, NULL), CL_INVALID_KERNEL);
+
+    /* A launch deferred behind a user event uses the arguments as they were at enqueue time,
+     * and runs even if the kernel is released before the event is set. */
+    {
+        cl_event gate = clCreateUserEvent(ctx, &err);
+        cl_kernel kd = clCloneKernel(k, &err);
+        int n1 = 1111, n2 = 2222;
+        EXPECT(clSetKernelArg(kd, 2, sizeof n1, &n1), CL_SUCCESS);
+        cl_event dev_ev = NULL;
+        EXPECT(clEnqueueNDRangeKernel(q, kd, 1, NULL, &g64, NULL, 1, &gate, &dev_ev), CL_SUCCESS);
+        EXPECT(clSetKernelArg(kd, 2, sizeof n2, &n2), CL_SUCCESS);
+        EXPECT(clSetKernelArg(kd, 1, 4096, NULL), CL_SUCCESS);
+        EXPECT(clReleaseKernel(kd), CL_SUCCESS);
+        cl_int st2 = 0;
+        clGetEventInfo(dev_ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st2, &st2, NULL);
+        CHECK(st2 == CL_QUEUED, "deferred launch status %d", st2);
+        EXPECT(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+        EXPECT(clWaitForEvents(1, &dev_ev), CL_SUCCESS);
+        r = launched();
+        CHECK(AT(r, 12, int) == 1111 && r.shared == 56, "deferred launch saw n=%d shared=%u", AT(r, 12, int), r.shared);
+        clReleaseEvent(dev_ev);
+        clReleaseEvent(gate);
+        /* A failed wait list: the launch does not run, its event reports the failure. */
+        gate = clCreateUserEvent(ctx, &err);
+        unsigned long long before = launched().count;
+        EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g64, NULL, 1, &gate, &dev_ev), CL_SUCCESS);
+        EXPECT(clSetUserEventStatus(gate, -77), CL_SUCCESS);
+        clGetEventInfo(dev_ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st2, &st2, NULL);
+        CHECK(st2 < 0, "launch after a failed event: status %d", st2);
+        CHECK(launched().count == before, "a launch whose wait list failed did not run");
+        clReleaseEvent(dev_ev);
+        clReleaseEvent(gate);
+    }
+    /* Profiling timestamps of a launch. */
+    {
+        cl_command_queue qp = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+        cl_event pe;
+        EXPECT(clEnqueueNDRangeKernel(qp, k, 1, NULL, &g64, NULL, 0, NULL, &pe), CL_SUCCESS);
+        EXPECT(clWaitForEvents(1, &pe), CL_SUCCESS);
+        cl_ulong t[4] = {0};
+        clGetEventProfilingInfo(pe, CL_PROFILING_COMMAND_QUEUED, 8, &t[0], NULL);
+        clGetEventProfilingInfo(pe, CL_PROFILING_COMMAND_SUBMIT, 8, &t[1], NULL);
+        clGetEventProfilingInfo(pe, CL_PROFILING_COMMAND_START, 8, &t[2], NULL);
+        clGetEventProfilingInfo(pe, CL_PROFILING_COMMAND_END, 8, &t[3], NULL);
+        CHECK(t[0] > 0 && t[0] <= t[1] && t[1] <= t[2] && t[2] <= t[3], "profile %llu %llu %llu %llu",
+              (unsigned long long)t[0], (unsigned long long)t[1], (unsigned long long)t[2], (unsigned long long)t[3]);
+        clReleaseEvent(pe);
+        clReleaseCommandQueue(qp);
+    }
+
+    /* Clone: same function, arguments copied. */
+    cl_kernel k2 = clCloneKernel(k, &err);
+    CHECK(err == CL_SUCCESS && k2, "clone %d", err);
+    EXPECT(clEnqueueNDRangeKernel(q, k2, 1, NULL, &g64, NULL, 0, NULL, NULL), CL_SUCCESS);
+    r = launched();
+    CHECK(!strcmp(r.name, "k") && AT(r, 12, int) == 77, "clone launch %s %d", r.name, AT(r, 12, int));
+
+    /* The program cannot be rebuilt while kernels are attached; released, it lives on. */
+    EXPECT(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_INVALID_OPERATION);
+    EXPECT(clReleaseProgram(p), CL_SUCCESS);
+    cl_program kp = NULL;
+    EXPECT(clGetKernelInfo(k, CL_KERNEL_PROGRAM, sizeof kp, &kp, NULL), CL_SUCCESS);
+    cl_uint prc = 0;
+    EXPECT(clGetProgramInfo(kp, CL_PROGRAM_REFERENCE_COUNT, sizeof prc, &prc, NULL), CL_SUCCESS);
+    CHECK(prc == 2, "program refcount held by two kernels %u", prc);
+    EXPECT(clReleaseKernel(k2), CL_SUCCESS);
+    EXPECT(clReleaseKernel(k), CL_SUCCESS);
+    EXPECT(clReleaseProgram(kp), CL_INVALID_PROGRAM);
+
+    /* Struct by value: bytes as the host lays them out. */
+    p = build(SRC, "-cl-kernel-arg-info");
+    cl_kernel kb = clCreateKernel(p, "byval", &err);
+    struct { cl_char c; cl_double d; cl_int i; } s = {-3, 2.5, 123456};
+    cl_char ch = 9;
+    EXPECT(clSetKernelArg(kb, 0, sizeof a, &a), CL_SUCCESS);
+    EXPECT(clSetKernelArg(kb, 1, sizeof s, &s), CL_SUCCESS);
+    EXPECT(clSetKernelArg(kb, 1, 12, &s), CL_INVALID_ARG_SIZE);
+    EXPECT(clSetKernelArg(kb, 2, sizeof ch, &ch), CL_SUCCESS);
+    EXPECT(clEnqueueTask(q, kb, 0, NULL, NULL), CL_SUCCESS);
+    r = launched();
+    CHECK(AT(r, 8, cl_char) == -3 && AT(r, 16, double) == 2.5 && AT(r, 24, int) == 123456 && AT(r, 32, cl_char) == 9,
+          "struct bytes %d %g %d %d", AT(r, 8, cl_char), AT(r, 16, double), AT(r, 24, int), AT(r, 32, cl_char));
+    char nm[16] = {0};
+    EXPECT(clGetKernelArgInfo(kb, 1, CL_KERNEL_ARG_NAME, sizeof nm, nm, NULL), CL_SUCCESS);
+    CHECK(!strcmp(nm, "s"), "arg name %s", nm);
+    cl_kernel_arg_address_qualifier aq = 0;
+    EXPECT(clGetKernelArgInfo(kb, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL), CL_SUCCESS);
+    CHECK(aq == CL_KERNEL_ARG_ADDRESS_GLOBAL, "address qualifier %x", (unsigned)aq);
+    EXPECT(clGetKernelArgInfo(kb, 3, CL_KERNEL_ARG_NAME, sizeof nm, nm, NULL), CL_INVALID_ARG_INDEX);
+    clReleaseKernel(kb);
+
+    /* Kernels in program, names. */
+    char names[64] = {0};
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL), CL_SUCCESS);
+    CHECK(strstr(names, "k") && strstr(names, "other") && strstr(names, "byval"), "names %s", names);
+    cl_kernel ks[3];
+    cl_uint nk = 0;
+    EXPECT(clCreateKernelsInProgram(p, 3, ks, &nk), CL_SUCCESS);
+    CHECK(nk == 3, "kernels %u", nk);
+    for (cl_uint i = 0; i < nk; i++) clReleaseKernel(ks[i]);
+    clReleaseProgram(p);
+    clReleaseMemObject(a);
+    clReleaseMemObject(c);
+}
+
+static void CL_CALLBACK done(cl_program p, void *data) { (void)p; (*(int *)data)++; }
+
+static void programs(void) {
+    cl_int err;
+    const char *src = "__kernel void f(__global int *o) { o[get_global_id(0)] = 1; }";
+    size_t len = strlen(src);
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, &len, &err);
+    EXPECT(err, CL_SUCCESS);
+    char text[128] = {0};
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_SOURCE, sizeof text, text, NULL), CL_SUCCESS);
+    CHECK(!strcmp(text, src), "source %s", text);
+    cl_build_status bs = 1;
+    EXPECT(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_STATUS, sizeof bs, &bs, NULL), CL_SUCCESS);
+    CHECK(bs == CL_BUILD_NONE, "status before build %d", bs);
+    EXPECT((clCreateKernel(p, "f", &err), err), CL_INVALID_PROGRAM_EXECUTABLE);
+    size_t bsz = 99;
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof bsz, &bsz, NULL), CL_SUCCESS);
+    CHECK(bsz == 0, "binary size before build %zu", bsz);
+    int called = 0;
+    EXPECT(clBuildProgram(p, 0, NULL, NULL, NULL, &called), CL_INVALID_VALUE);
+    EXPECT(clBuildProgram(p, 1, &dev, "-cl-fast-relaxed-math", done, &called), CL_SUCCESS);
+    CHECK(called == 1, "callback %d", called);
+    char opts[64] = {0};
+    EXPECT(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_OPTIONS, sizeof opts, opts, NULL), CL_SUCCESS);
+    CHECK(!strcmp(opts, "-cl-fast-relaxed-math"), "options %s", opts);
+    char log[4096] = {0};
+    EXPECT(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL), CL_SUCCESS);
+    CHECK(strstr(log, "fakecuda: module loaded") != NULL, "JIT log in the build log: %s", log);
+    /* Rebuilding (no kernels attached) is fine. */
+    EXPECT(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    /* Binaries round trip. */
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof bsz, &bsz, NULL), CL_SUCCESS);
+    CHECK(bsz > 0, "binary size %zu", bsz);
+    unsigned char *bin = malloc(bsz);
+    size_t ret = 0;
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_BINARIES, 1, &bin, NULL), CL_INVALID_VALUE);
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, &ret), CL_SUCCESS);
+    CHECK(ret == sizeof bin, "binaries size_ret %zu", ret);
+    const unsigned char *cb = bin;
+    cl_int bst = 1;
+    cl_program pb = clCreateProgramWithBinary(ctx, 1, &dev, &bsz, &cb, &bst, &err);
+    CHECK(err == CL_SUCCESS && bst == CL_SUCCESS, "from binary %d %d", err, bst);
+    cl_program_binary_type bt = 0;
+    EXPECT(clGetProgramBuildInfo(pb, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL), CL_SUCCESS);
+    CHECK(bt == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, "binary type %u", (unsigned)bt);
+    EXPECT(clBuildProgram(pb, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    cl_kernel kf = clCreateKernel(pb, "f", &err);
+    EXPECT(err, CL_SUCCESS);
+    clReleaseKernel(kf);
+    clReleaseProgram(pb);
+    EXPECT((clCreateProgramWithBinary(ctx, 1, &dev, NULL, &cb, &bst, &err), err), CL_INVALID_VALUE);
+    size_t zero = 0;
+    EXPECT((clCreateProgramWithBinary(ctx, 1, &dev, &zero, &cb, &bst, &err), err), CL_INVALID_VALUE);
+    EXPECT((clCreateProgramWithBinary(ctx, 1, (cl_device_id *)&ctx, &bsz, &cb, &bst, &err), err), CL_INVALID_DEVICE);
+    bin[bsz / 3] ^= 0xff;
+    memcpy(bin, "cudacl-binary-v0", bsz > 16 ? 16 : bsz);
+    bst = 1;
+    EXPECT((clCreateProgramWithBinary(ctx, 1, &dev, &bsz, &cb, &bst, &err), err), CL_INVALID_BINARY);
+    CHECK(bst == CL_INVALID_BINARY, "status %d", bst);
+    free(bin);
+    EXPECT(clSetProgramReleaseCallback(p, done, NULL), CL_INVALID_OPERATION);
+    EXPECT(clSetProgramSpecializationConstant(p, 0, 4, &zero), CL_INVALID_OPERATION);
+    EXPECT(clSetProgramReleaseCallback(NULL, done, NULL), CL_INVALID_PROGRAM);
+    clReleaseProgram(p);
+
+    /* Build failure: status, log, no kernels. */
+    const char *bad = "__kernel void f(__global int *o) {\n  o[0] = missing_thing;\n}\n";
+    p = clCreateProgramWithSource(ctx, 1, &bad, NULL, &err);
+    called = 0;
+    EXPECT(clBuildProgram(p, 0, NULL, NULL, done, &called), CL_BUILD_PROGRAM_FAILURE);
+    CHECK(called == 1, "callback on failure %d", called);
+    EXPECT(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_STATUS, sizeof bs, &bs, NULL), CL_SUCCESS);
+    CHECK(bs == CL_BUILD_ERROR, "status %d", bs);
+    EXPECT(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL), CL_SUCCESS);
+    CHECK(strstr(log, "missing_thing") && strstr(log, ":2:"), "log %s", log);
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof log, log, NULL), CL_INVALID_PROGRAM_EXECUTABLE);
+    EXPECT(clBuildProgram(p, 0, NULL, "-cl-std=CL9.9", NULL, NULL), CL_INVALID_BUILD_OPTIONS);
+    clReleaseProgram(p);
+
+    /* Compile with an embedded header, a library, link. */
+    const char *hdr = "int helper(int x);\n#define K 5\n";
+    const char *lsrc = "#include <my/helper.h>\nint helper(int x) { return x * K; }\n";
+    const char *msrc = "#include <my/helper.h>\n__kernel void use(__global int *o) { o[0] = helper(3); }\n";
+    cl_program h = clCreateProgramWithSource(ctx, 1, &hdr, NULL, &err);
+    cl_program pl = clCreateProgramWithSource(ctx, 1, &lsrc, NULL, &err);
+    cl_program pm = clCreateProgramWithSource(ctx, 1, &msrc, NULL, &err);
+    const char *hn = "my/helper.h";
+    EXPECT(clCompileProgram(pl, 0, NULL, NULL, 1, &h, NULL, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT(clCompileProgram(pl, 0, NULL, NULL, 1, &h, &hn, NULL, NULL), CL_SUCCESS);
+    EXPECT(clCompileProgram(pm, 0, NULL, NULL, 1, &h, &hn, NULL, NULL), CL_SUCCESS);
+    EXPECT(clGetProgramBuildInfo(pm, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL), CL_SUCCESS);
+    CHECK(bt == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, "object type %u", (unsigned)bt);
+    EXPECT(clCompileProgram(pm, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL), CL_COMPILE_PROGRAM_FAILURE);
+    EXPECT(clCompileProgram(pm, 0, NULL, NULL, 1, &h, &hn, NULL, NULL), CL_SUCCESS);
+    /* A compiled object's binary round-trips too. */
+    EXPECT(clGetProgramInfo(pl, CL_PROGRAM_BINARY_SIZES, sizeof bsz, &bsz, NULL), CL_SUCCESS);
+    bin = malloc(bsz);
+    EXPECT(clGetProgramInfo(pl, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL), CL_SUCCESS);
+    cb = bin;
+    cl_program plb = clCreateProgramWithBinary(ctx, 1, &dev, &bsz, &cb, &bst, &err);
+    CHECK(err == CL_SUCCESS, "object from binary %d", err);
+    free(bin);
+    cl_program lib = clLinkProgram(ctx, 0, NULL, "-create-library -enable-link-options", 1, &plb, NULL, NULL, &err);
+    CHECK(err == CL_SUCCESS && lib, "library %d", err);
+    EXPECT(clGetProgramBuildInfo(lib, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL), CL_SUCCESS);
+    CHECK(bt == CL_PROGRAM_BINARY_TYPE_LIBRARY, "library type %u", (unsigned)bt);
+    EXPECT((clLinkProgram(ctx, 0, NULL, "-enable-link-options", 1, &pl, NULL, NULL, &err), err), CL_INVALID_LINKER_OPTIONS);
+    EXPECT((clLinkProgram(ctx, 0, NULL, NULL, 0, NULL, NULL, NULL, &err), err), CL_INVALID_VALUE);
+    EXPECT((clLinkProgram(ctx, 0, NULL, NULL, 1, &h, NULL, NULL, &err), err), CL_INVALID_OPERATION);
+    cl_program ins[2] = {pm, lib};
+    called = 0;
+    cl_program exe = clLinkProgram(ctx, 0, NULL, NULL, 2, ins, done, &called, &err);
+    CHECK(err == CL_SUCCESS && exe && called == 1, "link %d, callback %d", err, called);
+    cl_kernel ku = clCreateKernel(exe, "use", &err);
+    EXPECT(err, CL_SUCCESS);
+    EXPECT(clBuildProgram(exe, 0, NULL, NULL, NULL, NULL), CL_INVALID_OPERATION);
+    clReleaseKernel(ku);
+    clReleaseProgram(exe);
+    cl_program lonely = clLinkProgram(ctx, 0, NULL, NULL, 1, &pm, NULL, NULL, &err);
+    CHECK(err == CL_LINK_PROGRAM_FAILURE && lonely, "unresolved link %d", err);
+    if (lonely) {
+        EXPECT(clGetProgramBuildInfo(lonely, dev, CL_PROGRAM_BUILD_STATUS, sizeof bs, &bs, NULL), CL_SUCCESS);
+        CHECK(bs == CL_BUILD_ERROR, "failed link status %d", bs);
+        clReleaseProgram(lonely);
+    }
+    EXPECT(clCompileProgram(lib, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL), CL_INVALID_OPERATION);
+    clReleaseProgram(lib); clReleaseProgram(plb); clReleaseProgram(h); clReleaseProgram(pl); clReleaseProgram(pm);
+    EXPECT((clCreateProgramWithBuiltInKernels(ctx, 1, &dev, "x", &err), err), CL_INVALID_VALUE);
+}
+
+/* clSetKernelArg on one kernel from several threads: not required to be meaningful, must not crash. */
+static cl_kernel shared_k;
+static void *hammer(void *arg) {
+    int v = (int)(intptr_t)arg;
+    size_t g = 64;
+    for (int i = 0; i < 2000; i++) {
+        clSetKernelArg(shared_k, 2, sizeof v, &v);
+        clSetKernelArg(shared_k, 1, 16 + (size_t)(i % 7) * 16, NULL);
+        if (i % 50 == 0) clEnqueueNDRangeKernel(q, shared_k, 1, NULL, &g, NULL, 0, NULL, NULL);
+    }
+    return NULL;
+}
+
+/* Programs built concurrently from several threads (the compiler must be thread safe). */
+static void *builder(void *arg) {
+    char src[256];
+    snprintf(src, sizeof src, "__kernel void t%d(__global int *o) { o[get_global_id(0)] = %d * (int)get_global_id(0); }\n", (int)(intptr_t)arg, (int)(intptr_t)arg);
+    const char *s = src;
+    cl_int err;
+    intptr_t ok = 1;
+    for (int i = 0; i < 3; i++) {
+        cl_program p = clCreateProgramWithSource(ctx, 1, &s, NULL, &err);
+        if (clBuildProgram(p, 0, NULL, i == 1 ? "-cl-mad-enable" : NULL, NULL, NULL) != CL_SUCCESS) ok = 0;
+        clReleaseProgram(p);
+    }
+    return (void *)ok;
+}
+
+static void threads(void) {
+    pthread_t b[4];
+    for (int i = 0; i < 4; i++) pthread_create(&b[i], NULL, builder, (void *)(intptr_t)(i + 1));
+    for (int i = 0; i < 4; i++) {
+        void *ok = NULL;
+        pthread_join(b[i], &ok);
+        CHECK(ok == (void *)1, "concurrent build in thread %d", i);
+    }
+    cl_int err;
+    cl_program p = build(SRC, NULL);
+    shared_k = clCreateKernel(p, "k", &err);
+    cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    int n = 1;
+    cl_float4 v = {{0}};
+    clSetKernelArg(shared_k, 0, sizeof a, &a);
+    clSetKernelArg(shared_k, 1, 16, NULL);
+    clSetKernelArg(shared_k, 2, sizeof n, &n);
+    clSetKernelArg(shared_k, 3, 16, NULL);
+    clSetKernelArg(shared_k, 4, sizeof v, &v);
+    clSetKernelArg(shared_k, 5, sizeof a, &a);
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++) pthread_create(&t[i], NULL, hammer, (void *)(intptr_t)i);
+    for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
+    EXPECT(clFinish(q), CL_SUCCESS);
+    CHECK(1, "threads done");
+    clReleaseKernel(shared_k);
+    clReleaseMemObject(a);
+    clReleaseProgram(p);
+}
+
+/* Two devices: one build each, per-device status/log/binary, launches on either. */
+static void multi(cl_platform_id plat) {
+    cl_device_id ds[2];
+    cl_uint nd = 0;
+    EXPECT(clGetDeviceIDs(plat, CL_DEVICE_TYPE_GPU, 2, ds, &nd), CL_SUCCESS);
+    CHECK(nd == 2, "devices %u", nd);
+    if (nd != 2) return;
+    cl_int err;
+    cl_context c2 = clCreateContext(NULL, 2, ds, NULL, NULL, &err);
+    cl_command_queue q1 = clCreateCommandQueue(c2, ds[1], 0, &err);
+    cl_program p = clCreateProgramWithSource(c2, 1, &SRC, NULL, &err);
+    EXPECT(clBuildProgram(p, 1, &ds[0], NULL, NULL, NULL), CL_SUCCESS);
+    cl_build_status b0 = 1, b1 = 1;
+    clGetProgramBuildInfo(p, ds[0], CL_PROGRAM_BUILD_STATUS, sizeof b0, &b0, NULL);
+    clGetProgramBuildInfo(p, ds[1], CL_PROGRAM_BUILD_STATUS, sizeof b1, &b1, NULL);
+    CHECK(b0 == CL_BUILD_SUCCESS && b1 == CL_BUILD_NONE, "per-device status %d %d", b0, b1);
+    cl_kernel k = clCreateKernel(p, "other", &err);
+    cl_mem m = clCreateBuffer(c2, CL_MEM_READ_WRITE, 64, NULL, &err);
+    clSetKernelArg(k, 0, sizeof m, &m);
+    size_t g = 1;
+    EXPECT(clEnqueueNDRangeKernel(q1, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_INVALID_PROGRAM_EXECUTABLE);
+    clReleaseKernel(k);
+    EXPECT(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    size_t sizes[2] = {0, 0};
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof sizes, sizes, NULL), CL_SUCCESS);
+    CHECK(sizes[0] > 0 && sizes[1] > 0, "binary sizes %zu %zu", sizes[0], sizes[1]);
+    cl_uint ndev = 0;
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_NUM_DEVICES, sizeof ndev, &ndev, NULL), CL_SUCCESS);
+    CHECK(ndev == 2, "program devices %u", ndev);
+    k = clCreateKernel(p, "other", &err);
+    clSetKernelArg(k, 0, sizeof m, &m);
+    EXPECT(clEnqueueNDRangeKernel(q1, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clFinish(q1), CL_SUCCESS);
+    EXPECT(clGetKernelWorkGroupInfo(k, NULL, CL_KERNEL_WORK_GROUP_SIZE, sizeof g, &g, NULL), CL_INVALID_DEVICE);
+    EXPECT(clGetKernelWorkGroupInfo(k, ds[1], CL_KERNEL_WORK_GROUP_SIZE, sizeof g, &g, NULL), CL_SUCCESS);
+    /* A queue of another context. */
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_INVALID_CONTEXT);
+    clReleaseKernel(k);
+    clReleaseMemObject(m);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q1);
+    clReleaseContext(c2);
+}
+
+int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    cl_platform_id plat = find_platform();
+    dev = find_gpu(plat);
+    if (!dev) { printf("kernel_api: skipped (no device)\n"); return 0; }
+    void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (!cuda) cuda = dlopen("libcuda.so", RTLD_NOW | RTLD_NOLOAD);
+    if (cuda) last_launch = (int (*)(struct fakecuda_launch *))dlsym(cuda, "fakecuda_last_launch");
+    if (!last_launch) {
+        /* On a real GPU (or another platform) there are no launch records to check. */
+        printf("kernel_api: skipped (needs the fake CUDA driver, tests/fakecuda)\n");
+        return 0;
+    }
+    cl_int err;
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    q = clCreateCommandQueue(ctx, dev, 0, &err);
+    if (argc > 1 && !strcmp(argv[1], "multi")) {
+        multi(plat);
+        return report("kernel_api multi");
+    }
+    layout();
+    programs();
+    threads();
+    return report("kernel_api");
+}

@@ -1,0 +1,586 @@
+/* Real kernels on a GPU: programs, kernels and NDRange launches, checked against CPU results.
+ * Runs unchanged on cudacl (default) and on another platform named by CL_PLATFORM_NAME (e.g.
+ * "NVIDIA CUDA") for comparison; checks that only hold for cudacl's documented choices are
+ * marked and skipped elsewhere. The deliberate illegal-address kernel runs last (it leaves the
+ * CUDA context unusable, as on NVIDIA's OpenCL) and must leave the process running.
+ *
+ *   ./kernels            all sections
+ *   ./kernels nofault    all but the illegal-address section
+ *   ./kernels SECTION    one section: vadd ndim local byval printf misc link fault
+ */
+#include "common.h"
+#include <math.h>
+#include <stdint.h>
+
+static cl_context ctx;
+static cl_command_queue q;
+static cl_device_id dev;
+static int is_cudacl, is_nvidia_gpu;
+
+static cl_program build(const char *src, const char *opts, cl_int *status) {
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    CHECK(err == CL_SUCCESS, "clCreateProgramWithSource: %d", err);
+    err = clBuildProgram(p, 1, &dev, opts, NULL, NULL);
+    if (status) *status = err;
+    else if (err != CL_SUCCESS) {
+        char log[8192] = {0};
+        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+        CHECK(0, "build failed %d:\n%s", err, log);
+    }
+    return p;
+}
+
+static cl_kernel kernel(cl_program p, const char *name) {
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, name, &err);
+    CHECK(err == CL_SUCCESS && k, "clCreateKernel(%s): %d", name, err);
+    return k;
+}
+
+static cl_mem buffer(cl_mem_flags flags, size_t size, void *host) {
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx, flags, size, host, &err);
+    CHECK(err == CL_SUCCESS && m, "clCreateBuffer(%zu): %d", size, err);
+    return m;
+}
+
+/* ---- vector add, local size chosen by the runtime, odd sizes ---------------------------- */
+static const char *VADD =
+    "__kernel void vadd(__global const float *a, __global const float *b, __global float *c, uint n) {\n"
+    "  size_t i = get_global_id(0); if (i < n) c[i] = a[i] + b[i]; }\n";
+
+static void test_vadd(void) {
+    cl_program p = build(VADD, NULL, NULL);
+    cl_kernel k = kernel(p, "vadd");
+    size_t sizes[] = {1, 7, 1000, 1 << 20, 3 * 1000 * 1000 + 1};
+    for (unsigned s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        size_t n = sizes[s];
+        float *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4);
+        for (size_t i = 0; i < n; i++) { a[i] = (float)i; b[i] = 0.5f * (float)(i % 1000); c[i] = -1; }
+        cl_mem da = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, a);
+        cl_mem db = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, b);
+        cl_mem dc = buffer(CL_MEM_WRITE_ONLY, n * 4, NULL);
+        cl_uint nn = (cl_uint)n;
+        EXPECT(clSetKernelArg(k, 0, sizeof da, &da), CL_SUCCESS);
+        EXPECT(clSetKernelArg(k, 1, sizeof db, &db), CL_SUCCESS);
+        EXPECT(clSetKernelArg(k, 2, sizeof dc, &dc), CL_SUCCESS);
+        EXPECT(clSetKernelArg(k, 3, sizeof nn, &nn), CL_SUCCESS);
+        cl_event ev = NULL;
+        EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, &ev), CL_SUCCESS);
+        EXPECT(clEnqueueReadBuffer(q, dc, CL_TRUE, 0, n * 4, c, 0, NULL, NULL), CL_SUCCESS);
+        cl_int st = 1;
+        clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+        CHECK(st == CL_COMPLETE, "event status %d", st);
+        cl_command_type ct = 0;
+        clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof ct, &ct, NULL);
+        CHECK(ct == CL_COMMAND_NDRANGE_KERNEL, "command type %u", ct);
+        clReleaseEvent(ev);
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++) if (c[i] != a[i] + b[i]) bad++;
+        CHECK(bad == 0, "vadd n=%zu: %zu wrong", n, bad);
+        clReleaseMemObject(da); clReleaseMemObject(db); clReleaseMemObject(dc);
+        free(a); free(b); free(c);
+    }
+    /* Kernel and program info. */
+    char name[64] = {0};
+    cl_uint nargs = 0;
+    EXPECT(clGetKernelInfo(k, CL_KERNEL_FUNCTION_NAME, sizeof name, name, NULL), CL_SUCCESS);
+    CHECK(!strcmp(name, "vadd"), "name %s", name);
+    EXPECT(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL), CL_SUCCESS);
+    CHECK(nargs == 4, "num args %u", nargs);
+    size_t nk = 0;
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof nk, &nk, NULL), CL_SUCCESS);
+    CHECK(nk == 1, "num kernels %zu", nk);
+    char names[64] = {0};
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL), CL_SUCCESS);
+    CHECK(!strcmp(names, "vadd"), "kernel names %s", names);
+    cl_build_status bs = 1;
+    EXPECT(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_STATUS, sizeof bs, &bs, NULL), CL_SUCCESS);
+    CHECK(bs == CL_BUILD_SUCCESS, "build status %d", bs);
+    cl_program_binary_type bt = 0;
+    EXPECT(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL), CL_SUCCESS);
+    CHECK(bt == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, "binary type %u", (unsigned)bt);
+    /* Work-group info. */
+    size_t wg = 0, mult = 0, cwg[3] = {9, 9, 9};
+    EXPECT(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL), CL_SUCCESS);
+    CHECK(wg >= 1 && (!is_nvidia_gpu || (wg >= 64 && wg <= 1024)), "work-group size %zu", wg);
+    EXPECT(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof mult, &mult, NULL), CL_SUCCESS);
+    CHECK(mult == 32 || (!is_nvidia_gpu && mult >= 1), "preferred multiple %zu", mult);
+    EXPECT(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof cwg, cwg, NULL), CL_SUCCESS);
+    CHECK(cwg[0] == 0 && cwg[1] == 0 && cwg[2] == 0, "compile wg %zu %zu %zu", cwg[0], cwg[1], cwg[2]);
+    /* A rebuild with a kernel attached is refused. */
+    EXPECT(clBuildProgram(p, 1, &dev, NULL, NULL, NULL), CL_INVALID_OPERATION);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* ---- 2-D and 3-D with global offsets, get_global_offset, get_work_dim, group ids ---------- */
+static const char *NDIM =
+    "__kernel void two(__global int *out, int w) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  int lx = x - (int)get_global_offset(0), ly = y - (int)get_global_offset(1);\n"
+    "  out[ly * w + lx] = x * 1000 + y;\n"
+    "  if (lx == 0 && ly == 0) { out[w * (int)get_global_size(1)] = get_work_dim();\n"
+    "    out[w * (int)get_global_size(1) + 1] = (int)get_num_groups(0) * 100 + (int)get_num_groups(1); }\n"
+    "}\n"
+    "__kernel void three(__global int *out) {\n"
+    "  size_t gx = get_global_size(0), gy = get_global_size(1);\n"
+    "  size_t lx = get_global_id(0) - get_global_offset(0), ly = get_global_id(1) - get_global_offset(1),\n"
+    "         lz = get_global_id(2) - get_global_offset(2);\n"
+    "  out[(lz * gy + ly) * gx + lx] = (int)(get_global_id(0) + 100 * get_global_id(1) + 10000 * get_global_id(2))\n"
+    "     + (get_work_dim() == 3 ? 0 : 1000000) + (get_local_id(0) + get_group_id(0) * get_local_size(0) + get_global_offset(0) == get_global_id(0) ? 0 : 2000000);\n"
+    "}\n";
+
+static void test_ndim(void) {
+    cl_program p = build(NDIM, NULL, NULL);
+    cl_kernel k2 = kernel(p, "two"), k3 = kernel(p, "three");
+    int w = 48, h = 20;
+    size_t n = (size_t)w * h + 2;
+    int *out = calloc(n, sizeof(int));
+    cl_mem d = buffer(CL_MEM_READ_WRITE, n * sizeof(int), NULL);
+    size_t off[2] = {5, 7}, gws[2] = {48, 20}, lws[2] = {16, 4};
+    EXPECT(clSetKernelArg(k2, 0, sizeof d, &d), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k2, 1, sizeof w, &w), CL_SUCCESS);
+    EXPECT(clEnqueueNDRangeKernel(q, k2, 2, off, gws, lws, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(q, d, CL_TRUE, 0, n * sizeof(int), out, 0, NULL, NULL), CL_SUCCESS);
+    int bad = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            if (out[y * w + x] != (x + 5) * 1000 + (y + 7)) bad++;
+    CHECK(bad == 0, "2-D with offsets: %d wrong (first %d)", bad, out[0]);
+    CHECK(out[w * h] == 2, "get_work_dim %d", out[w * h]);
+    CHECK(out[w * h + 1] == 3 * 100 + 5, "num groups %d", out[w * h + 1]);
+    /* Runtime-chosen local size in 2-D. */
+    memset(out, 0, n * sizeof(int));
+    EXPECT(clEnqueueWriteBuffer(q, d, CL_TRUE, 0, n * sizeof(int), out, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueNDRangeKernel(q, k2, 2, off, gws, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(q, d, CL_TRUE, 0, n * sizeof(int), out, 0, NULL, NULL), CL_SUCCESS);
+    bad = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            if (out[y * w + x] != (x + 5) * 1000 + (y + 7)) bad++;
+    CHECK(bad == 0, "2-D, local NULL: %d wrong", bad);
+    clReleaseMemObject(d);
+    free(out);
+
+    size_t g3[3] = {8, 6, 10}, o3[3] = {3, 2, 1}, l3[3] = {4, 3, 2};
+    n = g3[0] * g3[1] * g3[2];
+    out = calloc(n, sizeof(int));
+    d = buffer(CL_MEM_READ_WRITE, n * sizeof(int), NULL);
+    EXPECT(clSetKernelArg(k3, 0, sizeof d, &d), CL_SUCCESS);
+    for (int pass = 0; pass < 2; pass++) {
+        EXPECT(clEnqueueNDRangeKernel(q, k3, 3, o3, g3, pass ? NULL : l3, 0, NULL, NULL), CL_SUCCESS);
+        EXPECT(clEnqueueReadBuffer(q, d, CL_TRUE, 0, n * sizeof(int), out, 0, NULL, NULL), CL_SUCCESS);
+        bad = 0;
+        for (size_t z = 0; z < g3[2]; z++)
+            for (size_t y = 0; y < g3[1]; y++)
+                for (size_t x = 0; x < g3[0]; x++)
+                    if (out[(z * g3[1] + y) * g3[0] + x] != (int)((x + 3) + 100 * (y + 2) + 10000 * (z + 1))) bad++;
+        CHECK(bad == 0, "3-D with offsets (local %s): %d wrong (first %d)", pass ? "NULL" : "given", bad, out[0]);
+    }
+    clReleaseMemObject(d);
+    free(out);
+    clReleaseKernel(k2); clReleaseKernel(k3);
+    clReleaseProgram(p);
+}
+
+/* ---- __local arguments: a tree reduction with two __local buffers ------------------------ */
+static const char *REDUCE =
+    "__kernel void reduce(__global const int *in, __global int *out, __local int *scratch, __local int *count) {\n"
+    "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "  if (l == 0) count[0] = 0;\n"
+    "  scratch[l] = in[get_global_id(0)];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  atomic_inc(count);\n"
+    "  for (size_t s = n / 2; s > 0; s /= 2) { if (l < s) scratch[l] += scratch[l + s]; barrier(CLK_LOCAL_MEM_FENCE); }\n"
+    "  if (l == 0) out[get_group_id(0)] = scratch[0] + (count[0] == (int)n ? 0 : 1000000000);\n"
+    "}\n"
+    "__kernel void big(__global int *out, __local int *buf, int n) {\n"
+    "  for (int i = get_local_id(0); i < n; i += get_local_size(0)) buf[i] = i;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (get_local_id(0) == 0) { int s = 0; for (int i = 0; i < n; i++) s += buf[i]; out[0] = s; }\n"
+    "}\n";
+
+static void test_local(void) {
+    cl_program p = build(REDUCE, NULL, NULL);
+    cl_kernel k = kernel(p, "reduce");
+    size_t n = 1 << 16, lws = 256, groups = n / lws;
+    int *in = malloc(n * sizeof(int)), *out = malloc(groups * sizeof(int));
+    for (size_t i = 0; i < n; i++) in[i] = (int)(i % 97) - 40;
+    cl_mem din = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(int), in);
+    cl_mem dout = buffer(CL_MEM_WRITE_ONLY, groups * sizeof(int), NULL);
+    EXPECT(clSetKernelArg(k, 0, sizeof din, &din), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 1, sizeof dout, &dout), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 2, lws * sizeof(int), NULL), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 3, sizeof(int), NULL), CL_SUCCESS);
+    cl_ulong lmem = 0;
+    EXPECT(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL), CL_SUCCESS);
+    CHECK(lmem >= lws * sizeof(int) + sizeof(int), "local mem size %llu", (unsigned long long)lmem);
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, &lws, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(q, dout, CL_TRUE, 0, groups * sizeof(int), out, 0, NULL, NULL), CL_SUCCESS);
+    int bad = 0;
+    for (size_t g = 0; g < groups; g++) {
+        int s = 0;
+        for (size_t i = 0; i < lws; i++) s += in[g * lws + i];
+        if (out[g] != s) bad++;
+    }
+    CHECK(bad == 0, "local reduction: %d groups wrong (group 0: %d)", bad, out[0]);
+    EXPECT(clSetKernelArg(k, 2, 16, &din), CL_INVALID_ARG_VALUE);
+    EXPECT(clSetKernelArg(k, 2, 0, NULL), CL_INVALID_ARG_SIZE);
+    clReleaseKernel(k);
+
+    /* Large __local: above 48 KiB (CUDA's opt-in), and beyond the device's local memory. */
+    cl_ulong devlocal = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof devlocal, &devlocal, NULL);
+    cl_kernel kb = kernel(p, "big");
+    int m = (int)((devlocal > 100 * 1024 ? 96 * 1024 : devlocal - 1024) / sizeof(int)), result = 0;
+    cl_mem d1 = buffer(CL_MEM_READ_WRITE, sizeof(int), NULL);
+    EXPECT(clSetKernelArg(kb, 0, sizeof d1, &d1), CL_SUCCESS);
+    EXPECT(clSetKernelArg(kb, 1, (size_t)m * sizeof(int), NULL), CL_SUCCESS);
+    EXPECT(clSetKernelArg(kb, 2, sizeof m, &m), CL_SUCCESS);
+    size_t one = 128;
+    EXPECT(clEnqueueNDRangeKernel(q, kb, 1, NULL, &one, &one, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(q, d1, CL_TRUE, 0, sizeof(int), &result, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(result == (int)((long long)m * (m - 1) / 2), "large __local (%d ints): %d", m, result);
+    EXPECT(clSetKernelArg(kb, 1, (size_t)devlocal + 4096, NULL), CL_SUCCESS);
+    cl_int e = clEnqueueNDRangeKernel(q, kb, 1, NULL, &one, &one, 0, NULL, NULL);
+    CHECK(e == CL_OUT_OF_RESOURCES || (!is_nvidia_gpu && e != CL_SUCCESS) || !is_cudacl, "too much __local: %d", e);
+    clFinish(q);
+    clReleaseMemObject(d1);
+    clReleaseKernel(kb);
+    clReleaseMemObject(din); clReleaseMemObject(dout);
+    free(in); free(out);
+    clReleaseProgram(p);
+}
+
+/* ---- structs, vectors and scalars of every size by value ---------------------------------- */
+static const char *BYVAL =
+    "typedef struct { char c; double d; int i; float f[3]; short s; } S;\n"
+    "__kernel void byval(__global double *out, S s, char c, short h, long l, float4 v, double d, int3 i3, uchar u) {\n"
+    "  out[0] = s.c; out[1] = s.d; out[2] = s.i; out[3] = s.f[0] + s.f[1] + s.f[2]; out[4] = s.s;\n"
+    "  out[5] = c; out[6] = h; out[7] = (double)l; out[8] = v.x + v.y * 10 + v.z * 100 + v.w * 1000; out[9] = d;\n"
+    "  out[10] = i3.x + i3.y * 10 + i3.z * 100; out[11] = u;\n"
+    "}\n";
+
+typedef struct { cl_char c; cl_double d; cl_int i; cl_float f[3]; cl_short s; } S;
+
+static void test_byval(void) {
+    cl_program p = build(BYVAL, NULL, NULL);
+    cl_kernel k = kernel(p, "byval");
+    double out[12] = {0};
+    cl_mem d = buffer(CL_MEM_READ_WRITE, sizeof out, NULL);
+    S s = {-3, 2.5, 123456, {1.0f, 2.0f, 3.5f}, -7};
+    cl_char c = -5;
+    cl_short h = 31000;
+    cl_long l = 1LL << 40;
+    cl_float4 v = {{1, 2, 3, 4}};
+    cl_double dd = 3.25;
+    cl_int3 i3 = {{1, 2, 3}};
+    cl_uchar u = 250;
+    EXPECT(clSetKernelArg(k, 0, sizeof d, &d), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 1, sizeof s, &s), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 1, sizeof s - 8, &s), CL_INVALID_ARG_SIZE);
+    EXPECT(clSetKernelArg(k, 2, sizeof c, &c), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 3, sizeof h, &h), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 4, sizeof l, &l), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 5, sizeof v, &v), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 6, sizeof dd, &dd), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 7, sizeof i3, &i3), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 8, sizeof u, &u), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 8, 4, &u), CL_INVALID_ARG_SIZE);
+    EXPECT(clSetKernelArg(k, 6, sizeof dd, NULL), CL_INVALID_ARG_VALUE);
+    EXPECT(clEnqueueTask(q, k, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(q, d, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+    double want[12] = {-3, 2.5, 123456, 6.5, -7, -5, 31000, (double)(1LL << 40), 4321, 3.25, 321, 250};
+    for (int i = 0; i < 12; i++) CHECK(out[i] == want[i], "by-value field %d: %g, want %g", i, out[i], want[i]);
+    clReleaseMemObject(d);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* ---- printf ----------------------------------------------------------------------------- */
+static void test_printf(void) {
+    const char *src = "__kernel void hello(int x) { if (get_global_id(0) == 1) printf(\"kernel printf: %d %s %.2f\\n\", x, \"ok\", 1.5f); }\n";
+    cl_program p = build(src, NULL, NULL);
+    cl_kernel k = kernel(p, "hello");
+    int x = 42;
+    size_t g = 4;
+    fflush(stdout);
+    EXPECT(clSetKernelArg(k, 0, sizeof x, &x), CL_SUCCESS);
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clFinish(q), CL_SUCCESS);
+    fflush(stdout);
+    printf("(expect one line 'kernel printf: 42 ok 1.50' above)\n");
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* ---- binaries, build options, arg info, reqd_work_group_size, errors ---------------------- */
+static const char *MISC =
+    "__kernel __attribute__((reqd_work_group_size(8, 4, 1))) void fixed(__global int *o, const int k) {\n"
+    "  o[get_global_id(1) * get_global_size(0) + get_global_id(0)] = k * (int)(get_local_size(0) * 10 + get_local_size(1));\n"
+    "}\n"
+    "__kernel void scale(__global float *restrict x, __constant float *f, float s) { x[get_global_id(0)] *= s * f[0]; }\n"
+    "__kernel void nop(__global float *restrict x, __constant float *f, float s) { if (s == 12345.0f) x[0] = f[0]; }\n";
+
+static void test_misc(void) {
+    cl_program p = build(MISC, "-cl-kernel-arg-info -DUNUSED=1", NULL);
+    char opts[128] = {0};
+    EXPECT(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_OPTIONS, sizeof opts, opts, NULL), CL_SUCCESS);
+    CHECK(strstr(opts, "-cl-kernel-arg-info") != NULL, "options %s", opts);
+    cl_kernel kf = kernel(p, "fixed"), ks = kernel(p, "nop");
+    size_t cwg[3] = {0};
+    EXPECT(clGetKernelWorkGroupInfo(kf, dev, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof cwg, cwg, NULL), CL_SUCCESS);
+    CHECK(cwg[0] == 8 && cwg[1] == 4 && cwg[2] == 1, "compile wg %zu %zu %zu", cwg[0], cwg[1], cwg[2]);
+    char attrs[256] = {0};
+    EXPECT(clGetKernelInfo(kf, CL_KERNEL_ATTRIBUTES, sizeof attrs, attrs, NULL), CL_SUCCESS);
+    CHECK(strstr(attrs, "reqd_work_group_size(8") != NULL, "attributes '%s'", attrs);
+    /* Arg info. */
+    char buf[64] = {0};
+    EXPECT(clGetKernelArgInfo(ks, 0, CL_KERNEL_ARG_NAME, sizeof buf, buf, NULL), CL_SUCCESS);
+    CHECK(!strcmp(buf, "x"), "arg name %s", buf);
+    EXPECT(clGetKernelArgInfo(ks, 1, CL_KERNEL_ARG_TYPE_NAME, sizeof buf, buf, NULL), CL_SUCCESS);
+    CHECK(!strcmp(buf, "float*"), "type name %s", buf);
+    cl_kernel_arg_address_qualifier aq = 0;
+    EXPECT(clGetKernelArgInfo(ks, 1, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL), CL_SUCCESS);
+    CHECK(aq == CL_KERNEL_ARG_ADDRESS_CONSTANT, "address qualifier %x", (unsigned)aq);
+    cl_kernel_arg_type_qualifier tq = 0;
+    EXPECT(clGetKernelArgInfo(ks, 0, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL), CL_SUCCESS);
+    CHECK(tq & CL_KERNEL_ARG_TYPE_RESTRICT, "type qualifier %llx", (unsigned long long)tq);
+    EXPECT(clGetKernelArgInfo(ks, 3, CL_KERNEL_ARG_NAME, sizeof buf, buf, NULL), CL_INVALID_ARG_INDEX);
+
+    /* reqd_work_group_size: NULL local uses it, a different one is refused. */
+    int out[16 * 8];
+    cl_mem d = buffer(CL_MEM_READ_WRITE, sizeof out, NULL);
+    int kk = 3;
+    EXPECT(clSetKernelArg(kf, 0, sizeof d, &d), CL_SUCCESS);
+    EXPECT(clSetKernelArg(kf, 1, sizeof kk, &kk), CL_SUCCESS);
+    size_t g[2] = {16, 8}, l[2] = {8, 4}, lbad[2] = {4, 8};
+    EXPECT(clEnqueueNDRangeKernel(q, kf, 2, NULL, g, l, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueNDRangeKernel(q, kf, 2, NULL, g, lbad, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+    if (is_cudacl) EXPECT(clEnqueueNDRangeKernel(q, kf, 2, NULL, g, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(q, d, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+    int bad = 0;
+    for (int i = 0; i < 16 * 8; i++) if (out[i] != 3 * 84) bad++;
+    CHECK(bad == 0, "reqd_work_group_size kernel: %d wrong (%d)", bad, out[0]);
+
+    /* Launch errors. */
+    size_t gws = 1024, lws = 2048, l3[3] = {1, 1, 1024}, g3[3] = {1, 1, 1024};
+    float f = 2.0f;
+    cl_mem df = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof f, &f);
+    cl_mem dx = buffer(CL_MEM_READ_WRITE, 1024 * sizeof(float) * 1024, NULL);
+    EXPECT(clSetKernelArg(ks, 0, sizeof dx, &dx), CL_SUCCESS);
+    EXPECT(clSetKernelArg(ks, 1, sizeof df, &df), CL_SUCCESS);
+    EXPECT(clSetKernelArg(ks, 2, sizeof f, &f), CL_SUCCESS);
+    EXPECT(clEnqueueNDRangeKernel(q, ks, 1, NULL, &gws, &lws, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+    EXPECT(clEnqueueNDRangeKernel(q, ks, 3, NULL, g3, l3, 0, NULL, NULL), CL_INVALID_WORK_ITEM_SIZE);
+    size_t huge_off = SIZE_MAX - 10;
+    EXPECT(clEnqueueNDRangeKernel(q, ks, 1, &huge_off, &gws, NULL, 0, NULL, NULL), CL_INVALID_GLOBAL_OFFSET);
+    size_t zero = 0;
+    if (is_cudacl) {
+        EXPECT(clEnqueueNDRangeKernel(q, ks, 1, NULL, &gws, NULL, 1, NULL, NULL), CL_INVALID_EVENT_WAIT_LIST);
+        /* OpenCL 1.2 rules (2.1+ platforms accept a zero size; some crash on a NULL event). */
+        EXPECT(clEnqueueNDRangeKernel(q, ks, 1, NULL, &zero, NULL, 0, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
+        cl_event none = NULL;
+        EXPECT(clEnqueueNDRangeKernel(q, ks, 1, NULL, &gws, NULL, 1, &none, NULL), CL_INVALID_EVENT_WAIT_LIST);
+        /* 2^17 groups in y: beyond CUDA's 65535 (cudacl refuses rather than change group ids). */
+        size_t gy[2] = {1, 1 << 17}, ly[2] = {1, 1};
+        EXPECT(clEnqueueNDRangeKernel(q, ks, 2, NULL, gy, ly, 0, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
+        /* ... but with the local size left to the runtime, it fits. */
+        EXPECT(clEnqueueNDRangeKernel(q, ks, 2, NULL, gy, NULL, 0, NULL, NULL), CL_SUCCESS);
+    }
+    /* A NULL buffer argument is accepted by clSetKernelArg. */
+    cl_mem nullmem = NULL;
+    EXPECT(clSetKernelArg(ks, 0, sizeof nullmem, &nullmem), CL_SUCCESS);
+    EXPECT(clSetKernelArg(ks, 0, sizeof nullmem, NULL), CL_SUCCESS);
+    EXPECT(clSetKernelArg(ks, 1, sizeof(cl_mem), &ctx), CL_INVALID_MEM_OBJECT);
+    clFinish(q);
+
+    /* Binaries: get them, make a program from them, run it. */
+    size_t bsz = 0;
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof bsz, &bsz, NULL), CL_SUCCESS);
+    CHECK(bsz > 0, "binary size %zu", bsz);
+    unsigned char *bin = malloc(bsz + 1);
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL), CL_SUCCESS);
+    cl_int bst = 1, err;
+    const unsigned char *cbin = bin;
+    cl_program pb = clCreateProgramWithBinary(ctx, 1, &dev, &bsz, &cbin, &bst, &err);
+    CHECK(err == CL_SUCCESS && bst == CL_SUCCESS, "program from binary: %d %d", err, bst);
+    EXPECT(clBuildProgram(pb, 1, &dev, NULL, NULL, NULL), CL_SUCCESS);
+    cl_kernel kb = kernel(pb, "scale");
+    float xs[64], one = 1.0f;
+    for (int i = 0; i < 64; i++) xs[i] = (float)i;
+    cl_mem dxs = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof xs, xs);
+    cl_mem done = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof one, &one);
+    float s = 3.0f;
+    size_t g64 = 64;
+    clSetKernelArg(kb, 0, sizeof dxs, &dxs);
+    clSetKernelArg(kb, 1, sizeof done, &done);
+    clSetKernelArg(kb, 2, sizeof s, &s);
+    EXPECT(clEnqueueNDRangeKernel(q, kb, 1, NULL, &g64, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(q, dxs, CL_TRUE, 0, sizeof xs, xs, 0, NULL, NULL), CL_SUCCESS);
+    bad = 0;
+    for (int i = 0; i < 64; i++) if (xs[i] != 3.0f * i) bad++;
+    CHECK(bad == 0, "kernel from a binary: %d wrong", bad);
+    /* A corrupted binary is refused with a per-device status. */
+    bin[0] ^= 0x55; bin[bsz / 2] ^= 0x55;
+    if (bsz > 16) memset(bin, 'x', 16);
+    bst = 1;
+    cl_program pbad = clCreateProgramWithBinary(ctx, 1, &dev, &bsz, &cbin, &bst, &err);
+    if (is_cudacl || !pbad) {
+        CHECK(err == CL_INVALID_BINARY && bst == CL_INVALID_BINARY && !pbad, "corrupted binary: %d %d", err, bst);
+    } else {
+        /* Other platforms may take the bytes and refuse them at build time instead. */
+        cl_int be = clBuildProgram(pbad, 1, &dev, NULL, NULL, NULL);
+        CHECK(be != CL_SUCCESS, "corrupted binary built: %d", be);
+        clReleaseProgram(pbad);
+    }
+    free(bin);
+    clReleaseKernel(kb); clReleaseProgram(pb);
+    clReleaseMemObject(dxs); clReleaseMemObject(done);
+    clReleaseMemObject(d); clReleaseMemObject(df); clReleaseMemObject(dx);
+
+    /* clCreateKernelsInProgram. */
+    cl_kernel ks2[4];
+    cl_uint nks = 0;
+    EXPECT(clCreateKernelsInProgram(p, 0, NULL, &nks), CL_SUCCESS);
+    CHECK(nks == 3, "kernels in program: %u", nks);
+    EXPECT(clCreateKernelsInProgram(p, 1, ks2, NULL), CL_INVALID_VALUE);
+    EXPECT(clCreateKernelsInProgram(p, 4, ks2, &nks), CL_SUCCESS);
+    for (cl_uint i = 0; i < nks && i < 4; i++) clReleaseKernel(ks2[i]);
+    /* clCloneKernel (2.1; cudacl implements it). */
+    if (is_cudacl) {
+        cl_kernel kc = clCloneKernel(kf, &err);
+        CHECK(err == CL_SUCCESS && kc, "clCloneKernel %d", err);
+        char nm[32] = {0};
+        clGetKernelInfo(kc, CL_KERNEL_FUNCTION_NAME, sizeof nm, nm, NULL);
+        CHECK(!strcmp(nm, "fixed"), "clone name %s", nm);
+        clReleaseKernel(kc);
+    }
+    clReleaseKernel(kf); clReleaseKernel(ks);
+    clReleaseProgram(p);
+
+    /* Build failures and bad options. */
+    cl_int st;
+    cl_program pf = build("__kernel void f(__global int *a) { a[0] = nope; }", NULL, &st);
+    EXPECT(st, CL_BUILD_PROGRAM_FAILURE);
+    char log[4096] = {0};
+    clGetProgramBuildInfo(pf, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    CHECK(strstr(log, "nope") != NULL, "build log: %s", log);
+    cl_build_status bs = 0;
+    clGetProgramBuildInfo(pf, dev, CL_PROGRAM_BUILD_STATUS, sizeof bs, &bs, NULL);
+    CHECK(bs == CL_BUILD_ERROR, "status %d", bs);
+    EXPECT((clCreateKernel(pf, "f", &err), err), CL_INVALID_PROGRAM_EXECUTABLE);
+    clReleaseProgram(pf);
+    cl_program po = build(VADD, "-cl-no-such-thing", &st);
+    EXPECT(st, CL_INVALID_BUILD_OPTIONS);
+    clReleaseProgram(po);
+}
+
+/* ---- clCompileProgram with an embedded header, a library, clLinkProgram ---------------- */
+static void CL_CALLBACK on_built(cl_program p, void *data) { (void)p; (*(int *)data)++; }
+
+static void test_compile_link(void) {
+    const char *hdr = "#define TWICE(x) ((x) * 2)\nint helper(int x);\n";
+    const char *lib_src = "#include \"helper.h\"\nint helper(int x) { return TWICE(x) + 1; }\n";
+    const char *main_src = "#include \"helper.h\"\n__kernel void use(__global int *o) { o[get_global_id(0)] = helper((int)get_global_id(0)); }\n";
+    cl_int err;
+    cl_program h = clCreateProgramWithSource(ctx, 1, &hdr, NULL, &err);
+    cl_program pl = clCreateProgramWithSource(ctx, 1, &lib_src, NULL, &err);
+    cl_program pm = clCreateProgramWithSource(ctx, 1, &main_src, NULL, &err);
+    const char *name = "helper.h";
+    int called = 0;
+    EXPECT(clCompileProgram(pl, 1, &dev, NULL, 1, &h, &name, on_built, &called), CL_SUCCESS);
+    EXPECT(clCompileProgram(pm, 1, &dev, NULL, 1, &h, &name, NULL, NULL), CL_SUCCESS);
+    CHECK(called == 1, "compile callback called %d times", called);
+    cl_program_binary_type bt = 0;
+    clGetProgramBuildInfo(pm, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL);
+    CHECK(bt == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, "binary type %u", (unsigned)bt);
+    cl_program lib = clLinkProgram(ctx, 1, &dev, "-create-library", 1, &pl, NULL, NULL, &err);
+    CHECK(err == CL_SUCCESS && lib, "link library %d", err);
+    clGetProgramBuildInfo(lib, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL);
+    CHECK(bt == CL_PROGRAM_BINARY_TYPE_LIBRARY, "binary type %u", (unsigned)bt);
+    EXPECT((clLinkProgram(ctx, 1, &dev, "-enable-link-options", 1, &pl, NULL, NULL, &err), err), CL_INVALID_LINKER_OPTIONS);
+    cl_program ins[2] = {pm, lib};
+    called = 0;
+    cl_program exe = clLinkProgram(ctx, 1, &dev, NULL, 2, ins, on_built, &called, &err);
+    CHECK(err == CL_SUCCESS && exe, "link executable %d", err);
+    CHECK(called == 1, "link callback called %d times", called);
+    if (exe && err == CL_SUCCESS) {
+        cl_kernel k = kernel(exe, "use");
+        int out[32];
+        cl_mem d = buffer(CL_MEM_WRITE_ONLY, sizeof out, NULL);
+        size_t g = 32;
+        clSetKernelArg(k, 0, sizeof d, &d);
+        EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+        EXPECT(clEnqueueReadBuffer(q, d, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+        int bad = 0;
+        for (int i = 0; i < 32; i++) if (out[i] != 2 * i + 1) bad++;
+        CHECK(bad == 0, "linked kernel: %d wrong", bad);
+        clReleaseMemObject(d);
+        clReleaseKernel(k);
+        clReleaseProgram(exe);
+    }
+    /* A missing definition fails to link, with a program and a log. */
+    cl_program lonely = clLinkProgram(ctx, 1, &dev, NULL, 1, &pm, NULL, NULL, &err);
+    CHECK(err == CL_LINK_PROGRAM_FAILURE, "unresolved symbol link: %d", err);
+    if (lonely) clReleaseProgram(lonely);
+    clReleaseProgram(lib); clReleaseProgram(h); clReleaseProgram(pl); clReleaseProgram(pm);
+}
+
+/* ---- a deliberate illegal address: an error status, the process keeps running ----------- */
+static void test_fault(void) {
+    const char *src = "__kernel void fault(__global int *p, ulong bad) { ((__global int *)bad)[get_global_id(0)] = 1; p[0] = 2; }\n";
+    cl_program p = build(src, NULL, NULL);
+    cl_kernel k = kernel(p, "fault");
+    cl_mem d = buffer(CL_MEM_READ_WRITE, 64, NULL);
+    cl_ulong bad = 0x10;
+    clSetKernelArg(k, 0, sizeof d, &d);
+    clSetKernelArg(k, 1, sizeof bad, &bad);
+    size_t g = 64;
+    cl_event ev = NULL;
+    cl_int e = clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, &ev);
+    CHECK(e == CL_SUCCESS, "fault launch enqueue %d", e);
+    cl_int w = clWaitForEvents(1, &ev);
+    cl_int st = 0;
+    clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+    CHECK(st < 0, "event status after an illegal address: %d (wait %d)", st, w);
+    CHECK(w == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST || w != CL_SUCCESS, "clWaitForEvents %d", w);
+    cl_int f = clFinish(q);
+    printf("after the fault: status %d, clWaitForEvents %d, clFinish %d; process alive\n", st, w, f);
+    if (ev) clReleaseEvent(ev);
+}
+
+int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    cl_platform_id plat = find_platform();
+    if (!plat) { printf("no platform\n"); return 2; }
+    char pname[128] = {0};
+    clGetPlatformInfo(plat, CL_PLATFORM_NAME, sizeof pname, pname, NULL);
+    is_cudacl = strstr(pname, "cudacl") != NULL;
+    is_nvidia_gpu = is_cudacl || strstr(pname, "NVIDIA") != NULL;
+    dev = find_gpu(plat);
+    if (!dev && clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL) != CL_SUCCESS) { printf("no device\n"); return 2; }
+    char dname[256] = {0};
+    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof dname, dname, NULL);
+    printf("platform: %s, device: %s\n", pname, dname);
+    cl_int err;
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    if (!ctx) { printf("clCreateContext %d\n", err); return 2; }
+    q = clCreateCommandQueue(ctx, dev, 0, &err);
+    if (!q) { printf("clCreateCommandQueue %d\n", err); return 2; }
+    /* argv[1]: "nofault", or the one section to run (vadd ndim local byval printf misc link fault). */
+    const char *only = argc > 1 ? argv[1] : "";
+    int all = !*only || !strcmp(only, "nofault");
+#define SECTION(name, fn) if (all || !strcmp(only, name)) fn()
+    SECTION("vadd", test_vadd);
+    SECTION("ndim", test_ndim);
+    SECTION("local", test_local);
+    SECTION("byval", test_byval);
+    SECTION("printf", test_printf);
+    SECTION("misc", test_misc);
+    SECTION("link", test_compile_link);
+    if (!*only || !strcmp(only, "fault")) test_fault();
+    return report("kernels");
+}
