@@ -40,6 +40,10 @@ fn shadows(k: usize, p: &Pragma, skip: &[String]) -> Result<Shadow, String> {
             let _ = write!(sh.lastcopy, "__builtin_memcpy(__fp_{x}_{k}, &{x}, sizeof({x})); ");
         }
     }
+    if firstprivate.iter().any(|x| lastprivate.contains(x)) {
+        // every copy-in must happen before the last iteration's copy-out
+        sh.prolog.push_str("ompc_barrier(); ");
+    }
     for x in &lastprivate {
         if !done.insert(x.clone()) {
             continue;
