@@ -3,7 +3,7 @@
 
 use clang_sys::*;
 use std::ffi::{CStr, CString};
-use std::os::raw::{c_char, c_uint, c_void};
+use std::os::raw::{c_char, c_void};
 use std::ptr;
 
 pub use clang_sys::{CXCursor, CXType};
@@ -303,4 +303,3 @@ impl Type {
     }
 }
 
-pub fn unused(_: c_uint) {}

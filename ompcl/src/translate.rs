@@ -659,7 +659,6 @@ impl<'a> Translator<'a> {
         cl.push_str(CL_PRELUDE);
         if !kernels.is_empty() {
             // user macros
-            tu.root().children().iter().for_each(|_| {});
             let mut macros = String::new();
             let mut macro_nodes = Vec::new();
             {
