@@ -205,7 +205,6 @@ pub fn kernels(module: &Module) -> Result<Vec<KernelInfo>, String> {
             return Err(format!("internal error: kernel {name} has an unexpected signature"));
         }
         let mut off = 0u32;
-        let mut max_align = 4u32;
         let mut args = Vec::with_capacity(nuser);
         for (i, pt) in ptypes.iter().enumerate().take(nuser) {
             let type_name = tnames.get(i).cloned().unwrap_or_default();
@@ -250,7 +249,6 @@ pub fn kernels(module: &Module) -> Result<Vec<KernelInfo>, String> {
             };
             let offset = align_up(off, align);
             off = offset + size;
-            max_align = max_align.max(align);
             args.push(ArgInfo {
                 kind,
                 size,
@@ -277,7 +275,6 @@ pub fn kernels(module: &Module) -> Result<Vec<KernelInfo>, String> {
         let goff = align_up(off, 8);
         let wdim = goff + 24;
         off = wdim + 4;
-        max_align = max_align.max(8);
         let implicit = vec![
             ImplicitArg { kind: ImplicitKind::GlobalOffset, offset: goff, size: 24 },
             ImplicitArg { kind: ImplicitKind::WorkDim, offset: wdim, size: 4 },

@@ -146,20 +146,43 @@ impl Drop for Ctx {
 }
 
 /// Starts parsing libclc in the process-wide context on a background thread, so that the
-/// first build does not wait for it. Optional (the runtime may call it when it creates a
+/// first build does not wait for it. Optional (the runtime calls it when it creates a
 /// context); harmless if called more than once.
+///
+/// The process must not exit while that thread is inside LLVM: exit runs LLVM's static
+/// destructors, and a program that creates a context and exits at once (clinfo does) crashed
+/// that way on the H100 machine. An atexit handler, registered after LLVM's own destructors and
+/// so run before them, waits for the thread.
 pub fn prewarm() {
     static STARTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
     if STARTED.swap(true, std::sync::atomic::Ordering::SeqCst) {
         return;
     }
-    let _ = std::thread::Builder::new().name("ptxgen-prewarm".into()).spawn(|| {
+    let spawned = std::thread::Builder::new().name("ptxgen-prewarm".into()).spawn(|| {
         let _ = std::panic::catch_unwind(|| {
             let Ok(path) = libclc::get() else { return };
             let Ok(c) = CString::new(path.to_string_lossy().as_bytes()) else { return };
             let _ctx = Ctx::shared_or_private(Some(&c));
         });
     });
+    if let Ok(handle) = spawned {
+        *PREWARM.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
+        // SAFETY: registering a plain extern "C" function with the C library.
+        unsafe { atexit(join_prewarm) };
+    }
+}
+
+static PREWARM: std::sync::Mutex<Option<std::thread::JoinHandle<()>>> = std::sync::Mutex::new(None);
+
+extern "C" {
+    fn atexit(f: extern "C" fn()) -> std::os::raw::c_int;
+}
+
+extern "C" fn join_prewarm() {
+    let handle = PREWARM.lock().unwrap_or_else(|e| e.into_inner()).take();
+    if let Some(h) = handle {
+        let _ = h.join();
+    }
 }
 
 fn cstrings(v: &[String]) -> Result<Vec<CString>, BuildError> {

@@ -15,6 +15,7 @@ const CL_DEVICE_WARP_SIZE_NV: cl_device_info = 0x4003;
 const CL_DEVICE_GPU_OVERLAP_NV: cl_device_info = 0x4004;
 const CL_DEVICE_KERNEL_EXEC_TIMEOUT_NV: cl_device_info = 0x4005;
 const CL_DEVICE_INTEGRATED_MEMORY_NV: cl_device_info = 0x4006;
+const CL_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT_NV: cl_device_info = 0x4007;
 const CL_DEVICE_PCI_BUS_ID_NV: cl_device_info = 0x4008;
 const CL_DEVICE_PCI_SLOT_ID_NV: cl_device_info = 0x4009;
 const CL_DEVICE_PCI_DOMAIN_ID_NV: cl_device_info = 0x400A;
@@ -144,6 +145,7 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         CL_DEVICE_GPU_OVERLAP_NV => out.bool(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_GPU_OVERLAP) != 0),
         CL_DEVICE_KERNEL_EXEC_TIMEOUT_NV => out.bool(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT) != 0),
         CL_DEVICE_INTEGRATED_MEMORY_NV => out.bool(d.integrated),
+        CL_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT_NV => out.value::<cl_uint>(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT) as u32),
         CL_DEVICE_PCI_BUS_ID_NV => out.value::<cl_uint>(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_PCI_BUS_ID) as u32),
         CL_DEVICE_PCI_SLOT_ID_NV => out.value::<cl_uint>(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID) as u32),
         CL_DEVICE_PCI_DOMAIN_ID_NV => out.value::<cl_uint>(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID) as u32),
