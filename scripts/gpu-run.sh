@@ -50,10 +50,22 @@ for exe in "$G"/bin/*; do
     errors) run_prog errors cudacl loader
             LD_PRELOAD=$LIB OCL_ICD_VENDORS=/nonexistent/ timeout 300 stdbuf -oL "$G/bin/errors" full > $OUT/errors-preload.log 2>&1
             row "errors (LD_PRELOAD, full)" cudacl "rc=$? $(grep -E '[0-9]+ passed' $OUT/errors-preload.log | tail -1)" ;;
-    bandwidth|microbench) ;; # benchmarks: below
+    bandwidth|microbench|buildbench) ;; # benchmarks: below
     *) run_prog "$name" cudacl; run_prog "$name" nvidia ;;
   esac
 done
+# Build times: a cold process (empty caches: cudacl's and the CUDA JIT's), then a new process
+# with the disk caches the first one filled.
+if [ -x "$G/bin/buildbench" ] && want buildbench; then
+  for v in cudacl nvidia; do
+    pname=cudacl; [ $v = nvidia ] && pname=NVIDIA
+    c=/tmp/bb-$v; rm -rf $c; mkdir -p $c
+    for pass in cold warm-disk; do
+      OCL_ICD_VENDORS=$V/$v/ CL_PLATFORM_NAME=$pname CUDACL_CACHE_DIR=$c/cudacl CUDA_CACHE_PATH=$c/nv HOME=$c timeout 120 "$G/bin/buildbench" > $OUT/buildbench-$v-$pass.log 2>&1
+      row "build 6 kernels ($pass process)" "$v" "$(tail -1 $OUT/buildbench-$v-$pass.log | sed 's/.*build: //')"
+    done
+  done
+fi
 for b in bandwidth microbench; do
   [ -x "$G/bin/$b" ] && want $b || continue
   for v in cudacl nvidia; do

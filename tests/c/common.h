@@ -31,7 +31,7 @@ static int checks_passed, checks_failed;
     } while (0)
 
 /* Prints the closing line and returns the exit status. */
-static int report(const char *name) {
+__attribute__((unused)) static int report(const char *name) {
     printf("%s: %d passed, %d failed\n", name, checks_passed, checks_failed);
     return checks_failed ? 1 : 0;
 }
