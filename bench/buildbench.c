@@ -51,12 +51,12 @@ static double build_once(cl_context ctx, cl_device_id d) {
     double t0 = now_ms();
     err = clBuildProgram(p, 1, &d, "", NULL, NULL);
     double t = now_ms() - t0;
-    cl_uint nk = 0;
+    size_t nk = 0; /* CL_PROGRAM_NUM_KERNELS is a size_t */
     clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof nk, &nk, NULL);
     if (err != CL_SUCCESS || nk != 6) {
         char log[8192] = {0};
         clGetProgramBuildInfo(p, d, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-        printf("build failed: %d, %u kernels\n%s\n", err, nk, log);
+        printf("build failed: %d, %zu kernels\n%s\n", err, nk, log);
         exit(1);
     }
     clReleaseProgram(p);

@@ -15,6 +15,10 @@ cp -a "$src"/lib/libpiglitutil.so* "$src"/lib/libpiglitutil_cl.so* "$dest/lib/"
 cp -a "$src/tests/cl" "$dest/tests/"
 cp "$src/tests/cl.xml.gz" "$dest/tests/"
 cp -a "$src/generated_tests/cl" "$dest/generated_tests/"
+# libpiglitutil links libEGL (for its GL half): bring the GLVND EGL loader along, since the GPU
+# machine has none. The OpenCL tests never call it.
+for pkg in libegl1 libglvnd0; do ( cd "$tmp" && apt-get download "$pkg" >/dev/null 2>&1 && dpkg-deb -x "$pkg"_*.deb "$tmp/x" ); done
+cp -a "$tmp"/x/usr/lib/x86_64-linux-gnu/libEGL.so.1* "$tmp"/x/usr/lib/x86_64-linux-gnu/libGLdispatch.so.0* "$dest/lib/"
 cp "$here/run.py" "$dest/"
 rm -rf "$tmp"
 du -sh "$dest"
