@@ -270,6 +270,17 @@ int pg_compile(LLVMContextRef cref, const char *src, size_t srclen, const char *
       }
       *deps = dupString(d);
     }
+    // OpenCL C follows C99, where a plain `inline` definition is only an inline definition: a
+    // call that is not inlined then needs an external definition no module has ("Unresolved
+    // extern function 'cdouble_sin'" with PyOpenCL's complex header on the H100). The front end
+    // runs with -fgnu89-inline, so such bodies are emitted; make them linkonce_odr, so that they
+    // merge when several compiled objects include the same header, and vanish when unused.
+    for (Function &F : *M) {
+      if (F.isDeclaration() || F.getMetadata("kernel_arg_addr_space")) continue;
+      if (F.hasAvailableExternallyLinkage() ||
+          (F.hasExternalLinkage() && F.hasFnAttribute(Attribute::InlineHint)))
+        F.setLinkage(GlobalValue::LinkOnceODRLinkage);
+    }
     *out = wrap(M.release());
     return 0;
   } catch (const std::exception &e) {

@@ -211,13 +211,17 @@ fn frontend<'c>(
         headers::RESOURCE_INCLUDE,
         "-discard-value-names",
         "-disable-llvm-passes",
+        // `inline` definitions are emitted (see pg_compile: they become linkonce_odr).
+        "-fgnu89-inline",
         "-ferror-limit",
         "50",
     ]
     .iter()
     .map(|s| s.to_string())
     .collect();
-    args.push(if opts.opt_disable { "-O0".into() } else { "-O2".into() });
+    // The front end always runs as at -O2 (LLVM passes are off here; -cl-opt-disable picks the
+    // O0 pipeline later): at -O0 clang would not emit C99 `inline` definitions at all.
+    args.push("-O2".into());
     if !headers.is_empty() {
         args.push("-I".into());
         args.push(headers::USER_HEADERS.into());
