@@ -4,6 +4,7 @@ use super::handle::Cl;
 use super::info::InfoOut;
 use crate::cl::*;
 use crate::core::device::{self, Device};
+use crate::core::memory::BASE_ADDR_ALIGN;
 use crate::core::platform::{self, Platform};
 use std::ffi::c_void;
 
@@ -101,7 +102,7 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
         | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => out.value::<usize>(0),
         CL_DEVICE_MAX_PARAMETER_SIZE => out.value::<usize>(MAX_PARAMETER_SIZE),
-        CL_DEVICE_MEM_BASE_ADDR_ALIGN => out.value::<cl_uint>(4096),
+        CL_DEVICE_MEM_BASE_ADDR_ALIGN => out.value::<cl_uint>((BASE_ADDR_ALIGN * 8) as cl_uint),
         CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => out.value::<cl_uint>(128),
         CL_DEVICE_SINGLE_FP_CONFIG => out.value(fp_config_single()),
         CL_DEVICE_DOUBLE_FP_CONFIG => out.value(fp_config_double()),

@@ -41,8 +41,10 @@ const HOST: u64 = 1 << 63;
 const ALL: u64 = u64::MAX;
 /// Devices a context may have for buffer tracking.
 pub const MAX_DEVICES: usize = 62;
-/// CL_DEVICE_MEM_BASE_ADDR_ALIGN (4096 bits) in bytes: sub-buffer origins must be multiples.
-pub const BASE_ADDR_ALIGN: usize = 512;
+/// CL_DEVICE_MEM_BASE_ADDR_ALIGN (2048 bits) in bytes: sub-buffer origins must be multiples.
+/// cuMemAlloc guarantees 256-byte alignment, so a sub-buffer's device pointer keeps it; piglit's
+/// clGetMemObjectInfo test makes a sub-buffer at byte 256 and fails on anything coarser.
+pub const BASE_ADDR_ALIGN: usize = 256;
 /// CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: host memory used in place by kernels must be this aligned.
 const MIN_ALIGN: usize = 128;
 

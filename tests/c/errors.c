@@ -187,6 +187,17 @@ static void device_rows(cl_platform_id p, cl_device_id d) {
     EXPECT((clCreateSubBuffer(buf, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err), err), CL_INVALID_VALUE);
     cl_buffer_region misaligned = {4, 16};
     EXPECT((clCreateSubBuffer(buf, 0, CL_BUFFER_CREATE_TYPE_REGION, &misaligned, &err), err), CL_MISALIGNED_SUB_BUFFER_OFFSET);
+    /* piglit's clGetMemObjectInfo: a sub-buffer at byte 256 of a 512-byte buffer (2048-bit alignment) */
+    cl_uint align_bits = 0;
+    EXPECT(clGetDeviceInfo(d, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL), CL_SUCCESS);
+    EXPECT(align_bits, 2048);
+    cl_mem big = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 512, NULL, &err);
+    cl_buffer_region half = {256, 256}, half_mis = {128, 128};
+    cl_mem sub256 = clCreateSubBuffer(big, 0, CL_BUFFER_CREATE_TYPE_REGION, &half, &err);
+    EXPECT(err, CL_SUCCESS);
+    EXPECT((clCreateSubBuffer(big, 0, CL_BUFFER_CREATE_TYPE_REGION, &half_mis, &err), err), CL_MISALIGNED_SUB_BUFFER_OFFSET);
+    if (sub256) clReleaseMemObject(sub256);
+    clReleaseMemObject(big);
     EXPECT((clCreateSubBuffer(buf, 0, 0x9999, &region, &err), err), CL_INVALID_VALUE);
     EXPECT(clSetMemObjectDestructorCallback(buf, NULL, NULL), CL_INVALID_VALUE);
     EXPECT(clEnqueueReadBuffer(NULL, buf, CL_TRUE, 0, 16, host, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
