@@ -208,6 +208,17 @@ impl Program {
                     }
                 }
             }
+            // An executable binary is usable at once, as on NVIDIA, rusticl and PoCL (piglit's
+            // clCreateProgramWithBinary test makes a kernel before building): load it now. A
+            // module that fails to load leaves the device unbuilt for clBuildProgram to report.
+            for (slot, dev) in b.iter_mut().zip(&p.devices) {
+                let (Some(exe), Some(ctx_dev)) = (slot.exe.clone(), p.context.device_index(dev)) else { continue };
+                if let Ok((m, info)) = load_on(&p.context, ctx_dev, &exe) {
+                    slot.log = info;
+                    slot.status = CL_BUILD_SUCCESS as cl_build_status;
+                    slot.module = Some(Arc::new(m));
+                }
+            }
         }
         p
     }
@@ -273,6 +284,11 @@ impl Program {
             let prev = &builds[pos];
             let mut nb = DeviceBuild { options: options.to_string(), ..DeviceBuild::none() };
             let exe: Result<Arc<ptxgen::Program>, (cl_int, String)> = match self.origin {
+                // Loaded at creation: nothing to do but record the options.
+                Origin::Binary if prev.is_executable() => {
+                    self.store(pos, DeviceBuild { options: options.to_string(), ..prev.clone() });
+                    continue;
+                }
                 Origin::Binary => match (&prev.exe, prev.objects.is_empty()) {
                     (Some(e), _) => Ok(e.clone()),
                     (None, false) => match target_of(dev) {

@@ -348,8 +348,12 @@ static void programs(void) {
     cl_program_binary_type bt = 0;
     EXPECT(clGetProgramBuildInfo(pb, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL), CL_SUCCESS);
     CHECK(bt == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, "binary type %u", (unsigned)bt);
-    EXPECT(clBuildProgram(pb, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    /* An executable binary is usable before clBuildProgram (piglit's clCreateProgramWithBinary). */
     cl_kernel kf = clCreateKernel(pb, "f", &err);
+    EXPECT(err, CL_SUCCESS);
+    clReleaseKernel(kf);
+    EXPECT(clBuildProgram(pb, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    kf = clCreateKernel(pb, "f", &err);
     EXPECT(err, CL_SUCCESS);
     clReleaseKernel(kf);
     clReleaseProgram(pb);
