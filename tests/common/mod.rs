@@ -18,10 +18,14 @@ fn target_profile_dir() -> PathBuf {
     exe.parent().and_then(Path::parent).expect("target/<profile>").to_path_buf()
 }
 
-/// The cdylib cargo built beside this test binary.
+/// The cdylib cargo built with this test binary: `cargo test` leaves it in deps/ (it is copied
+/// up to target/<profile>/ only by `cargo build`), so deps/ is the fresh one.
 pub fn library() -> PathBuf {
-    let lib = target_profile_dir().join("libcudacl.so");
-    assert!(lib.exists(), "{} not built (cargo builds the cdylib with the tests)", lib.display());
+    let dir = target_profile_dir();
+    let lib = [dir.join("deps/libcudacl.so"), dir.join("libcudacl.so")]
+        .into_iter()
+        .find(|p| p.exists())
+        .unwrap_or_else(|| panic!("libcudacl.so not built under {} (cargo test -p cudacl builds it)", dir.display()));
     lib
 }
 
