@@ -5,5 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export CARGO_TERM_COLOR=never
+mkdir -p target
 # Two test threads: the machines have two cores and several tests build and link C programs.
 cargo test --workspace --no-fail-fast -- --test-threads=2 2>&1 | tee target/test.log
