@@ -15,6 +15,11 @@ const CL_EXT: &str = "-cl-ext=+cl_khr_fp64,+cl_khr_int64_base_atomics,+cl_khr_in
 +cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,\
 +cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store";
 
+/// The device's OpenCL version (OpenCL C 6.10): clang defines __OPENCL_C_VERSION__, CL_VERSION_*
+/// and __ENDIAN_LITTLE__ itself but leaves __OPENCL_VERSION__ to the implementation. Part of the
+/// cache key, so builds cached without it are not reused.
+const PREDEFINED: &str = "-D__OPENCL_VERSION__=120";
+
 /// The time one stage of a build took (for the CLI's --time and the benchmark).
 #[derive(Clone, Debug)]
 pub struct Stage {
@@ -204,6 +209,7 @@ fn frontend<'c>(
         "-finclude-default-header",
         "-fdeclare-opencl-builtins",
         CL_EXT,
+        PREDEFINED,
         "-cl-kernel-arg-info",
         "-nostdsysteminc",
         "-nobuiltininc",
@@ -352,6 +358,7 @@ pub fn build_timed(
         let key = cache::key(&[
             VERSION.as_bytes(),
             b"build",
+            PREDEFINED.as_bytes(),
             source.as_bytes(),
             options.as_bytes(),
             tgt.as_bytes(),
