@@ -19,6 +19,9 @@ cp -a "$src/generated_tests/cl" "$dest/generated_tests/"
 # machine has none. The OpenCL tests never call it.
 for pkg in libegl1 libglvnd0; do ( cd "$tmp" && apt-get download "$pkg" >/dev/null 2>&1 && dpkg-deb -x "$pkg"_*.deb "$tmp/x" ); done
 cp -a "$tmp"/x/usr/lib/x86_64-linux-gnu/libEGL.so.1* "$tmp"/x/usr/lib/x86_64-linux-gnu/libGLdispatch.so.0* "$dest/lib/"
+# program@build@include-directories builds with "-I tests/cl/program/build" and includes
+# include_test.h from there, which Debian's package does not ship: write piglit's one-line header.
+printf '#define BUILD_OPT 1\n' > "$dest/tests/cl/program/build/include_test.h"
 cp "$here/run.py" "$dest/"
 rm -rf "$tmp"
 du -sh "$dest"
