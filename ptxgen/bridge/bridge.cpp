@@ -18,6 +18,7 @@
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/ADT/SetVector.h>
+#include <llvm/ADT/bit.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DiagnosticInfo.h>
@@ -44,6 +45,7 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -887,6 +889,63 @@ void stripTargetAttrs(Module &M) {
   }
 }
 
+// LLVM 19's NVPTX back end lowers `load <16 x i8>` to ld.v4.u32 whatever the load's alignment:
+// vload16 of char/uchar at an address that is not 16-aligned (libclc's vload16 loads with align 1)
+// faults with a misaligned address on the GPU (piglit's vload-char-* tests). Vector loads and stores
+// below their natural alignment are split into element accesses before code generation, which is
+// what the back end does itself for the other vector types.
+void splitUnderalignedVectorAccesses(Module &M) {
+  const DataLayout &DL = M.getDataLayout();
+  auto underaligned = [&](Type *T, Align A) {
+    auto *VT = dyn_cast<FixedVectorType>(T);
+    if (!VT) return false;
+    Type *ET = VT->getElementType();
+    uint64_t es = DL.getTypeStoreSize(ET).getFixedValue();
+    if (es == 0 || ET->getScalarSizeInBits() != es * 8) return false;
+    uint64_t natural = std::min<uint64_t>(llvm::bit_floor(DL.getTypeStoreSize(VT).getFixedValue()), 16);
+    return A.value() < natural;
+  };
+  std::vector<Instruction *> work;
+  for (Function &F : M)
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB) {
+        if (auto *L = dyn_cast<LoadInst>(&I)) {
+          if (!L->isAtomic() && underaligned(L->getType(), L->getAlign())) work.push_back(L);
+        } else if (auto *S = dyn_cast<StoreInst>(&I)) {
+          if (!S->isAtomic() && underaligned(S->getValueOperand()->getType(), S->getAlign()))
+            work.push_back(S);
+        }
+      }
+  for (Instruction *I : work) {
+    IRBuilder<> B(I);
+    if (auto *L = dyn_cast<LoadInst>(I)) {
+      auto *VT = cast<FixedVectorType>(L->getType());
+      Type *ET = VT->getElementType();
+      uint64_t es = DL.getTypeStoreSize(ET).getFixedValue();
+      Value *v = PoisonValue::get(VT);
+      for (unsigned i = 0; i < VT->getNumElements(); i++) {
+        Value *p = B.CreateConstInBoundsGEP1_64(ET, L->getPointerOperand(), i);
+        Value *e = B.CreateAlignedLoad(ET, p, commonAlignment(L->getAlign(), i * es), L->isVolatile());
+        v = B.CreateInsertElement(v, e, (uint64_t)i);
+      }
+      L->replaceAllUsesWith(v);
+      L->eraseFromParent();
+    } else {
+      auto *S = cast<StoreInst>(I);
+      Value *val = S->getValueOperand();
+      auto *VT = cast<FixedVectorType>(val->getType());
+      Type *ET = VT->getElementType();
+      uint64_t es = DL.getTypeStoreSize(ET).getFixedValue();
+      for (unsigned i = 0; i < VT->getNumElements(); i++) {
+        Value *p = B.CreateConstInBoundsGEP1_64(ET, S->getPointerOperand(), i);
+        B.CreateAlignedStore(B.CreateExtractElement(val, (uint64_t)i), p,
+                             commonAlignment(S->getAlign(), i * es), S->isVolatile());
+      }
+      S->eraseFromParent();
+    }
+  }
+}
+
 } // namespace
 
 extern "C" {
@@ -1287,6 +1346,7 @@ int pg_codegen(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char *
     M.setDataLayout(TM->createDataLayout());
     M.setTargetTriple(kTriple);
     lowerNativeMath(M);
+    splitUnderalignedVectorAccesses(M);
     SmallString<0> buf;
     raw_svector_ostream os(buf);
     legacy::PassManager PM;

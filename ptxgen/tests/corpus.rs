@@ -847,3 +847,25 @@ fn concurrent_builds() {
         h.join().expect("thread panicked");
     }
 }
+
+/// vload16/vstore16 of char at addresses only 1-aligned: LLVM 19's NVPTX lowered the <16 x i8>
+/// load to ld.v4.u32 (a misaligned-address fault on the GPU, piglit's vload-char-*); every access
+/// here must be element-wise, with and without optimisation.
+#[test]
+fn underaligned_vector_accesses_are_split() {
+    setup();
+    let src = "__kernel void c16(__global const char *in, __global char *out) {\n\
+               vstore16(vload16(0, in + 1), 0, out + 3);\n}\n\
+               __kernel void u16(__global const uchar *in, __global uchar *out) {\n\
+               vstore16(vload16(1, in + 5), 0, out + 1);\n}\n\
+               __kernel void s8(__global const short *in, __global short *out) {\n\
+               vstore8(vload8(0, in + 1), 0, out + 1);\n}\n";
+    for opts in ["", "-cl-opt-disable"] {
+        let p = build_nc(src, opts, &H100).unwrap();
+        let vec: Vec<&str> = p.ptx.lines().filter(|l| l.contains("ld.global.v") || l.contains("st.global.v")).collect();
+        assert!(vec.is_empty(), "{opts}: vector accesses at element-aligned addresses:\n{}", vec.join("\n"));
+    }
+    // Aligned vectors keep their vector accesses.
+    let p = build_nc("__kernel void a(__global char16 *p) { p[1] = p[0] + p[2]; }\n", "", &H100).unwrap();
+    assert!(p.ptx.contains("ld.global.v4.u32"), "{}", p.ptx);
+}
