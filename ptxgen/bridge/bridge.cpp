@@ -350,16 +350,52 @@ void detachKernelCalls(Function *F) {
 // Kernel signature rewrite: __local pointers -> i32 offsets into the dynamic shared array;
 // implicit parameters appended (3 x i64 global offset, i32 work_dim), stored at entry into
 // shared variables that get_global_offset/get_work_dim/get_global_id read.
+// A vector argument aligned above 16 bytes (float8, double3, long16...), or nullptr. The CUDA
+// driver does not lay out kernel parameters aligned above 16 as the PTX says (launches of such
+// kernels failed with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES on the H100: piglit's vector-conversion),
+// so they are passed as arrays of 16-byte vectors instead.
+FixedVectorType *wideVectorParam(const DataLayout &DL, Type *T) {
+  auto *VT = dyn_cast<FixedVectorType>(T);
+  if (!VT || DL.getABITypeAlign(VT).value() <= 16) return nullptr;
+  uint64_t es = DL.getTypeStoreSize(VT->getElementType()).getFixedValue();
+  if (es == 0 || 16 % es != 0 || VT->getElementType()->getScalarSizeInBits() != es * 8 ||
+      DL.getTypeAllocSize(VT).getFixedValue() % 16 != 0)
+    return nullptr;
+  return VT;
+}
+
+ArrayType *chunkedParamType(const DataLayout &DL, FixedVectorType *VT) {
+  uint64_t es = DL.getTypeStoreSize(VT->getElementType()).getFixedValue();
+  return ArrayType::get(FixedVectorType::get(VT->getElementType(), 16 / es),
+                        DL.getTypeAllocSize(VT).getFixedValue() / 16);
+}
+
+// The vector back from its 16-byte chunks.
+Value *joinChunks(IRBuilder<> &B, Value *arr, FixedVectorType *VT) {
+  auto *AT = cast<ArrayType>(arr->getType());
+  unsigned k = cast<FixedVectorType>(AT->getElementType())->getNumElements();
+  Value *v = PoisonValue::get(VT);
+  for (unsigned i = 0; i < VT->getNumElements(); i++) {
+    Value *chunk = B.CreateExtractValue(arr, {i / k});
+    v = B.CreateInsertElement(v, B.CreateExtractElement(chunk, (uint64_t)(i % k)), (uint64_t)i);
+  }
+  return v;
+}
+
 Function *rewriteKernel(Module &M, Function *F, bool needOffset, bool needDim) {
   LLVMContext &C = M.getContext();
+  const DataLayout &DL = M.getDataLayout();
   Type *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
   FunctionType *FT = F->getFunctionType();
   std::vector<Type *> params;
   std::vector<bool> isLocal;
+  std::vector<FixedVectorType *> wide;
   for (Type *T : FT->params()) {
     bool loc = T->isPointerTy() && T->getPointerAddressSpace() == AS_LOCAL;
+    FixedVectorType *VT = loc ? nullptr : wideVectorParam(DL, T);
     isLocal.push_back(loc);
-    params.push_back(loc ? i32 : T);
+    wide.push_back(VT);
+    params.push_back(loc ? i32 : VT ? chunkedParamType(DL, VT) : T);
   }
   unsigned nuser = params.size();
   params.push_back(i64);
@@ -375,7 +411,7 @@ Function *rewriteKernel(Module &M, Function *F, bool needOffset, bool needDim) {
   AttributeList AL = F->getAttributes();
   std::vector<AttributeSet> pattrs;
   for (unsigned i = 0; i < nuser; i++)
-    pattrs.push_back(isLocal[i] ? AttributeSet() : AL.getParamAttrs(i));
+    pattrs.push_back(isLocal[i] || wide[i] ? AttributeSet() : AL.getParamAttrs(i));
   for (int i = 0; i < 4; i++) pattrs.push_back(AttributeSet());
   NF->setAttributes(AttributeList::get(C, AL.getFnAttrs(), AL.getRetAttrs(), pattrs));
   NF->addFnAttr("cudacl-user-args", std::to_string(nuser));
@@ -395,6 +431,8 @@ Function *rewriteKernel(Module &M, Function *F, bool needOffset, bool needDim) {
       Value *p = B.CreateInBoundsGEP(Type::getInt8Ty(C), dynShared(M), {off},
                                      oldArg->getName() + ".local");
       oldArg->replaceAllUsesWith(p);
+    } else if (wide[i]) {
+      oldArg->replaceAllUsesWith(joinChunks(B, &*newArg, wide[i]));
     } else {
       oldArg->replaceAllUsesWith(&*newArg);
     }

@@ -240,6 +240,8 @@ pub fn kernels(module: &Module) -> Result<Vec<KernelInfo>, String> {
                     BasicMetadataTypeEnum::PointerType(_) if aspace == 2 => ArgKind::ConstantPtr,
                     BasicMetadataTypeEnum::PointerType(_) => ArgKind::GlobalPtr,
                     BasicMetadataTypeEnum::VectorType(_) => ArgKind::Vector,
+                    // A vector aligned above 16, passed as 16-byte chunks (see the bridge).
+                    BasicMetadataTypeEnum::ArrayType(t) if t.get_element_type().is_vector_type() => ArgKind::Vector,
                     BasicMetadataTypeEnum::StructType(_) | BasicMetadataTypeEnum::ArrayType(_) => {
                         ArgKind::Struct
                     }

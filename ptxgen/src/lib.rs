@@ -18,8 +18,9 @@ pub mod target;
 pub use pipeline::{build_timed, prewarm, set_shared_context, Stage};
 
 /// ptxgen's version as recorded in binaries and cache keys (the suffix is the revision of the
-/// kernel ABI: implicit arguments, local-memory rewrite, printf lowering).
-pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+abi1");
+/// kernel ABI: implicit arguments, local-memory rewrite, printf lowering, vector arguments aligned
+/// at most 16).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+abi2");
 
 /// Where libclc is found (see README.md), or why it is not.
 pub fn libclc_path() -> Result<std::path::PathBuf, String> {

@@ -54,6 +54,30 @@ static const char *SRC =
     "typedef struct { char c; double d; int i; } S;\n"
     "__kernel void byval(__global double *o, S s, char c) { o[0] = s.d + s.c + s.i + c; }\n";
 
+/* A float8 argument (piglit's vector-conversion): aligned at 16, not 32, and the buffer ends at the
+ * last parameter: o@0, v@16 (32 bytes), global offset @48, work_dim @72: 76 bytes (CUDA failed
+ * the launch with error 701 when v was at 32 and the buffer 92 bytes). */
+static void wide_vector(void) {
+    cl_int err;
+    cl_program p = build("__kernel void f8(__global int8 *o, float8 v) { *o = convert_int8(v); }\n", NULL);
+    cl_kernel k = clCreateKernel(p, "f8", &err);
+    CHECK(err == CL_SUCCESS, "create f8 %d", err);
+    cl_mem o = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 32, NULL, &err);
+    cl_float8 v = {{1, 2, 3, 4, 5, 6, 7, 8}};
+    EXPECT(clSetKernelArg(k, 0, sizeof o, &o), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 1, sizeof v, &v), CL_SUCCESS);
+    size_t g = 1;
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+    struct fakecuda_launch r = launched();
+    CHECK(!strcmp(r.name, "f8") && r.param_size == 76, "f8: %s, param size %zu", r.name, r.param_size);
+    CHECK(AT(r, 16, float) == 1 && AT(r, 44, float) == 8, "v at 16: %g .. %g", AT(r, 16, float), AT(r, 44, float));
+    CHECK(AT(r, 72, uint32_t) == 1, "work_dim %u", AT(r, 72, uint32_t));
+    clFinish(q);
+    clReleaseMemObject(o);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 static void layout(void) {
     cl_int err;
     cl_program p = build(SRC, NULL);
@@ -560,6 +584,7 @@ int main(int argc, char **argv) {
         return report("kernel_api multi");
     }
     layout();
+    wide_vector();
     programs();
     threads();
     return report("kernel_api");
