@@ -390,6 +390,15 @@ Function *rewriteKernel(Module &M, Function *F, bool needOffset, bool needDim) {
   std::vector<Type *> params;
   std::vector<bool> isLocal;
   std::vector<FixedVectorType *> wide;
+  AttributeList AL = F->getAttributes();
+  // By-value structs aligned above 16 (a float8 member, aligned(32)): the same driver limit; they
+  // arrive as 16-aligned bytes and are copied into a properly aligned private copy.
+  std::vector<Type *> wideByval;
+  for (unsigned i = 0; i < FT->getNumParams(); i++) {
+    Type *BT = AL.getParamByValType(i);
+    bool over = BT && std::max(DL.getABITypeAlign(BT), AL.getParamAlignment(i).valueOrOne()).value() > 16;
+    wideByval.push_back(over ? BT : nullptr);
+  }
   for (Type *T : FT->params()) {
     bool loc = T->isPointerTy() && T->getPointerAddressSpace() == AS_LOCAL;
     FixedVectorType *VT = loc ? nullptr : wideVectorParam(DL, T);
@@ -408,10 +417,17 @@ Function *rewriteKernel(Module &M, Function *F, bool needOffset, bool needDim) {
   NF->setCallingConv(F->getCallingConv());
   NF->copyAttributesFrom(F);
   // Parameter attributes: kept for unchanged parameters, dropped for the rewritten ones.
-  AttributeList AL = F->getAttributes();
   std::vector<AttributeSet> pattrs;
-  for (unsigned i = 0; i < nuser; i++)
-    pattrs.push_back(isLocal[i] || wide[i] ? AttributeSet() : AL.getParamAttrs(i));
+  for (unsigned i = 0; i < nuser; i++) {
+    if (wideByval[i]) {
+      AttrBuilder AB(C);
+      AB.addByValAttr(ArrayType::get(Type::getInt8Ty(C), DL.getTypeAllocSize(wideByval[i])));
+      AB.addAlignmentAttr(Align(16));
+      pattrs.push_back(AttributeSet::get(C, AB));
+    } else {
+      pattrs.push_back(isLocal[i] || wide[i] ? AttributeSet() : AL.getParamAttrs(i));
+    }
+  }
   for (int i = 0; i < 4; i++) pattrs.push_back(AttributeSet());
   NF->setAttributes(AttributeList::get(C, AL.getFnAttrs(), AL.getRetAttrs(), pattrs));
   NF->addFnAttr("cudacl-user-args", std::to_string(nuser));
@@ -433,6 +449,12 @@ Function *rewriteKernel(Module &M, Function *F, bool needOffset, bool needDim) {
       oldArg->replaceAllUsesWith(p);
     } else if (wide[i]) {
       oldArg->replaceAllUsesWith(joinChunks(B, &*newArg, wide[i]));
+    } else if (Type *BT = wideByval[i]) {
+      Align a = std::max(DL.getABITypeAlign(BT), AL.getParamAlignment(i).valueOrOne());
+      AllocaInst *copy = B.CreateAlloca(BT, DL.getAllocaAddrSpace(), nullptr, oldArg->getName() + ".copy");
+      copy->setAlignment(a);
+      B.CreateMemCpy(copy, a, &*newArg, Align(16), DL.getTypeAllocSize(BT));
+      oldArg->replaceAllUsesWith(copy);
     } else {
       oldArg->replaceAllUsesWith(&*newArg);
     }

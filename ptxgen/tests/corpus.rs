@@ -881,6 +881,9 @@ fn wide_vector_arguments_are_aligned_at_most_16() {
         let f8 = kernel(&p, "f8");
         assert_eq!((f8.args[1].kind, f8.args[1].offset, f8.args[1].size, f8.args[1].align), (ArgKind::Vector, 16, 32, 16));
         assert_eq!(f8.param_size, 76, "{opts}");
+        let sa = kernel(&p, "sarg32");
+        let a: Vec<(ArgKind, u32, u32, u32)> = sa.args.iter().map(|a| (a.kind, a.offset, a.size, a.align)).collect();
+        assert_eq!(a, vec![(ArgKind::GlobalPtr, 0, 8, 8), (ArgKind::Struct, 16, 64, 16), (ArgKind::Scalar, 80, 1, 1), (ArgKind::Struct, 96, 64, 16)]);
         let l3 = kernel(&p, "l3");
         assert_eq!((l3.args[1].offset, l3.args[1].size, l3.args[2].offset, l3.args[2].size), (16, 32, 48, 32));
         for k in &p.kernels {
