@@ -176,7 +176,10 @@ pub fn has_cuda_gpu() -> bool {
 macro_rules! require_gpu {
     () => {
         if !common::has_cuda_gpu() {
-            println!("skipped: no CUDA device");
+            // Written to the process's stderr directly: libtest captures println!/eprintln! of
+            // passing tests, and the skip must be visible in CI's output.
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "skipped: no CUDA device ({})", module_path!());
             return;
         }
     };
