@@ -169,6 +169,25 @@ pub fn parse_binary(bytes: &[u8], device: &Device) -> Result<ParsedBinary, Strin
     Ok(ParsedBinary::Exe(p))
 }
 
+/// Loads a built executable on `dev` and records the outcome in `nb` (JIT log appended,
+/// status, module). False when the driver refused it.
+fn load_into(ctx: &Context, dev: &Cl<Device>, exe: &ptxgen::Program, nb: &mut DeviceBuild) -> bool {
+    let ctx_dev = ctx.device_index(dev).unwrap_or(0);
+    match load_on(ctx, ctx_dev, exe) {
+        Ok((m, info)) => {
+            nb.log.push_str(&info);
+            nb.status = CL_BUILD_SUCCESS as cl_build_status;
+            nb.module = Some(Arc::new(m));
+            true
+        }
+        Err(log) => {
+            nb.log.push_str(&log);
+            nb.status = CL_BUILD_ERROR;
+            false
+        }
+    }
+}
+
 /// Loads an executable on device `dev` of the context. Returns the JIT info log, or the
 /// error log on failure.
 fn load_on(ctx: &Context, dev: usize, exe: &ptxgen::Program) -> Result<(LoadedModule, String), String> {
@@ -338,18 +357,8 @@ impl Program {
                     if self.origin == Origin::Binary && prev.exe.is_some() {
                         nb.binary = prev.binary.clone();
                     }
-                    let ctx_dev = self.context.device_index(dev).unwrap_or(0);
-                    match load_on(&self.context, ctx_dev, &exe) {
-                        Ok((m, info)) => {
-                            nb.log.push_str(&info);
-                            nb.status = CL_BUILD_SUCCESS as cl_build_status;
-                            nb.module = Some(Arc::new(m));
-                        }
-                        Err(log) => {
-                            nb.log.push_str(&log);
-                            nb.status = CL_BUILD_ERROR;
-                            fail(&mut result, CL_BUILD_PROGRAM_FAILURE);
-                        }
+                    if !load_into(&self.context, dev, &exe, &mut nb) {
+                        fail(&mut result, CL_BUILD_PROGRAM_FAILURE);
                     }
                     nb.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE as _;
                     nb.exe = Some(exe);
@@ -443,20 +452,8 @@ impl Program {
                 }
                 Ok(exe) => {
                     nb.log = exe.log.clone();
-                    let ctx_dev = self.context.device_index(dev).unwrap_or(0);
-                    match load_on(&self.context, ctx_dev, &exe) {
-                        Ok((m, info)) => {
-                            nb.log.push_str(&info);
-                            nb.status = CL_BUILD_SUCCESS as cl_build_status;
-                            nb.module = Some(Arc::new(m));
-                        }
-                        Err(log) => {
-                            nb.log.push_str(&log);
-                            nb.status = CL_BUILD_ERROR;
-                            if result.is_ok() {
-                                result = Err(CL_LINK_PROGRAM_FAILURE);
-                            }
-                        }
+                    if !load_into(&self.context, dev, &exe, &mut nb) && result.is_ok() {
+                        result = Err(CL_LINK_PROGRAM_FAILURE);
                     }
                     nb.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE as _;
                     nb.exe = Some(exe);
