@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <time.h>
 #include <unistd.h>
+#include "fakecuda_hooks.h"
 
 static cl_platform_id platform;
 static cl_device_id device;
@@ -27,17 +28,6 @@ static int on_cudacl;
 
 /* ------------------------------------------------------------------ fake driver counters */
 
-struct fakecuda_stats {
-    unsigned long long htod_calls, htod_bytes;
-    unsigned long long dtoh_calls, dtoh_bytes;
-    unsigned long long dtod_calls, dtod_bytes;
-    unsigned long long peer_calls, peer_bytes;
-    unsigned long long copy3d_calls;
-    unsigned long long memset_calls;
-    unsigned long long host_alloc_calls, host_register_calls;
-    unsigned long long mem_alloc_calls, live_alloc_bytes;
-    unsigned long long launches;
-};
 static void (*fake_stats)(struct fakecuda_stats *);
 
 static void find_fake_driver(void) {

@@ -9,14 +9,8 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
+#include "fakecuda_hooks.h"
 
-struct fakecuda_launch {
-    char name[256];
-    unsigned grid[3], block[3], shared;
-    size_t param_size;
-    unsigned char params[4096];
-    unsigned long long count;
-};
 static int (*last_launch)(struct fakecuda_launch *);
 
 static cl_context ctx;

@@ -37,6 +37,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "../c/fakecuda_hooks.h"
 
 typedef int CUresult;
 typedef int CUdevice;
@@ -102,17 +103,6 @@ static int valid_device(CUdevice d) { return d >= 0 && d < device_count(); }
 
 /* ---------------------------------------------------------------- statistics for tests */
 
-struct fakecuda_stats {
-    unsigned long long htod_calls, htod_bytes;
-    unsigned long long dtoh_calls, dtoh_bytes;
-    unsigned long long dtod_calls, dtod_bytes;
-    unsigned long long peer_calls, peer_bytes;
-    unsigned long long copy3d_calls;
-    unsigned long long memset_calls;
-    unsigned long long host_alloc_calls, host_register_calls;
-    unsigned long long mem_alloc_calls, live_alloc_bytes;
-    unsigned long long launches;
-};
 
 static struct fakecuda_stats stats;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -1104,13 +1094,6 @@ CUresult cuFuncSetAttribute(void *f, int attr, int value) {
     return CUDA_SUCCESS;
 }
 
-struct fakecuda_launch {
-    char name[256];
-    unsigned grid[3], block[3], shared;
-    size_t param_size;
-    unsigned char params[4096];
-    unsigned long long count;
-};
 
 static struct fakecuda_launch last_launch;
 
