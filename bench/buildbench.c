@@ -1,7 +1,9 @@
 /* clBuildProgram time of a 6-kernel OpenCL C source, on cudacl or the platform named by
  * $CL_PLATFORM_NAME: the first build in this process, then the same source again in this process.
  * Run it twice with the same (initially empty) cache folders to see a new process's disk-cache
- * hit. Prints "build: first X ms, again Y ms (median of N)". A benchmark, not a test. */
+ * hit. Prints "build: first X ms, again Y ms (median of N)". A benchmark, not a test.
+ * `buildbench --print-source` prints the source instead (scripts/stage-gpu.sh makes the PTX that
+ * bench/jitbench.c times from it). */
 #include "common.h"
 #include <time.h>
 
@@ -63,7 +65,11 @@ static double build_once(cl_context ctx, cl_device_id d) {
     return t;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--print-source") == 0) {
+        fputs(SRC, stdout);
+        return 0;
+    }
     cl_platform_id p = find_platform();
     cl_device_id d = find_gpu(p);
     if (!d) { printf("no device\n"); return 2; }

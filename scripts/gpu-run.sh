@@ -61,9 +61,19 @@ if [ -x "$G/bin/buildbench" ] && want buildbench; then
     pname=cudacl; [ $v = nvidia ] && pname=NVIDIA
     c=/tmp/bb-$v; rm -rf $c; mkdir -p $c
     for pass in cold warm-disk; do
-      OCL_ICD_VENDORS=$V/$v/ CL_PLATFORM_NAME=$pname CUDACL_CACHE_DIR=$c/cudacl CUDA_CACHE_PATH=$c/nv HOME=$c timeout 120 "$G/bin/buildbench" > $OUT/buildbench-$v-$pass.log 2>&1
+      CUDACL_BUILD_TIMES=1 OCL_ICD_VENDORS=$V/$v/ CL_PLATFORM_NAME=$pname CUDACL_CACHE_DIR=$c/cudacl CUDA_CACHE_PATH=$c/nv HOME=$c timeout 120 "$G/bin/buildbench" > $OUT/buildbench-$v-$pass.log 2>&1
       row "build 6 kernels ($pass process)" "$v" "$(tail -1 $OUT/buildbench-$v-$pass.log | sed 's/.*build: //')"
     done
+  done
+fi
+# The driver's PTX JIT alone, for the 6-kernel source: whole, and one module per kernel loaded
+# one after another and all at once (jit/ is staged by scripts/stage-gpu.sh).
+if [ -x "$G/bin/jitbench" ] && [ -d "$G/jit" ] && want jitbench; then
+  for mode in serial parallel; do
+    CUDA_CACHE_DISABLE=1 "$G/bin/jitbench" $mode "$G/jit/six.ptx" > $OUT/jitbench-whole-$mode.log 2>&1
+    CUDA_CACHE_DISABLE=1 "$G/bin/jitbench" $mode "$G"/jit/k_*.ptx > $OUT/jitbench-split-$mode.log 2>&1
+    row "jit 6 kernels, one module" cudacl "$(head -1 $OUT/jitbench-whole-$mode.log | sed 's/.*: //') start-up, $(tail -1 $OUT/jitbench-whole-$mode.log)"
+    row "jit 6 kernels, 6 modules" cudacl "$(tail -1 $OUT/jitbench-split-$mode.log)"
   done
 fi
 for b in bandwidth microbench; do

@@ -19,6 +19,19 @@ for src in tests/c/*.c bench/*.c; do
   name=$(basename "$src" .c)
   cc "${CFLAGS[@]}" "$src" -o "$out/bin/$name" -lOpenCL -lm -lpthread
 done
+# The 6-kernel source of bench/buildbench.c as PTX, whole and one file per kernel, for
+# bench/jitbench.c (the driver's JIT time, serial and parallel).
+mkdir -p "$out/jit"
+cargo build --release -p ptxgen --bin ptxgen
+"$out/bin/buildbench" --print-source > "$out/jit/six.cl"
+python3 - "$out/jit" <<'PY'
+import sys
+d = sys.argv[1]
+for part in open(f"{d}/six.cl").read().split("__kernel ")[1:]:
+    name = part.split("(")[0].split()[-1]
+    open(f"{d}/k_{name}.cl", "w").write("__kernel " + part)
+PY
+for f in "$out"/jit/*.cl; do CUDACL_CACHE=0 target/release/ptxgen "$f" -o "${f%.cl}.ptx" --sm 90 --ptx 8.5; done
 # Extra stages contributed by the sub-projects (ptxgen's PTX corpus, ompcl's programs).
 for sub in ptxgen ompcl; do
   if [ -f "$sub/gpu/stage.sh" ]; then bash "$sub/gpu/stage.sh" "$out/$sub" || echo "stage: $sub failed (skipped)"; fi

@@ -89,14 +89,28 @@ impl Ctx {
         }
         let guard = match SHARED.try_lock() {
             Ok(g) => g,
-            Err(TryLockError::Poisoned(p)) => {
-                let g = p.into_inner();
-                // SAFETY: we hold the lock; no module of the shared context is alive.
-                unsafe { ffi::pg_shared_reset() };
-                g
+            Err(TryLockError::Poisoned(p)) => Ctx::recover(p.into_inner()),
+            // The prewarm thread is parsing libclc there: waiting for it is quicker than
+            // parsing it again in a private context.
+            Err(TryLockError::WouldBlock) if PREWARMING.load(std::sync::atomic::Ordering::Acquire) => {
+                SHARED.lock().unwrap_or_else(|p| Ctx::recover(p.into_inner()))
             }
+            // Another build is using it.
             Err(TryLockError::WouldBlock) => return Ctx::private(),
         };
+        Ctx::shared(guard, path).unwrap_or_else(Ctx::private)
+    }
+
+    /// A poisoned lock: a build panicked while holding it, so the context may hold half-built
+    /// state. Dropped, to be made again.
+    fn recover(g: MutexGuard<'static, ()>) -> MutexGuard<'static, ()> {
+        // SAFETY: we hold the lock; no module of the shared context is alive.
+        unsafe { ffi::pg_shared_reset() };
+        g
+    }
+
+    /// The process-wide context (made and libclc parsed in it if needed), under `guard`.
+    fn shared(guard: MutexGuard<'static, ()>, path: &CString) -> Option<Ctx> {
         let mut log: *mut c_char = std::ptr::null_mut();
         // SAFETY: lock held; path is a valid C string.
         let raw = unsafe {
@@ -105,9 +119,9 @@ impl Ctx {
         };
         let _ = ffi::take_string(log);
         if raw.is_null() {
-            return Ctx::private();
+            return None;
         }
-        Ctx { raw, owner: Owner::Shared(guard), poisoned: Cell::new(false) }
+        Some(Ctx { raw, owner: Owner::Shared(guard), poisoned: Cell::new(false) })
     }
 
     /// Discard the shared context after this build (a failure may have left state in it).
@@ -163,19 +177,30 @@ pub fn prewarm() {
     if STARTED.swap(true, std::sync::atomic::Ordering::SeqCst) {
         return;
     }
+    PREWARMING.store(true, std::sync::atomic::Ordering::Release);
     let spawned = std::thread::Builder::new().name("ptxgen-prewarm".into()).spawn(|| {
         let _ = std::panic::catch_unwind(|| {
             let Ok(path) = libclc::get() else { return };
             let Ok(c) = CString::new(path.to_string_lossy().as_bytes()) else { return };
-            let _ctx = Ctx::shared_or_private(Some(&c));
+            // A build that got there first parses libclc itself.
+            if let Ok(guard) = SHARED.try_lock() {
+                let _ctx = Ctx::shared(guard, &c);
+            }
         });
+        PREWARMING.store(false, std::sync::atomic::Ordering::Release);
     });
-    if let Ok(handle) = spawned {
-        *PREWARM.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
-        // SAFETY: registering a plain extern "C" function with the C library.
-        unsafe { atexit(join_prewarm) };
+    match spawned {
+        Ok(handle) => {
+            *PREWARM.lock().unwrap_or_else(|e| e.into_inner()) = Some(handle);
+            // SAFETY: registering a plain extern "C" function with the C library.
+            unsafe { atexit(join_prewarm) };
+        }
+        Err(_) => PREWARMING.store(false, std::sync::atomic::Ordering::Release),
     }
 }
+
+/// True while the prewarm thread may hold (or is about to take) the shared context's lock.
+static PREWARMING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 static PREWARM: std::sync::Mutex<Option<std::thread::JoinHandle<()>>> = std::sync::Mutex::new(None);
 

@@ -894,3 +894,28 @@ fn wide_vector_arguments_are_aligned_at_most_16() {
         }
     }
 }
+
+/// Run in a process of its own by `prewarm_is_waited_for` (the other tests share the context).
+#[test]
+#[ignore = "run by prewarm_is_waited_for in a fresh process"]
+fn prewarm_child() {
+    setup();
+    prewarm();
+    // Let the thread take the lock (parsing libclc then takes tens of milliseconds).
+    std::thread::sleep(std::time::Duration::from_millis(3));
+    let (r, stages) = build_timed(&corpus_src("vadd.cl"), "", &H100, false);
+    r.unwrap();
+    // A build that starts while the prewarm thread parses libclc waits for it and then uses
+    // the shared context, instead of parsing libclc a second time in a private one.
+    assert!(stages.iter().any(|s| s.name == "init-shared"), "{stages:?}");
+}
+
+#[test]
+fn prewarm_is_waited_for() {
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "prewarm_child", "--ignored", "--nocapture"])
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && text.contains("1 passed"), "{text}");
+}

@@ -20,12 +20,13 @@ crate::cl_object!(Context, cl_context, CL_INVALID_CONTEXT);
 
 impl Context {
     pub fn new(devices: Vec<Arc<Cl<Device>>>, properties: Vec<cl_context_properties>, notify: Option<(NotifyFn, *mut c_void)>) -> Result<Context, cl_int> {
+        // A context is usually followed by a build: let ptxgen parse libclc meanwhile, starting
+        // before the CUDA contexts, whose creation takes long enough to hide most of it.
+        ptxgen::prewarm();
         let cuda = devices
             .iter()
             .map(|d| d.primary_context().map_err(|_| CL_OUT_OF_RESOURCES))
             .collect::<Result<Vec<_>, _>>()?;
-        // A context is usually followed by a build: let ptxgen parse libclc meanwhile.
-        ptxgen::prewarm();
         Ok(Context { devices, cuda, properties, notify: notify.map(|(f, d)| (f, d as usize)) })
     }
 

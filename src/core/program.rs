@@ -192,10 +192,33 @@ fn load_into(ctx: &Context, dev: &Cl<Device>, exe: &ptxgen::Program, nb: &mut De
 /// error log on failure.
 fn load_on(ctx: &Context, dev: usize, exe: &ptxgen::Program) -> Result<(LoadedModule, String), String> {
     ctx.cuda[dev].make_current().map_err(|e| format!("cudacl: cannot make the CUDA context current: {}\n", e.name()))?;
-    match Module::load_ptx(&exe.ptx) {
+    let t0 = std::time::Instant::now();
+    let loaded = Module::load_ptx(&exe.ptx);
+    if report_build_times() {
+        eprintln!("cudacl: build time: jit (device {dev}) {:.2} ms", t0.elapsed().as_secs_f64() * 1e3);
+    }
+    match loaded {
         Ok((m, info)) => Ok((LoadedModule { module: m, functions: Default::default() }, info)),
         Err((e, log)) => Err(format!("cudacl: CUDA JIT failed ({}):\n{}\n", e.name(), log)),
     }
+}
+
+/// Whether CUDACL_BUILD_TIMES=1 asks for the time of each build stage on stderr (a diagnostic
+/// for the build benchmark: ptxgen's stages, then the driver's JIT per device).
+fn report_build_times() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("CUDACL_BUILD_TIMES").is_ok_and(|v| v == "1"))
+}
+
+/// ptxgen::build, printing its stage times when CUDACL_BUILD_TIMES=1.
+fn build_reporting_times(source: &str, options: &str, t: &ptxgen::Target) -> Result<ptxgen::Program, ptxgen::BuildError> {
+    if !report_build_times() {
+        return ptxgen::build(source, options, t);
+    }
+    let (r, stages) = ptxgen::build_timed(source, options, t, true);
+    let parts: Vec<String> = stages.iter().map(|s| format!("{} {:.2} ms", s.name, s.ms)).collect();
+    eprintln!("cudacl: build time: {}", parts.join(", "));
+    r
 }
 
 fn has_option(options: &str, opt: &str) -> bool {
@@ -330,7 +353,7 @@ impl Program {
                         if let Some((_, r)) = by_target.iter().find(|(tt, _)| *tt == t) {
                             r.clone()
                         } else {
-                            let r = match guarded("build", || ptxgen::build(&self.source, options, &t)) {
+                            let r = match guarded("build", || build_reporting_times(&self.source, options, &t)) {
                                 Ok(Ok(p)) => Ok(Arc::new(p)),
                                 Ok(Err(ptxgen::BuildError::InvalidOptions { log })) => Err((CL_INVALID_BUILD_OPTIONS, log)),
                                 Ok(Err(ptxgen::BuildError::Failed { log })) => Err((CL_BUILD_PROGRAM_FAILURE, log)),
