@@ -21,9 +21,11 @@
 #include <llvm/ADT/bit.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
@@ -1423,6 +1425,122 @@ int pg_codegen(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char *
   } catch (...) {
     setLog(log, "internal error in NVPTX code generation");
     return 1;
+  }
+}
+
+} // extern "C"
+
+// ---------------------------------------------------------------------------------------------
+// One module per kernel, for building the kernels of a program on several threads (split.rs)
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+// Everything `K` needs: the definitions it reaches through its body and global initialisers.
+SmallPtrSet<const GlobalValue *, 32> reachableFrom(Function *K) {
+  SmallPtrSet<const GlobalValue *, 32> keep;
+  std::vector<GlobalValue *> work{K};
+  SmallPtrSet<Constant *, 32> seen;
+  while (!work.empty()) {
+    GlobalValue *G = work.back();
+    work.pop_back();
+    if (!keep.insert(G).second) continue;
+    std::vector<GlobalValue *> refs;
+    if (auto *F = dyn_cast<Function>(G)) {
+      for (Instruction &I : instructions(*F))
+        for (Value *op : I.operands()) collectRefs(op, seen, refs);
+    } else if (auto *V = dyn_cast<GlobalVariable>(G)) {
+      if (V->hasInitializer()) collectRefs(V->getInitializer(), seen, refs);
+    }
+    for (GlobalValue *R : refs)
+      if (!keep.count(R)) work.push_back(R);
+  }
+  return keep;
+}
+
+} // namespace
+
+extern "C" {
+
+// The number of modules pg_split_part can make of M: its kernel count, or 0 when M must be
+// built whole (a kernel calls another kernel, which would then be emitted twice).
+int pg_split_count(LLVMModuleRef mref) {
+  try {
+    Module &M = *unwrap(mref);
+    std::vector<Function *> ks = kernelsOf(M);
+    for (Function *K : ks) {
+      SmallPtrSet<const GlobalValue *, 32> keep = reachableFrom(K);
+      for (Function *O : ks)
+        if (O != K && keep.count(O)) return 0;
+    }
+    return int(ks.size());
+  } catch (...) {
+    return 0;
+  }
+}
+
+// Part `index` of M: a copy (in M's context) holding kernel number `index` and the definitions
+// it reaches, nothing else. Every definition but the kernel becomes internal and is renamed
+// with the suffix ".p<index>", so that the parts' PTX can be joined without clashes (only
+// identical declarations, such as vprintf's, repeat). NULL with a log on failure.
+LLVMModuleRef pg_split_part(LLVMModuleRef mref, int index, char **log) {
+  try {
+    Module &M = *unwrap(mref);
+    std::vector<Function *> ks = kernelsOf(M);
+    if (index < 0 || size_t(index) >= ks.size()) {
+      setLog(log, "internal error: no kernel to split off");
+      return nullptr;
+    }
+    Function *K = ks[size_t(index)];
+    SmallPtrSet<const GlobalValue *, 32> keep = reachableFrom(K);
+    ValueToValueMapTy VM;
+    std::unique_ptr<Module> P =
+        CloneModule(M, VM, [&](const GlobalValue *G) { return keep.count(G) != 0; });
+    // The annotations of the kernels left out refer to mere declarations now.
+    if (NamedMDNode *NMD = P->getNamedMetadata("nvvm.annotations")) {
+      std::vector<MDNode *> kept;
+      for (MDNode *N : NMD->operands()) {
+        auto *V = N->getNumOperands() ? dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0).get())
+                                      : nullptr;
+        auto *G = V ? dyn_cast<GlobalValue>(V->getValue()) : nullptr;
+        if (!G || !G->isDeclaration()) kept.push_back(N);
+      }
+      NMD->clearOperands();
+      for (MDNode *N : kept) NMD->addOperand(N);
+    }
+    // Debug locations (from libclc) would be dropped with a warning when the part is read
+    // back, as the module carries no debug-info version; ptxgen emits no debug info anyway.
+    StripDebugInfo(*P);
+    for (const char *name : {"llvm.used", "llvm.compiler.used"})
+      if (GlobalVariable *U = P->getGlobalVariable(name)) U->eraseFromParent();
+    std::string suffix = ".p" + std::to_string(index);
+    Function *PK = cast<Function>(VM[K]);
+    for (GlobalValue &G : P->global_values()) {
+      if (&G == PK || G.isDeclaration()) continue;
+      G.setLinkage(GlobalValue::InternalLinkage);
+      G.setVisibility(GlobalValue::DefaultVisibility);
+      if (G.hasName()) G.setName((G.getName() + suffix).str());
+    }
+    // Declarations nothing uses any more (the other kernels, their callees).
+    std::vector<GlobalValue *> dead;
+    for (GlobalValue &G : P->global_values())
+      if (G.isDeclaration() && G.use_empty() && !(isa<Function>(G) && cast<Function>(G).isIntrinsic()))
+        dead.push_back(&G);
+    for (GlobalValue *G : dead) G->eraseFromParent();
+    std::string verr;
+    raw_string_ostream ves(verr);
+    if (verifyModule(*P, &ves)) {
+      ves.flush();
+      setLog(log, "internal error: invalid IR after splitting off a kernel:\n" + verr);
+      return nullptr;
+    }
+    return wrap(P.release());
+  } catch (const std::exception &e) {
+    setLog(log, e.what());
+    return nullptr;
+  } catch (...) {
+    setLog(log, "internal error while splitting the program by kernel");
+    return nullptr;
   }
 }
 

@@ -13,9 +13,11 @@ mod info;
 mod libclc;
 pub mod options;
 mod pipeline;
+mod split;
 pub mod target;
 
 pub use pipeline::{build_timed, prewarm, set_shared_context, Stage};
+pub use split::set_build_threads;
 
 /// ptxgen's version as recorded in binaries and cache keys (the suffix is the revision of the
 /// kernel ABI: implicit arguments, local-memory rewrite, printf lowering, vector arguments aligned

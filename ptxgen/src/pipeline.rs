@@ -27,22 +27,22 @@ pub struct Stage {
     pub ms: f64,
 }
 
-struct Timer {
+pub(crate) struct Timer {
     stages: Vec<Stage>,
     t: Instant,
 }
 impl Timer {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Timer { stages: Vec::new(), t: Instant::now() }
     }
-    fn lap(&mut self, name: &'static str) {
+    pub(crate) fn lap(&mut self, name: &'static str) {
         let now = Instant::now();
         self.stages.push(Stage { name, ms: (now - self.t).as_secs_f64() * 1e3 });
         self.t = now;
     }
 }
 
-fn failed(log: impl Into<String>) -> BuildError {
+pub(crate) fn failed(log: impl Into<String>) -> BuildError {
     BuildError::Failed { log: log.into() }
 }
 
@@ -64,14 +64,14 @@ enum Owner {
 
 /// An LLVM context for one build whose diagnostics go to a log (never stderr/exit): the
 /// process-wide one when it is free (libclc already parsed there), else a private one.
-struct Ctx {
+pub(crate) struct Ctx {
     raw: LLVMContextRef,
     owner: Owner,
     poisoned: Cell<bool>,
 }
 
 impl Ctx {
-    fn private() -> Ctx {
+    pub(crate) fn private() -> Ctx {
         // SAFETY: pg_init is idempotent; pg_context_setup installs a handler on a live context.
         unsafe {
             ffi::pg_init();
@@ -129,7 +129,7 @@ impl Ctx {
         self.poisoned.set(true);
     }
 
-    fn context_ref(&self) -> ContextRef<'_> {
+    pub(crate) fn context_ref(&self) -> ContextRef<'_> {
         // SAFETY: the context outlives the borrow of self.
         unsafe { ContextRef::new(self.raw) }
     }
@@ -140,7 +140,7 @@ impl Ctx {
         unsafe { Module::new(m) }
     }
 
-    fn take_log(&self) -> (String, bool) {
+    pub(crate) fn take_log(&self) -> (String, bool) {
         let mut err: c_int = 0;
         // SAFETY: live context; the returned string is taken over by take_string.
         let s = ffi::take_string(unsafe { ffi::pg_context_take_log(self.raw, &mut err) });
@@ -334,26 +334,48 @@ fn backend(
     let mut log: *mut c_char = std::ptr::null_mut();
     stage(unsafe { ffi::pg_link_libclc(mr, lib.as_ptr(), &mut log) }, log, "linking libclc")?;
     t.lap("libclc-link");
+    // Several kernels: optimised and emitted side by side (split.rs); else here, whole.
+    let (ptx_text, kernels, part_logs) = match split::build_kernels_in_parallel(&m, opts, target, t)? {
+        Some(r) => r,
+        None => {
+            let (ptx, kernels) = optimize_and_emit(&m, opts, target, t)?;
+            (ptx, kernels, String::new())
+        }
+    };
+    let (mut ctxlog, err) = ctx.take_log();
+    if err {
+        return Err(failed(ctxlog));
+    }
+    drop(m);
+    ctxlog.push_str(&part_logs);
+    Ok((ptx_text, kernels, ctxlog))
+}
+
+/// The target half of a build, on a module with libclc linked: O3 (O0 for -cl-opt-disable),
+/// the argument layout from the optimised signatures, then PTX.
+pub(crate) fn optimize_and_emit(
+    m: &Module,
+    opts: &options::Options,
+    target: &Target,
+    t: &mut Timer,
+) -> Result<(String, Vec<KernelInfo>), BuildError> {
+    let mr = m.as_mut_ptr();
     let sm = target.sm as c_int;
     let ptx = (target.ptx_isa.0 * 10 + target.ptx_isa.1) as c_int;
     let opt = if opts.opt_disable { 0 } else { 3 };
     let fma = opts.fast_fma as c_int;
     let mut log: *mut c_char = std::ptr::null_mut();
+    // SAFETY (both bridge calls): `mr` is the live module owned by `m`.
     stage(unsafe { ffi::pg_optimize(mr, sm, ptx, opt, fma, &mut log) }, log, "optimisation")?;
     t.lap("optimize");
-    let kernels = info::kernels(&m).map_err(failed)?;
+    let kernels = info::kernels(m).map_err(failed)?;
     t.lap("layout");
     let mut log: *mut c_char = std::ptr::null_mut();
     let mut out: *mut c_char = std::ptr::null_mut();
     stage(unsafe { ffi::pg_codegen(mr, sm, ptx, opt, fma, &mut out, &mut log) }, log, "PTX code generation")?;
     let ptx_text = ffi::take_string(out);
     t.lap("codegen");
-    let (ctxlog, err) = ctx.take_log();
-    if err {
-        return Err(failed(ctxlog));
-    }
-    drop(m);
-    Ok((ptx_text, kernels, ctxlog))
+    Ok((ptx_text, kernels))
 }
 
 fn guarded<T>(f: impl FnOnce() -> Result<T, BuildError>) -> Result<T, BuildError> {

@@ -22,6 +22,9 @@ fn setup() {
         // Never touch the user's cache from the tests.
         let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ptxgen-test-cache");
         std::env::set_var("CUDACL_CACHE_DIR", d);
+        // Programs with several kernels take the parallel path (split.rs) on every machine,
+        // CI's two cores included; split_and_whole_builds_agree compares it with the whole one.
+        set_build_threads(4);
     });
 }
 
@@ -914,6 +917,51 @@ fn prewarm_child() {
 fn prewarm_is_waited_for() {
     let out = Command::new(std::env::current_exe().unwrap())
         .args(["--exact", "prewarm_child", "--ignored", "--nocapture"])
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success() && text.contains("1 passed"), "{text}");
+}
+
+/// Run in a process of its own by `split_and_whole_builds_agree` (the thread count is global).
+#[test]
+#[ignore = "run by split_and_whole_builds_agree in a fresh process"]
+fn split_child() {
+    setup();
+    let mut errs = Vec::new();
+    let mut split = 0;
+    for c in load_corpus().iter().filter(|c| c.expect.is_none()) {
+        set_build_threads(1);
+        let whole = build_nc(&c.source, &c.options, &H100).unwrap();
+        set_build_threads(4);
+        let parts = build_nc(&c.source, &c.options, &H100).unwrap();
+        if whole.ptx != parts.ptx {
+            split += 1;
+        }
+        // Same kernels, same argument layouts, same entries; the joined PTX passes the checks.
+        if whole.kernels != parts.kernels {
+            errs.push(format!("{}: kernel layouts differ:\n{:?}\n{:?}", c.file, whole.kernels, parts.kernels));
+        }
+        let names = |ptx: &str| -> Vec<String> {
+            let mut v: Vec<String> = parse_entries(ptx).unwrap().into_iter().map(|e| format!("{}{:?}", e.name, e.params)).collect();
+            v.sort();
+            v
+        };
+        if names(&whole.ptx) != names(&parts.ptx) {
+            errs.push(format!("{}: entries differ", c.file));
+        }
+        errs.extend(check_program(&c.file, &parts, &H100, c.kernels.as_ref()));
+        errs.extend(ptxas_check(&c.file, &parts.ptx, &H100));
+    }
+    eprintln!("{split} programs built in parts");
+    assert!(split >= 3, "only {split} corpus programs were built in parts");
+    assert!(errs.is_empty(), "{}", errs.join("\n"));
+}
+
+#[test]
+fn split_and_whole_builds_agree() {
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "split_child", "--ignored", "--nocapture"])
         .output()
         .unwrap();
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));

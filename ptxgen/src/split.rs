@@ -1,0 +1,277 @@
+//! Building a program's kernels side by side.
+//!
+//! O3 and NVPTX code generation are most of a cold build's CPU time, and they work on one
+//! module on one thread. A program with several kernels is therefore split, once libclc is
+//! linked, into one module per kernel holding that kernel and the definitions it reaches (the
+//! bridge's pg_split_part: everything but the kernel made internal and renamed per part). Each
+//! part is optimised and emitted in an LLVM context of its own on a thread of its own (LLVM
+//! allows concurrent work in distinct contexts), and the parts' PTX is joined into one module,
+//! which the driver JITs once: a module per kernel would pay the JIT's fixed cost per kernel.
+//!
+//! A program is built whole instead when it has one kernel, when fewer than 4 CPUs are
+//! available, when a kernel calls another kernel, or when the PTX holds something the join does
+//! not handle. Each part pays a fixed cost (a pass pipeline, a target machine, reading the part
+//! back) of a few milliseconds: on the H100 machine's 16 cores O3 and code generation of
+//! bench/buildbench.c's 6 kernels took 15-23 ms in parts against 30-43 ms whole, plus 4-5 ms
+//! to split; on a 2-core machine the parts took as long as the whole. CUDACL_BUILD_THREADS=N
+//! sets the threads (1 builds whole; 2 or more splits even on fewer CPUs).
+use crate::pipeline::{failed, optimize_and_emit, Ctx, Timer};
+use crate::*;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module;
+use std::os::raw::c_char;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// What one part, or the whole program, comes to: PTX, the kernels' layouts, warnings.
+type Built = (String, Vec<KernelInfo>, String);
+
+static THREADS_OVERRIDE: AtomicUsize = AtomicUsize::new(0);
+
+/// Tests: the number of threads builds use (0: the default, see threads()).
+#[doc(hidden)]
+pub fn set_build_threads(n: usize) {
+    THREADS_OVERRIDE.store(n, Ordering::Relaxed);
+}
+
+/// How many threads a build may use (1: build whole): set_build_threads, else
+/// CUDACL_BUILD_THREADS, else one per CPU when there are at least 4.
+fn threads() -> usize {
+    match THREADS_OVERRIDE.load(Ordering::Relaxed) {
+        0 => {}
+        n => return n,
+    }
+    if let Some(n) = std::env::var("CUDACL_BUILD_THREADS").ok().and_then(|v| v.parse::<usize>().ok()) {
+        return n.max(1);
+    }
+    match std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) {
+        n if n >= 4 => n,
+        _ => 1,
+    }
+}
+
+/// Builds the kernels of `m` (libclc linked, not optimised) in parallel. Ok(None): build it
+/// whole (see the module comment); `m` is left as it was either way.
+pub(crate) fn build_kernels_in_parallel(
+    m: &Module,
+    opts: &options::Options,
+    target: &Target,
+    t: &mut Timer,
+) -> Result<Option<Built>, BuildError> {
+    let threads = threads();
+    if threads < 2 {
+        return Ok(None);
+    }
+    // SAFETY: `m` is a live module; the bridge only reads it.
+    let n = unsafe { ffi::pg_split_count(m.as_mut_ptr()) }.max(0) as usize;
+    if n < 2 {
+        return Ok(None);
+    }
+    let mut parts = Vec::with_capacity(n);
+    for i in 0..n {
+        let mut log: *mut c_char = std::ptr::null_mut();
+        // SAFETY: as above; the part is a new module in m's context, handed over to `part`.
+        let raw = unsafe { ffi::pg_split_part(m.as_mut_ptr(), i as i32, &mut log) };
+        let log = ffi::take_string(log);
+        if raw.is_null() {
+            return Err(failed(log));
+        }
+        let part = unsafe { Module::new(raw) };
+        parts.push(part.write_bitcode_to_memory().as_slice().to_vec());
+    }
+    t.lap("split");
+
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<Result<Built, BuildError>>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..threads.min(n) {
+            // LLVM recurses deeply on big functions: the main thread's 8 MiB, not Rust's 2.
+            let worker = std::thread::Builder::new().name("ptxgen-kernel".into()).stack_size(8 << 20);
+            let spawned = worker.spawn_scoped(s, || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n {
+                    break;
+                }
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build_part(&parts[i], opts, target)))
+                    .unwrap_or_else(|_| Err(failed("internal error in ptxgen (panic)")));
+                *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+            });
+            if spawned.is_err() {
+                break; // the threads already running (or this one, below) take the rest
+            }
+        }
+    });
+    // Parts no thread took (none could be started): build them here.
+    let mut built = Vec::with_capacity(n);
+    for (i, slot) in results.into_iter().enumerate() {
+        let r = slot.into_inner().unwrap_or_else(|e| e.into_inner());
+        built.push(match r {
+            Some(r) => r?,
+            None => build_part(&parts[i], opts, target)?,
+        });
+    }
+    t.lap("optimize+codegen");
+
+    let ptxs: Vec<&str> = built.iter().map(|(p, _, _)| p.as_str()).collect();
+    let Some(ptx) = join_ptx(&ptxs) else {
+        return Ok(None);
+    };
+    let mut kernels = Vec::new();
+    let mut log = String::new();
+    for (_, k, l) in built {
+        kernels.extend(k);
+        for line in l.lines() {
+            if !log.lines().any(|seen| seen == line) {
+                log.push_str(line);
+                log.push('\n');
+            }
+        }
+    }
+    t.lap("join");
+    Ok(Some((ptx, kernels, log)))
+}
+
+/// One part, from its bitcode, in a context of its own.
+fn build_part(bitcode: &[u8], opts: &options::Options, target: &Target) -> Result<Built, BuildError> {
+    let ctx = Ctx::private();
+    let buf = MemoryBuffer::create_from_memory_range_copy(bitcode, "kernel");
+    let m = Module::parse_bitcode_from_buffer(&buf, ctx.context_ref())
+        .map_err(|e| failed(format!("internal error: a kernel's module does not read back: {e}\n")))?;
+    let (ptx, kernels) = optimize_and_emit(&m, opts, target, &mut Timer::new())?;
+    drop(m);
+    let (log, err) = ctx.take_log();
+    if err {
+        return Err(failed(log));
+    }
+    Ok((ptx, kernels, log))
+}
+
+/// Joins PTX modules made for the same target into one: the first one's header (.version,
+/// .target, .address_size), then the top-level statements of each, a statement identical to
+/// one already taken (a repeated declaration, such as vprintf's or the dynamic shared array's)
+/// left out. None when a module holds a top-level directive this does not know.
+pub(crate) fn join_ptx(parts: &[&str]) -> Option<String> {
+    let mut out = String::new();
+    let mut seen = std::collections::HashSet::new();
+    for (i, part) in parts.iter().enumerate() {
+        let (header, body) = split_header(part)?;
+        if i == 0 {
+            out.push_str(header);
+            out.push('\n');
+        }
+        for stmt in statements(body)? {
+            if seen.insert(stmt) {
+                out.push_str(stmt);
+                out.push_str("\n\n");
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The header lines (up to .address_size) and the rest.
+fn split_header(ptx: &str) -> Option<(&str, &str)> {
+    let at = ptx.find(".address_size")?;
+    let end = ptx[at..].find('\n').map(|e| at + e + 1).unwrap_or(ptx.len());
+    Some((&ptx[..end], &ptx[end..]))
+}
+
+/// The top-level statements of a PTX body (after the header), comments between them dropped:
+/// each ends at a `;` outside braces, or at the `}` closing a function body (with the `;`
+/// that follows an initialiser's closing brace). None on a directive without a `;`, such as
+/// `.file` or `.section` (debug information), or unbalanced braces.
+fn statements(body: &str) -> Option<Vec<&str>> {
+    let b = body.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut start: Option<usize> = None;
+    let mut depth = 0i32;
+    while i < b.len() {
+        // Comments (outside and inside statements).
+        if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
+            i = body[i..].find('\n').map(|e| i + e).unwrap_or(b.len());
+            continue;
+        }
+        if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            i = body[i + 2..].find("*/").map(|e| i + 2 + e + 2)?;
+            continue;
+        }
+        let c = b[i];
+        if start.is_none() {
+            if c.is_ascii_whitespace() {
+                i += 1;
+                continue;
+            }
+            if body[i..].starts_with(".file") || body[i..].starts_with(".section") {
+                return None;
+            }
+            start = Some(i);
+        }
+        match c {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth < 0 {
+                    return None;
+                }
+                if depth == 0 {
+                    // An initialiser `= {...};` goes on to its `;`; a function body ends here.
+                    let rest = &body[i + 1..];
+                    let next = rest.len() - rest.trim_start().len();
+                    let end = if rest.trim_start().starts_with(';') { i + 1 + next + 1 } else { i + 1 };
+                    out.push(body[start.take()?..end].trim_end());
+                    i = end;
+                    continue;
+                }
+            }
+            b';' if depth == 0 => {
+                out.push(body[start.take()?..=i].trim_end());
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if depth != 0 || start.is_some() {
+        return None;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: &str = "//\n// Generated by LLVM NVPTX Back-End\n//\n\n.version 8.5\n.target sm_90\n.address_size 64\n\n\t// .globl\tk1\n.extern .shared .align 16 .b8 __cudacl_dynshared[];\n.global .align 1 .b8 $str$p0[3] = {104, 105, 0};\n.extern .func  (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n\t.param .b64 vprintf_param_1\n)\n;\n.visible .entry k1(\n\t.param .u64 k1_param_0\n)\n{\n\t// body comment { not a brace\n\tret;\n}\n";
+    const B: &str = ".version 8.5\n.target sm_90\n.address_size 64\n\n.extern .shared .align 16 .b8 __cudacl_dynshared[];\n.extern .func  (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n\t.param .b64 vprintf_param_1\n)\n;\n.func helper$p1()\n;\n.visible .entry k2()\n{\n\t{ // a scope\n\t}\n\tret;\n}\n.func helper$p1()\n{\n\tret;\n}\n";
+
+    #[test]
+    fn statements_of_a_body() {
+        let (_, body) = split_header(A).unwrap();
+        let s = statements(body).unwrap();
+        assert_eq!(s.len(), 4, "{s:#?}");
+        assert!(s[1].starts_with(".global") && s[1].ends_with("};"));
+        assert!(s[2].starts_with(".extern .func") && s[2].ends_with(';'));
+        assert!(s[3].starts_with(".visible .entry k1") && s[3].ends_with('}'));
+        assert!(s[3].contains("// body comment { not a brace"));
+    }
+
+    #[test]
+    fn join_keeps_one_header_and_one_copy_of_each_declaration() {
+        let j = join_ptx(&[A, B]).unwrap();
+        assert_eq!(j.matches(".version").count(), 1);
+        assert_eq!(j.matches(".address_size").count(), 1);
+        assert_eq!(j.matches("__cudacl_dynshared").count(), 1);
+        assert_eq!(j.matches("vprintf\n").count(), 1);
+        assert_eq!(j.matches(".func helper$p1()\n;").count(), 1);
+        assert!(j.contains(".visible .entry k1(") && j.contains(".visible .entry k2()"));
+        assert!(j.find("entry k1").unwrap() < j.find("entry k2").unwrap());
+    }
+
+    #[test]
+    fn join_refuses_what_it_does_not_know() {
+        let dbg = ".version 8.5\n.target sm_90\n.address_size 64\n.file 1 \"k.cl\"\n.visible .entry k()\n{\n\tret;\n}\n";
+        assert!(join_ptx(&[A, dbg]).is_none());
+        assert!(join_ptx(&[".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"]).is_none());
+        assert!(join_ptx(&["no header"]).is_none());
+    }
+}
