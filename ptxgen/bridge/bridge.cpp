@@ -1479,6 +1479,20 @@ int pg_split_count(LLVMModuleRef mref) {
   }
 }
 
+// How much work kernel number `index` is likely to be: the instructions it reaches.
+long pg_split_weight(LLVMModuleRef mref, int index) {
+  try {
+    std::vector<Function *> ks = kernelsOf(*unwrap(mref));
+    if (index < 0 || size_t(index) >= ks.size()) return 0;
+    long n = 0;
+    for (const GlobalValue *G : reachableFrom(ks[size_t(index)]))
+      if (auto *F = dyn_cast<Function>(G)) n += long(F->getInstructionCount());
+    return n;
+  } catch (...) {
+    return 0;
+  }
+}
+
 // Part `index` of M: a copy (in M's context) holding kernel number `index` and the definitions
 // it reaches, nothing else. Every definition but the kernel becomes internal and is renamed
 // with the suffix ".p<index>", so that the parts' PTX can be joined without clashes (only

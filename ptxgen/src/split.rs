@@ -67,48 +67,54 @@ pub(crate) fn build_kernels_in_parallel(
     if n < 2 {
         return Ok(None);
     }
-    let mut parts = Vec::with_capacity(n);
-    for i in 0..n {
-        let mut log: *mut c_char = std::ptr::null_mut();
-        // SAFETY: as above; the part is a new module in m's context, handed over to `part`.
-        let raw = unsafe { ffi::pg_split_part(m.as_mut_ptr(), i as i32, &mut log) };
-        let log = ffi::take_string(log);
-        if raw.is_null() {
-            return Err(failed(log));
-        }
-        let part = unsafe { Module::new(raw) };
-        parts.push(part.write_bitcode_to_memory().as_slice().to_vec());
-    }
-    t.lap("split");
-
-    let next = AtomicUsize::new(0);
+    // The parts are made one by one here (they are copies in m's context) and built by worker
+    // threads as they come, heaviest first so that the longest part starts earliest; this
+    // thread joins the workers once every part is made.
+    let mr = m.as_mut_ptr();
+    let mut order: Vec<usize> = (0..n).collect();
+    // SAFETY (all bridge calls here): `mr` is the live module owned by `m`; only read.
+    order.sort_by_key(|&i| std::cmp::Reverse(unsafe { ffi::pg_split_weight(mr, i as i32) }));
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<u8>)>();
+    let rx = Mutex::new(rx);
     let results: Vec<Mutex<Option<Result<Built, BuildError>>>> = (0..n).map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|s| {
-        for _ in 0..threads.min(n) {
+    let work = || loop {
+        let job = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+        let Ok((i, bitcode)) = job else { break };
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build_part(&bitcode, opts, target)))
+            .unwrap_or_else(|_| Err(failed("internal error in ptxgen (panic)")));
+        *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+    };
+    let made: Result<(), BuildError> = std::thread::scope(|s| {
+        for _ in 1..threads.min(n) {
             // LLVM recurses deeply on big functions: the main thread's 8 MiB, not Rust's 2.
             let worker = std::thread::Builder::new().name("ptxgen-kernel".into()).stack_size(8 << 20);
-            let spawned = worker.spawn_scoped(s, || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n {
-                    break;
-                }
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build_part(&parts[i], opts, target)))
-                    .unwrap_or_else(|_| Err(failed("internal error in ptxgen (panic)")));
-                *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-            });
-            if spawned.is_err() {
-                break; // the threads already running (or this one, below) take the rest
+            if worker.spawn_scoped(s, work).is_err() {
+                break; // fewer workers; this thread takes what they leave
             }
         }
+        for &i in &order {
+            let mut log: *mut c_char = std::ptr::null_mut();
+            let raw = unsafe { ffi::pg_split_part(mr, i as i32, &mut log) };
+            let log = ffi::take_string(log);
+            if raw.is_null() {
+                return Err(failed(log)); // dropping tx stops the workers
+            }
+            // SAFETY: a new module of m's context, handed over.
+            let part = unsafe { Module::new(raw) };
+            let _ = tx.send((i, part.write_bitcode_to_memory().as_slice().to_vec()));
+        }
+        drop(tx);
+        t.lap("split");
+        work();
+        Ok(())
     });
-    // Parts no thread took (none could be started): build them here.
+    made?;
     let mut built = Vec::with_capacity(n);
-    for (i, slot) in results.into_iter().enumerate() {
-        let r = slot.into_inner().unwrap_or_else(|e| e.into_inner());
-        built.push(match r {
-            Some(r) => r?,
-            None => build_part(&parts[i], opts, target)?,
-        });
+    for slot in results {
+        match slot.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(r) => built.push(r?),
+            None => return Err(failed("internal error: a kernel was not built")),
+        }
     }
     t.lap("optimize+codegen");
 
