@@ -56,13 +56,19 @@ for exe in "$G"/bin/*; do
 done
 # Build times: a cold process (empty caches: cudacl's and the CUDA JIT's), then a new process
 # with the disk caches the first one filled.
+# Three cold processes each (the driver's JIT time varies from run to run), and for cudacl
+# also cold with the kernels built whole (CUDACL_BUILD_THREADS=1) for comparison.
 if [ -x "$G/bin/buildbench" ] && want buildbench; then
-  for v in cudacl nvidia; do
-    pname=cudacl; [ $v = nvidia ] && pname=NVIDIA
-    c=/tmp/bb-$v; rm -rf $c; mkdir -p $c
-    for pass in cold warm-disk; do
-      CUDACL_BUILD_TIMES=1 OCL_ICD_VENDORS=$V/$v/ CL_PLATFORM_NAME=$pname CUDACL_CACHE_DIR=$c/cudacl CUDA_CACHE_PATH=$c/nv HOME=$c timeout 120 "$G/bin/buildbench" > $OUT/buildbench-$v-$pass.log 2>&1
-      row "build 6 kernels ($pass process)" "$v" "$(tail -1 $OUT/buildbench-$v-$pass.log | sed 's/.*build: //')"
+  for i in 1 2 3; do
+    for v in cudacl nvidia cudacl-whole; do
+      vendor=${v%-whole}; pname=cudacl; [ $vendor = nvidia ] && pname=NVIDIA
+      threads=; [ $v = cudacl-whole ] && threads=1
+      c=/tmp/bb-$v-$i; rm -rf $c; mkdir -p $c
+      passes="cold"; [ $i = 1 ] && [ $v != cudacl-whole ] && passes="cold warm-disk"
+      for pass in $passes; do
+        CUDACL_BUILD_THREADS=$threads CUDACL_BUILD_TIMES=1 OCL_ICD_VENDORS=$V/$vendor/ CL_PLATFORM_NAME=$pname CUDACL_CACHE_DIR=$c/cudacl CUDA_CACHE_PATH=$c/nv HOME=$c timeout 120 "$G/bin/buildbench" > $OUT/buildbench-$v-$pass-$i.log 2>&1
+        row "build 6 kernels ($pass process)" "$v" "$(tail -1 $OUT/buildbench-$v-$pass-$i.log | sed 's/.*build: //')"
+      done
     done
   done
 fi
