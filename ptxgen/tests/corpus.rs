@@ -913,14 +913,20 @@ fn prewarm_child() {
     assert!(stages.iter().any(|s| s.name == "init-shared"), "{stages:?}");
 }
 
-#[test]
-fn prewarm_is_waited_for() {
+/// Runs the ignored test `name` of this binary in a process of its own (for tests that change
+/// process-wide state), failing with its output when it fails.
+fn run_in_own_process(name: &str) {
     let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "prewarm_child", "--ignored", "--nocapture"])
+        .args(["--exact", name, "--ignored", "--nocapture"])
         .output()
         .unwrap();
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success() && text.contains("1 passed"), "{text}");
+}
+
+#[test]
+fn prewarm_is_waited_for() {
+    run_in_own_process("prewarm_child");
 }
 
 /// Run in a process of its own by `split_and_whole_builds_agree` (the thread count is global).
@@ -960,10 +966,5 @@ fn split_child() {
 
 #[test]
 fn split_and_whole_builds_agree() {
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "split_child", "--ignored", "--nocapture"])
-        .output()
-        .unwrap();
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success() && text.contains("1 passed"), "{text}");
+    run_in_own_process("split_child");
 }
