@@ -6,7 +6,7 @@
  *
  *   ./kernels            all sections
  *   ./kernels nofault    all but the illegal-address section
- *   ./kernels SECTION    one section: vadd ndim local byval printf misc link fault
+ *   ./kernels SECTION    one section: vadd ndim local byval printf misc link multi fault
  */
 #include "common.h"
 #include <math.h>
@@ -530,6 +530,70 @@ static void test_compile_link(void) {
 }
 
 /* ---- a deliberate illegal address: an error status, the process keeps running ----------- */
+/* ---- one program and one buffer on two GPUs: kernels run on each in turn ----------------- */
+static void test_multi_device(void) {
+    cl_platform_id plat = NULL;
+    clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL);
+    cl_device_id ds[2];
+    cl_uint nd = 0;
+    if (clGetDeviceIDs(plat, CL_DEVICE_TYPE_GPU, 2, ds, &nd) != CL_SUCCESS || nd < 2) {
+        printf("multi-device kernels: skipped (%u GPU)\n", nd);
+        return;
+    }
+    cl_int err;
+    cl_context mc = clCreateContext(NULL, 2, ds, NULL, NULL, &err);
+    CHECK(mc != NULL, "2-device context: %d", err);
+    if (!mc) return;
+    cl_command_queue q0 = clCreateCommandQueue(mc, ds[0], 0, &err);
+    cl_command_queue q1 = clCreateCommandQueue(mc, ds[1], 0, &err);
+    const char *src = "__kernel void step(__global int *x, int add) { size_t i = get_global_id(0); x[i] = x[i] * 2 + add; }\n";
+    cl_program p = clCreateProgramWithSource(mc, 1, &src, NULL, &err);
+    EXPECT(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_SUCCESS); /* for both devices */
+    cl_uint pn = 0;
+    clGetProgramInfo(p, CL_PROGRAM_NUM_DEVICES, sizeof pn, &pn, NULL);
+    CHECK(pn == 2, "program devices: %u", pn);
+    for (int d = 0; d < 2; d++) {
+        cl_build_status bs = CL_BUILD_NONE;
+        clGetProgramBuildInfo(p, ds[d], CL_PROGRAM_BUILD_STATUS, sizeof bs, &bs, NULL);
+        CHECK(bs == CL_BUILD_SUCCESS, "build status on device %d: %d", d, bs);
+    }
+    cl_kernel k = clCreateKernel(p, "step", &err);
+    CHECK(k != NULL, "clCreateKernel: %d", err);
+    const size_t n = 1u << 20;
+    cl_int *host = malloc(n * sizeof *host), *out = malloc(n * sizeof *out);
+    for (size_t i = 0; i < n; i++) host[i] = (cl_int)i;
+    cl_mem x = clCreateBuffer(mc, CL_MEM_COPY_HOST_PTR, n * sizeof *host, host, &err);
+    CHECK(x != NULL, "buffer: %d", err);
+    /* device 0, then device 1 (waiting for it), then device 0 again: the data follows */
+    cl_event e0, e1, e2;
+    cl_int add = 1;
+    clSetKernelArg(k, 0, sizeof x, &x);
+    clSetKernelArg(k, 1, sizeof add, &add);
+    EXPECT(clEnqueueNDRangeKernel(q0, k, 1, NULL, &n, NULL, 0, NULL, &e0), CL_SUCCESS);
+    add = 2;
+    clSetKernelArg(k, 1, sizeof add, &add);
+    EXPECT(clEnqueueNDRangeKernel(q1, k, 1, NULL, &n, NULL, 1, &e0, &e1), CL_SUCCESS);
+    add = 3;
+    clSetKernelArg(k, 1, sizeof add, &add);
+    EXPECT(clEnqueueNDRangeKernel(q0, k, 1, NULL, &n, NULL, 1, &e1, &e2), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(q1, x, CL_TRUE, 0, n * sizeof *out, out, 1, &e2, NULL), CL_SUCCESS);
+    size_t bad = n;
+    for (size_t i = 0; i < n && bad == n; i++)
+        if (out[i] != (((cl_int)i * 2 + 1) * 2 + 2) * 2 + 3) bad = i;
+    CHECK(bad == n, "kernels on device 0, 1, 0: element %zu is %d", bad, bad < n ? out[bad] : 0);
+    clReleaseEvent(e0);
+    clReleaseEvent(e1);
+    clReleaseEvent(e2);
+    clReleaseMemObject(x);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q0);
+    clReleaseCommandQueue(q1);
+    clReleaseContext(mc);
+    free(host);
+    free(out);
+}
+
 static void test_fault(void) {
     const char *src = "__kernel void fault(__global int *p, ulong bad) { ((__global int *)bad)[get_global_id(0)] = 1; p[0] = 2; }\n";
     cl_program p = build(src, NULL, NULL);
@@ -570,7 +634,7 @@ int main(int argc, char **argv) {
     if (!ctx) { printf("clCreateContext %d\n", err); return 2; }
     q = clCreateCommandQueue(ctx, dev, 0, &err);
     if (!q) { printf("clCreateCommandQueue %d\n", err); return 2; }
-    /* argv[1]: "nofault", or the one section to run (vadd ndim local byval printf misc link fault). */
+    /* argv[1]: "nofault", or the one section to run (vadd ndim local byval printf misc link multi fault). */
     const char *only = argc > 1 ? argv[1] : "";
     int all = !*only || !strcmp(only, "nofault");
 #define SECTION(name, fn) if (all || !strcmp(only, name)) fn()
@@ -581,6 +645,7 @@ int main(int argc, char **argv) {
     SECTION("printf", test_printf);
     SECTION("misc", test_misc);
     SECTION("link", test_compile_link);
+    SECTION("multi", test_multi_device);
     if (!*only || !strcmp(only, "fault")) test_fault();
     return report("kernels");
 }
