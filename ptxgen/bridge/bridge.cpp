@@ -658,11 +658,30 @@ void lowerPrintf(Module &M) {
   if (P->use_empty()) P->eraseFromParent();
 }
 
+// mul24(a, b) and mad24(a, b, c) as a full 32-bit a * b (+ c). OpenCL 1.2 (6.12.3) leaves the
+// result implementation-defined outside the 24-bit range, and NVIDIA GPUs multiply 32-bit
+// integers at full speed, while libclc's versions first sign- or zero-extend the low 24 bits
+// of each operand (clpeak's "integer fast 24bit" ran 20% below NVIDIA's OpenCL with them).
+bool defineFast24(Function &F) {
+  StringRef n = F.getName();
+  bool mul = n.starts_with("_Z5mul24") && F.arg_size() == 2;
+  bool mad = n.starts_with("_Z5mad24") && F.arg_size() == 3;
+  if (!(mul || mad) || !F.getReturnType()->isIntOrIntVectorTy()) return false;
+  F.setLinkage(GlobalValue::InternalLinkage);
+  F.addFnAttr(Attribute::AlwaysInline);
+  IRBuilder<> B(BasicBlock::Create(F.getContext(), "entry", &F));
+  Value *r = B.CreateMul(F.getArg(0), F.getArg(1));
+  B.CreateRet(mad ? B.CreateAdd(r, F.getArg(2)) : r);
+  return true;
+}
+
 // Builtins libclc implements as macros (so the library has no symbol for them) while clang's
 // -fdeclare-opencl-builtins declares them as functions: mad_hi(a, b, c) = mul_hi(a, b) + c.
+// Also mul24/mad24 (defineFast24).
 void defineMacroBuiltins(Module &M) {
   for (Function &F : M) {
     if (!F.isDeclaration() || F.use_empty()) continue;
+    if (defineFast24(F)) continue;
     StringRef n = F.getName();
     if (!n.starts_with("_Z6mad_hi") || F.arg_size() != 3) continue;
     StringRef args = n.drop_front(strlen("_Z6mad_hi"));

@@ -14,6 +14,25 @@ use std::sync::{Mutex, OnceLock};
 
 pub type Key = [u8; 16];
 
+/// The digest of the code that decides a build's output, part of every key: a new ptxgen (a
+/// changed rewrite, say) never gets PTX an older one cached, without anyone bumping VERSION.
+/// Hashed once per process (about 200 KB).
+pub fn code_id() -> &'static [u8] {
+    static ID: OnceLock<Key> = OnceLock::new();
+    ID.get_or_init(|| key(CODE))
+}
+
+const CODE: &[&[u8]] = &[
+    include_bytes!("../bridge/bridge.cpp"),
+    include_bytes!("pipeline.rs"),
+    include_bytes!("split.rs"),
+    include_bytes!("info.rs"),
+    include_bytes!("options.rs"),
+    include_bytes!("target.rs"),
+    include_bytes!("headers.rs"),
+    include_bytes!("binary.rs"),
+];
+
 /// 128-bit key from the parts (two SipHash runs with different prefixes).
 pub fn key(parts: &[&[u8]]) -> Key {
     let mut out = [0u8; 16];

@@ -180,6 +180,7 @@ pub fn prewarm() {
     PREWARMING.store(true, std::sync::atomic::Ordering::Release);
     let spawned = std::thread::Builder::new().name("ptxgen-prewarm".into()).spawn(|| {
         let _ = std::panic::catch_unwind(|| {
+            let _ = cache::code_id(); // hashed here rather than in the first build
             let Ok(path) = libclc::get() else { return };
             let Ok(c) = CString::new(path.to_string_lossy().as_bytes()) else { return };
             // A build that got there first parses libclc itself.
@@ -404,6 +405,7 @@ pub fn build_timed(
         let tgt = format!("sm_{}:ptx{}.{}", target.sm, target.ptx_isa.0, target.ptx_isa.1);
         let key = cache::key(&[
             VERSION.as_bytes(),
+            cache::code_id(),
             b"build",
             PREDEFINED.as_bytes(),
             source.as_bytes(),

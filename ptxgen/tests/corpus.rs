@@ -898,6 +898,17 @@ fn wide_vector_arguments_are_aligned_at_most_16() {
     }
 }
 
+#[test]
+fn fast24_is_a_plain_multiply() {
+    setup();
+    let p = build_nc(&corpus_src("fast24.cl"), "", &H100).unwrap();
+    // libclc's mul24 masks (0xFFFFFF) or sign-extends (shl 8, shr 8) each operand first.
+    for bad in ["16777215", "0xFFFFFF", ", 8;"] {
+        assert!(!p.ptx.contains(bad), "{bad} in:\n{}", p.ptx);
+    }
+    assert!(p.ptx.contains("mul.lo.s32") || p.ptx.contains("mad.lo.s32"), "{}", p.ptx);
+}
+
 /// Run in a process of its own by `prewarm_is_waited_for` (the other tests share the context).
 #[test]
 #[ignore = "run by prewarm_is_waited_for in a fresh process"]
