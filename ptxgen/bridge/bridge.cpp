@@ -1512,20 +1512,26 @@ long pg_split_weight(LLVMModuleRef mref, int index) {
   }
 }
 
-// Part `index` of M: a copy (in M's context) holding kernel number `index` and the definitions
-// it reaches, nothing else. Every definition but the kernel becomes internal and is renamed
-// with the suffix ".p<index>", so that the parts' PTX can be joined without clashes (only
-// identical declarations, such as vprintf's, repeat). NULL with a log on failure.
-LLVMModuleRef pg_split_part(LLVMModuleRef mref, int index, char **log) {
+// Part number `part` of M: a copy (in M's context) holding the kernels numbered in
+// `kernels` (`count` of them) and the definitions they reach, nothing else. Every definition
+// but those kernels becomes internal and is renamed with the suffix ".p<part>", so that the
+// parts' PTX can be joined without clashes (only identical declarations, such as vprintf's,
+// repeat). NULL with a log on failure.
+LLVMModuleRef pg_split_part(LLVMModuleRef mref, int part, const int *kernels, int count,
+                            char **log) {
   try {
     Module &M = *unwrap(mref);
     std::vector<Function *> ks = kernelsOf(M);
-    if (index < 0 || size_t(index) >= ks.size()) {
-      setLog(log, "internal error: no kernel to split off");
-      return nullptr;
+    std::vector<Function *> mine;
+    SmallPtrSet<const GlobalValue *, 32> keep;
+    for (int i = 0; i < count; i++) {
+      if (kernels[i] < 0 || size_t(kernels[i]) >= ks.size()) {
+        setLog(log, "internal error: no kernel to split off");
+        return nullptr;
+      }
+      mine.push_back(ks[size_t(kernels[i])]);
+      for (const GlobalValue *G : reachableFrom(mine.back())) keep.insert(G);
     }
-    Function *K = ks[size_t(index)];
-    SmallPtrSet<const GlobalValue *, 32> keep = reachableFrom(K);
     ValueToValueMapTy VM;
     std::unique_ptr<Module> P =
         CloneModule(M, VM, [&](const GlobalValue *G) { return keep.count(G) != 0; });
@@ -1546,10 +1552,11 @@ LLVMModuleRef pg_split_part(LLVMModuleRef mref, int index, char **log) {
     StripDebugInfo(*P);
     for (const char *name : {"llvm.used", "llvm.compiler.used"})
       if (GlobalVariable *U = P->getGlobalVariable(name)) U->eraseFromParent();
-    std::string suffix = ".p" + std::to_string(index);
-    Function *PK = cast<Function>(VM[K]);
+    std::string suffix = ".p" + std::to_string(part);
+    SmallPtrSet<const GlobalValue *, 8> partKernels;
+    for (Function *K : mine) partKernels.insert(cast<Function>(VM[K]));
     for (GlobalValue &G : P->global_values()) {
-      if (&G == PK || G.isDeclaration()) continue;
+      if (partKernels.count(&G) || G.isDeclaration()) continue;
       G.setLinkage(GlobalValue::InternalLinkage);
       G.setVisibility(GlobalValue::DefaultVisibility);
       if (G.hasName()) G.setName((G.getName() + suffix).str());

@@ -29,7 +29,7 @@ extern "C" {
     pub fn pg_link_modules(dst: LLVMModuleRef, src: LLVMModuleRef, log: *mut *mut c_char) -> c_int;
     pub fn pg_split_count(m: LLVMModuleRef) -> c_int;
     pub fn pg_split_weight(m: LLVMModuleRef, index: c_int) -> std::os::raw::c_long;
-    pub fn pg_split_part(m: LLVMModuleRef, index: c_int, log: *mut *mut c_char) -> LLVMModuleRef;
+    pub fn pg_split_part(m: LLVMModuleRef, part: c_int, kernels: *const c_int, count: c_int, log: *mut *mut c_char) -> LLVMModuleRef;
     pub fn pg_optimize(m: LLVMModuleRef, sm: c_int, ptx: c_int, opt: c_int, fast_fma: c_int, log: *mut *mut c_char) -> c_int;
     pub fn pg_codegen(
         m: LLVMModuleRef,

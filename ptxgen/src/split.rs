@@ -3,18 +3,20 @@
 //! O3 and NVPTX code generation are most of a cold build's CPU time, and they work on one
 //! module on one thread. A program with several kernels is therefore split, once libclc is
 //! linked, into one module per kernel holding that kernel and the definitions it reaches (the
-//! bridge's pg_split_part: everything but the kernel made internal and renamed per part). Each
+//! bridge's pg_split_part: everything but the kernels made internal and renamed per part); with
+//! more kernels than threads, a part holds a group of kernels of about equal weight. Each
 //! part is optimised and emitted in an LLVM context of its own on a thread of its own (LLVM
 //! allows concurrent work in distinct contexts), and the parts' PTX is joined into one module,
 //! which the driver JITs once: a module per kernel would pay the JIT's fixed cost per kernel.
 //!
-//! A program is built whole instead when it has one kernel, when fewer than 4 CPUs are
-//! available, when a kernel calls another kernel, or when the PTX holds something the join does
-//! not handle. Each part pays a fixed cost (a pass pipeline, a target machine, reading the part
-//! back) of a few milliseconds: on the H100 machine's 16 cores O3 and code generation of
-//! bench/buildbench.c's 6 kernels took 15-23 ms in parts against 30-43 ms whole, plus 4-5 ms
-//! to split; on a 2-core machine the parts took as long as the whole. CUDACL_BUILD_THREADS=N
-//! sets the threads (1 builds whole; 2 or more splits even on fewer CPUs).
+//! A program is built whole instead when it has one kernel, when one CPU is available, when a
+//! kernel calls another kernel, or when the PTX holds something the join does not handle. Each
+//! part pays a fixed cost (a pass pipeline, a target machine, reading the part back) of a few
+//! milliseconds, which grouping kernels bounds. Measured: bench/buildbench.c's 6 kernels, O3 and
+//! code generation 17-23 ms in parts against 30-43 ms whole on the H100 machine's 16 cores;
+//! ptxgen's whole build 34-41 ms against 39-43 ms on a 2-core machine, and 400-490 ms against
+//! 590-620 ms for 60 small kernels there. CUDACL_BUILD_THREADS=N sets the threads (1 builds
+//! whole).
 use crate::pipeline::{failed, optimize_and_emit, Ctx, Timer};
 use crate::*;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -35,7 +37,7 @@ pub fn set_build_threads(n: usize) {
 }
 
 /// How many threads a build may use (1: build whole): set_build_threads, else
-/// CUDACL_BUILD_THREADS, else one per CPU when there are at least 4.
+/// CUDACL_BUILD_THREADS, else one per CPU.
 fn threads() -> usize {
     match THREADS_OVERRIDE.load(Ordering::Relaxed) {
         0 => {}
@@ -44,10 +46,7 @@ fn threads() -> usize {
     if let Some(n) = std::env::var("CUDACL_BUILD_THREADS").ok().and_then(|v| v.parse::<usize>().ok()) {
         return n.max(1);
     }
-    match std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) {
-        n if n >= 4 => n,
-        _ => 1,
-    }
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
 /// Builds the kernels of `m` (libclc linked, not optimised) in parallel. Ok(None): build it
@@ -71,12 +70,13 @@ pub(crate) fn build_kernels_in_parallel(
     // threads as they come, heaviest first so that the longest part starts earliest; this
     // thread joins the workers once every part is made.
     let mr = m.as_mut_ptr();
-    let mut order: Vec<usize> = (0..n).collect();
     // SAFETY (all bridge calls here): `mr` is the live module owned by `m`; only read.
-    order.sort_by_key(|&i| std::cmp::Reverse(unsafe { ffi::pg_split_weight(mr, i as i32) }));
+    let weights: Vec<i64> = (0..n).map(|i| unsafe { ffi::pg_split_weight(mr, i as i32) } as i64).collect();
+    let groups = group_kernels(&weights, threads);
+    let parts = groups.len();
     let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<u8>)>();
     let rx = Mutex::new(rx);
-    let results: Vec<Mutex<Option<Result<Built, BuildError>>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    let results: Vec<Mutex<Option<Result<Built, BuildError>>>> = (0..parts).map(|_| Mutex::new(None)).collect();
     let work = || loop {
         let job = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
         let Ok((i, bitcode)) = job else { break };
@@ -85,23 +85,24 @@ pub(crate) fn build_kernels_in_parallel(
         *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
     };
     let made: Result<(), BuildError> = std::thread::scope(|s| {
-        for _ in 1..threads.min(n) {
+        for _ in 1..threads.min(parts) {
             // LLVM recurses deeply on big functions: the main thread's 8 MiB, not Rust's 2.
             let worker = std::thread::Builder::new().name("ptxgen-kernel".into()).stack_size(8 << 20);
             if worker.spawn_scoped(s, work).is_err() {
                 break; // fewer workers; this thread takes what they leave
             }
         }
-        for &i in &order {
+        for (p, kernels) in groups.iter().enumerate() {
+            let idx: Vec<i32> = kernels.iter().map(|&k| k as i32).collect();
             let mut log: *mut c_char = std::ptr::null_mut();
-            let raw = unsafe { ffi::pg_split_part(mr, i as i32, &mut log) };
+            let raw = unsafe { ffi::pg_split_part(mr, p as i32, idx.as_ptr(), idx.len() as i32, &mut log) };
             let log = ffi::take_string(log);
             if raw.is_null() {
                 return Err(failed(log)); // dropping tx stops the workers
             }
             // SAFETY: a new module of m's context, handed over.
             let part = unsafe { Module::new(raw) };
-            let _ = tx.send((i, part.write_bitcode_to_memory().as_slice().to_vec()));
+            let _ = tx.send((p, part.write_bitcode_to_memory().as_slice().to_vec()));
         }
         drop(tx);
         t.lap("split");
@@ -109,7 +110,7 @@ pub(crate) fn build_kernels_in_parallel(
         Ok(())
     });
     made?;
-    let mut built = Vec::with_capacity(n);
+    let mut built = Vec::with_capacity(parts);
     for slot in results {
         match slot.into_inner().unwrap_or_else(|e| e.into_inner()) {
             Some(r) => built.push(r?),
@@ -122,10 +123,16 @@ pub(crate) fn build_kernels_in_parallel(
     let Some(ptx) = join_ptx(&ptxs) else {
         return Ok(None);
     };
-    let mut kernels = Vec::new();
+    // Each part lists its kernels in the module's order: put them back in the program's.
+    let mut kernels: Vec<Option<KernelInfo>> = vec![None; n];
     let mut log = String::new();
-    for (_, k, l) in built {
-        kernels.extend(k);
+    for ((_, ks, l), group) in built.into_iter().zip(&groups) {
+        if ks.len() != group.len() {
+            return Err(failed("internal error: a part lost a kernel"));
+        }
+        for (k, &i) in ks.into_iter().zip(group) {
+            kernels[i] = Some(k);
+        }
         for line in l.lines() {
             if !log.lines().any(|seen| seen == line) {
                 log.push_str(line);
@@ -133,8 +140,34 @@ pub(crate) fn build_kernels_in_parallel(
             }
         }
     }
+    let kernels: Vec<KernelInfo> = kernels.into_iter().flatten().collect();
     t.lap("join");
     Ok(Some((ptx, kernels, log)))
+}
+
+/// The kernels (by index, with their weights) in at most `bins` groups of about equal weight,
+/// heaviest group first, each group's indices ascending: a part per group bounds the parts'
+/// fixed cost when a program has many more kernels than there are threads.
+fn group_kernels(weights: &[i64], bins: usize) -> Vec<Vec<usize>> {
+    let bins = bins.clamp(1, weights.len().max(1));
+    let mut order: Vec<usize> = (0..weights.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(weights[i]));
+    let mut groups: Vec<(i64, Vec<usize>)> = vec![(0, Vec::new()); bins];
+    for i in order {
+        // The lightest group so far takes the next heaviest kernel.
+        let g = groups.iter_mut().min_by_key(|(w, _)| *w).expect("at least one group");
+        g.0 += weights[i].max(1);
+        g.1.push(i);
+    }
+    groups.retain(|(_, g)| !g.is_empty());
+    groups.sort_by_key(|(w, _)| std::cmp::Reverse(*w));
+    groups
+        .into_iter()
+        .map(|(_, mut g)| {
+            g.sort_unstable();
+            g
+        })
+        .collect()
 }
 
 /// One part, from its bitcode, in a context of its own.
@@ -271,6 +304,19 @@ mod tests {
         assert_eq!(j.matches(".func helper$p1()\n;").count(), 1);
         assert!(j.contains(".visible .entry k1(") && j.contains(".visible .entry k2()"));
         assert!(j.find("entry k1").unwrap() < j.find("entry k2").unwrap());
+    }
+
+    #[test]
+    fn kernels_are_grouped_by_weight() {
+        assert_eq!(group_kernels(&[5, 1, 9], 8), vec![vec![2], vec![0], vec![1]]);
+        let g = group_kernels(&[10, 1, 1, 1, 1, 1, 1, 1, 1, 1, 9], 3);
+        assert_eq!(g.len(), 3);
+        assert_eq!(g[0], vec![0]);
+        let mut all: Vec<usize> = g.concat();
+        all.sort_unstable();
+        assert_eq!(all, (0..11).collect::<Vec<_>>());
+        assert!(g.iter().all(|x| x.windows(2).all(|w| w[0] < w[1])));
+        assert_eq!(group_kernels(&[0, 0], 1), vec![vec![0, 1]]);
     }
 
     #[test]
