@@ -1015,6 +1015,10 @@ static void write_log(unsigned n, const int *opts, void **vals, int which_buf, i
 
 CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned n, int *opts, void **vals) {
     if (!m || !image) return CUDA_ERROR_INVALID_VALUE;
+    /* JIT options newer than CUDA 12.x's (from CU_JIT_SPLIT_COMPILE = 34 on) are refused, as
+     * an older driver refuses options it does not know: cudacl must retry without them. */
+    for (unsigned i = 0; i < n; i++)
+        if (opts && opts[i] >= 34) return CUDA_ERROR_INVALID_VALUE;
     if (need_ctx()) return CUDA_ERROR_INVALID_CONTEXT;
     const char *text = image;
     if (!strstr(text, ".entry")) {
