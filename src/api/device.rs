@@ -21,8 +21,9 @@ const CL_DEVICE_PCI_BUS_ID_NV: cl_device_info = 0x4008;
 const CL_DEVICE_PCI_SLOT_ID_NV: cl_device_info = 0x4009;
 const CL_DEVICE_PCI_DOMAIN_ID_NV: cl_device_info = 0x400A;
 
-/// Space the runtime's implicit kernel parameters take from CUDA's 4 KiB parameter limit.
-pub const MAX_PARAMETER_SIZE: usize = 4096 - 64;
+/// Space the runtime's implicit kernel parameters (global offset, work_dim) may take from the
+/// driver's parameter limit, with their alignment.
+pub const IMPLICIT_PARAMS: usize = 64;
 /// CUDA's device-side printf buffer (the driver's default FIFO size).
 const PRINTF_BUFFER_SIZE: usize = 1 << 20;
 
@@ -101,7 +102,7 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         | CL_DEVICE_IMAGE3D_MAX_DEPTH
         | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
         | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => out.value::<usize>(0),
-        CL_DEVICE_MAX_PARAMETER_SIZE => out.value::<usize>(MAX_PARAMETER_SIZE),
+        CL_DEVICE_MAX_PARAMETER_SIZE => out.value::<usize>(d.max_param_buffer() - IMPLICIT_PARAMS),
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => out.value::<cl_uint>((BASE_ADDR_ALIGN * 8) as cl_uint),
         CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => out.value::<cl_uint>(128),
         CL_DEVICE_SINGLE_FP_CONFIG => out.value(fp_config_single()),

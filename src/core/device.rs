@@ -94,6 +94,18 @@ impl Device {
         self.primary.get_or_init(|| PrimaryContext::retain(self.cu).map(Arc::new)).clone()
     }
 
+    /// The largest kernel parameter buffer the driver takes for this device: 32764 bytes from
+    /// CUDA 12.1 on for Volta and later with PTX ISA 8.1 or later (what ptxgen then emits),
+    /// 4096 before.
+    pub fn max_param_buffer(&self) -> usize {
+        let t = self.target();
+        if self.driver_version >= 12010 && self.compute_capability.0 >= 7 && t.ptx_isa >= (8, 1) {
+            32764
+        } else {
+            4096
+        }
+    }
+
     /// The ptxgen target for this device.
     pub fn target(&self) -> ptxgen::Target {
         ptxgen::Target::for_device(self.compute_capability.0, self.compute_capability.1, self.driver_version)

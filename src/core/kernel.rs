@@ -13,8 +13,9 @@ use ptxgen::{ArgKind, ImplicitKind, KernelInfo};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 
-/// The largest parameter buffer CUDA accepts (the launch copies it onto the stack).
-pub const MAX_PARAMS: usize = 4096;
+/// Parameter buffers up to this size are built on the stack at launch (CUDA's limit before 12.1;
+/// larger ones, up to a device's max_param_buffer, on the heap).
+const STACK_PARAMS: usize = 4096;
 const SMALL_PARAMS: usize = 256;
 
 /// The launch's copy of the parameter buffer, aligned like the largest parameter CUDA knows.
@@ -117,10 +118,10 @@ impl Kernel {
     pub fn new(program: Arc<Cl<Program>>, name: &str) -> CLResult<Kernel> {
         let exe = program.any_executable().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
         let info = exe.kernels.iter().find(|k| k.name == name).cloned().ok_or(CL_INVALID_KERNEL_NAME)?;
-        if info.param_size as usize > MAX_PARAMS {
+        let ctx = program.context.clone();
+        if ctx.devices.iter().any(|d| info.param_size as usize > d.max_param_buffer()) {
             return Err(CL_OUT_OF_RESOURCES);
         }
-        let ctx = program.context.clone();
         let mut funcs = Vec::with_capacity(ctx.devices.len());
         for i in 0..ctx.devices.len() {
             let f = match program.executable_for_context_device(i) {
@@ -503,14 +504,19 @@ impl Launch {
     pub fn run(self, q: &Queue) -> CLResult<()> {
         let f = self.kernel.funcs[self.dev].as_ref().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
         let n = self.params.bytes.len();
-        // Most kernels take a few words: a small stack buffer then, CUDA's 4 KiB otherwise.
+        // Most kernels take a few words: a small stack buffer then, 4 KiB up to that, and the
+        // heap above (16-byte aligned like the stack buffers: u128 words).
         if n <= SMALL_PARAMS {
             let mut buf = ParamBuf([0u8; SMALL_PARAMS]);
             self.run_with(q, f, &mut buf.0[..n])
+        } else if n <= STACK_PARAMS {
+            let mut buf = ParamBuf([0u8; STACK_PARAMS]);
+            self.run_with(q, f, &mut buf.0[..n])
         } else {
-            let mut buf = ParamBuf([0u8; MAX_PARAMS]);
-            let params = buf.0.get_mut(..n).ok_or(CL_OUT_OF_RESOURCES)?;
-            self.run_with(q, f, params)
+            let mut words = vec![0u128; n.div_ceil(16)];
+            // SAFETY: the u128 buffer spans at least n bytes; any byte pattern is a valid u8.
+            let bytes = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), n) };
+            self.run_with(q, f, bytes)
         }
     }
 

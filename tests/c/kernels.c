@@ -265,6 +265,40 @@ static const char *BYVAL =
 
 typedef struct { cl_char c; cl_double d; cl_int i; cl_float f[3]; cl_short s; } S;
 
+/* A struct by value as large as CL_DEVICE_MAX_PARAMETER_SIZE allows (up to 16000 bytes, with
+ * room for the buffer argument): every word arrives. */
+static void test_big_struct(void) {
+    size_t maxp = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_MAX_PARAMETER_SIZE, sizeof maxp, &maxp, NULL);
+    size_t words = (maxp > 16000 + 64 ? 16000 : maxp - 64) / 4;
+    printf("max parameter size %zu: struct of %zu bytes\n", maxp, words * 4);
+    char src[512];
+    snprintf(src, sizeof src,
+             "typedef struct { uint w[%zu]; } Big;\n"
+             "__kernel void big(__global uint *out, Big b) {\n"
+             "  uint s = 0; for (int i = 0; i < %zu; i++) s += b.w[i] * (uint)(i + 1);\n"
+             "  out[0] = s; out[1] = b.w[0]; out[2] = b.w[%zu]; }\n",
+             words, words, words - 1);
+    cl_program p = build(src, NULL, NULL);
+    cl_kernel k = kernel(p, "big");
+    cl_uint *b = malloc(words * 4), want = 0, out[3] = {0};
+    for (size_t i = 0; i < words; i++) {
+        b[i] = (cl_uint)(i * 2654435761u);
+        want += b[i] * (cl_uint)(i + 1);
+    }
+    cl_mem d = buffer(CL_MEM_READ_WRITE, sizeof out, NULL);
+    EXPECT(clSetKernelArg(k, 0, sizeof d, &d), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 1, words * 4, b), CL_SUCCESS);
+    EXPECT(clEnqueueTask(q, k, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(q, d, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(out[0] == want && out[1] == b[0] && out[2] == b[words - 1], "%zu-byte struct: sum %u want %u, first %u, last %u",
+          words * 4, out[0], want, out[1], out[2]);
+    free(b);
+    clReleaseMemObject(d);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 static void test_byval(void) {
     cl_program p = build(BYVAL, NULL, NULL);
     cl_kernel k = kernel(p, "byval");
@@ -297,6 +331,7 @@ static void test_byval(void) {
     clReleaseMemObject(d);
     clReleaseKernel(k);
     clReleaseProgram(p);
+    test_big_struct();
 }
 
 /* ---- printf ----------------------------------------------------------------------------- */
