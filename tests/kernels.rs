@@ -105,7 +105,11 @@ fn geometry_follows_opencl_1_2() {
     assert_eq!(geometry(1, None, Some(&[64]), Some(&[0]), None, &H100), Err(CL_INVALID_WORK_GROUP_SIZE));
     assert_eq!(geometry(3, None, Some(&[1, 1, 128]), Some(&[1, 1, 128]), None, &H100), Err(CL_INVALID_WORK_ITEM_SIZE));
     assert_eq!(geometry(2, None, Some(&[64, 64]), Some(&[4, 8]), Some([8, 4, 1]), &H100), Err(CL_INVALID_WORK_GROUP_SIZE));
-    assert_eq!(geometry(2, None, Some(&[1, 1 << 17]), Some(&[1, 1]), None, &H100), Err(CL_INVALID_GLOBAL_WORK_SIZE));
+    // More groups in y than CUDA's grid takes: accepted (launched in pieces); in x, refused.
+    let g = geometry(2, None, Some(&[1, 1 << 17]), Some(&[1, 1]), None, &H100).unwrap();
+    assert_eq!(g.grid, [1, 1 << 17, 1]);
+    assert_eq!(geometry(3, None, Some(&[1, 1, 1 << 31]), Some(&[1, 1, 1]), None, &H100), Err(CL_INVALID_GLOBAL_WORK_SIZE));
+    assert_eq!(geometry(1, None, Some(&[1 << 31]), Some(&[1]), None, &H100), Err(CL_INVALID_GLOBAL_WORK_SIZE));
     let g = geometry(2, None, Some(&[1, 1 << 17]), None, None, &H100).unwrap();
     assert!(g.grid[1] <= 65535 && g.grid[1] as u64 * g.block[1] as u64 == 1 << 17);
     let g = geometry(1, None, Some(&[1]), Some(&[1]), None, &H100).unwrap();

@@ -384,7 +384,7 @@ Value *joinChunks(IRBuilder<> &B, Value *arr, FixedVectorType *VT) {
   return v;
 }
 
-Function *rewriteKernel(Module &M, Function *F, bool needOffset, bool needDim) {
+Function *rewriteKernel(Module &M, Function *F, bool needOffset, bool needDim, bool needGroups) {
   LLVMContext &C = M.getContext();
   const DataLayout &DL = M.getDataLayout();
   Type *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
@@ -413,6 +413,7 @@ Function *rewriteKernel(Module &M, Function *F, bool needOffset, bool needDim) {
   params.push_back(i64);
   params.push_back(i64);
   params.push_back(i32);
+  for (int i = 0; i < 6; i++) params.push_back(i32);  // group offset x/y/z, group count x/y/z
   FunctionType *NFT = FunctionType::get(FT->getReturnType(), params, false);
   Function *NF = Function::Create(NFT, F->getLinkage(), F->getAddressSpace(), "", &M);
   NF->takeName(F);
@@ -430,7 +431,7 @@ Function *rewriteKernel(Module &M, Function *F, bool needOffset, bool needDim) {
       pattrs.push_back(isLocal[i] || wide[i] ? AttributeSet() : AL.getParamAttrs(i));
     }
   }
-  for (int i = 0; i < 4; i++) pattrs.push_back(AttributeSet());
+  for (int i = 0; i < 10; i++) pattrs.push_back(AttributeSet());
   NF->setAttributes(AttributeList::get(C, AL.getFnAttrs(), AL.getRetAttrs(), pattrs));
   NF->addFnAttr("cudacl-user-args", std::to_string(nuser));
   SmallVector<std::pair<unsigned, MDNode *>, 8> mds;
@@ -477,14 +478,25 @@ Function *rewriteKernel(Module &M, Function *F, bool needOffset, bool needDim) {
       B.CreateStore(os[d], B.CreateConstInBoundsGEP2_32(AT, G, 0, d));
   }
   if (needDim) B.CreateStore(wd, sharedVar(M, "__cudacl_wdim", i32, 4));
+  // A launch of more groups than CUDA's grid takes in y or z (65535) is issued in pieces: each
+  // piece says where its groups start and how many the whole NDRange has.
+  ArrayType *GT = ArrayType::get(i32, 6);
+  GlobalVariable *G = needGroups ? sharedVar(M, "__cudacl_groups", GT, 4) : nullptr;
+  for (int i = 0; i < 6; i++) {
+    Argument *a = &*newArg++;
+    a->setName(i < 3 ? "__cudacl_group_base" : "__cudacl_num_groups");
+    if (G) B.CreateStore(a, B.CreateConstInBoundsGEP2_32(GT, G, 0, i));
+  }
 
   F->replaceAllUsesWith(NF);  // nvvm.annotations and other metadata users
   F->eraseFromParent();
   return NF;
 }
 
-// get_global_offset(d), get_work_dim(), and a get_global_id(d) that adds the offset.
-void defineIdFunctions(Module &M, bool needOffset, bool needDim) {
+// get_global_offset(d), get_work_dim(), a get_global_id(d) that adds the offset, and
+// get_group_id, get_num_groups and get_global_size that count the groups of the whole NDRange
+// (a launch may be issued in pieces, see rewriteKernel).
+void defineIdFunctions(Module &M, bool needOffset, bool needDim, bool needGroups) {
   LLVMContext &C = M.getContext();
   Type *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
   auto prepare = [&](Function *F) {
@@ -534,6 +546,37 @@ void defineIdFunctions(Module &M, bool needOffset, bool needDim) {
       IRBuilder<> B(BasicBlock::Create(C, "entry", F));
       B.CreateRet(B.CreateAlignedLoad(i32, sharedVar(M, "__cudacl_wdim", i32, 4), Align(4)));
     }
+  }
+  if (needGroups) {
+    ArrayType *GT = ArrayType::get(i32, 6);
+    // groups[first + d] for d < 3 (as size_t), else `other`; `hw` (if given) adds the special
+    // register of dimension d: ctaid for the group id, ntid (times the count) for the size.
+    auto define = [&](const char *name, unsigned first, Intrinsic::ID hw[3], bool times, uint64_t other) {
+      Function *F = M.getFunction(name);
+      if (!F || !F->isDeclaration()) return;
+      prepare(F);
+      IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+      Value *d = F->getArg(0);
+      Value *in = B.CreateICmpULT(d, ConstantInt::get(i32, 3));
+      Value *idx = B.CreateAdd(B.CreateSelect(in, d, ConstantInt::get(i32, 0)), ConstantInt::get(i32, first));
+      Value *p = B.CreateInBoundsGEP(GT, sharedVar(M, "__cudacl_groups", GT, 4), {ConstantInt::get(i32, 0), idx});
+      Value *v = B.CreateZExt(B.CreateAlignedLoad(i32, p, Align(4)), i64);
+      if (hw) {
+        Value *r[3];
+        for (int k = 0; k < 3; k++) r[k] = B.CreateZExt(B.CreateIntrinsic(hw[k], {}, {}), i64);
+        Value *reg = B.CreateSelect(B.CreateICmpEQ(d, ConstantInt::get(i32, 0)), r[0],
+                                    B.CreateSelect(B.CreateICmpEQ(d, ConstantInt::get(i32, 1)), r[1], r[2]));
+        v = times ? B.CreateMul(v, reg) : B.CreateAdd(v, reg);
+      }
+      B.CreateRet(B.CreateSelect(in, v, ConstantInt::get(i64, other)));
+    };
+    Intrinsic::ID ctaid[3] = {Intrinsic::nvvm_read_ptx_sreg_ctaid_x, Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                              Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
+    Intrinsic::ID ntid[3] = {Intrinsic::nvvm_read_ptx_sreg_ntid_x, Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+                             Intrinsic::nvvm_read_ptx_sreg_ntid_z};
+    define("_Z12get_group_idj", 0, ctaid, false, 0);
+    define("_Z14get_num_groupsj", 3, nullptr, false, 1);
+    define("_Z15get_global_sizej", 3, ntid, true, 1);
   }
 }
 
@@ -1037,10 +1080,12 @@ int pg_lower(LLVMModuleRef mref, char **log) {
     Module &M = *unwrap(mref);
     bool needOffset = used(M, "_Z17get_global_offsetj") || used(M, "_Z13get_global_idj");
     bool needDim = used(M, "_Z12get_work_dimv");
+    bool needGroups = used(M, "_Z12get_group_idj") || used(M, "_Z14get_num_groupsj") ||
+                      used(M, "_Z15get_global_sizej") || used(M, "_Z13get_global_idj");
     std::vector<Function *> ks = kernelsOf(M);
     for (Function *F : ks) detachKernelCalls(F);
     for (Function *F : ks) {
-      Function *NF = rewriteKernel(M, F, needOffset, needDim);
+      Function *NF = rewriteKernel(M, F, needOffset, needDim, needGroups);
       if (!hasKernelAnnotation(M, NF)) addAnnotation(M, NF, "kernel", 1);
       if (MDNode *R = NF->getMetadata("reqd_work_group_size"); R && R->getNumOperands() == 3) {
         const char *keys[3] = {"reqntidx", "reqntidy", "reqntidz"};
@@ -1049,7 +1094,7 @@ int pg_lower(LLVMModuleRef mref, char **log) {
             addAnnotation(M, NF, keys[d], (unsigned)CI->getZExtValue());
       }
     }
-    defineIdFunctions(M, needOffset, needDim);
+    defineIdFunctions(M, needOffset, needDim, needGroups);
     defineMacroBuiltins(M);
     lowerPrintf(M);
     std::string err;

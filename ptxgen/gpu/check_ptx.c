@@ -165,7 +165,7 @@ static CUmodule load_ptx(const char *path, int quiet) {
 typedef struct {
   unsigned nargs, off[64], size[64];
   int local[64];
-  unsigned goff, wdim, param_size;
+  unsigned goff, wdim, groups, param_size;
 } Layout;
 
 static int read_layout(const char *dir, const char *file, const char *kernel, Layout *L) {
@@ -197,6 +197,8 @@ static int read_layout(const char *dir, const char *file, const char *kernel, La
       L->goff = a;
     } else if (in && sscanf(line, " implicit work_dim offset %u", &a) == 1) {
       L->wdim = a;
+    } else if (in && sscanf(line, " implicit groups offset %u", &a) == 1) {
+      L->groups = a;
     }
   }
   free(text);
@@ -225,6 +227,9 @@ static int launch2(CUmodule m, const char *kernel, Params *p, unsigned gx, unsig
   unsigned long long goff[3] = {offset0, 0, 0};
   memcpy(p->buf + p->L.goff, goff, sizeof goff);
   memcpy(p->buf + p->L.wdim, &work_dim, 4);
+  /* one piece: groups start at 0; the NDRange has gx x gy x 1 groups */
+  unsigned groups[6] = {0, 0, 0, gx, gy, 1};
+  memcpy(p->buf + p->L.groups, groups, sizeof groups);
   size_t size = p->L.param_size;
   void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, p->buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
                    CU_LAUNCH_PARAM_END};

@@ -4,7 +4,7 @@ use crate::*;
 pub const MAGIC: &[u8; 8] = b"CUDACLBN";
 /// Bump when the layout of the container or the kernel ABI (implicit args...) changes.
 /// 2: param_size is the exact end of the parameters (format 1 padded it, which the driver refuses).
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 fn fnv1a64(data: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf29ce484222325;
@@ -167,6 +167,7 @@ pub fn to_binary(p: &Program) -> Vec<u8> {
             w.u8(match i.kind {
                 ImplicitKind::GlobalOffset => 0,
                 ImplicitKind::WorkDim => 1,
+                ImplicitKind::Groups => 2,
             });
             w.u32(i.offset);
             w.u32(i.size);
@@ -239,6 +240,7 @@ pub fn from_binary(b: &[u8]) -> Result<Program, String> {
             let kind = match r.u8()? {
                 0 => ImplicitKind::GlobalOffset,
                 1 => ImplicitKind::WorkDim,
+                2 => ImplicitKind::Groups,
                 _ => return Err("corrupt binary (implicit kind)".into()),
             };
             implicit.push(ImplicitArg { kind, offset: r.u32()?, size: r.u32()? });

@@ -201,7 +201,7 @@ pub fn kernels(module: &Module) -> Result<Vec<KernelInfo>, String> {
         let tquals = strs(&md, "kernel_arg_type_qual");
         let anames = strs(&md, "kernel_arg_name");
         let ptypes = f.get_type().get_param_types();
-        if ptypes.len() != nuser + 4 {
+        if ptypes.len() != nuser + 10 {
             return Err(format!("internal error: kernel {name} has an unexpected signature"));
         }
         let mut off = 0u32;
@@ -273,13 +273,16 @@ pub fn kernels(module: &Module) -> Result<Vec<KernelInfo>, String> {
                 type_qualifier: type_qual_bits(tquals.get(i).map(|s| s.as_str()).unwrap_or("")),
             });
         }
-        // Implicit: 3 x i64 global offset (contiguous, 8-aligned), then the i32 work_dim.
+        // Implicit: 3 x i64 global offset (contiguous, 8-aligned), the i32 work_dim, then 6 x i32
+        // groups (first group of this launch, groups of the NDRange).
         let goff = align_up(off, 8);
         let wdim = goff + 24;
-        off = wdim + 4;
+        let groups = wdim + 4;
+        off = groups + 24;
         let implicit = vec![
             ImplicitArg { kind: ImplicitKind::GlobalOffset, offset: goff, size: 24 },
             ImplicitArg { kind: ImplicitKind::WorkDim, offset: wdim, size: 4 },
+            ImplicitArg { kind: ImplicitKind::Groups, offset: groups, size: 24 },
         ];
         let reqd = dims(&md, "reqd_work_group_size");
         let hint = dims(&md, "work_group_size_hint");

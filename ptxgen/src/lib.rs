@@ -22,7 +22,7 @@ pub use split::set_build_threads;
 /// ptxgen's version as recorded in binaries and cache keys (the suffix is the revision of the
 /// kernel ABI: implicit arguments, local-memory rewrite, printf lowering, vector arguments aligned
 /// at most 16).
-pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+abi2");
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+abi3");
 
 /// Where libclc is found (see README.md), or why it is not.
 pub fn libclc_path() -> Result<std::path::PathBuf, String> {
@@ -107,6 +107,10 @@ pub enum ImplicitKind {
     GlobalOffset,
     /// u32: work_dim.
     WorkDim,
+    /// 6 x u32: the first group of this launch in each dimension, then the number of groups of
+    /// the whole NDRange in each (a launch with more groups than CUDA's grid allows in y or z
+    /// is issued in pieces).
+    Groups,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -151,6 +151,7 @@ fn main() -> ExitCode {
                 let n = match im.kind {
                     ptxgen::ImplicitKind::GlobalOffset => "global_offset",
                     ptxgen::ImplicitKind::WorkDim => "work_dim",
+                    ptxgen::ImplicitKind::Groups => "groups",
                 };
                 println!("  implicit {n} offset {} size {}", im.offset, im.size);
             }

@@ -233,7 +233,7 @@ fn check_program(file: &str, p: &Program, t: &Target, kernels: Option<&BTreeSet<
     let mut any_local = false;
     for k in &p.kernels {
         let Some(e) = entries.iter().find(|e| e.name == k.name) else { continue };
-        // Expected slots: user args, then 3 x u64 offset, then u32 work_dim.
+        // Expected slots: user args, then 3 x u64 offset, u32 work_dim, 6 x u32 groups.
         let mut want: Vec<(u32, u32, String)> = Vec::new();
         for (i, a) in k.args.iter().enumerate() {
             want.push((a.offset, a.size, format!("arg {i} ({})", a.name)));
@@ -246,12 +246,16 @@ fn check_program(file: &str, p: &Program, t: &Target, kernels: Option<&BTreeSet<
         }
         let go = k.implicit.iter().find(|i| i.kind == ImplicitKind::GlobalOffset);
         let wd = k.implicit.iter().find(|i| i.kind == ImplicitKind::WorkDim);
-        match (go, wd) {
-            (Some(go), Some(wd)) if go.size == 24 && wd.size == 4 => {
+        let gr = k.implicit.iter().find(|i| i.kind == ImplicitKind::Groups);
+        match (go, wd, gr) {
+            (Some(go), Some(wd), Some(gr)) if go.size == 24 && wd.size == 4 && gr.size == 24 => {
                 for d in 0..3 {
                     want.push((go.offset + 8 * d, 8, format!("global_offset[{d}]")));
                 }
                 want.push((wd.offset, 4, "work_dim".into()));
+                for w in 0..6 {
+                    want.push((gr.offset + 4 * w, 4, format!("groups[{w}]")));
+                }
             }
             _ => errs.push(format!("{file}: {}: implicit args missing", k.name)),
         }
@@ -422,7 +426,8 @@ fn argument_layouts() {
     );
     assert_eq!(k.implicit[0], ImplicitArg { kind: ImplicitKind::GlobalOffset, offset: 16, size: 24 });
     assert_eq!(k.implicit[1], ImplicitArg { kind: ImplicitKind::WorkDim, offset: 40, size: 4 });
-    assert_eq!(k.param_size, 44);
+    assert_eq!(k.implicit[2], ImplicitArg { kind: ImplicitKind::Groups, offset: 44, size: 24 });
+    assert_eq!(k.param_size, 68);
 
     let p = build_nc(&corpus_src("struct_aligned.cl"), "", &H100).unwrap();
     let k = kernel(&p, "aligned16");
@@ -721,10 +726,11 @@ fn cli_and_disk_cache() {
         .output()
         .unwrap();
     let so = String::from_utf8_lossy(&r.stdout);
-    assert!(so.contains("kernel reduce_sum param_size 52"), "{so}");
+    assert!(so.contains("kernel reduce_sum param_size 76"), "{so}");
     assert!(so.contains("arg 2 local offset 16 size 4 align 4 type float* name scratch"), "{so}");
     assert!(so.contains("implicit global_offset offset 24 size 24"), "{so}");
     assert!(so.contains("implicit work_dim offset 48 size 4"), "{so}");
+    assert!(so.contains("implicit groups offset 52 size 24"), "{so}");
 
     // Failures: non-zero exit, log on stderr.
     let bad = dir.join("bad.cl");
@@ -883,7 +889,7 @@ fn wide_vector_arguments_are_aligned_at_most_16() {
         let p = build_nc(&corpus_src("wide_vector_args.cl"), opts, &H100).unwrap();
         let f8 = kernel(&p, "f8");
         assert_eq!((f8.args[1].kind, f8.args[1].offset, f8.args[1].size, f8.args[1].align), (ArgKind::Vector, 16, 32, 16));
-        assert_eq!(f8.param_size, 76, "{opts}");
+        assert_eq!(f8.param_size, 100, "{opts}");
         let sa = kernel(&p, "sarg32");
         let a: Vec<(ArgKind, u32, u32, u32)> = sa.args.iter().map(|a| (a.kind, a.offset, a.size, a.align)).collect();
         assert_eq!(a, vec![(ArgKind::GlobalPtr, 0, 8, 8), (ArgKind::Struct, 16, 64, 16), (ArgKind::Scalar, 80, 1, 1), (ArgKind::Struct, 96, 64, 16)]);

@@ -102,6 +102,7 @@ pub struct Kernel {
     chosen: Mutex<Option<(usize, u32, [usize; 3], [usize; 3])>>,
     goff: Option<u32>,
     wdim: Option<u32>,
+    groups: Option<u32>,
 }
 crate::cl_object!(Kernel, cl_kernel, CL_INVALID_KERNEL);
 
@@ -173,9 +174,10 @@ impl Kernel {
         };
         let goff = info.implicit.iter().find(|a| a.kind == ImplicitKind::GlobalOffset).map(|a| a.offset);
         let wdim = info.implicit.iter().find(|a| a.kind == ImplicitKind::WorkDim).map(|a| a.offset);
+        let groups = info.implicit.iter().find(|a| a.kind == ImplicitKind::Groups).map(|a| a.offset);
         Cl::<Program>::retain(program.handle())?;
         program.kernels.fetch_add(1, Ordering::AcqRel);
-        Ok(Kernel { program, info: Arc::new(info), funcs, arg_info_available, mem_slot, params: Mutex::new(Arc::new(params)), chosen: Mutex::new(None), goff, wdim })
+        Ok(Kernel { program, info: Arc::new(info), funcs, arg_info_available, mem_slot, params: Mutex::new(Arc::new(params)), chosen: Mutex::new(None), goff, wdim, groups })
     }
 
     /// clCloneKernel: same program and function, a copy of the arguments.
@@ -428,9 +430,10 @@ pub fn geometry(work_dim: u32, offset: Option<&[usize]>, global: Option<&[usize]
     let mut grid = [1u32; 3];
     for d in 0..n {
         let groups = g[d] / loc[d];
-        if groups > l.max_grid[d] || groups > u32::MAX as u64 {
-            // CUDA cannot launch that many groups in this dimension, and a split launch would
-            // change get_group_id/get_num_groups/get_global_size as the kernel sees them.
+        // x: CUDA's grid limit (2^31 - 1). y and z: any count the kernel's 32-bit group numbers
+        // hold; beyond CUDA's limit there (65535) the launch is issued in pieces (Launch::run).
+        let cap = if d == 0 { l.max_grid[0] } else { i32::MAX as u64 };
+        if groups > cap {
             return Err(CL_INVALID_GLOBAL_WORK_SIZE);
         }
         grid[d] = groups as u32;
@@ -552,7 +555,32 @@ impl Launch {
             f.func.set_max_dynamic_shared(shared as i32).map_err(|_| CL_OUT_OF_RESOURCES)?;
             f.dyn_shared_optin.fetch_max(shared as i32, Ordering::Relaxed);
         }
-        f.func.launch(&q.stream, self.geo.grid, self.geo.block, shared, params).map_err(launch_error)?;
+        // More groups in y or z than CUDA's grid takes: pieces of at most that many, in stream
+        // order, each told its first group and the NDRange's group counts (the kernel's
+        // get_group_id, get_num_groups, get_global_size and get_global_id count from those).
+        let max = &self.kernel.program.context.devices[self.dev].max_grid;
+        let cap = [u32::MAX, max[1].clamp(1, u32::MAX as u64) as u32, max[2].clamp(1, u32::MAX as u64) as u32];
+        let grid = self.geo.grid;
+        let mut z0 = 0;
+        while z0 < grid[2] {
+            let gz = (grid[2] - z0).min(cap[2]);
+            let mut y0 = 0;
+            while y0 < grid[1] {
+                let gy = (grid[1] - y0).min(cap[1]);
+                if let Some(o) = self.kernel.groups {
+                    let words = [0, y0, z0, grid[0], grid[1], grid[2]];
+                    for (i, w) in words.iter().enumerate() {
+                        let at = o as usize + 4 * i;
+                        if let Some(s) = params.get_mut(at..at + 4) {
+                            s.copy_from_slice(&w.to_le_bytes());
+                        }
+                    }
+                }
+                f.func.launch(&q.stream, [grid[0], gy, gz], self.geo.block, shared, params).map_err(launch_error)?;
+                y0 += gy;
+            }
+            z0 += gz;
+        }
         for (_, constant, m) in &p.mems {
             // __constant buffers are not written by the kernel.
             if let (false, Some(m)) = (constant, m) {

@@ -63,7 +63,7 @@ static void wide_vector(void) {
     size_t g = 1;
     EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
     struct fakecuda_launch r = launched();
-    CHECK(!strcmp(r.name, "f8") && r.param_size == 76, "f8: %s, param size %zu", r.name, r.param_size);
+    CHECK(!strcmp(r.name, "f8") && r.param_size == 100, "f8: %s, param size %zu", r.name, r.param_size);
     CHECK(AT(r, 16, float) == 1 && AT(r, 44, float) == 8, "v at 16: %g .. %g", AT(r, 16, float), AT(r, 44, float));
     CHECK(AT(r, 72, uint32_t) == 1, "work_dim %u", AT(r, 72, uint32_t));
     clFinish(q);
@@ -102,9 +102,12 @@ static void layout(void) {
     /* __local: l1 at 0 (100 bytes), l2 at the next 16-byte boundary (112), 152 in all. */
     CHECK(r.shared == 152, "dynamic shared %u", r.shared);
     /* Layout: a@0 (8), l1@8 (u32 offset), n@12, l2@16 (u32), v@32 (16), c@48 (8), then the
-     * implicit global offset (3 x u64 @56) and work_dim (u32 @80): 84 bytes, unpadded (the
-     * driver refuses a padded CU_LAUNCH_PARAM_BUFFER_SIZE). */
-    CHECK(r.param_size == 84, "param size %zu", r.param_size);
+     * implicit global offset (3 x u64 @56), work_dim (u32 @80) and groups (6 x u32 @84): 108
+     * bytes, unpadded (the driver refuses a padded CU_LAUNCH_PARAM_BUFFER_SIZE). */
+    CHECK(r.param_size == 108, "param size %zu", r.param_size);
+    CHECK(AT(r, 84, uint32_t) == 0 && AT(r, 88, uint32_t) == 0 && AT(r, 92, uint32_t) == 0, "first groups");
+    CHECK(AT(r, 96, uint32_t) == 4 && AT(r, 100, uint32_t) == 3 && AT(r, 104, uint32_t) == 1, "group counts %u %u %u",
+          AT(r, 96, uint32_t), AT(r, 100, uint32_t), AT(r, 104, uint32_t));
     CHECK(AT(r, 0, uint64_t) != 0, "buffer a's device pointer %llx", (unsigned long long)AT(r, 0, uint64_t));
     CHECK(AT(r, 8, uint32_t) == 0, "l1 offset %u", AT(r, 8, uint32_t));
     CHECK(AT(r, 12, int) == 77, "n %d", AT(r, 12, int));
@@ -150,9 +153,16 @@ static void layout(void) {
     CHECK(r.block[0] * r.grid[0] == 64 && r.block[1] * r.grid[1] == 8 && r.block[2] * r.grid[2] == 8, "chosen 3-D");
     CHECK(AT(r, 56, uint64_t) == 1 && AT(r, 64, uint64_t) == 2 && AT(r, 72, uint64_t) == 3 && AT(r, 80, uint32_t) == 3, "3-D offsets");
 
-    /* CUDA's grid limit in y (65535 groups): refused with a given local size, fits when chosen. */
+    /* Beyond CUDA's grid limit in y (65535 groups) with a given local size: three launches of
+     * 65535, 65535 and 2 groups, the last told it starts at group 131070 of 131072. */
     size_t gy[2] = {1, 1 << 17}, ly[2] = {1, 1};
-    EXPECT(clEnqueueNDRangeKernel(q, k, 2, NULL, gy, ly, 0, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
+    unsigned long long before = launched().count;
+    EXPECT(clEnqueueNDRangeKernel(q, k, 2, NULL, gy, ly, 0, NULL, NULL), CL_SUCCESS);
+    r = launched();
+    CHECK(r.count - before == 3 && r.grid[1] == 2, "pieces: %llu, last y grid %u", r.count - before, r.grid[1]);
+    CHECK(AT(r, 84, uint32_t) == 0 && AT(r, 88, uint32_t) == 131070 && AT(r, 92, uint32_t) == 0, "first group of the last piece");
+    CHECK(AT(r, 96, uint32_t) == 1 && AT(r, 100, uint32_t) == 131072 && AT(r, 104, uint32_t) == 1, "groups of the NDRange");
+    /* With the local size left to the runtime, it fits in one launch. */
     EXPECT(clEnqueueNDRangeKernel(q, k, 2, NULL, gy, NULL, 0, NULL, NULL), CL_SUCCESS);
     r = launched();
     CHECK(r.grid[1] <= 65535 && r.grid[1] * r.block[1] == (1u << 17), "y grid %u block %u", r.grid[1], r.block[1]);

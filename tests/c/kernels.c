@@ -6,7 +6,7 @@
  *
  *   ./kernels            all sections
  *   ./kernels nofault    all but the illegal-address section
- *   ./kernels SECTION    one section: vadd ndim local byval printf misc link multi fault
+ *   ./kernels SECTION    one section: vadd ndim groups local byval printf misc link multi fault
  */
 #include "common.h"
 #include <math.h>
@@ -131,6 +131,47 @@ static const char *NDIM =
     "  out[(lz * gy + ly) * gx + lx] = (int)(get_global_id(0) + 100 * get_global_id(1) + 10000 * get_global_id(2))\n"
     "     + (get_work_dim() == 3 ? 0 : 1000000) + (get_local_id(0) + get_group_id(0) * get_local_size(0) + get_global_offset(0) == get_global_id(0) ? 0 : 2000000);\n"
     "}\n";
+
+/* More groups in y or z than CUDA's grid takes (65535) with a given local size: every work-item
+ * sees the group id, group count, global size and global id of the whole NDRange. */
+static const char *GROUPS =
+    "__kernel void groups(__global uint *out, uint dim) {\n"
+    "  size_t i = get_global_id(dim) - get_global_offset(dim), x = get_global_id(0);\n"
+    "  __global uint *o = out + (i * get_global_size(0) + x) * 5;\n"
+    "  o[0] = get_group_id(dim); o[1] = get_num_groups(dim); o[2] = get_global_size(dim);\n"
+    "  o[3] = get_global_id(dim); o[4] = get_group_id(0) * 1000 + get_num_groups(0);\n"
+    "}\n";
+
+static void test_many_groups(void) {
+    cl_program p = build(GROUPS, NULL, NULL);
+    cl_kernel k = kernel(p, "groups");
+    const size_t n = 140000, gx = 2; /* 140000 groups of (2 x 1 x 1) in y, then in z */
+    cl_uint *out = malloc(n * gx * 5 * sizeof *out);
+    cl_mem d = buffer(CL_MEM_READ_WRITE, n * gx * 5 * sizeof *out, NULL);
+    for (cl_uint dim = 1; dim <= 2; dim++) {
+        size_t g[3] = {gx, 1, 1}, l[3] = {gx, 1, 1}, off[3] = {0, 0, 0};
+        g[dim] = n;
+        off[dim] = 5; /* the global offset still applies */
+        EXPECT(clSetKernelArg(k, 0, sizeof d, &d), CL_SUCCESS);
+        EXPECT(clSetKernelArg(k, 1, sizeof dim, &dim), CL_SUCCESS);
+        EXPECT(clEnqueueNDRangeKernel(q, k, 3, off, g, l, 0, NULL, NULL), CL_SUCCESS);
+        memset(out, 0xff, n * gx * 5 * sizeof *out);
+        EXPECT(clEnqueueReadBuffer(q, d, CL_TRUE, 0, n * gx * 5 * sizeof *out, out, 0, NULL, NULL), CL_SUCCESS);
+        size_t bad = n * gx;
+        for (size_t i = 0; i < n && bad == n * gx; i++)
+            for (size_t x = 0; x < gx; x++) {
+                cl_uint *o = out + (i * gx + x) * 5;
+                if (o[0] != i || o[1] != n || o[2] != n || o[3] != i + 5 || o[4] != 1) bad = i * gx + x;
+            }
+        CHECK(bad == n * gx, "%u groups in dimension %u: work-item %zu sees group %u of %u, size %u, id %u, x %u",
+              (unsigned)n, dim, bad, bad < n * gx ? out[bad * 5] : 0, bad < n * gx ? out[bad * 5 + 1] : 0,
+              bad < n * gx ? out[bad * 5 + 2] : 0, bad < n * gx ? out[bad * 5 + 3] : 0, bad < n * gx ? out[bad * 5 + 4] : 0);
+    }
+    free(out);
+    clReleaseMemObject(d);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
 
 static void test_ndim(void) {
     cl_program p = build(NDIM, NULL, NULL);
@@ -419,10 +460,8 @@ static void test_misc(void) {
         EXPECT(clEnqueueNDRangeKernel(q, ks, 1, NULL, &zero, NULL, 0, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
         cl_event none = NULL;
         EXPECT(clEnqueueNDRangeKernel(q, ks, 1, NULL, &gws, NULL, 1, &none, NULL), CL_INVALID_EVENT_WAIT_LIST);
-        /* 2^17 groups in y: beyond CUDA's 65535 (cudacl refuses rather than change group ids). */
-        size_t gy[2] = {1, 1 << 17}, ly[2] = {1, 1};
-        EXPECT(clEnqueueNDRangeKernel(q, ks, 2, NULL, gy, ly, 0, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
-        /* ... but with the local size left to the runtime, it fits. */
+        /* 2^17 groups in y with the local size left to the runtime: it fits. */
+        size_t gy[2] = {1, 1 << 17};
         EXPECT(clEnqueueNDRangeKernel(q, ks, 2, NULL, gy, NULL, 0, NULL, NULL), CL_SUCCESS);
     }
     /* A NULL buffer argument is accepted by clSetKernelArg. */
@@ -669,12 +708,13 @@ int main(int argc, char **argv) {
     if (!ctx) { printf("clCreateContext %d\n", err); return 2; }
     q = clCreateCommandQueue(ctx, dev, 0, &err);
     if (!q) { printf("clCreateCommandQueue %d\n", err); return 2; }
-    /* argv[1]: "nofault", or the one section to run (vadd ndim local byval printf misc link multi fault). */
+    /* argv[1]: "nofault", or the one section to run (vadd ndim groups local byval printf misc link multi fault). */
     const char *only = argc > 1 ? argv[1] : "";
     int all = !*only || !strcmp(only, "nofault");
 #define SECTION(name, fn) if (all || !strcmp(only, name)) fn()
     SECTION("vadd", test_vadd);
     SECTION("ndim", test_ndim);
+    SECTION("groups", test_many_groups);
     SECTION("local", test_local);
     SECTION("byval", test_byval);
     SECTION("printf", test_printf);

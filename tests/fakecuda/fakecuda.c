@@ -1114,6 +1114,7 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
     if (!fn) return CUDA_ERROR_INVALID_HANDLE;
     if (check_stream(s)) return CUDA_ERROR_INVALID_CONTEXT;
     if (!gx || !gy || !gz || !bx || !by || !bz) return CUDA_ERROR_INVALID_VALUE;
+    if (gx > 2147483647u || gy > 65535 || gz > 65535) return CUDA_ERROR_INVALID_VALUE; /* the grid limits */
     if ((unsigned long long)bx * by * bz > 1024 || bz > 64) return CUDA_ERROR_INVALID_VALUE;
     if (shared > (unsigned)fn->max_dynamic_shared) return CUDA_ERROR_INVALID_VALUE;
     pthread_mutex_lock(&lock);
