@@ -84,6 +84,17 @@ void setLog(char **log, const std::string &s) {
   if (log) *log = dupString(s);
 }
 
+// True (with the verifier's report in the log) when M is not valid IR after `what`: a bug in
+// ptxgen, reported as a failed build instead of crashing the back end.
+bool invalidIR(Module &M, const char *what, char **log) {
+  std::string err;
+  raw_string_ostream es(err);
+  if (!verifyModule(M, &es)) return false;
+  es.flush();
+  setLog(log, std::string("internal error: invalid IR after ") + what + ":\n" + err);
+  return true;
+}
+
 // Per-LLVMContext log of LLVM diagnostics (linker warnings/errors, backend remarks...).
 struct CtxLog {
   std::string text;
@@ -1097,14 +1108,7 @@ int pg_lower(LLVMModuleRef mref, char **log) {
     defineIdFunctions(M, needOffset, needDim, needGroups);
     defineMacroBuiltins(M);
     lowerPrintf(M);
-    std::string err;
-    raw_string_ostream es(err);
-    if (verifyModule(M, &es)) {
-      es.flush();
-      setLog(log, "internal error: invalid IR after the cudacl rewrites:\n" + err);
-      return 1;
-    }
-    return 0;
+    return invalidIR(M, "the cudacl rewrites", log) ? 1 : 0;
   } catch (const std::exception &e) {
     setLog(log, e.what());
     return 1;
@@ -1169,14 +1173,7 @@ int finishLink(Module &M, char **log) {
   }
   stripTargetAttrs(M);
   constantToGlobal(M);
-  std::string verr;
-  raw_string_ostream ves(verr);
-  if (verifyModule(M, &ves)) {
-    ves.flush();
-    setLog(log, "internal error: invalid IR after linking libclc:\n" + verr);
-    return 1;
-  }
-  return 0;
+  return invalidIR(M, "linking libclc", log) ? 1 : 0;
 }
 
 void collectRefs(Value *V, SmallPtrSetImpl<Constant *> &seen, std::vector<GlobalValue *> &out) {
@@ -1526,32 +1523,23 @@ SmallPtrSet<const GlobalValue *, 32> reachableFrom(Function *K) {
 
 extern "C" {
 
-// The number of modules pg_split_part can make of M: its kernel count, or 0 when M must be
-// built whole (a kernel calls another kernel, which would then be emitted twice).
-int pg_split_count(LLVMModuleRef mref) {
-  try {
-    Module &M = *unwrap(mref);
-    std::vector<Function *> ks = kernelsOf(M);
-    for (Function *K : ks) {
-      SmallPtrSet<const GlobalValue *, 32> keep = reachableFrom(K);
-      for (Function *O : ks)
-        if (O != K && keep.count(O)) return 0;
-    }
-    return int(ks.size());
-  } catch (...) {
-    return 0;
-  }
-}
-
-// How much work kernel number `index` is likely to be: the instructions it reaches.
-long pg_split_weight(LLVMModuleRef mref, int index) {
+// How M's `count` kernels (in module order) can be split: 1 with weights[i] set to the
+// instructions kernel i reaches (how much work its part is likely to be), or 0 when M must be
+// built whole (a kernel reaches another kernel, which would then be emitted twice, or `count`
+// is not M's kernel count).
+int pg_split_weights(LLVMModuleRef mref, long long *weights, int count) {
   try {
     std::vector<Function *> ks = kernelsOf(*unwrap(mref));
-    if (index < 0 || size_t(index) >= ks.size()) return 0;
-    long n = 0;
-    for (const GlobalValue *G : reachableFrom(ks[size_t(index)]))
-      if (auto *F = dyn_cast<Function>(G)) n += long(F->getInstructionCount());
-    return n;
+    if (count < 0 || ks.size() != size_t(count)) return 0;
+    for (size_t i = 0; i < ks.size(); i++) {
+      long long n = 0;
+      for (const GlobalValue *G : reachableFrom(ks[i])) {
+        if (G != ks[i] && isa<Function>(G) && isKernel(*cast<Function>(G))) return 0;
+        if (auto *F = dyn_cast<Function>(G)) n += (long long)F->getInstructionCount();
+      }
+      weights[i] = n;
+    }
+    return 1;
   } catch (...) {
     return 0;
   }
@@ -1612,13 +1600,7 @@ LLVMModuleRef pg_split_part(LLVMModuleRef mref, int part, const int *kernels, in
       if (G.isDeclaration() && G.use_empty() && !(isa<Function>(G) && cast<Function>(G).isIntrinsic()))
         dead.push_back(&G);
     for (GlobalValue *G : dead) G->eraseFromParent();
-    std::string verr;
-    raw_string_ostream ves(verr);
-    if (verifyModule(*P, &ves)) {
-      ves.flush();
-      setLog(log, "internal error: invalid IR after splitting off a kernel:\n" + verr);
-      return nullptr;
-    }
+    if (invalidIR(*P, "splitting off a kernel", log)) return nullptr;
     return wrap(P.release());
   } catch (const std::exception &e) {
     setLog(log, e.what());

@@ -173,7 +173,7 @@ fn is_image_type(t: &str) -> bool {
     t.starts_with("image") && t.ends_with("_t") && (t.contains("1d") || t.contains("2d") || t.contains("3d"))
 }
 
-fn is_kernel(f: FunctionValue) -> bool {
+pub(crate) fn is_kernel(f: FunctionValue) -> bool {
     let cc = f.get_call_conventions();
     (cc == CC_SPIR_KERNEL || cc == CC_PTX_KERNEL) && f.count_basic_blocks() > 0
 }

@@ -61,17 +61,20 @@ pub(crate) fn build_kernels_in_parallel(
     if threads < 2 {
         return Ok(None);
     }
-    // SAFETY: `m` is a live module; the bridge only reads it.
-    let n = unsafe { ffi::pg_split_count(m.as_mut_ptr()) }.max(0) as usize;
+    let n = m.get_functions().filter(|f| info::is_kernel(*f)).count();
     if n < 2 {
+        return Ok(None);
+    }
+    let mr = m.as_mut_ptr();
+    let mut weights = vec![0i64; n];
+    // SAFETY (all bridge calls here): `mr` is the live module owned by `m`; only read. The
+    // weights buffer holds n values (long long on the C++ side).
+    if unsafe { ffi::pg_split_weights(mr, weights.as_mut_ptr(), n as i32) } == 0 {
         return Ok(None);
     }
     // The parts are made one by one here (they are copies in m's context) and built by worker
     // threads as they come, heaviest first so that the longest part starts earliest; this
     // thread joins the workers once every part is made.
-    let mr = m.as_mut_ptr();
-    // SAFETY (all bridge calls here): `mr` is the live module owned by `m`; only read.
-    let weights: Vec<i64> = (0..n).map(|i| unsafe { ffi::pg_split_weight(mr, i as i32) } as i64).collect();
     let groups = group_kernels(&weights, threads);
     let parts = groups.len();
     let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<u8>)>();
@@ -154,10 +157,11 @@ fn group_kernels(weights: &[i64], bins: usize) -> Vec<Vec<usize>> {
     order.sort_by_key(|&i| std::cmp::Reverse(weights[i]));
     let mut groups: Vec<(i64, Vec<usize>)> = vec![(0, Vec::new()); bins];
     for i in order {
-        // The lightest group so far takes the next heaviest kernel.
-        let g = groups.iter_mut().min_by_key(|(w, _)| *w).expect("at least one group");
-        g.0 += weights[i].max(1);
-        g.1.push(i);
+        // The lightest group so far (there is at least one) takes the next heaviest kernel.
+        if let Some(g) = groups.iter_mut().min_by_key(|(w, _)| *w) {
+            g.0 += weights[i].max(1);
+            g.1.push(i);
+        }
     }
     groups.retain(|(_, g)| !g.is_empty());
     groups.sort_by_key(|(w, _)| std::cmp::Reverse(*w));
