@@ -21,8 +21,8 @@ const CL_DEVICE_PCI_BUS_ID_NV: cl_device_info = 0x4008;
 const CL_DEVICE_PCI_SLOT_ID_NV: cl_device_info = 0x4009;
 const CL_DEVICE_PCI_DOMAIN_ID_NV: cl_device_info = 0x400A;
 
-/// Space the runtime's implicit kernel parameters (global offset, work_dim) may take from the
-/// driver's parameter limit, with their alignment.
+/// Space the runtime's implicit kernel parameters (global offset, work_dim, groups: 52 bytes
+/// after at most 7 of alignment) may take from the driver's parameter limit.
 pub const IMPLICIT_PARAMS: usize = 64;
 /// CUDA's device-side printf buffer (the driver's default FIFO size).
 const PRINTF_BUFFER_SIZE: usize = 1 << 20;

@@ -559,14 +559,14 @@ impl Launch {
         // order, each told its first group and the NDRange's group counts (the kernel's
         // get_group_id, get_num_groups, get_global_size and get_global_id count from those).
         let max = &self.kernel.program.context.devices[self.dev].max_grid;
-        let cap = [u32::MAX, max[1].clamp(1, u32::MAX as u64) as u32, max[2].clamp(1, u32::MAX as u64) as u32];
+        let limit = |d: usize| max[d].clamp(1, u32::MAX as u64) as u32;
         let grid = self.geo.grid;
         let mut z0 = 0;
         while z0 < grid[2] {
-            let gz = (grid[2] - z0).min(cap[2]);
+            let gz = (grid[2] - z0).min(limit(2));
             let mut y0 = 0;
             while y0 < grid[1] {
-                let gy = (grid[1] - y0).min(cap[1]);
+                let gy = (grid[1] - y0).min(limit(1));
                 if let Some(o) = self.kernel.groups {
                     let words = [0, y0, z0, grid[0], grid[1], grid[2]];
                     for (i, w) in words.iter().enumerate() {
