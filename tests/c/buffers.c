@@ -1368,18 +1368,12 @@ static void test_context_mismatch(void) {
 /* ------------------------------------------------------------------ several devices */
 
 static void test_multi_device(void) {
-    cl_device_id ds[4];
-    cl_uint nd = 0;
-    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 4, ds, &nd) != CL_SUCCESS || nd < 2) {
-        printf("multi-device: skipped (%u device)\n", nd);
-        return;
-    }
-    cl_int err;
-    cl_context mc = clCreateContext(NULL, 2, ds, NULL, NULL, &err);
-    CHECK(mc != NULL, "2-device context: %d", err);
+    cl_device_id ds[2];
+    cl_command_queue qs[2];
+    cl_context mc = two_gpu_context(platform, "multi-device", ds, qs);
     if (!mc) return;
-    cl_command_queue q0 = clCreateCommandQueue(mc, ds[0], 0, &err);
-    cl_command_queue q1 = clCreateCommandQueue(mc, ds[1], 0, &err);
+    cl_command_queue q0 = qs[0], q1 = qs[1];
+    cl_int err;
     const size_t n = (2u << 20) + 64;
     unsigned char *a = malloc(n), *b = malloc(n);
     fill_pattern(a, n, 81);

@@ -57,4 +57,21 @@ static cl_device_id find_gpu(cl_platform_id p) {
     if (!p || clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &d, NULL) != CL_SUCCESS) return NULL;
     return d;
 }
+
+/* A context on the platform's first two GPUs with an in-order queue on each, or NULL when it
+ * has fewer (after printing "WHAT: skipped (N GPU)"). For the multi-device sections. */
+static inline cl_context two_gpu_context(cl_platform_id p, const char *what, cl_device_id ds[2], cl_command_queue qs[2]) {
+    cl_uint nd = 0;
+    if (!p || clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 2, ds, &nd) != CL_SUCCESS || nd < 2) {
+        printf("%s: skipped (%u GPU)\n", what, nd);
+        return NULL;
+    }
+    cl_int err;
+    cl_context c = clCreateContext(NULL, 2, ds, NULL, NULL, &err);
+    CHECK(c != NULL, "2-device context: %d", err);
+    if (!c) return NULL;
+    qs[0] = clCreateCommandQueue(c, ds[0], 0, &err);
+    qs[1] = clCreateCommandQueue(c, ds[1], 0, &err);
+    return c;
+}
 #endif

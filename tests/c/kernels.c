@@ -603,23 +603,16 @@ static void test_compile_link(void) {
     clReleaseProgram(lib); clReleaseProgram(h); clReleaseProgram(pl); clReleaseProgram(pm);
 }
 
-/* ---- a deliberate illegal address: an error status, the process keeps running ----------- */
 /* ---- one program and one buffer on two GPUs: kernels run on each in turn ----------------- */
 static void test_multi_device(void) {
     cl_platform_id plat = NULL;
     clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL);
     cl_device_id ds[2];
-    cl_uint nd = 0;
-    if (clGetDeviceIDs(plat, CL_DEVICE_TYPE_GPU, 2, ds, &nd) != CL_SUCCESS || nd < 2) {
-        printf("multi-device kernels: skipped (%u GPU)\n", nd);
-        return;
-    }
-    cl_int err;
-    cl_context mc = clCreateContext(NULL, 2, ds, NULL, NULL, &err);
-    CHECK(mc != NULL, "2-device context: %d", err);
+    cl_command_queue qs[2];
+    cl_context mc = two_gpu_context(plat, "multi-device kernels", ds, qs);
     if (!mc) return;
-    cl_command_queue q0 = clCreateCommandQueue(mc, ds[0], 0, &err);
-    cl_command_queue q1 = clCreateCommandQueue(mc, ds[1], 0, &err);
+    cl_command_queue q0 = qs[0], q1 = qs[1];
+    cl_int err;
     const char *src = "__kernel void step(__global int *x, int add) { size_t i = get_global_id(0); x[i] = x[i] * 2 + add; }\n";
     cl_program p = clCreateProgramWithSource(mc, 1, &src, NULL, &err);
     EXPECT(clBuildProgram(p, 0, NULL, NULL, NULL, NULL), CL_SUCCESS); /* for both devices */
@@ -668,6 +661,7 @@ static void test_multi_device(void) {
     free(out);
 }
 
+/* ---- a deliberate illegal address: an error status, the process keeps running ----------- */
 static void test_fault(void) {
     const char *src = "__kernel void fault(__global int *p, ulong bad) { ((__global int *)bad)[get_global_id(0)] = 1; p[0] = 2; }\n";
     cl_program p = build(src, NULL, NULL);
