@@ -7,14 +7,38 @@ use std::path::Path;
 use std::process::Command;
 
 const COMPONENTS: &[&str] = &[
-    "nvptx", "bitreader", "bitwriter", "linker", "passes", "ipo", "irreader", "option",
-    "frontendopenmp", "frontenddriver", "frontendhlsl", "coverage", "lto", "target", "mc",
+    "nvptx",
+    "bitreader",
+    "bitwriter",
+    "linker",
+    "passes",
+    "ipo",
+    "irreader",
+    "option",
+    "frontendopenmp",
+    "frontenddriver",
+    "frontendhlsl",
+    "coverage",
+    "lto",
+    "target",
+    "mc",
 ];
 
 const CLANG_LIBS: &[&str] = &[
-    "clangCodeGen", "clangFrontend", "clangDriver", "clangSerialization", "clangParse",
-    "clangSema", "clangAPINotes", "clangEdit", "clangAnalysis", "clangASTMatchers", "clangAST",
-    "clangLex", "clangBasic", "clangSupport",
+    "clangCodeGen",
+    "clangFrontend",
+    "clangDriver",
+    "clangSerialization",
+    "clangParse",
+    "clangSema",
+    "clangAPINotes",
+    "clangEdit",
+    "clangAnalysis",
+    "clangASTMatchers",
+    "clangAST",
+    "clangLex",
+    "clangBasic",
+    "clangSupport",
 ];
 
 fn llvm_config(cfg: &str, args: &[&str]) -> String {

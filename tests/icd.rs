@@ -35,7 +35,9 @@ fn clinfo(via: Via, driver: Driver) -> String {
     let mut cmd = Command::new("clinfo");
     match via {
         Via::Loader => cmd.env("OCL_ICD_VENDORS", common::icd_dir()),
-        Via::Preload => cmd.env("LD_PRELOAD", common::library()).env("OCL_ICD_VENDORS", common::work_dir().join("no-vendors")),
+        Via::Preload => cmd
+            .env("LD_PRELOAD", common::library())
+            .env("OCL_ICD_VENDORS", common::work_dir().join("no-vendors")),
     };
     match driver {
         Driver::Absent => cmd.env("CUDACL_DISABLE_CUDA", "1"),
@@ -44,7 +46,12 @@ fn clinfo(via: Via, driver: Driver) -> String {
     };
     let out = cmd.output().expect("clinfo must be installed (apt-get install clinfo)");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "clinfo failed ({via:?}, {driver:?}): {:?}\n{text}{}", out.status, String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "clinfo failed ({via:?}, {driver:?}): {:?}\n{text}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
     text
 }
 
@@ -77,7 +84,11 @@ fn clinfo_prints_every_device_query_of_a_fake_device() {
 /// nothing that is not an OpenCL name is exported.
 #[test]
 fn library_exports_the_opencl_names_and_nothing_else() {
-    let out = Command::new("nm").args(["-D", "--defined-only"]).arg(common::library()).output().expect("nm (binutils)");
+    let out = Command::new("nm")
+        .args(["-D", "--defined-only"])
+        .arg(common::library())
+        .output()
+        .expect("nm (binutils)");
     let syms: Vec<String> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter_map(|l| l.split_whitespace().nth(2).map(str::to_string))
@@ -104,7 +115,8 @@ fn library_exports_the_opencl_names_and_nothing_else() {
 fn platforms_program_fails_cleanly_without_any_platform() {
     // Sanity of the harness itself: with no vendors and no preload, nothing is found.
     let exe = c_program("platforms");
-    let out = Command::new(exe).env("OCL_ICD_VENDORS", common::work_dir().join("no-vendors")).output().unwrap();
+    let out =
+        Command::new(exe).env("OCL_ICD_VENDORS", common::work_dir().join("no-vendors")).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(!text.contains("cudacl"), "{text}");
     let _ = run;

@@ -31,7 +31,10 @@ fn per_device_builds_in_a_two_device_context() {
     let out = run(&exe, &["multi"], Via::Preload, Driver::Fake, &[("FAKECUDA_DEVICES", "2")]);
     let text = output(&out);
     println!("{text}");
-    assert!(out.status.success() && text.contains("kernel_api multi: ") && text.contains(" 0 failed"), "{text}");
+    assert!(
+        out.status.success() && text.contains("kernel_api multi: ") && text.contains(" 0 failed"),
+        "{text}"
+    );
 }
 
 /// The real-kernel program on a real GPU (vector add, 2-D/3-D offsets, __local reductions,
@@ -50,13 +53,27 @@ fn microbench_compiles() {
     let src = common::repo().join("bench/microbench.c");
     let exe = common::work_dir().join(format!("microbench-{}", std::process::id()));
     let out = std::process::Command::new("cc")
-        .args(["-O2", "-Wall", "-Werror", src.to_str().unwrap(), "-o", exe.to_str().unwrap(), "-lOpenCL", "-lm"])
+        .args([
+            "-O2",
+            "-Wall",
+            "-Werror",
+            src.to_str().unwrap(),
+            "-o",
+            exe.to_str().unwrap(),
+            "-lOpenCL",
+            "-lm",
+        ])
         .output()
         .expect("run cc");
     assert!(out.status.success(), "{}", output(&out));
 }
 
-const H100: Limits = Limits { max_threads: 1024, max_item: [1024, 1024, 64], max_grid: [2147483647, 65535, 65535], compute_units: 132 };
+const H100: Limits = Limits {
+    max_threads: 1024,
+    max_item: [1024, 1024, 64],
+    max_grid: [2147483647, 65535, 65535],
+    compute_units: 132,
+};
 
 #[test]
 fn divisors() {
@@ -99,17 +116,32 @@ fn geometry_follows_opencl_1_2() {
     assert_eq!(geometry(4, None, Some(&[1]), None, None, &H100), Err(CL_INVALID_WORK_DIMENSION));
     assert_eq!(geometry(1, None, None, None, None, &H100), Err(CL_INVALID_GLOBAL_WORK_SIZE));
     assert_eq!(geometry(1, None, Some(&[0]), None, None, &H100), Err(CL_INVALID_GLOBAL_WORK_SIZE));
-    assert_eq!(geometry(1, Some(&[usize::MAX]), Some(&[2]), None, None, &H100), Err(CL_INVALID_GLOBAL_OFFSET));
+    assert_eq!(
+        geometry(1, Some(&[usize::MAX]), Some(&[2]), None, None, &H100),
+        Err(CL_INVALID_GLOBAL_OFFSET)
+    );
     assert_eq!(geometry(1, None, Some(&[100]), Some(&[64]), None, &H100), Err(CL_INVALID_WORK_GROUP_SIZE));
     assert_eq!(geometry(1, None, Some(&[4096]), Some(&[2048]), None, &H100), Err(CL_INVALID_WORK_GROUP_SIZE));
     assert_eq!(geometry(1, None, Some(&[64]), Some(&[0]), None, &H100), Err(CL_INVALID_WORK_GROUP_SIZE));
-    assert_eq!(geometry(3, None, Some(&[1, 1, 128]), Some(&[1, 1, 128]), None, &H100), Err(CL_INVALID_WORK_ITEM_SIZE));
-    assert_eq!(geometry(2, None, Some(&[64, 64]), Some(&[4, 8]), Some([8, 4, 1]), &H100), Err(CL_INVALID_WORK_GROUP_SIZE));
+    assert_eq!(
+        geometry(3, None, Some(&[1, 1, 128]), Some(&[1, 1, 128]), None, &H100),
+        Err(CL_INVALID_WORK_ITEM_SIZE)
+    );
+    assert_eq!(
+        geometry(2, None, Some(&[64, 64]), Some(&[4, 8]), Some([8, 4, 1]), &H100),
+        Err(CL_INVALID_WORK_GROUP_SIZE)
+    );
     // More groups in y than CUDA's grid takes: accepted (launched in pieces); in x, refused.
     let g = geometry(2, None, Some(&[1, 1 << 17]), Some(&[1, 1]), None, &H100).unwrap();
     assert_eq!(g.grid, [1, 1 << 17, 1]);
-    assert_eq!(geometry(3, None, Some(&[1, 1, 1 << 31]), Some(&[1, 1, 1]), None, &H100), Err(CL_INVALID_GLOBAL_WORK_SIZE));
-    assert_eq!(geometry(1, None, Some(&[1 << 31]), Some(&[1]), None, &H100), Err(CL_INVALID_GLOBAL_WORK_SIZE));
+    assert_eq!(
+        geometry(3, None, Some(&[1, 1, 1 << 31]), Some(&[1, 1, 1]), None, &H100),
+        Err(CL_INVALID_GLOBAL_WORK_SIZE)
+    );
+    assert_eq!(
+        geometry(1, None, Some(&[1 << 31]), Some(&[1]), None, &H100),
+        Err(CL_INVALID_GLOBAL_WORK_SIZE)
+    );
     let g = geometry(2, None, Some(&[1, 1 << 17]), None, None, &H100).unwrap();
     assert!(g.grid[1] <= 65535 && g.grid[1] as u64 * g.block[1] as u64 == 1 << 17);
     let g = geometry(1, None, Some(&[1]), Some(&[1]), None, &H100).unwrap();
@@ -126,17 +158,90 @@ fn null_handles() {
     assert!(clCreateKernel(null_mut(), c"k".as_ptr(), &mut err).is_null());
     assert_eq!(err, CL_INVALID_PROGRAM);
     assert_eq!(clSetKernelArg(null_mut(), 0, 0, std::ptr::null()), CL_INVALID_KERNEL);
-    assert_eq!(clEnqueueNDRangeKernel(null_mut(), null_mut(), 1, std::ptr::null(), std::ptr::null(), std::ptr::null(), 0, std::ptr::null(), null_mut()), CL_INVALID_COMMAND_QUEUE);
-    assert_eq!(clEnqueueTask(null_mut(), null_mut(), 0, std::ptr::null(), null_mut()), CL_INVALID_COMMAND_QUEUE);
-    assert_eq!(clGetProgramBuildInfo(null_mut(), null_mut(), CL_PROGRAM_BUILD_LOG, 0, null_mut(), null_mut()), CL_INVALID_PROGRAM);
-    assert_eq!(clCompileProgram(null_mut(), 0, std::ptr::null(), std::ptr::null(), 0, std::ptr::null(), null_mut(), None, null_mut()), CL_INVALID_PROGRAM);
-    assert!(clLinkProgram(null_mut(), 0, std::ptr::null(), std::ptr::null(), 0, std::ptr::null(), None, null_mut(), &mut err).is_null());
+    assert_eq!(
+        clEnqueueNDRangeKernel(
+            null_mut(),
+            null_mut(),
+            1,
+            std::ptr::null(),
+            std::ptr::null(),
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            null_mut()
+        ),
+        CL_INVALID_COMMAND_QUEUE
+    );
+    assert_eq!(
+        clEnqueueTask(null_mut(), null_mut(), 0, std::ptr::null(), null_mut()),
+        CL_INVALID_COMMAND_QUEUE
+    );
+    assert_eq!(
+        clGetProgramBuildInfo(null_mut(), null_mut(), CL_PROGRAM_BUILD_LOG, 0, null_mut(), null_mut()),
+        CL_INVALID_PROGRAM
+    );
+    assert_eq!(
+        clCompileProgram(
+            null_mut(),
+            0,
+            std::ptr::null(),
+            std::ptr::null(),
+            0,
+            std::ptr::null(),
+            null_mut(),
+            None,
+            null_mut()
+        ),
+        CL_INVALID_PROGRAM
+    );
+    assert!(clLinkProgram(
+        null_mut(),
+        0,
+        std::ptr::null(),
+        std::ptr::null(),
+        0,
+        std::ptr::null(),
+        None,
+        null_mut(),
+        &mut err
+    )
+    .is_null());
     assert_eq!(err, CL_INVALID_CONTEXT);
     assert_eq!(clCreateKernelsInProgram(null_mut(), 0, null_mut(), null_mut()), CL_INVALID_PROGRAM);
     assert!(clCloneKernel(null_mut(), &mut err).is_null());
     assert_eq!(err, CL_INVALID_KERNEL);
-    assert_eq!(clGetKernelArgInfo(null_mut(), 0, CL_KERNEL_ARG_NAME, 0, null_mut(), null_mut()), CL_INVALID_KERNEL);
-    assert_eq!(clGetKernelWorkGroupInfo(null_mut(), null_mut(), CL_KERNEL_WORK_GROUP_SIZE, 0, null_mut(), null_mut()), CL_INVALID_KERNEL);
-    assert_eq!(clGetKernelSubGroupInfo(null_mut(), null_mut(), 0, 0, std::ptr::null(), 0, null_mut(), null_mut()), CL_INVALID_KERNEL);
-    assert_eq!(clEnqueueNativeKernel(null_mut(), None, null_mut(), 0, 0, std::ptr::null(), null_mut(), 0, std::ptr::null(), null_mut()), CL_INVALID_COMMAND_QUEUE);
+    assert_eq!(
+        clGetKernelArgInfo(null_mut(), 0, CL_KERNEL_ARG_NAME, 0, null_mut(), null_mut()),
+        CL_INVALID_KERNEL
+    );
+    assert_eq!(
+        clGetKernelWorkGroupInfo(
+            null_mut(),
+            null_mut(),
+            CL_KERNEL_WORK_GROUP_SIZE,
+            0,
+            null_mut(),
+            null_mut()
+        ),
+        CL_INVALID_KERNEL
+    );
+    assert_eq!(
+        clGetKernelSubGroupInfo(null_mut(), null_mut(), 0, 0, std::ptr::null(), 0, null_mut(), null_mut()),
+        CL_INVALID_KERNEL
+    );
+    assert_eq!(
+        clEnqueueNativeKernel(
+            null_mut(),
+            None,
+            null_mut(),
+            0,
+            0,
+            std::ptr::null(),
+            null_mut(),
+            0,
+            std::ptr::null(),
+            null_mut()
+        ),
+        CL_INVALID_COMMAND_QUEUE
+    );
 }

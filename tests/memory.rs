@@ -14,7 +14,11 @@ fn run_checked(name: &str, args: &[&str], via: Via, driver: Driver, env: &[(&str
     let out = run(&exe, args, via, driver, env);
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     println!("{text}");
-    assert!(out.status.success(), "{name} {args:?} ({via:?}, {driver:?}, {env:?}) failed: {:?}\n{text}", out.status);
+    assert!(
+        out.status.success(),
+        "{name} {args:?} ({via:?}, {driver:?}, {env:?}) failed: {:?}\n{text}",
+        out.status
+    );
     assert!(!text.contains("FAIL"), "{text}");
     text
 }
@@ -36,9 +40,15 @@ fn fake_driver_buffers_discrete_gpu_through_loader() {
 #[test]
 fn fake_driver_buffers_parallel_host_copies() {
     for threads in ["3", "4"] {
-        buffers(Via::Loader, &[("CUDACL_COPY_THREADS", threads), ("BUFFERS_ONLY", "large_transfers,threads,alloc_host_ptr")]);
+        buffers(
+            Via::Loader,
+            &[("CUDACL_COPY_THREADS", threads), ("BUFFERS_ONLY", "large_transfers,threads,alloc_host_ptr")],
+        );
     }
-    buffers(Via::Loader, &[("CUDACL_COPY_THREADS", "4"), ("FAKECUDA_ASYNC", "1"), ("BUFFERS_ONLY", "large_transfers,threads")]);
+    buffers(
+        Via::Loader,
+        &[("CUDACL_COPY_THREADS", "4"), ("FAKECUDA_ASYNC", "1"), ("BUFFERS_ONLY", "large_transfers,threads")],
+    );
 }
 
 #[test]
@@ -76,7 +86,13 @@ fn fake_driver_buffers_multi_device_context() {
 /// CL_MEM_OBJECT_ALLOCATION_FAILURE there.
 #[test]
 fn fake_driver_allocation_failure_at_create() {
-    let text = run_checked("buffers", &["alloc-limit"], Via::Loader, Driver::Fake, &[("FAKECUDA_MEM_LIMIT", "33554432")]);
+    let text = run_checked(
+        "buffers",
+        &["alloc-limit"],
+        Via::Loader,
+        Driver::Fake,
+        &[("FAKECUDA_MEM_LIMIT", "33554432")],
+    );
     assert!(text.contains("buffers alloc-limit: 2 passed, 0 failed"), "{text}");
 }
 
@@ -86,7 +102,13 @@ fn fake_driver_allocation_failure_at_create() {
 fn fake_driver_buffers_small_staging_chunks() {
     buffers(
         Via::Loader,
-        &[("CUDACL_STAGING_CHUNK_MB", "1"), ("CUDACL_STAGING_CHUNKS", "2"), ("CUDACL_STAGING_MIN", "4096"), ("CUDACL_COPY_THREADS", "1"), ("BUFFERS_ONLY", "large_transfers,read_write_copy,flag_matrix,map")],
+        &[
+            ("CUDACL_STAGING_CHUNK_MB", "1"),
+            ("CUDACL_STAGING_CHUNKS", "2"),
+            ("CUDACL_STAGING_MIN", "4096"),
+            ("CUDACL_COPY_THREADS", "1"),
+            ("BUFFERS_ONLY", "large_transfers,read_write_copy,flag_matrix,map"),
+        ],
     );
 }
 
@@ -100,7 +122,13 @@ fn fake_driver_buffers_async_streams() {
     buffers(Via::Loader, &[("FAKECUDA_ASYNC", "1"), ("FAKECUDA_INTEGRATED", "1")]);
     buffers(
         Via::Loader,
-        &[("FAKECUDA_ASYNC", "1"), ("FAKECUDA_ASYNC_DELAY_US", "2000"), ("CUDACL_STAGING_CHUNK_MB", "1"), ("CUDACL_STAGING_CHUNKS", "2"), ("BUFFERS_ONLY", "large_transfers,map,events,sub_buffers")],
+        &[
+            ("FAKECUDA_ASYNC", "1"),
+            ("FAKECUDA_ASYNC_DELAY_US", "2000"),
+            ("CUDACL_STAGING_CHUNK_MB", "1"),
+            ("CUDACL_STAGING_CHUNKS", "2"),
+            ("BUFFERS_ONLY", "large_transfers,map,events,sub_buffers"),
+        ],
     );
 }
 
@@ -112,7 +140,12 @@ fn fake_driver_random_command_sequences() {
     let configs: [&[(&str, &str)]; 4] = [
         &[],
         &[("FAKECUDA_DEVICES", "2"), ("FAKECUDA_ASYNC", "1"), ("FAKECUDA_ASYNC_DELAY_US", "10")],
-        &[("FAKECUDA_DEVICES", "3"), ("FAKECUDA_INTEGRATED", "1"), ("FAKECUDA_ASYNC", "1"), ("FAKECUDA_ASYNC_DELAY_US", "10")],
+        &[
+            ("FAKECUDA_DEVICES", "3"),
+            ("FAKECUDA_INTEGRATED", "1"),
+            ("FAKECUDA_ASYNC", "1"),
+            ("FAKECUDA_ASYNC_DELAY_US", "10"),
+        ],
         &[("FAKECUDA_DEVICES", "2"), ("FAKECUDA_NO_HOST_REGISTER", "1"), ("FAKECUDA_INTEGRATED", "1")],
     ];
     for config in configs {

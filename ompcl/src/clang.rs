@@ -14,9 +14,16 @@ pub fn load() -> Result<(), String> {
         return Ok(());
     }
     if std::env::var_os("LIBCLANG_PATH").is_none() {
-        for dir in ["/usr/lib/llvm-19/lib", "/usr/lib/llvm-20/lib", "/usr/lib/llvm-18/lib", "/usr/lib/llvm-17/lib"] {
+        for dir in
+            ["/usr/lib/llvm-19/lib", "/usr/lib/llvm-20/lib", "/usr/lib/llvm-18/lib", "/usr/lib/llvm-17/lib"]
+        {
             let has = std::fs::read_dir(dir)
-                .map(|rd| rd.flatten().any(|e| e.file_name().to_string_lossy().starts_with("libclang") && e.file_name().to_string_lossy().contains(".so")))
+                .map(|rd| {
+                    rd.flatten().any(|e| {
+                        e.file_name().to_string_lossy().starts_with("libclang")
+                            && e.file_name().to_string_lossy().contains(".so")
+                    })
+                })
                 .unwrap_or(false);
             if has {
                 std::env::set_var("LIBCLANG_PATH", dir);
@@ -171,11 +178,19 @@ impl Node {
     }
     pub fn referenced(&self) -> Option<Node> {
         let r = Node(unsafe { clang_getCursorReferenced(self.0) });
-        if r.is_null() { None } else { Some(r) }
+        if r.is_null() {
+            None
+        } else {
+            Some(r)
+        }
     }
     pub fn definition(&self) -> Option<Node> {
         let r = Node(unsafe { clang_getCursorDefinition(self.0) });
-        if r.is_null() { None } else { Some(r) }
+        if r.is_null() {
+            None
+        } else {
+            Some(r)
+        }
     }
     pub fn semantic_parent(&self) -> Node {
         Node(unsafe { clang_getCursorSemanticParent(self.0) })
@@ -302,4 +317,3 @@ impl Type {
         (CXType_Bool..=CXType_LongDouble).contains(&k) || k == CXType_Enum
     }
 }
-

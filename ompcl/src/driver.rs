@@ -104,9 +104,25 @@ fn run(args: &[String]) -> Result<i32, String> {
     std::fs::create_dir_all(&tmp).map_err(|e| e.to_string())?;
     // GCC nested functions carry the pthreads CPU versions; clang has none
     let pthreads = pthreads.unwrap_or_else(|| {
-        Command::new("cc").arg("--version").output().map(|o| !String::from_utf8_lossy(&o.stdout).contains("clang")).unwrap_or(true)
+        Command::new("cc")
+            .arg("--version")
+            .output()
+            .map(|o| !String::from_utf8_lossy(&o.stdout).contains("clang"))
+            .unwrap_or(true)
     });
-    let res = build(&inputs, &cflags, &clang_args, &cl_defines, &ldflags, out, emit, compile_only, verbose, pthreads, &tmp);
+    let res = build(
+        &inputs,
+        &cflags,
+        &clang_args,
+        &cl_defines,
+        &ldflags,
+        out,
+        emit,
+        compile_only,
+        verbose,
+        pthreads,
+        &tmp,
+    );
     let _ = std::fs::remove_dir_all(&tmp);
     res
 }
@@ -207,7 +223,16 @@ fn build(
         let srcdir = Path::new(input).parent().map(|p| p.to_path_buf()).unwrap_or_default();
         let srcdir = if srcdir.as_os_str().is_empty() { PathBuf::from(".") } else { srcdir };
         let mut cmd = Command::new("cc");
-        cmd.args(&omp_flags).args(cflags).arg("-iquote").arg(&srcdir).arg("-I").arg(tmp).arg("-c").arg(&hc).arg("-o").arg(&obj);
+        cmd.args(&omp_flags)
+            .args(cflags)
+            .arg("-iquote")
+            .arg(&srcdir)
+            .arg("-I")
+            .arg(tmp)
+            .arg("-c")
+            .arg(&hc)
+            .arg("-o")
+            .arg(&obj);
         if !exec(&mut cmd, verbose)? {
             failed = true;
         }
@@ -223,7 +248,17 @@ fn build(
     std::fs::write(&rt_c, crate::RT_C).map_err(|e| e.to_string())?;
     let rt_o = tmp.join("ompcl_rt.o");
     let mut cmd = Command::new("cc");
-    cmd.args(["-O2", "-c"]).args(if pthreads { vec!["-DOMPCL_PTHREADS".to_string(), format!("-I{}", tmp.join("ompinc").display())] } else { vec!["-fopenmp".to_string()] }).arg(&rt_c).arg("-I").arg(tmp).arg("-o").arg(&rt_o);
+    cmd.args(["-O2", "-c"])
+        .args(if pthreads {
+            vec!["-DOMPCL_PTHREADS".to_string(), format!("-I{}", tmp.join("ompinc").display())]
+        } else {
+            vec!["-fopenmp".to_string()]
+        })
+        .arg(&rt_c)
+        .arg("-I")
+        .arg(tmp)
+        .arg("-o")
+        .arg(&rt_o);
     if !exec(&mut cmd, verbose)? {
         return Ok(1);
     }
@@ -234,7 +269,11 @@ fn build(
     } else {
         cmd.arg("-fopenmp");
     }
-    cmd.args(&objs).arg(&rt_o).args(ldflags).args(["-lpthread", "-ldl", "-lm", "-o"]).arg(out.unwrap_or_else(|| "a.out".into()));
+    cmd.args(&objs)
+        .arg(&rt_o)
+        .args(ldflags)
+        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        .arg(out.unwrap_or_else(|| "a.out".into()));
     if !exec(&mut cmd, verbose)? {
         return Ok(1);
     }

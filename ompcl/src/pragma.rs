@@ -66,9 +66,15 @@ impl Pragma {
     pub fn has_statement(&self) -> bool {
         if self.unknown.is_some() && !DIRECTIVES.contains(&self.directive[0].as_str()) {
             // unknown stand-alone directives (taskwait, taskyield, ...) have none
-            return !matches!(self.directive[0].as_str(), "taskwait" | "taskyield" | "taskgroup_end" | "cancel" | "cancellation" | "scan" | "depobj");
+            return !matches!(
+                self.directive[0].as_str(),
+                "taskwait" | "taskyield" | "taskgroup_end" | "cancel" | "cancellation" | "scan" | "depobj"
+            );
         }
-        !matches!(self.directive.first().map(|s| s.as_str()), Some("barrier") | Some("flush") | Some("threadprivate"))
+        !matches!(
+            self.directive.first().map(|s| s.as_str()),
+            Some("barrier") | Some("flush") | Some("threadprivate")
+        )
     }
 }
 
@@ -77,13 +83,35 @@ pub fn split_list(s: &str) -> Vec<String> {
 }
 
 const KNOWN_CLAUSES: &[&str] = &[
-    "private", "firstprivate", "lastprivate", "shared", "default", "reduction", "schedule", "num_threads", "if",
-    "nowait", "copyin", "copyprivate", "ordered", "target",
+    "private",
+    "firstprivate",
+    "lastprivate",
+    "shared",
+    "default",
+    "reduction",
+    "schedule",
+    "num_threads",
+    "if",
+    "nowait",
+    "copyin",
+    "copyprivate",
+    "ordered",
+    "target",
 ];
 
 const DIRECTIVES: &[&str] = &[
-    "parallel", "for", "sections", "section", "single", "master", "critical", "atomic", "barrier", "flush",
-    "ordered", "threadprivate",
+    "parallel",
+    "for",
+    "sections",
+    "section",
+    "single",
+    "master",
+    "critical",
+    "atomic",
+    "barrier",
+    "flush",
+    "ordered",
+    "threadprivate",
 ];
 
 /// Find every `#pragma omp` in `text` (a whole file). Lines continued with a backslash are joined.
@@ -102,7 +130,9 @@ pub fn scan(text: &str) -> Result<Vec<Pragma>, (usize, String)> {
             let after = t[1..].trim_start();
             if after.starts_with("pragma") {
                 let rest = after["pragma".len()..].trim_start();
-                if rest.starts_with("omp") && rest[3..].chars().next().map_or(true, |c| !c.is_alphanumeric() && c != '_') {
+                if rest.starts_with("omp")
+                    && rest[3..].chars().next().map_or(true, |c| !c.is_alphanumeric() && c != '_')
+                {
                     // gather continuation lines
                     let mut end = eol;
                     while end < b.len() && text[pos..end].trim_end_matches('\r').ends_with('\\') {
@@ -110,7 +140,11 @@ pub fn scan(text: &str) -> Result<Vec<Pragma>, (usize, String)> {
                         end = next_eol;
                         line += 1;
                     }
-                    let omp_off = pos + (l.len() - t.len()) + 1 + (t[1..].len() - after.len()) + "pragma".len()
+                    let omp_off = pos
+                        + (l.len() - t.len())
+                        + 1
+                        + (t[1..].len() - after.len())
+                        + "pragma".len()
                         + (after["pragma".len()..].len() - rest.len());
                     let col = (l.len() - t.len()) as u32 + 1;
                     let p = parse(text, omp_off + 3, end).map_err(|e| (pos, e))?;
@@ -171,7 +205,10 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
                 directive.push(w.clone());
                 i += 1;
                 // critical(name), flush(list), threadprivate(list)
-                if matches!(w.as_str(), "critical" | "flush" | "threadprivate") && i < toks.len() && toks[i].0 == Tok::Punct('(') {
+                if matches!(w.as_str(), "critical" | "flush" | "threadprivate")
+                    && i < toks.len()
+                    && toks[i].0 == Tok::Punct('(')
+                {
                     let (arg, ni) = paren(text, &toks, i)?;
                     dir_arg = Some(arg);
                     i = ni;

@@ -146,7 +146,9 @@ impl Types {
         }
         match t.kind() {
             CXType_Pointer => return self.note(t.pointee(), depth + 1),
-            CXType_ConstantArray | CXType_IncompleteArray | CXType_VariableArray => return self.note(t.elem(), depth + 1),
+            CXType_ConstantArray | CXType_IncompleteArray | CXType_VariableArray => {
+                return self.note(t.elem(), depth + 1)
+            }
             CXType_Elaborated => return self.note(t.named(), depth + 1),
             CXType_Typedef => {
                 let d = t.declaration();
@@ -273,7 +275,9 @@ struct HEdit {
 }
 
 fn render_host(text: &str, edits: &mut [HEdit]) -> String {
-    edits.sort_by(|a, b| a.start.cmp(&b.start).then((a.end > a.start).cmp(&(b.end > b.start))).then(a.order.cmp(&b.order)));
+    edits.sort_by(|a, b| {
+        a.start.cmp(&b.start).then((a.end > a.start).cmp(&(b.end > b.start))).then(a.order.cmp(&b.order))
+    });
     let mut out = String::new();
     let mut cur = 0;
     for ed in edits.iter() {
@@ -332,17 +336,91 @@ struct Var {
 }
 
 const CL_BUILTINS: &[&str] = &[
-    "sqrt", "sin", "cos", "tan", "exp", "log", "pow", "fabs", "floor", "ceil", "fmin", "fmax", "fmod", "atan", "atan2",
-    "asin", "acos", "sinh", "cosh", "tanh", "exp2", "log2", "log10", "cbrt", "hypot", "round", "trunc", "copysign",
-    "sqrtf", "sinf", "cosf", "tanf", "expf", "logf", "powf", "fabsf", "floorf", "ceilf", "fminf", "fmaxf", "fmodf",
-    "atanf", "atan2f", "asinf", "acosf", "sinhf", "coshf", "tanhf", "exp2f", "log2f", "log10f", "cbrtf", "hypotf",
-    "roundf", "truncf", "copysignf", "fma", "fmaf", "rsqrt",
+    "sqrt",
+    "sin",
+    "cos",
+    "tan",
+    "exp",
+    "log",
+    "pow",
+    "fabs",
+    "floor",
+    "ceil",
+    "fmin",
+    "fmax",
+    "fmod",
+    "atan",
+    "atan2",
+    "asin",
+    "acos",
+    "sinh",
+    "cosh",
+    "tanh",
+    "exp2",
+    "log2",
+    "log10",
+    "cbrt",
+    "hypot",
+    "round",
+    "trunc",
+    "copysign",
+    "sqrtf",
+    "sinf",
+    "cosf",
+    "tanf",
+    "expf",
+    "logf",
+    "powf",
+    "fabsf",
+    "floorf",
+    "ceilf",
+    "fminf",
+    "fmaxf",
+    "fmodf",
+    "atanf",
+    "atan2f",
+    "asinf",
+    "acosf",
+    "sinhf",
+    "coshf",
+    "tanhf",
+    "exp2f",
+    "log2f",
+    "log10f",
+    "cbrtf",
+    "hypotf",
+    "roundf",
+    "truncf",
+    "copysignf",
+    "fma",
+    "fmaf",
+    "rsqrt",
 ];
 
 const CL_RESERVED: &[&str] = &[
-    "global", "local", "constant", "private", "kernel", "image2d_t", "image3d_t", "sampler_t", "event_t", "half",
-    "read_only", "write_only", "read_write", "uchar", "ushort", "uint", "ulong", "vec_type_hint", "bool", "complex",
-    "imaginary", "uniform", "pipe",
+    "global",
+    "local",
+    "constant",
+    "private",
+    "kernel",
+    "image2d_t",
+    "image3d_t",
+    "sampler_t",
+    "event_t",
+    "half",
+    "read_only",
+    "write_only",
+    "read_write",
+    "uchar",
+    "ushort",
+    "uint",
+    "ulong",
+    "vec_type_hint",
+    "bool",
+    "complex",
+    "imaginary",
+    "uniform",
+    "pipe",
 ];
 
 struct LoopInfo {
@@ -399,7 +477,14 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         Err((off, msg)) => {
             let line = text[..off].matches('\n').count() + 1;
             diags.push(format!("{file}:{line}:1: error: {msg}"));
-            return Ok(Output { host_c: String::new(), kernels: String::new(), diags, errors: true, regions: vec![], needs_cc: None });
+            return Ok(Output {
+                host_c: String::new(),
+                kernels: String::new(),
+                diags,
+                errors: true,
+                regions: vec![],
+                needs_cc: None,
+            });
         }
     };
     let mut args = opts.clang_args.clone();
@@ -423,7 +508,14 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         }
     }
     if errors {
-        return Ok(Output { host_c: String::new(), kernels: String::new(), diags, errors: true, regions: vec![], needs_cc: None });
+        return Ok(Output {
+            host_c: String::new(),
+            kernels: String::new(),
+            diags,
+            errors: true,
+            regions: vec![],
+            needs_cc: None,
+        });
     }
     let threadprivate: HashSet<String> = pragmas
         .iter()
@@ -438,11 +530,26 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
                 "{file}:{}:{}: warning: '{what}' is not OpenMP 2.0 (or not supported by ompcl's CPU runtime): the CPU versions of this program use the C compiler's OpenMP (-fopenmp)",
                 p.line, p.col
             );
-            return Ok(Output { host_c: String::new(), kernels: String::new(), diags: vec![msg], errors: false, regions: vec![], needs_cc: Some(what) });
+            return Ok(Output {
+                host_c: String::new(),
+                kernels: String::new(),
+                diags: vec![msg],
+                errors: false,
+                regions: vec![],
+                needs_cc: Some(what),
+            });
         }
     }
     let mut t = Translator {
-        cx: Ctx { file: file.clone(), text: &text, pragmas, assoc: HashMap::new(), threadprivate, diags, file_texts: HashMap::new() },
+        cx: Ctx {
+            file: file.clone(),
+            text: &text,
+            pragmas,
+            assoc: HashMap::new(),
+            threadprivate,
+            diags,
+            file_texts: HashMap::new(),
+        },
         types: Types::default(),
         funcs: BTreeMap::new(),
         atomics: BTreeMap::new(),
@@ -493,7 +600,9 @@ impl<'a> Translator<'a> {
     }
 
     fn pragmas_in(&self, s: usize, e: usize) -> Vec<usize> {
-        (0..self.cx.pragmas.len()).filter(|&i| self.cx.pragmas[i].line_start >= s && self.cx.pragmas[i].line_start < e).collect()
+        (0..self.cx.pragmas.len())
+            .filter(|&i| self.cx.pragmas[i].line_start >= s && self.cx.pragmas[i].line_start < e)
+            .collect()
     }
 
     fn run(mut self, tu: &clang::Tu, opts: &Options) -> Result<Output, String> {
@@ -539,21 +648,26 @@ impl<'a> Translator<'a> {
             // strip target(...) for the C compiler
             if let Some(c) = p.clause("target") {
                 if !self.pthreads {
-                    host_edits.push(HEdit { start: c.start, end: c.end, text: " ".repeat(c.end - c.start), order: 0 });
+                    host_edits.push(HEdit {
+                        start: c.start,
+                        end: c.end,
+                        text: " ".repeat(c.end - c.start),
+                        order: 0,
+                    });
                 }
             }
-            let res = if target == 2 {
-                Err(String::new())
-            } else {
-                self.region_kernel(r, &p, node)
-            };
+            let res = if target == 2 { Err(String::new()) } else { self.region_kernel(r, &p, node) };
             let rid = r.id;
             let line = p.line;
             let mut pre = String::new();
             let post = format!(" ompcl_cpu_end(&__ompcl_mod, {rid}, {line}, __ompcl_t0); }} }}");
             match res {
                 Ok(k) => {
-                    let _ = write!(kernels, "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {rid}{}#endif\n", k.code);
+                    let _ = write!(
+                        kernels,
+                        "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {rid}{}#endif\n",
+                        k.code
+                    );
                     offloaded.push(rid);
                     let _ = write!(pre, "{{ int __ompcl_ok = 0; double __ompcl_t0; ");
                     let cond = k.ifcond.clone().unwrap_or_else(|| "1".into());
@@ -570,7 +684,12 @@ impl<'a> Translator<'a> {
                     };
                     let _ = write!(pre, "long long __ompcl_n = {count}; ");
                     let n = k.host_args.len();
-                    let _ = write!(pre, "ompcl_arg __ompcl_a[{}] = {{ {} }}; ", n.max(1), if n == 0 { "{0}".to_string() } else { k.host_args.join(", ") });
+                    let _ = write!(
+                        pre,
+                        "ompcl_arg __ompcl_a[{}] = {{ {} }}; ",
+                        n.max(1),
+                        if n == 0 { "{0}".to_string() } else { k.host_args.join(", ") }
+                    );
                     let _ = write!(
                         pre,
                         "__ompcl_ok = ompcl_region_opencl(&__ompcl_mod, {rid}, {line}, {target}, __ompcl_lb, __ompcl_st, __ompcl_n, __ompcl_a, {n}); "
@@ -578,16 +697,24 @@ impl<'a> Translator<'a> {
                     if let Some(lv) = &k.loopvar_after {
                         let _ = write!(pre, "if (__ompcl_ok) {lv} = __ompcl_lb + __ompcl_n * __ompcl_st; ");
                     }
-                    let _ = write!(pre, "}} if (!__ompcl_ok) {{ __ompcl_t0 = ompcl_now();\n#line {line} \"{file}\"\n");
+                    let _ = write!(
+                        pre,
+                        "}} if (!__ompcl_ok) {{ __ompcl_t0 = ompcl_now();\n#line {line} \"{file}\"\n"
+                    );
                     regions_out.push((line, true, String::new()));
                 }
                 Err(reason) => {
                     if !reason.is_empty() {
-                        let msg = format!("parallel region not offloaded to OpenCL: {reason}; it runs on the CPU (threads)");
+                        let msg = format!(
+                            "parallel region not offloaded to OpenCL: {reason}; it runs on the CPU (threads)"
+                        );
                         self.cx.warn(p.line, p.col, &msg);
                     }
                     regions_out.push((line, false, reason));
-                    let _ = write!(pre, "{{ double __ompcl_t0; {{ __ompcl_t0 = ompcl_now();\n#line {line} \"{file}\"\n");
+                    let _ = write!(
+                        pre,
+                        "{{ double __ompcl_t0; {{ __ompcl_t0 = ompcl_now();\n#line {line} \"{file}\"\n"
+                    );
                 }
             }
             host_edits.push(HEdit { start: p.line_start, end: p.line_start, text: pre, order: -1000 });
@@ -607,7 +734,17 @@ impl<'a> Translator<'a> {
             let name = r.spelling();
             if !matches!(
                 name.as_str(),
-                "malloc" | "calloc" | "realloc" | "free" | "valloc" | "aligned_alloc" | "memalign" | "posix_memalign" | "fread" | "read" | "pread"
+                "malloc"
+                    | "calloc"
+                    | "realloc"
+                    | "free"
+                    | "valloc"
+                    | "aligned_alloc"
+                    | "memalign"
+                    | "posix_memalign"
+                    | "fread"
+                    | "read"
+                    | "pread"
             ) {
                 return;
             }
@@ -615,7 +752,12 @@ impl<'a> Translator<'a> {
             if p.file != file || !text[p.off..].starts_with(&name) || !seen.insert(p.off) {
                 return;
             }
-            host_edits.push(HEdit { start: p.off, end: p.off + name.len(), text: format!("ompcl_{name}"), order: 0 });
+            host_edits.push(HEdit {
+                start: p.off,
+                end: p.off + name.len(),
+                text: format!("ompcl_{name}"),
+                order: 0,
+            });
         });
 
         // globals: register, align big arrays
@@ -643,7 +785,12 @@ impl<'a> Translator<'a> {
             }
             let _ = writeln!(regs, "  ompcl_register_global((void*)&{name}, sizeof({name}));");
             if sz >= 16384 && aligned.insert(s.off) {
-                host_edits.push(HEdit { start: s.off, end: s.off, text: "__attribute__((aligned(4096))) ".into(), order: 0 });
+                host_edits.push(HEdit {
+                    start: s.off,
+                    end: s.off,
+                    text: "__attribute__((aligned(4096))) ".into(),
+                    order: 0,
+                });
             }
         }
 
@@ -664,7 +811,8 @@ impl<'a> Translator<'a> {
             {
                 let root = tu.root();
                 for c in root.children() {
-                    if c.kind() == CXCursor_MacroDefinition && !c.is_macro_builtin() && !c.in_system_header() {
+                    if c.kind() == CXCursor_MacroDefinition && !c.is_macro_builtin() && !c.in_system_header()
+                    {
                         let (s, e) = c.range();
                         if !s.file.is_empty() {
                             macro_nodes.push((s.file.clone(), s.off, e.off));
@@ -681,7 +829,8 @@ impl<'a> Translator<'a> {
             }
             cl.push_str(&macros);
             // user types
-            let mut decls: Vec<(String, usize, usize)> = self.types.decls.iter().map(|((f, s), e)| (f.clone(), *s, *e)).collect();
+            let mut decls: Vec<(String, usize, usize)> =
+                self.types.decls.iter().map(|((f, s), e)| (f.clone(), *s, *e)).collect();
             decls.sort_by(|a, b| (a.0 != file, &a.0, a.1).cmp(&(b.0 != file, &b.0, b.1)).reverse());
             decls.reverse();
             let mut last: Option<(String, usize)> = None;
@@ -709,7 +858,12 @@ impl<'a> Translator<'a> {
                     users.entry(f).or_default().push(rid);
                 }
             }
-            let funcs: Vec<(String, Node)> = self.funcs.iter().filter(|(k, _)| users.contains_key(*k)).map(|(k, n)| (k.clone(), *n)).collect();
+            let funcs: Vec<(String, Node)> = self
+                .funcs
+                .iter()
+                .filter(|(k, _)| users.contains_key(*k))
+                .map(|(k, n)| (k.clone(), *n))
+                .collect();
             let mut protos = String::new();
             let mut bodies = String::new();
             for (key, f) in funcs {
@@ -728,7 +882,11 @@ impl<'a> Translator<'a> {
         let mut host = String::new();
         host.push_str("#include \"ompcl_rt.h\"\n");
         let nk = regions.len();
-        let _ = writeln!(host, "static const char __ompcl_src[] = {};", c_string(if kernels.is_empty() { "" } else { &cl }));
+        let _ = writeln!(
+            host,
+            "static const char __ompcl_src[] = {};",
+            c_string(if kernels.is_empty() { "" } else { &cl })
+        );
         let mut optstr = String::from("-cl-std=CL1.2");
         for d in &opts.cl_defines {
             optstr.push(' ');
@@ -750,14 +908,31 @@ impl<'a> Translator<'a> {
                 Err(d) => {
                     let mut diags = std::mem::take(&mut self.cx.diags);
                     diags.push(d);
-                    return Ok(Output { host_c: String::new(), kernels: String::new(), diags, errors: true, regions: vec![], needs_cc: None });
+                    return Ok(Output {
+                        host_c: String::new(),
+                        kernels: String::new(),
+                        diags,
+                        errors: true,
+                        regions: vec![],
+                        needs_cc: None,
+                    });
                 }
             }
         }
         host.push_str(&render_host(text, &mut edits));
-        let _ = writeln!(host, "\n__attribute__((constructor)) static void __ompcl_register_globals(void) {{\n{regs}}}");
+        let _ = writeln!(
+            host,
+            "\n__attribute__((constructor)) static void __ompcl_register_globals(void) {{\n{regs}}}"
+        );
         let diags = std::mem::take(&mut self.cx.diags);
-        Ok(Output { host_c: host, kernels: if kernels.is_empty() { String::new() } else { cl }, diags, errors: false, regions: regions_out, needs_cc: None })
+        Ok(Output {
+            host_c: host,
+            kernels: if kernels.is_empty() { String::new() } else { cl },
+            diags,
+            errors: false,
+            regions: regions_out,
+            needs_cc: None,
+        })
     }
 
     /// Kernel for an offloadable parallel loop, or the reason it is not one.
@@ -776,14 +951,23 @@ impl<'a> Translator<'a> {
             let first = inner.first().map(|&i| self.cx.pragmas[i].clone());
             if kids.len() == 1 && kids[0].kind() == CXCursor_ForStmt {
                 match first {
-                    Some(fp) if fp.is(&["for"]) && self.cx.assoc.get(&inner[0]).map(|a| a.0.equals(&kids[0])).unwrap_or(false) => {
+                    Some(fp)
+                        if fp.is(&["for"])
+                            && self
+                                .cx
+                                .assoc
+                                .get(&inner[0])
+                                .map(|a| a.0.equals(&kids[0]))
+                                .unwrap_or(false) =>
+                    {
                         clauses.push(fp);
                         kids[0]
                     }
                     _ => return Err("the region is not a worksharing loop ('parallel' without 'for')".into()),
                 }
             } else {
-                let names: Vec<String> = inner.iter().map(|&i| format!("'{}'", self.cx.pragmas[i].name())).collect();
+                let names: Vec<String> =
+                    inner.iter().map(|&i| format!("'{}'", self.cx.pragmas[i].name())).collect();
                 if names.is_empty() {
                     return Err("'parallel' region that is not a single worksharing loop".into());
                 }
@@ -815,7 +999,9 @@ impl<'a> Translator<'a> {
         let LoopInfo { loopvar, init, body, lb, ub, step, cmp, .. } = self.parse_loop(lp)?;
         let lvname = loopvar.spelling();
         let lvty = loopvar.ty();
-        if !lvty.is_arith() || matches!(lvty.canonical().kind(), CXType_Float | CXType_Double | CXType_LongDouble) {
+        if !lvty.is_arith()
+            || matches!(lvty.canonical().kind(), CXType_Float | CXType_Double | CXType_LongDouble)
+        {
             return Err("loop variable is not an integer".into());
         }
 
@@ -883,17 +1069,23 @@ impl<'a> Translator<'a> {
         }
         // the loop variable may also not be referenced in the body
         let lv_outside = init.kind() != CXCursor_DeclStmt;
-        let loopvar_after = if lv_outside && lastprivate.iter().any(|x| *x == lvname) { Some(lvname.clone()) } else { None };
+        let loopvar_after =
+            if lv_outside && lastprivate.iter().any(|x| *x == lvname) { Some(lvname.clone()) } else { None };
 
         // rewrite references to variables living in buffers as (*x)
-        let inout: HashSet<String> = vars.values().filter(|v| v.kind == VK::Inout).map(|v| key_of(&v.decl)).collect();
+        let inout: HashSet<String> =
+            vars.values().filter(|v| v.kind == VK::Inout).map(|v| key_of(&v.decl)).collect();
         if !inout.is_empty() {
             for d in decl_refs(body) {
                 let Some(r) = d.referenced() else { continue };
                 if inout.contains(&key_of(&r)) {
                     let ps = d.loc_spelling();
                     let name = r.spelling();
-                    if ps.file != self.cx.file || !self.cx.text[ps.off..].starts_with(&name) || ps.off < bs || ps.off >= be {
+                    if ps.file != self.cx.file
+                        || !self.cx.text[ps.off..].starts_with(&name)
+                        || ps.off < bs
+                        || ps.off >= be
+                    {
                         return Err(format!("shared variable '{name}' used inside a macro"));
                     }
                     edits.push(Edit { start: ps.off, end: ps.off + name.len(), text: format!("(*{name})") });
@@ -901,15 +1093,20 @@ impl<'a> Translator<'a> {
             }
         }
         // nested pragmas: atomic / critical / flush
-        let buffers: HashSet<String> =
-            vars.values().filter(|v| matches!(v.kind, VK::Buf | VK::TmpArr | VK::Inout)).map(|v| key_of(&v.decl)).collect();
+        let buffers: HashSet<String> = vars
+            .values()
+            .filter(|v| matches!(v.kind, VK::Buf | VK::TmpArr | VK::Inout))
+            .map(|v| key_of(&v.decl))
+            .collect();
         for pi in self.pragmas_in(bs, be) {
             let pp = self.cx.pragmas[pi].clone();
             let d0 = pp.directive[0].as_str();
             match d0 {
                 "flush" => edits.push(Edit { start: pp.line_start, end: pp.end, text: String::new() }),
                 "atomic" | "critical" => {
-                    let Some(&(st, _ss, se)) = self.cx.assoc.get(&pi) else { return Err(format!("'{d0}' without a statement")) };
+                    let Some(&(st, _ss, se)) = self.cx.assoc.get(&pi) else {
+                        return Err(format!("'{d0}' without a statement"));
+                    };
                     let ed = self.atomic_edit(&pp, st, se, &edits, &buffers)?;
                     edits.push(ed);
                 }
@@ -946,7 +1143,10 @@ impl<'a> Translator<'a> {
                     } else {
                         let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
                     }
-                    params.push(format!("__global {}", self.types.declr(v.ty, &format!("*{n}__lp"))?.trim_start_matches("__global ")));
+                    params.push(format!(
+                        "__global {}",
+                        self.types.declr(v.ty, &format!("*{n}__lp"))?.trim_start_matches("__global ")
+                    ));
                     host_args.push(format!("{{OMPCL_LASTP, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
                     let _ = writeln!(lp_post, "    if (__gid == __n - 1) *{n}__lp = {n};");
                 }
@@ -987,9 +1187,14 @@ impl<'a> Translator<'a> {
                     }
                     let ident = if tcode >= 5 && ident == "~0" { "0" } else { ident };
                     params.push(format!("__global {tname} *{n}__part"));
-                    host_args.push(format!("{{OMPCL_RED, \"{n}\", (void*)&{n}, sizeof({n}), 0, {tcode}, {ocode}}}"));
+                    host_args.push(format!(
+                        "{{OMPCL_RED, \"{n}\", (void*)&{n}, sizeof({n}), 0, {tcode}, {ocode}}}"
+                    ));
                     // the work-group's scratch: static local memory (work-groups are at most 128)
-                    let _ = writeln!(reds_pre, "  __local {tname} {n}__loc[128];\n  {tname} {n} = ({tname})({ident});");
+                    let _ = writeln!(
+                        reds_pre,
+                        "  __local {tname} {n}__loc[128];\n  {tname} {n} = ({tname})({ident});"
+                    );
                     let _ = write!(
                         reds_post,
                         "  {n}__loc[__l] = {n};\n  barrier(CLK_LOCAL_MEM_FENCE);\n  for (uint __s = (uint)get_local_size(0) >> 1; __s > 0; __s >>= 1) {{\n    if (__l < __s) {n}__loc[__l] = {n}__loc[__l] {comb} {n}__loc[__l + __s];\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }}\n  if (__l == 0) {n}__part[get_group_id(0)] = {n}__loc[0];\n"
@@ -1004,20 +1209,33 @@ impl<'a> Translator<'a> {
                         let e = c.elem();
                         let inner_n = if e.is_array() { format!("(*{n})") } else { format!("*{n}") };
                         let inner_c = if e.is_array() { "(*)".to_string() } else { "*".to_string() };
-                        (format!("__global {}", self.types.declr(e, &inner_n)?), format!("__global {}", self.types.declr(e, &inner_c)?))
+                        (
+                            format!("__global {}", self.types.declr(e, &inner_n)?),
+                            format!("__global {}", self.types.declr(e, &inner_c)?),
+                        )
                     } else {
-                        (format!("__global {}", self.types.declr(v.ty, &format!("*{n}"))?), format!("__global {}", self.types.declr(v.ty, "*")?))
+                        (
+                            format!("__global {}", self.types.declr(v.ty, &format!("*{n}"))?),
+                            format!("__global {}", self.types.declr(v.ty, "*")?),
+                        )
                     };
                     params.push(format!("__global char *{n}__b"));
                     params.push(format!("long {n}__o"));
                     let _ = writeln!(setup, "  {decl} = ({cast})({n}__b + {n}__o);");
-                    let addr = if c.kind() == CXType_Pointer || v.ty.is_array() { format!("(void*)({n})") } else { format!("(void*)&{n}") };
+                    let addr = if c.kind() == CXType_Pointer || v.ty.is_array() {
+                        format!("(void*)({n})")
+                    } else {
+                        format!("(void*)&{n}")
+                    };
                     let (kind, size) = if v.kind == VK::TmpArr || (v.kind == VK::Inout && !v.global) {
                         ("OMPCL_TMP", format!("sizeof({n})"))
                     } else {
                         ("OMPCL_BUF", "0".to_string())
                     };
-                    host_args.push(format!("{{{kind}, \"{n}\", {addr}, {size}, {}, 0, 0}}", if w { 1 } else { 0 }));
+                    host_args.push(format!(
+                        "{{{kind}, \"{n}\", {addr}, {size}, {}, 0, 0}}",
+                        if w { 1 } else { 0 }
+                    ));
                 }
             }
         }
@@ -1025,14 +1243,25 @@ impl<'a> Translator<'a> {
         let lvdecl = self.types.declr(lvty, &lvname)?;
         let body_text = render(self.cx.text, &edits, bs, be);
         let mut k = String::new();
-        let _ = writeln!(k, "\n/* {}:{} */\n__kernel void ompcl_r{}({}) {{", self.cx.file, p.line, r.id, params.join(", "));
+        let _ = writeln!(
+            k,
+            "\n/* {}:{} */\n__kernel void ompcl_r{}({}) {{",
+            self.cx.file,
+            p.line,
+            r.id,
+            params.join(", ")
+        );
         k.push_str(&setup);
         k.push_str(&reds_pre);
         k.push_str("  long __gid = (long)get_global_id(0);\n");
         if !reds_post.is_empty() {
             k.push_str("  uint __l = (uint)get_local_id(0);\n");
         }
-        let _ = writeln!(k, "  if (__gid < __n) {{\n    {lvdecl} = ({})(__lb + __gid * __st);", self.types.base(lvty)?);
+        let _ = writeln!(
+            k,
+            "  if (__gid < __n) {{\n    {lvdecl} = ({})(__lb + __gid * __st);",
+            self.types.base(lvty)?
+        );
         k.push_str(&privs);
         let _ = writeln!(k, "    do {{\n{body_text}\n    }} while (0);");
         k.push_str(&lp_post);
@@ -1095,7 +1324,10 @@ impl<'a> Translator<'a> {
         } else {
             return Err("loop test does not compare the loop variable".into());
         };
-        if !matches!(cmp, CXBinaryOperator_LT | CXBinaryOperator_LE | CXBinaryOperator_GT | CXBinaryOperator_GE) {
+        if !matches!(
+            cmp,
+            CXBinaryOperator_LT | CXBinaryOperator_LE | CXBinaryOperator_GT | CXBinaryOperator_GE
+        ) {
             return Err("loop test is not <, <=, > or >=".into());
         }
         let txt = |n: Node| -> String {
@@ -1116,11 +1348,23 @@ impl<'a> Translator<'a> {
             CXCursor_BinaryOperator if inc.binop() == CXBinaryOperator_Assign && is_lv(inc.children()[0]) => {
                 let rhs = strip(inc.children()[1]);
                 let rc = rhs.children();
-                if rhs.kind() == CXCursor_BinaryOperator && rc.len() == 2 && is_lv(rc[0]) && rhs.binop() == CXBinaryOperator_Add {
+                if rhs.kind() == CXCursor_BinaryOperator
+                    && rc.len() == 2
+                    && is_lv(rc[0])
+                    && rhs.binop() == CXBinaryOperator_Add
+                {
                     format!("({})", txt(rc[1]))
-                } else if rhs.kind() == CXCursor_BinaryOperator && rc.len() == 2 && is_lv(rc[0]) && rhs.binop() == CXBinaryOperator_Sub {
+                } else if rhs.kind() == CXCursor_BinaryOperator
+                    && rc.len() == 2
+                    && is_lv(rc[0])
+                    && rhs.binop() == CXBinaryOperator_Sub
+                {
                     format!("-({})", txt(rc[1]))
-                } else if rhs.kind() == CXCursor_BinaryOperator && rc.len() == 2 && is_lv(rc[1]) && rhs.binop() == CXBinaryOperator_Add {
+                } else if rhs.kind() == CXCursor_BinaryOperator
+                    && rc.len() == 2
+                    && is_lv(rc[1])
+                    && rhs.binop() == CXBinaryOperator_Add
+                {
                     format!("({})", txt(rc[0]))
                 } else {
                     return Err("loop increment is not canonical".into());
@@ -1159,12 +1403,18 @@ impl<'a> Translator<'a> {
         for n in &nodes {
             let k = n.kind();
             // every type must be expressible
-            let fnref = k == CXCursor_DeclRefExpr && n.referenced().map(|r| r.kind() == CXCursor_FunctionDecl).unwrap_or(false);
+            let fnref = k == CXCursor_DeclRefExpr
+                && n.referenced().map(|r| r.kind() == CXCursor_FunctionDecl).unwrap_or(false);
             if (n.is_expr() || k == CXCursor_VarDecl) && !fnref {
                 let t = n.ty();
                 let tc = t.canonical();
                 let is_fn = matches!(tc.kind(), CXType_FunctionProto | CXType_FunctionNoProto)
-                    || (tc.kind() == CXType_Pointer && matches!(tc.pointee().canonical().kind(), CXType_FunctionProto | CXType_FunctionNoProto) && k != CXCursor_VarDecl);
+                    || (tc.kind() == CXType_Pointer
+                        && matches!(
+                            tc.pointee().canonical().kind(),
+                            CXType_FunctionProto | CXType_FunctionNoProto
+                        )
+                        && k != CXCursor_VarDecl);
                 if t.kind() != CXType_Invalid && !is_fn {
                     self.types.note(t, 0).map_err(|x| format!("{x} used in the loop"))?;
                 }
@@ -1181,12 +1431,19 @@ impl<'a> Translator<'a> {
                         let op = strip(ch[0]);
                         if op.kind() == CXCursor_DeclRefExpr {
                             if let Some(r) = op.referenced() {
-                                if matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl) && !inside(&r) && r.ty().is_array() {
+                                if matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl)
+                                    && !inside(&r)
+                                    && r.ty().is_array()
+                                {
                                     let (ss, se) = n.range();
                                     let t = &ftext[ss.off..se.off];
                                     let sz = r.ty().size_of();
                                     if ss.file == file && t.starts_with("sizeof") && sz > 0 {
-                                        edits.push(Edit { start: ss.off, end: se.off, text: format!("((ulong){sz})") });
+                                        edits.push(Edit {
+                                            start: ss.off,
+                                            end: se.off,
+                                            text: format!("((ulong){sz})"),
+                                        });
                                     } else {
                                         return Err(format!("sizeof/alignof of array '{}'", r.spelling()));
                                     }
@@ -1203,7 +1460,9 @@ impl<'a> Translator<'a> {
                     }
                     if n.ty().canonical().kind() == CXType_Pointer {
                         let ps = n.spelling_range().0;
-                        if ps.file == file && !edits.iter().any(|x| x.start == ps.off && x.text == "__global ") {
+                        if ps.file == file
+                            && !edits.iter().any(|x| x.start == ps.off && x.text == "__global ")
+                        {
                             edits.push(Edit { start: ps.off, end: ps.off, text: "__global ".into() });
                         }
                     }
@@ -1230,7 +1489,9 @@ impl<'a> Translator<'a> {
                     }
                 }
                 CXCursor_CallExpr => {
-                    let Some(f) = n.referenced() else { return Err("call through a function pointer".into()) };
+                    let Some(f) = n.referenced() else {
+                        return Err("call through a function pointer".into());
+                    };
                     let name = f.spelling();
                     let def = f.definition();
                     match def {
@@ -1257,13 +1518,26 @@ impl<'a> Translator<'a> {
                                 let mut fedits = Vec::new();
                                 let mut lpw = false;
                                 let saved = std::mem::replace(&mut self.caller, key.clone());
-                                let mut res = self.analyse_code(d, fs.off, fe.off, &mut fv, &mut fedits, &mut lpw, false);
+                                let mut res = self.analyse_code(
+                                    d,
+                                    fs.off,
+                                    fe.off,
+                                    &mut fv,
+                                    &mut fedits,
+                                    &mut lpw,
+                                    false,
+                                );
                                 self.caller = saved;
                                 if res.is_ok() {
                                     if let Some(g) = fv.values().next() {
-                                        res = Err(format!("function '{name}' uses global variable '{}'", g.name));
-                                    } else if (fs.file == self.cx.file && !self.pragmas_in(fs.off, fe.off).is_empty())
-                                        || (fs.file != self.cx.file && self.cx.file_text(&fs.file)[fs.off..fe.off].contains("omp"))
+                                        res = Err(format!(
+                                            "function '{name}' uses global variable '{}'",
+                                            g.name
+                                        ));
+                                    } else if (fs.file == self.cx.file
+                                        && !self.pragmas_in(fs.off, fe.off).is_empty())
+                                        || (fs.file != self.cx.file
+                                            && self.cx.file_text(&fs.file)[fs.off..fe.off].contains("omp"))
                                     {
                                         res = Err(format!("function '{name}' contains OpenMP directives"));
                                     }
@@ -1317,7 +1591,11 @@ impl<'a> Translator<'a> {
                                     let ps = n.loc_spelling();
                                     let name = r.spelling();
                                     if ps.file == file && ftext[ps.off..].starts_with(&name) {
-                                        edits.push(Edit { start: ps.off, end: ps.off + name.len(), text: format!("ompcl_f_{name}") });
+                                        edits.push(Edit {
+                                            start: ps.off,
+                                            end: ps.off + name.len(),
+                                            text: format!("ompcl_f_{name}"),
+                                        });
                                     } else {
                                         return Err(format!("call to '{name}' inside a macro"));
                                     }
@@ -1358,13 +1636,22 @@ impl<'a> Translator<'a> {
         Ok(())
     }
 
-    fn atomic_edit(&mut self, pp: &Pragma, st: Node, se: usize, edits: &[Edit], buffers: &HashSet<String>) -> Result<Edit, String> {
+    fn atomic_edit(
+        &mut self,
+        pp: &Pragma,
+        st: Node,
+        se: usize,
+        edits: &[Edit],
+        buffers: &HashSet<String>,
+    ) -> Result<Edit, String> {
         let what = pp.directive[0].clone();
         let mut n = strip(st);
         if n.kind() == CXCursor_CompoundStmt {
             let k = n.children();
             if k.len() != 1 {
-                return Err(format!("'{what}' section is not a single update (cannot become an OpenCL atomic)"));
+                return Err(format!(
+                    "'{what}' section is not a single update (cannot become an OpenCL atomic)"
+                ));
             }
             n = strip(k[0]);
         }
@@ -1405,7 +1692,9 @@ impl<'a> Translator<'a> {
                 let lt = rr(c[0]);
                 let rc = r.children();
                 if r.kind() != CXCursor_BinaryOperator || rc.len() != 2 {
-                    return Err("'critical' section is not a single update (cannot become an OpenCL atomic)".into());
+                    return Err(
+                        "'critical' section is not a single update (cannot become an OpenCL atomic)".into()
+                    );
                 }
                 let op = match r.binop() {
                     CXBinaryOperator_Add => "add",
@@ -1414,20 +1703,29 @@ impl<'a> Translator<'a> {
                     CXBinaryOperator_And => "and",
                     CXBinaryOperator_Or => "or",
                     CXBinaryOperator_Xor => "xor",
-                    _ => return Err("'critical' section is not a single update (cannot become an OpenCL atomic)".into()),
+                    _ => {
+                        return Err(
+                            "'critical' section is not a single update (cannot become an OpenCL atomic)"
+                                .into(),
+                        )
+                    }
                 };
                 if rr(rc[0]).trim() == lt.trim() {
                     (c[0], op, rr(rc[1]))
                 } else if rr(rc[1]).trim() == lt.trim() && op != "sub" {
                     (c[0], op, rr(rc[0]))
                 } else {
-                    return Err("'critical' section is not a single update (cannot become an OpenCL atomic)".into());
+                    return Err(
+                        "'critical' section is not a single update (cannot become an OpenCL atomic)".into()
+                    );
                 }
             }
             CXCursor_IfStmt if what == "critical" => {
                 // if (v > x) x = v;  /  if (x < v) x = v;  (and min): an atomic max/min
                 let c = n.children();
-                let bad = || "'critical' section is not a single update (cannot become an OpenCL atomic)".to_string();
+                let bad = || {
+                    "'critical' section is not a single update (cannot become an OpenCL atomic)".to_string()
+                };
                 if c.len() != 2 {
                     return Err(bad());
                 }
@@ -1440,7 +1738,10 @@ impl<'a> Translator<'a> {
                     }
                     th = strip(k[0]);
                 }
-                if cond.kind() != CXCursor_BinaryOperator || th.kind() != CXCursor_BinaryOperator || th.binop() != CXBinaryOperator_Assign {
+                if cond.kind() != CXCursor_BinaryOperator
+                    || th.kind() != CXCursor_BinaryOperator
+                    || th.binop() != CXBinaryOperator_Assign
+                {
                     return Err(bad());
                 }
                 let cc = cond.children();
@@ -1456,16 +1757,30 @@ impl<'a> Translator<'a> {
                 };
                 (tc[0], op, r.to_string())
             }
-            _ => return Err(format!("'{what}' section is not a single update (cannot become an OpenCL atomic)")),
+            _ => {
+                return Err(format!(
+                    "'{what}' section is not a single update (cannot become an OpenCL atomic)"
+                ))
+            }
         };
         // target must live in a buffer
-        let base = decl_refs(lhs).into_iter().filter_map(|d| d.referenced()).find(|r| matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl));
+        let base = decl_refs(lhs)
+            .into_iter()
+            .filter_map(|d| d.referenced())
+            .find(|r| matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl));
         let in_buf = base.map(|b| buffers.contains(&key_of(&b))).unwrap_or(false);
         let (ls, _) = pp_range(pp);
         if !in_buf {
             // private target: a plain update is enough
             let (s, e) = st.range();
-            return Ok(Edit { start: ls, end: se, text: format!("{};", render(text, edits, s.off, self.cx.stmt_end(e.off).min(se)).trim_end_matches(';')) });
+            return Ok(Edit {
+                start: ls,
+                end: se,
+                text: format!(
+                    "{};",
+                    render(text, edits, s.off, self.cx.stmt_end(e.off).min(se)).trim_end_matches(';')
+                ),
+            });
         }
         let t = lhs.ty().canonical();
         let tn = builtin_cl(t.kind()).ok_or_else(|| format!("atomic on type '{}'", lhs.ty().spelling()))?;
@@ -1489,7 +1804,11 @@ impl<'a> Translator<'a> {
                 _ => ">>",
             };
             let code = if matches!(op, "max" | "min") && !matches!(tn, "int" | "uint") {
-                let (u, cas) = if matches!(tn, "long" | "ulong" | "double") { ("ulong", "atom_cmpxchg") } else { ("uint", "atomic_cmpxchg") };
+                let (u, cas) = if matches!(tn, "long" | "ulong" | "double") {
+                    ("ulong", "atom_cmpxchg")
+                } else {
+                    ("uint", "atomic_cmpxchg")
+                };
                 if u == "ulong" {
                     self.int64_atomics = true;
                 }
@@ -1497,10 +1816,16 @@ impl<'a> Translator<'a> {
                 format!(
                     "void {fname}(volatile __global {tn} *p, {tn} v) {{\n  volatile __global {u} *q = (volatile __global {u} *)p;\n  {u} o;\n  do {{ o = *q; if (!(as_{tn}(o) {cmp} v)) return; }} while ({cas}(q, o, as_{u}(v)) != o);\n}}\n"
                 )
-            } else if matches!(tn, "int" | "uint") && matches!(op, "add" | "sub" | "and" | "or" | "xor" | "max" | "min") {
+            } else if matches!(tn, "int" | "uint")
+                && matches!(op, "add" | "sub" | "and" | "or" | "xor" | "max" | "min")
+            {
                 format!("void {fname}(volatile __global {tn} *p, {tn} v) {{ atomic_{op}(p, v); }}\n")
             } else {
-                let (u, cas) = if matches!(tn, "long" | "ulong" | "double") { ("ulong", "atom_cmpxchg") } else { ("uint", "atomic_cmpxchg") };
+                let (u, cas) = if matches!(tn, "long" | "ulong" | "double") {
+                    ("ulong", "atom_cmpxchg")
+                } else {
+                    ("uint", "atomic_cmpxchg")
+                };
                 if u == "ulong" {
                     self.int64_atomics = true;
                 }
@@ -1531,7 +1856,10 @@ impl<'a> Translator<'a> {
 
     /// A function on a call cycle reachable from `from`, if any.
     fn recursive_from(&self, from: &str) -> Option<String> {
-        self.reachable(from).into_iter().find(|f| self.reachable(f).contains(f)).map(|k| k.rsplit(':').next().unwrap_or("").to_string())
+        self.reachable(from)
+            .into_iter()
+            .find(|f| self.reachable(f).contains(f))
+            .map(|k| k.rsplit(':').next().unwrap_or("").to_string())
     }
 
     fn render_function(&mut self, f: Node) -> Result<(String, String), String> {
@@ -1545,7 +1873,11 @@ impl<'a> Translator<'a> {
         let name = f.spelling();
         let np = f.loc_spelling();
         edits.push(Edit { start: np.off, end: np.off + name.len(), text: format!("ompcl_f_{name}") });
-        let body = f.children().into_iter().find(|c| c.kind() == CXCursor_CompoundStmt).ok_or("function without body")?;
+        let body = f
+            .children()
+            .into_iter()
+            .find(|c| c.kind() == CXCursor_CompoundStmt)
+            .ok_or("function without body")?;
         let bstart = body.range().0.off;
         let ftext = self.cx.file_text(&fs.file);
         let mut head = render(&ftext, &edits, fs.off, bstart);

@@ -121,7 +121,13 @@ fn check_program(src: &Path, w: &Path, icd: &Path) -> Result<String, String> {
     }
     std::fs::write(&refsrc, stripped).unwrap();
     let refexe = w.join(format!("{name}.ref"));
-    let o = run(Command::new("gcc").args(["-fopenmp", "-O2", "-iquote"]).arg(src.parent().unwrap()).arg(&refsrc).arg("-o").arg(&refexe).arg("-lm"));
+    let o = run(Command::new("gcc")
+        .args(["-fopenmp", "-O2", "-iquote"])
+        .arg(src.parent().unwrap())
+        .arg(&refsrc)
+        .arg("-o")
+        .arg(&refexe)
+        .arg("-lm"));
     if !o.status.success() {
         return Err(format!("gcc build failed:\n{}", txt(&o.stderr)));
     }
@@ -180,7 +186,9 @@ fn check_program(src: &Path, w: &Path, icd: &Path) -> Result<String, String> {
     }
     let n_cl = places.iter().filter(|p| p.starts_with("opencl")).count();
     let ok = match sp.offload.as_str() {
-        "all" => !places.is_empty() && places.iter().all(|p| p == "opencl") && !err.contains("ompcl: warning"),
+        "all" => {
+            !places.is_empty() && places.iter().all(|p| p == "opencl") && !err.contains("ompcl: warning")
+        }
         "some" => n_cl > 0,
         _ => n_cl == 0 && !places.is_empty(),
     };
@@ -199,7 +207,10 @@ fn check_program(src: &Path, w: &Path, icd: &Path) -> Result<String, String> {
     let r = run(&mut c);
     let got = txt(&r.stdout);
     if !r.status.success() || !same_output(&expect, &got) {
-        return Err(format!("OMPCL_DEVICE=host output differs\n  gcc:   {expect}\n  ompcl: {got}\n{}", txt(&r.stderr)));
+        return Err(format!(
+            "OMPCL_DEVICE=host output differs\n  gcc:   {expect}\n  ompcl: {got}\n{}",
+            txt(&r.stderr)
+        ));
     }
     Ok(format!("{} regions, {} on opencl", places.len(), n_cl))
 }
@@ -251,7 +262,10 @@ fn runs_without_any_opencl() {
     let exe = w.join("c01");
     let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg(&src).arg("-o").arg(&exe));
     assert!(o.status.success(), "{}", txt(&o.stderr));
-    let r = run(Command::new(&exe).env("OCL_ICD_VENDORS", w.join("empty")).env("OMPCL_DEVICE", "gpu").env("OMPCL_PROFILE", "1"));
+    let r = run(Command::new(&exe)
+        .env("OCL_ICD_VENDORS", w.join("empty"))
+        .env("OMPCL_DEVICE", "gpu")
+        .env("OMPCL_PROFILE", "1"));
     assert!(r.status.success());
     let err = txt(&r.stderr);
     assert!(err.contains("ompcl: warning: OMPCL_DEVICE=gpu"), "{err}");
@@ -316,7 +330,10 @@ fn cpu_versions_through_the_c_compilers_openmp() {
         assert!(o.status.success());
         let expect = txt(&run(Command::new(&refexe).env("OMP_NUM_THREADS", "4")).stdout);
         for dev in ["cpu", "host"] {
-            let r = run(Command::new(&exe).env("OMP_NUM_THREADS", "4").env("OCL_ICD_VENDORS", &icd).env("OMPCL_DEVICE", dev));
+            let r = run(Command::new(&exe)
+                .env("OMP_NUM_THREADS", "4")
+                .env("OCL_ICD_VENDORS", &icd)
+                .env("OMPCL_DEVICE", dev));
             assert!(same_output(&expect, &txt(&r.stdout)), "{name} {dev}: {} vs {expect}", txt(&r.stdout));
         }
     }
@@ -324,7 +341,10 @@ fn cpu_versions_through_the_c_compilers_openmp() {
 }
 
 fn profile_bytes(err: &str, region_line: &str, what: &str) -> u64 {
-    let l = err.lines().find(|l| l.contains(region_line)).unwrap_or_else(|| panic!("no profile line {region_line}:\n{err}"));
+    let l = err
+        .lines()
+        .find(|l| l.contains(region_line))
+        .unwrap_or_else(|| panic!("no profile line {region_line}:\n{err}"));
     let i = l.find(&format!("{what}=")).unwrap();
     let rest = &l[i..];
     let open = rest.find('(').unwrap();
@@ -338,9 +358,16 @@ fn unchanged_device_data_is_not_copied_again() {
     let w = work("reuse");
     let icd = icd_dir(&w);
     let exe = w.join("sor");
-    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg("-O2").arg(root().join("examples/sor.c")).arg("-o").arg(&exe));
+    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl"))
+        .arg("-O2")
+        .arg(root().join("examples/sor.c"))
+        .arg("-o")
+        .arg(&exe));
     assert!(o.status.success(), "{}", txt(&o.stderr));
-    let r = run(Command::new(&exe).env("OCL_ICD_VENDORS", &icd).env("OMPCL_DEVICE", "cpu").env("OMPCL_PROFILE", "1"));
+    let r = run(Command::new(&exe)
+        .env("OCL_ICD_VENDORS", &icd)
+        .env("OMPCL_DEVICE", "cpu")
+        .env("OMPCL_PROFILE", "1"));
     let err = txt(&r.stderr);
     assert!(err.contains("region 0: opencl runs=100"), "{err}");
     assert_eq!(profile_bytes(&err, "sor.c:26", "h2d"), 512 * 512 * 8, "{err}");
@@ -348,16 +375,30 @@ fn unchanged_device_data_is_not_copied_again() {
     assert!(profile_bytes(&err, "sor.c:26", "d2h") >= 100 * 512 * 512 * 8, "{err}");
 
     let exe = w.join("c43");
-    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg(root().join("tests/corpus/c43_host_writes_between.c")).arg("-o").arg(&exe));
+    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl"))
+        .arg(root().join("tests/corpus/c43_host_writes_between.c"))
+        .arg("-o")
+        .arg(&exe));
     assert!(o.status.success(), "{}", txt(&o.stderr));
-    let r = run(Command::new(&exe).env("OCL_ICD_VENDORS", &icd).env("OMPCL_DEVICE", "cpu").env("OMPCL_PROFILE", "1"));
+    let r = run(Command::new(&exe)
+        .env("OCL_ICD_VENDORS", &icd)
+        .env("OMPCL_DEVICE", "cpu")
+        .env("OMPCL_PROFILE", "1"));
     let err = txt(&r.stderr);
     // first run: a, b, G (3 x 160000 B); a re-sent 3 times (store, memset, store through another
     // pointer); G's last partial page (256 B) every run after the first; b (written by the
     // kernel, then only read by the host) never again
-    assert_eq!(profile_bytes(&err, "c43_host_writes_between.c:15", "h2d"), 3 * 160000 + 3 * 160000 + 5 * 256, "{err}");
+    assert_eq!(
+        profile_bytes(&err, "c43_host_writes_between.c:15", "h2d"),
+        3 * 160000 + 3 * 160000 + 5 * 256,
+        "{err}"
+    );
     // OMPCL_TRACK=0: no tracking, every block every time; same output
-    let r2 = run(Command::new(&exe).env("OCL_ICD_VENDORS", &icd).env("OMPCL_DEVICE", "cpu").env("OMPCL_PROFILE", "1").env("OMPCL_TRACK", "0"));
+    let r2 = run(Command::new(&exe)
+        .env("OCL_ICD_VENDORS", &icd)
+        .env("OMPCL_DEVICE", "cpu")
+        .env("OMPCL_PROFILE", "1")
+        .env("OMPCL_TRACK", "0"));
     let err2 = txt(&r2.stderr);
     assert_eq!(profile_bytes(&err2, "c43_host_writes_between.c:15", "h2d"), 6 * 3 * 160000, "{err2}");
     assert_eq!(txt(&r.stdout), txt(&r2.stdout));
@@ -372,10 +413,17 @@ fn no_fp64_device_keeps_double_code_on_the_cpu() {
     let icd = icd_dir(&w);
     for (name, expect_where) in [("c12_red_add_double", "cpu"), ("c20_red_add_float", "opencl")] {
         let exe = w.join(name);
-        let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg(root().join(format!("tests/corpus/{name}.c"))).arg("-o").arg(&exe));
+        let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl"))
+            .arg(root().join(format!("tests/corpus/{name}.c")))
+            .arg("-o")
+            .arg(&exe));
         assert!(o.status.success(), "{}", txt(&o.stderr));
         let host = run(Command::new(&exe).env("OMPCL_DEVICE", "host"));
-        let r = run(Command::new(&exe).env("OCL_ICD_VENDORS", &icd).env("OMPCL_DEVICE", "cpu").env("OMPCL_PROFILE", "1").env("OMPCL_FP64", "0"));
+        let r = run(Command::new(&exe)
+            .env("OCL_ICD_VENDORS", &icd)
+            .env("OMPCL_DEVICE", "cpu")
+            .env("OMPCL_PROFILE", "1")
+            .env("OMPCL_FP64", "0"));
         let err = txt(&r.stderr);
         assert!(err.contains(&format!("region 0: {expect_where} ")), "{name}: {err}");
         assert_eq!(err.contains("has no fp64"), expect_where == "cpu", "{name}: {err}");

@@ -28,8 +28,21 @@ extern "C" {
     pub fn pg_shared_reset();
     pub fn pg_link_modules(dst: LLVMModuleRef, src: LLVMModuleRef, log: *mut *mut c_char) -> c_int;
     pub fn pg_split_weights(m: LLVMModuleRef, weights: *mut i64, count: c_int) -> c_int;
-    pub fn pg_split_part(m: LLVMModuleRef, part: c_int, kernels: *const c_int, count: c_int, log: *mut *mut c_char) -> LLVMModuleRef;
-    pub fn pg_optimize(m: LLVMModuleRef, sm: c_int, ptx: c_int, opt: c_int, fast_fma: c_int, log: *mut *mut c_char) -> c_int;
+    pub fn pg_split_part(
+        m: LLVMModuleRef,
+        part: c_int,
+        kernels: *const c_int,
+        count: c_int,
+        log: *mut *mut c_char,
+    ) -> LLVMModuleRef;
+    pub fn pg_optimize(
+        m: LLVMModuleRef,
+        sm: c_int,
+        ptx: c_int,
+        opt: c_int,
+        fast_fma: c_int,
+        log: *mut *mut c_char,
+    ) -> c_int;
     pub fn pg_codegen(
         m: LLVMModuleRef,
         sm: c_int,

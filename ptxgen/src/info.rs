@@ -142,11 +142,19 @@ fn cl_type_name(t: LLVMTypeRef, signed: bool) -> String {
                     64 => "long",
                     _ => "int",
                 };
-                if signed { b.to_string() } else { format!("u{b}") }
+                if signed {
+                    b.to_string()
+                } else {
+                    format!("u{b}")
+                }
             }
             _ => "int".to_string(),
         };
-        if n > 1 { format!("{base}{n}") } else { base }
+        if n > 1 {
+            format!("{base}{n}")
+        } else {
+            base
+        }
     }
 }
 
@@ -241,7 +249,9 @@ pub fn kernels(module: &Module) -> Result<Vec<KernelInfo>, String> {
                     BasicMetadataTypeEnum::PointerType(_) => ArgKind::GlobalPtr,
                     BasicMetadataTypeEnum::VectorType(_) => ArgKind::Vector,
                     // A vector aligned above 16, passed as 16-byte chunks (see the bridge).
-                    BasicMetadataTypeEnum::ArrayType(t) if t.get_element_type().is_vector_type() => ArgKind::Vector,
+                    BasicMetadataTypeEnum::ArrayType(t) if t.get_element_type().is_vector_type() => {
+                        ArgKind::Vector
+                    }
                     BasicMetadataTypeEnum::StructType(_) | BasicMetadataTypeEnum::ArrayType(_) => {
                         ArgKind::Struct
                     }

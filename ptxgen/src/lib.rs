@@ -76,9 +76,19 @@ pub enum ArgKind {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AddressQualifier { Global, Constant, Local, Private }
+pub enum AddressQualifier {
+    Global,
+    Constant,
+    Local,
+    Private,
+}
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AccessQualifier { ReadOnly, WriteOnly, ReadWrite, None }
+pub enum AccessQualifier {
+    ReadOnly,
+    WriteOnly,
+    ReadWrite,
+    None,
+}
 
 /// One user-visible kernel argument.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,7 +124,11 @@ pub enum ImplicitKind {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ImplicitArg { pub kind: ImplicitKind, pub offset: u32, pub size: u32 }
+pub struct ImplicitArg {
+    pub kind: ImplicitKind,
+    pub offset: u32,
+    pub size: u32,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KernelInfo {

@@ -104,7 +104,13 @@ fn main() -> ExitCode {
     // Options with blanks are quoted again for the option parser.
     let options: Vec<String> = opts
         .iter()
-        .map(|o| if o.contains(char::is_whitespace) { format!("\"{}\"", o.replace('"', "\\\"")) } else { o.clone() })
+        .map(|o| {
+            if o.contains(char::is_whitespace) {
+                format!("\"{}\"", o.replace('"', "\\\""))
+            } else {
+                o.clone()
+            }
+        })
         .collect();
     let options = options.join(" ");
     if bench {
@@ -138,12 +144,20 @@ fn main() -> ExitCode {
     }
     if show_args {
         for k in &p.kernels {
-            println!("kernel {} param_size {}{}", k.name, k.param_size,
-                if k.attributes.is_empty() { String::new() } else { format!(" attributes {}", k.attributes) });
+            println!(
+                "kernel {} param_size {}{}",
+                k.name,
+                k.param_size,
+                if k.attributes.is_empty() { String::new() } else { format!(" attributes {}", k.attributes) }
+            );
             for (n, a) in k.args.iter().enumerate() {
                 println!(
                     "  arg {n} {} offset {} size {} align {} type {} name {}",
-                    kind(a.kind), a.offset, a.size, a.align, a.type_name.replace(' ', "_"),
+                    kind(a.kind),
+                    a.offset,
+                    a.size,
+                    a.align,
+                    a.type_name.replace(' ', "_"),
                     if a.name.is_empty() { "-" } else { &a.name }
                 );
             }
@@ -202,7 +216,13 @@ fn median(mut v: Vec<f64>) -> String {
     format!("median {:.3} ms (min {:.3})", v[v.len() / 2], v[0])
 }
 
-fn run_bench(input: &str, source: &str, options: &str, target: &ptxgen::Target, raw_opts: &[String]) -> ExitCode {
+fn run_bench(
+    input: &str,
+    source: &str,
+    options: &str,
+    target: &ptxgen::Target,
+    raw_opts: &[String],
+) -> ExitCode {
     use std::time::Instant;
     let nk = match ptxgen::build_timed(source, options, target, false).0 {
         Ok(p) => p.kernels.len(),
@@ -239,7 +259,10 @@ fn run_bench(input: &str, source: &str, options: &str, target: &ptxgen::Target, 
             .next()
             .unwrap_or(f64::NAN)
     }
-    println!("ptxgen bench: {input}: {nk} kernels, sm_{} PTX {}.{}, options '{options}'", target.sm, target.ptx_isa.0, target.ptx_isa.1);
+    println!(
+        "ptxgen bench: {input}: {nk} kernels, sm_{} PTX {}.{}, options '{options}'",
+        target.sm, target.ptx_isa.0, target.ptx_isa.1
+    );
 
     // 1. Cold, first build in a new process (no cache): the build call's own time.
     let mut first = Vec::new();
@@ -252,7 +275,12 @@ fn run_bench(input: &str, source: &str, options: &str, target: &ptxgen::Target, 
             first_log = log;
         }
     }
-    println!("cold build, first in a new process (no cache), {} runs: wall {}; cpu {}", first.len(), median(first), median(first_cpu));
+    println!(
+        "cold build, first in a new process (no cache), {} runs: wall {}; cpu {}",
+        first.len(),
+        median(first),
+        median(first_cpu)
+    );
     for l in first_log.lines().filter(|l| l.starts_with("time:")) {
         println!("    {l}");
     }
@@ -265,7 +293,11 @@ fn run_bench(input: &str, source: &str, options: &str, target: &ptxgen::Target, 
         later.push(ms(t.elapsed()));
         later_cpu.push(thread_cpu_ms() - c);
     }
-    println!("cold build, libclc already resident (no cache), 10 runs: wall {}; cpu {}", median(later), median(later_cpu));
+    println!(
+        "cold build, libclc already resident (no cache), 10 runs: wall {}; cpu {}",
+        median(later),
+        median(later_cpu)
+    );
     // 3. Private context (another thread holds the shared one): libclc parsed lazily per build.
     ptxgen::set_shared_context(false);
     let mut private = Vec::new();
@@ -296,7 +328,12 @@ fn run_bench(input: &str, source: &str, options: &str, target: &ptxgen::Target, 
             }
         }
     }
-    println!("new process, disk-cache hit, {} runs: build call {}; whole process incl. exec/load {}", call.len(), median(call), median(wall));
+    println!(
+        "new process, disk-cache hit, {} runs: build call {}; whole process incl. exec/load {}",
+        call.len(),
+        median(call),
+        median(wall)
+    );
     let _ = std::fs::remove_dir_all(&dir);
     ExitCode::SUCCESS
 }

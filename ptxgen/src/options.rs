@@ -136,7 +136,10 @@ pub fn parse_link(s: &str) -> Result<Options, String> {
     let mut o = Options::default();
     for t in tokenize(s)? {
         match t.as_str() {
-            "-create-library" | "-enable-link-options" | "-cl-denorms-are-zero" | "-cl-no-signed-zeros"
+            "-create-library"
+            | "-enable-link-options"
+            | "-cl-denorms-are-zero"
+            | "-cl-no-signed-zeros"
             | "-cl-finite-math-only" => {}
             "-cl-unsafe-math-optimizations" | "-cl-fast-relaxed-math" => o.fast_fma = true,
             _ => return Err(format!("invalid link option '{t}'")),

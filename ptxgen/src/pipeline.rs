@@ -1,13 +1,13 @@
 //! The build pipeline: options -> cache -> clang -> rewrites -> libclc -> O3 -> layout -> PTX.
 use crate::*;
 use inkwell::context::{Context, ContextRef};
-use llvm_sys::prelude::LLVMContextRef;
-use std::cell::Cell;
-use std::sync::{Mutex, MutexGuard, TryLockError};
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
+use llvm_sys::prelude::LLVMContextRef;
+use std::cell::Cell;
 use std::ffi::CString;
 use std::os::raw::{c_char, c_int};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::time::Instant;
 
 /// The extensions cudacl's devices report; the front end must accept what the device claims.
@@ -218,7 +218,10 @@ extern "C" fn join_prewarm() {
 
 fn cstrings(v: &[String]) -> Result<Vec<CString>, BuildError> {
     v.iter()
-        .map(|s| CString::new(s.as_str()).map_err(|_| BuildError::InvalidOptions { log: "NUL byte in options".into() }))
+        .map(|s| {
+            CString::new(s.as_str())
+                .map_err(|_| BuildError::InvalidOptions { log: "NUL byte in options".into() })
+        })
         .collect()
 }
 
@@ -265,7 +268,10 @@ fn frontend<'c>(
     let mut names: Vec<CString> = Vec::new();
     let mut datas: Vec<&[u8]> = Vec::new();
     for (n, d) in headers::EMBEDDED {
-        names.push(CString::new(format!("{}/{}", headers::RESOURCE_INCLUDE, n)).map_err(|_| failed("bad header name"))?);
+        names.push(
+            CString::new(format!("{}/{}", headers::RESOURCE_INCLUDE, n))
+                .map_err(|_| failed("bad header name"))?,
+        );
         datas.push(d.as_bytes());
     }
     for (n, d) in headers {
@@ -386,7 +392,12 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, BuildError>) -> Result<T, BuildError
     }
 }
 
-pub fn build(source: &str, options: &str, target: &Target, _unused: Option<()>) -> Result<Program, BuildError> {
+pub fn build(
+    source: &str,
+    options: &str,
+    target: &Target,
+    _unused: Option<()>,
+) -> Result<Program, BuildError> {
     build_timed(source, options, target, true).0
 }
 
@@ -399,7 +410,8 @@ pub fn build_timed(
 ) -> (Result<Program, BuildError>, Vec<Stage>) {
     let mut t = Timer::new();
     let r = guarded(|| {
-        let opts = options::parse_build(options).map_err(|e| BuildError::InvalidOptions { log: format!("error: {e}\n") })?;
+        let opts = options::parse_build(options)
+            .map_err(|e| BuildError::InvalidOptions { log: format!("error: {e}\n") })?;
         target::validate(target).map_err(|e| failed(format!("error: {e}\n")))?;
         let (_, clc_id) = libclc::locate().map_err(failed)?;
         let tgt = format!("sm_{}:ptx{}.{}", target.sm, target.ptx_isa.0, target.ptx_isa.1);
@@ -448,7 +460,8 @@ pub fn build_timed(
 
 pub fn compile(source: &str, options: &str, headers: &[(&str, &str)]) -> Result<Object, BuildError> {
     guarded(|| {
-        let opts = options::parse_build(options).map_err(|e| BuildError::InvalidOptions { log: format!("error: {e}\n") })?;
+        let opts = options::parse_build(options)
+            .map_err(|e| BuildError::InvalidOptions { log: format!("error: {e}\n") })?;
         let ctx = Ctx::private();
         let (m, log, _) = frontend(&ctx, source, &opts, headers)?;
         let bitcode = m.write_bitcode_to_memory().as_slice().to_vec();
@@ -458,14 +471,14 @@ pub fn compile(source: &str, options: &str, headers: &[(&str, &str)]) -> Result<
 
 pub fn link(objects: &[&Object], options: &str, target: &Target) -> Result<Program, BuildError> {
     guarded(|| {
-        let mut opts = options::parse_link(options).map_err(|e| BuildError::InvalidOptions { log: format!("error: {e}\n") })?;
+        let mut opts = options::parse_link(options)
+            .map_err(|e| BuildError::InvalidOptions { log: format!("error: {e}\n") })?;
         target::validate(target).map_err(|e| failed(format!("error: {e}\n")))?;
         if objects.is_empty() {
             return Err(failed("error: no objects to link\n"));
         }
-        opts.opt_disable = objects
-            .iter()
-            .all(|o| options::parse_build(&o.options).map(|p| p.opt_disable).unwrap_or(false));
+        opts.opt_disable =
+            objects.iter().all(|o| options::parse_build(&o.options).map(|p| p.opt_disable).unwrap_or(false));
         let ctx = Ctx::private();
         let mut dst: Option<Module> = None;
         for (i, o) in objects.iter().enumerate() {
@@ -478,7 +491,7 @@ pub fn link(objects: &[&Object], options: &str, target: &Target) -> Result<Progr
                     let mut log: *mut c_char = std::ptr::null_mut();
                     let src = m.as_mut_ptr();
                     std::mem::forget(m); // pg_link_modules takes ownership
-                    // SAFETY: both modules live in ctx; src ownership moves to the bridge.
+                                         // SAFETY: both modules live in ctx; src ownership moves to the bridge.
                     stage(unsafe { ffi::pg_link_modules(d.as_mut_ptr(), src, &mut log) }, log, "linking")?;
                 }
             }

@@ -79,7 +79,8 @@ pub(crate) fn build_kernels_in_parallel(
     let parts = groups.len();
     let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<u8>)>();
     let rx = Mutex::new(rx);
-    let results: Vec<Mutex<Option<Result<Built, BuildError>>>> = (0..parts).map(|_| Mutex::new(None)).collect();
+    let results: Vec<Mutex<Option<Result<Built, BuildError>>>> =
+        (0..parts).map(|_| Mutex::new(None)).collect();
     let work = || loop {
         let job = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
         let Ok((i, bitcode)) = job else { break };
@@ -327,7 +328,9 @@ mod tests {
     fn join_refuses_what_it_does_not_know() {
         let dbg = ".version 8.5\n.target sm_90\n.address_size 64\n.file 1 \"k.cl\"\n.visible .entry k()\n{\n\tret;\n}\n";
         assert!(join_ptx(&[A, dbg]).is_none());
-        assert!(join_ptx(&[".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"]).is_none());
+        assert!(
+            join_ptx(&[".version 8.5\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"]).is_none()
+        );
         assert!(join_ptx(&["no header"]).is_none());
     }
 }

@@ -87,7 +87,8 @@ fn parse_param(decl: &str) -> Result<PtxParam, String> {
                 let ty = ty.clone().ok_or(format!("no type in {decl}"))?;
                 let es = scalar_size(&ty).unwrap_or(1);
                 if let Some(open) = name.find('[') {
-                    let n: u32 = name[open + 1..name.len() - 1].parse().map_err(|_| format!("bad array {decl}"))?;
+                    let n: u32 =
+                        name[open + 1..name.len() - 1].parse().map_err(|_| format!("bad array {decl}"))?;
                     return Ok(PtxParam { ty, align: align.unwrap_or(es), size: n * es });
                 }
                 // For .ptr params .align is the pointee's alignment, not the slot's.
@@ -153,7 +154,8 @@ fn calls(ptx: &str) -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<String>) {
         }
     }
     let mut targets = BTreeSet::new();
-    let toks: Vec<&str> = ptx.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).collect();
+    let toks: Vec<&str> =
+        ptx.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).collect();
     for (i, t) in toks.iter().enumerate() {
         if *t == "call" || t.starts_with("call.") {
             for u in &toks[i + 1..] {
@@ -186,9 +188,18 @@ fn ptxas_check(what: &str, ptx: &str, t: &Target) -> Option<String> {
         return None; // CUDA 12's ptxas no longer knows Kepler
     }
     let exe = ptxas()?;
-    let f = std::env::temp_dir().join(format!("ptxgen-ptxas-{}-{}.ptx", std::process::id(), what.replace(['/', ' '], "_")));
+    let f = std::env::temp_dir().join(format!(
+        "ptxgen-ptxas-{}-{}.ptx",
+        std::process::id(),
+        what.replace(['/', ' '], "_")
+    ));
     std::fs::write(&f, ptx).ok()?;
-    let out = Command::new(exe).arg(format!("-arch=sm_{}", t.sm)).arg(&f).args(["-o", "/dev/null"]).output().ok()?;
+    let out = Command::new(exe)
+        .arg(format!("-arch=sm_{}", t.sm))
+        .arg(&f)
+        .args(["-o", "/dev/null"])
+        .output()
+        .ok()?;
     let _ = std::fs::remove_file(&f);
     if out.status.success() {
         None
@@ -260,7 +271,12 @@ fn check_program(file: &str, p: &Program, t: &Target, kernels: Option<&BTreeSet<
             _ => errs.push(format!("{file}: {}: implicit args missing", k.name)),
         }
         if want.len() != e.params.len() {
-            errs.push(format!("{file}: {}: {} PTX params, layout has {}", k.name, e.params.len(), want.len()));
+            errs.push(format!(
+                "{file}: {}: {} PTX params, layout has {}",
+                k.name,
+                e.params.len(),
+                want.len()
+            ));
             continue;
         }
         let mut off = 0;
@@ -361,7 +377,9 @@ fn corpus_builds_and_matches_ptx() {
                 for (k, a) in &c.attrs {
                     match p.kernels.iter().find(|x| &x.name == k) {
                         Some(ki) if &ki.attributes == a => {}
-                        Some(ki) => errs.push(format!("{}: {k}: attributes '{}' != '{a}'", c.file, ki.attributes)),
+                        Some(ki) => {
+                            errs.push(format!("{}: {k}: attributes '{}' != '{a}'", c.file, ki.attributes))
+                        }
                         None => errs.push(format!("{}: no kernel {k}", c.file)),
                     }
                 }
@@ -419,10 +437,16 @@ fn argument_layouts() {
     setup();
     let p = build_nc(&corpus_src("struct_packed.cl"), "", &H100).unwrap();
     let k = kernel(&p, "packed");
-    let a: Vec<(ArgKind, u32, u32, u32)> = k.args.iter().map(|a| (a.kind, a.offset, a.size, a.align)).collect();
+    let a: Vec<(ArgKind, u32, u32, u32)> =
+        k.args.iter().map(|a| (a.kind, a.offset, a.size, a.align)).collect();
     assert_eq!(
         a,
-        vec![(ArgKind::GlobalPtr, 0, 8, 8), (ArgKind::Scalar, 8, 1, 1), (ArgKind::Struct, 9, 5, 1), (ArgKind::Scalar, 14, 2, 2)]
+        vec![
+            (ArgKind::GlobalPtr, 0, 8, 8),
+            (ArgKind::Scalar, 8, 1, 1),
+            (ArgKind::Struct, 9, 5, 1),
+            (ArgKind::Scalar, 14, 2, 2)
+        ]
     );
     assert_eq!(k.implicit[0], ImplicitArg { kind: ImplicitKind::GlobalOffset, offset: 16, size: 24 });
     assert_eq!(k.implicit[1], ImplicitArg { kind: ImplicitKind::WorkDim, offset: 40, size: 4 });
@@ -431,16 +455,25 @@ fn argument_layouts() {
 
     let p = build_nc(&corpus_src("struct_aligned.cl"), "", &H100).unwrap();
     let k = kernel(&p, "aligned16");
-    assert_eq!((k.args[2].kind, k.args[2].offset, k.args[2].size, k.args[2].align), (ArgKind::Struct, 16, 16, 16));
+    assert_eq!(
+        (k.args[2].kind, k.args[2].offset, k.args[2].size, k.args[2].align),
+        (ArgKind::Struct, 16, 16, 16)
+    );
     assert_eq!(k.args[3].offset, 32);
 
     let p = build_nc(&corpus_src("vec3_arg.cl"), "", &H100).unwrap();
     let k = kernel(&p, "vec3");
     // The 32-byte 3-vector is aligned at 16 like every wider vector (see wide_vector_args.cl).
-    let a: Vec<(ArgKind, u32, u32, u32)> = k.args.iter().map(|a| (a.kind, a.offset, a.size, a.align)).collect();
+    let a: Vec<(ArgKind, u32, u32, u32)> =
+        k.args.iter().map(|a| (a.kind, a.offset, a.size, a.align)).collect();
     assert_eq!(
         a,
-        vec![(ArgKind::GlobalPtr, 0, 8, 8), (ArgKind::Vector, 16, 16, 16), (ArgKind::Vector, 32, 4, 4), (ArgKind::Vector, 48, 32, 16)]
+        vec![
+            (ArgKind::GlobalPtr, 0, 8, 8),
+            (ArgKind::Vector, 16, 16, 16),
+            (ArgKind::Vector, 32, 4, 4),
+            (ArgKind::Vector, 48, 32, 16)
+        ]
     );
     assert_eq!(k.args[1].type_name, "float3");
 
@@ -450,7 +483,9 @@ fn argument_layouts() {
     let q: Vec<(&str, &str, AddressQualifier, u64, AccessQualifier)> = k
         .args
         .iter()
-        .map(|a| (a.name.as_str(), a.type_name.as_str(), a.address_qualifier, a.type_qualifier, a.access_qualifier))
+        .map(|a| {
+            (a.name.as_str(), a.type_name.as_str(), a.address_qualifier, a.type_qualifier, a.access_qualifier)
+        })
         .collect();
     assert_eq!(
         q,
@@ -498,7 +533,11 @@ fn rewrites_in_ptx() {
     // Vector conversions are expanded per element: "%v4f" -> "%f,%f,%f,%f".
     let p = build_nc(&corpus_src("printf_vector.cl"), "", &H100).unwrap();
     let bytes = |s: &str| s.bytes().map(|b| b.to_string()).collect::<Vec<_>>().join(", ");
-    assert!(p.ptx.contains(&bytes("f=%f,%f,%f,%f i=%d,%d c=%#hhx,%#hhx,%#hhx,%#hhx d=%lf,%lf done %d%%")), "{}", p.ptx);
+    assert!(
+        p.ptx.contains(&bytes("f=%f,%f,%f,%f i=%d,%d c=%#hhx,%#hhx,%#hhx,%#hhx d=%lf,%lf done %d%%")),
+        "{}",
+        p.ptx
+    );
     assert!(p.ptx.contains(&bytes("hl=%f,%f,%f,%f")), "{}", p.ptx);
     // __constant arguments and data are ordinary global memory (no ld.const through a pointer).
     let p = build_nc(&corpus_src("constant_arg.cl"), "", &H100).unwrap();
@@ -735,14 +774,16 @@ fn cli_and_disk_cache() {
     // Failures: non-zero exit, log on stderr.
     let bad = dir.join("bad.cl");
     std::fs::write(&bad, "__kernel void k(__global int *p) {\n  p[0] = nope;\n}\n").unwrap();
-    let r = cli().env("CUDACL_CACHE", "0").args([bad.to_str().unwrap(), "-o", out.to_str().unwrap()]).output().unwrap();
-    assert!(!r.status.success());
-    assert!(String::from_utf8_lossy(&r.stderr).contains("<source>:2:10: error: use of undeclared identifier 'nope'"));
     let r = cli()
         .env("CUDACL_CACHE", "0")
-        .args([src.to_str().unwrap(), "-cl-no-such-option"])
+        .args([bad.to_str().unwrap(), "-o", out.to_str().unwrap()])
         .output()
         .unwrap();
+    assert!(!r.status.success());
+    assert!(String::from_utf8_lossy(&r.stderr)
+        .contains("<source>:2:10: error: use of undeclared identifier 'nope'"));
+    let r =
+        cli().env("CUDACL_CACHE", "0").args([src.to_str().unwrap(), "-cl-no-such-option"]).output().unwrap();
     assert!(!r.status.success());
     assert!(String::from_utf8_lossy(&r.stderr).contains("invalid build option '-cl-no-such-option'"));
 
@@ -781,10 +822,16 @@ fn shared_and_private_contexts_agree() {
     setup();
     // The process-wide context (libclc cloned from a resident lazy module) and a private one
     // (libclc linked with Linker::LinkOnlyNeeded) must give the same PTX.
-    let files = ["multi_kernel6.cl", "printf.cl", "atom64.cl", "constant_arg.cl", "math_float.cl", "async_copy.cl"];
-    let shared: Vec<String> = files.iter().map(|f| build_nc(&corpus_src(f), "", &H100).unwrap().ptx).collect();
+    let files =
+        ["multi_kernel6.cl", "printf.cl", "atom64.cl", "constant_arg.cl", "math_float.cl", "async_copy.cl"];
+    let shared: Vec<String> =
+        files.iter().map(|f| build_nc(&corpus_src(f), "", &H100).unwrap().ptx).collect();
     set_shared_context(false);
-    let private: Vec<String> = files.iter().map(|f| build_nc(&corpus_src(f), "", &H100).map(|p| p.ptx)).collect::<Result<_, _>>().unwrap();
+    let private: Vec<String> = files
+        .iter()
+        .map(|f| build_nc(&corpus_src(f), "", &H100).map(|p| p.ptx))
+        .collect::<Result<_, _>>()
+        .unwrap();
     set_shared_context(true);
     // NVPTX numbers call sequences with a process-wide counter ("// callseq N"), and the two
     // linkers may order libclc's tables differently: compare the sorted lines without those.
@@ -818,7 +865,10 @@ fn cache_follows_included_files() {
     let h = dir.join("val.h");
     std::fs::write(&h, "#define VAL 1111\n").unwrap();
     let nonce = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
-    let src = format!("// {} {nonce}\n#include \"val.h\"\n__kernel void k(__global int *p) {{ p[0] = VAL; }}\n", std::process::id());
+    let src = format!(
+        "// {} {nonce}\n#include \"val.h\"\n__kernel void k(__global int *p) {{ p[0] = VAL; }}\n",
+        std::process::id()
+    );
     let opts = format!("-I {}", dir.display());
     let (a, _) = build_timed(&src, &opts, &H100, true);
     let a = a.unwrap();
@@ -837,7 +887,8 @@ fn cache_follows_included_files() {
 fn concurrent_builds() {
     setup();
     let files = ["vadd.cl", "reduction.cl", "atom64.cl", "printf.cl", "matmul_tiled.cl", "struct_nested.cl"];
-    let want: Vec<usize> = files.iter().map(|f| build_nc(&corpus_src(f), "", &H100).unwrap().kernels.len()).collect();
+    let want: Vec<usize> =
+        files.iter().map(|f| build_nc(&corpus_src(f), "", &H100).unwrap().kernels.len()).collect();
     let handles: Vec<_> = (0..6)
         .map(|t| {
             let want = want.clone();
@@ -845,7 +896,8 @@ fn concurrent_builds() {
                 for i in 0..4 {
                     let f = files[(t + i) % files.len()];
                     let src = format!("{}\n// thread {t} round {i}\n", corpus_src(f));
-                    let p = build_timed(&src, "", &H100, i % 2 == 0).0.unwrap_or_else(|e| panic!("{f}: {e:?}"));
+                    let p =
+                        build_timed(&src, "", &H100, i % 2 == 0).0.unwrap_or_else(|e| panic!("{f}: {e:?}"));
                     let errs = check_program(f, &p, &H100, None);
                     assert!(errs.is_empty(), "{}", errs.join("\n"));
                     assert_eq!(p.kernels.len(), want[(t + i) % files.len()]);
@@ -872,7 +924,8 @@ fn underaligned_vector_accesses_are_split() {
                vstore8(vload8(0, in + 1), 0, out + 1);\n}\n";
     for opts in ["", "-cl-opt-disable"] {
         let p = build_nc(src, opts, &H100).unwrap();
-        let vec: Vec<&str> = p.ptx.lines().filter(|l| l.contains("ld.global.v") || l.contains("st.global.v")).collect();
+        let vec: Vec<&str> =
+            p.ptx.lines().filter(|l| l.contains("ld.global.v") || l.contains("st.global.v")).collect();
         assert!(vec.is_empty(), "{opts}: vector accesses at element-aligned addresses:\n{}", vec.join("\n"));
     }
     // Aligned vectors keep their vector accesses.
@@ -888,18 +941,37 @@ fn wide_vector_arguments_are_aligned_at_most_16() {
     for opts in ["", "-cl-opt-disable"] {
         let p = build_nc(&corpus_src("wide_vector_args.cl"), opts, &H100).unwrap();
         let f8 = kernel(&p, "f8");
-        assert_eq!((f8.args[1].kind, f8.args[1].offset, f8.args[1].size, f8.args[1].align), (ArgKind::Vector, 16, 32, 16));
+        assert_eq!(
+            (f8.args[1].kind, f8.args[1].offset, f8.args[1].size, f8.args[1].align),
+            (ArgKind::Vector, 16, 32, 16)
+        );
         assert_eq!(f8.param_size, 100, "{opts}");
         let sa = kernel(&p, "sarg32");
-        let a: Vec<(ArgKind, u32, u32, u32)> = sa.args.iter().map(|a| (a.kind, a.offset, a.size, a.align)).collect();
-        assert_eq!(a, vec![(ArgKind::GlobalPtr, 0, 8, 8), (ArgKind::Struct, 16, 64, 16), (ArgKind::Scalar, 80, 1, 1), (ArgKind::Struct, 96, 64, 16)]);
+        let a: Vec<(ArgKind, u32, u32, u32)> =
+            sa.args.iter().map(|a| (a.kind, a.offset, a.size, a.align)).collect();
+        assert_eq!(
+            a,
+            vec![
+                (ArgKind::GlobalPtr, 0, 8, 8),
+                (ArgKind::Struct, 16, 64, 16),
+                (ArgKind::Scalar, 80, 1, 1),
+                (ArgKind::Struct, 96, 64, 16)
+            ]
+        );
         let l3 = kernel(&p, "l3");
-        assert_eq!((l3.args[1].offset, l3.args[1].size, l3.args[2].offset, l3.args[2].size), (16, 32, 48, 32));
+        assert_eq!(
+            (l3.args[1].offset, l3.args[1].size, l3.args[2].offset, l3.args[2].size),
+            (16, 32, 48, 32)
+        );
         for k in &p.kernels {
             assert!(k.args.iter().all(|a| a.align <= 16), "{}: {:?}", k.name, k.args);
         }
         for a in [".align 32", ".align 64", ".align 128"] {
-            assert!(!p.ptx.lines().any(|l| l.contains(".param") && l.contains(a)), "{opts}: {a} in\n{}", p.ptx);
+            assert!(
+                !p.ptx.lines().any(|l| l.contains(".param") && l.contains(a)),
+                "{opts}: {a} in\n{}",
+                p.ptx
+            );
         }
     }
 }
@@ -963,10 +1035,17 @@ fn split_child() {
         }
         // Same kernels, same argument layouts, same entries; the joined PTX passes the checks.
         if whole.kernels != parts.kernels {
-            errs.push(format!("{}: kernel layouts differ:\n{:?}\n{:?}", c.file, whole.kernels, parts.kernels));
+            errs.push(format!(
+                "{}: kernel layouts differ:\n{:?}\n{:?}",
+                c.file, whole.kernels, parts.kernels
+            ));
         }
         let names = |ptx: &str| -> Vec<String> {
-            let mut v: Vec<String> = parse_entries(ptx).unwrap().into_iter().map(|e| format!("{}{:?}", e.name, e.params)).collect();
+            let mut v: Vec<String> = parse_entries(ptx)
+                .unwrap()
+                .into_iter()
+                .map(|e| format!("{}{:?}", e.name, e.params))
+                .collect();
             v.sort();
             v
         };

@@ -52,14 +52,26 @@ fn notify_of(pfn: PfnNotify, user_data: *mut c_void) -> CLResult<Option<(NotifyF
     }
 }
 
-fn create(properties: *const cl_context_properties, devices: Vec<Arc<Cl<Device>>>, pfn: PfnNotify, user_data: *mut c_void) -> CLResult<cl_context> {
+fn create(
+    properties: *const cl_context_properties,
+    devices: Vec<Arc<Cl<Device>>>,
+    pfn: PfnNotify,
+    user_data: *mut c_void,
+) -> CLResult<cl_context> {
     let props = parse_properties(properties)?;
     let notify = notify_of(pfn, user_data)?;
     Ok(Cl::new_handle(Context::new(devices, props, notify)?))
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateContext(properties: *const cl_context_properties, num_devices: cl_uint, devices: *const cl_device_id, pfn_notify: PfnNotify, user_data: *mut c_void, errcode_ret: *mut cl_int) -> cl_context {
+pub extern "C" fn clCreateContext(
+    properties: *const cl_context_properties,
+    num_devices: cl_uint,
+    devices: *const cl_device_id,
+    pfn_notify: PfnNotify,
+    user_data: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_context {
     entry_ret(errcode_ret, || {
         let handles = slice_arg(devices, num_devices as usize, CL_INVALID_VALUE)?;
         if handles.is_empty() {
@@ -76,16 +88,27 @@ pub extern "C" fn clCreateContext(properties: *const cl_context_properties, num_
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateContextFromType(properties: *const cl_context_properties, device_type: cl_device_type, pfn_notify: PfnNotify, user_data: *mut c_void, errcode_ret: *mut cl_int) -> cl_context {
+pub extern "C" fn clCreateContextFromType(
+    properties: *const cl_context_properties,
+    device_type: cl_device_type,
+    pfn_notify: PfnNotify,
+    user_data: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_context {
     entry_ret(errcode_ret, || {
-        let known = (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM) as cl_device_type;
+        let known = (CL_DEVICE_TYPE_DEFAULT
+            | CL_DEVICE_TYPE_CPU
+            | CL_DEVICE_TYPE_GPU
+            | CL_DEVICE_TYPE_ACCELERATOR
+            | CL_DEVICE_TYPE_CUSTOM) as cl_device_type;
         let all = CL_DEVICE_TYPE_ALL as cl_device_type;
         if device_type != all && (device_type & !known != 0 || device_type == 0) {
             return Err(CL_INVALID_DEVICE_TYPE);
         }
         parse_properties(properties)?;
         notify_of(pfn_notify, user_data)?;
-        let gpu = device_type == all || device_type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT) as cl_device_type != 0;
+        let gpu = device_type == all
+            || device_type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT) as cl_device_type != 0;
         let mut devices = if gpu { platform::get().devices.clone() } else { Vec::new() };
         if device_type == CL_DEVICE_TYPE_DEFAULT as cl_device_type {
             devices.truncate(1);
@@ -108,7 +131,13 @@ pub extern "C" fn clReleaseContext(context: cl_context) -> cl_int {
 }
 
 #[no_mangle]
-pub extern "C" fn clGetContextInfo(context: cl_context, param_name: cl_context_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+pub extern "C" fn clGetContextInfo(
+    context: cl_context,
+    param_name: cl_context_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
     entry(|| {
         let c = Cl::<Context>::get(context)?;
         let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
@@ -124,7 +153,11 @@ pub extern "C" fn clGetContextInfo(context: cl_context, param_name: cl_context_i
 
 /// OpenCL 3.0; cudacl is a 1.2 platform.
 #[no_mangle]
-pub extern "C" fn clSetContextDestructorCallback(context: cl_context, _pfn_notify: Option<unsafe extern "C" fn(cl_context, *mut c_void)>, _user_data: *mut c_void) -> cl_int {
+pub extern "C" fn clSetContextDestructorCallback(
+    context: cl_context,
+    _pfn_notify: Option<unsafe extern "C" fn(cl_context, *mut c_void)>,
+    _user_data: *mut c_void,
+) -> cl_int {
     entry(|| {
         Cl::<Context>::get(context)?;
         Err(CL_INVALID_OPERATION)

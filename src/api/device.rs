@@ -28,11 +28,23 @@ pub const IMPLICIT_PARAMS: usize = 64;
 const PRINTF_BUFFER_SIZE: usize = 1 << 20;
 
 #[no_mangle]
-pub extern "C" fn clGetDeviceIDs(platform: cl_platform_id, device_type: cl_device_type, num_entries: cl_uint, devices: *mut cl_device_id, num_devices: *mut cl_uint) -> cl_int {
+pub extern "C" fn clGetDeviceIDs(
+    platform: cl_platform_id,
+    device_type: cl_device_type,
+    num_entries: cl_uint,
+    devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
+) -> cl_int {
     entry(|| {
         let p = if platform.is_null() { platform::get().clone() } else { Cl::<Platform>::get(platform)? };
-        let known = (CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM) as cl_device_type;
-        if device_type != CL_DEVICE_TYPE_ALL as cl_device_type && (device_type & !known != 0 || device_type == 0) {
+        let known = (CL_DEVICE_TYPE_DEFAULT
+            | CL_DEVICE_TYPE_CPU
+            | CL_DEVICE_TYPE_GPU
+            | CL_DEVICE_TYPE_ACCELERATOR
+            | CL_DEVICE_TYPE_CUSTOM) as cl_device_type;
+        if device_type != CL_DEVICE_TYPE_ALL as cl_device_type
+            && (device_type & !known != 0 || device_type == 0)
+        {
             return Err(CL_INVALID_DEVICE_TYPE);
         }
         if (num_entries == 0 && !devices.is_null()) || (devices.is_null() && num_devices.is_null()) {
@@ -40,7 +52,8 @@ pub extern "C" fn clGetDeviceIDs(platform: cl_platform_id, device_type: cl_devic
         }
         let wants_gpu = device_type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT) as cl_device_type != 0
             || device_type == CL_DEVICE_TYPE_ALL as cl_device_type;
-        let mut found: Vec<cl_device_id> = if wants_gpu { p.devices.iter().map(|d| d.handle()).collect() } else { Vec::new() };
+        let mut found: Vec<cl_device_id> =
+            if wants_gpu { p.devices.iter().map(|d| d.handle()).collect() } else { Vec::new() };
         if device_type == CL_DEVICE_TYPE_DEFAULT as cl_device_type {
             found.truncate(1);
         }
@@ -63,7 +76,12 @@ fn fp_config_single() -> cl_device_fp_config {
 }
 
 fn fp_config_double() -> cl_device_fp_config {
-    (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF | CL_FP_FMA) as cl_device_fp_config
+    (CL_FP_DENORM
+        | CL_FP_INF_NAN
+        | CL_FP_ROUND_TO_NEAREST
+        | CL_FP_ROUND_TO_ZERO
+        | CL_FP_ROUND_TO_INF
+        | CL_FP_FMA) as cl_device_fp_config
 }
 
 fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<()> {
@@ -94,7 +112,9 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         CL_DEVICE_ADDRESS_BITS => out.value::<cl_uint>(64),
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => out.value::<cl_ulong>(d.max_alloc),
         CL_DEVICE_IMAGE_SUPPORT => out.bool(false),
-        CL_DEVICE_MAX_READ_IMAGE_ARGS | CL_DEVICE_MAX_WRITE_IMAGE_ARGS | CL_DEVICE_MAX_SAMPLERS => out.value::<cl_uint>(0),
+        CL_DEVICE_MAX_READ_IMAGE_ARGS | CL_DEVICE_MAX_WRITE_IMAGE_ARGS | CL_DEVICE_MAX_SAMPLERS => {
+            out.value::<cl_uint>(0)
+        }
         CL_DEVICE_IMAGE2D_MAX_WIDTH
         | CL_DEVICE_IMAGE2D_MAX_HEIGHT
         | CL_DEVICE_IMAGE3D_MAX_WIDTH
@@ -121,14 +141,16 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         CL_DEVICE_ENDIAN_LITTLE => out.bool(true),
         CL_DEVICE_AVAILABLE | CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => out.bool(true),
         CL_DEVICE_EXECUTION_CAPABILITIES => out.value::<cl_device_exec_capabilities>(CL_EXEC_KERNEL as _),
-        CL_DEVICE_QUEUE_PROPERTIES => {
-            out.value::<cl_command_queue_properties>((CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE) as _)
-        }
+        CL_DEVICE_QUEUE_PROPERTIES => out.value::<cl_command_queue_properties>(
+            (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE) as _,
+        ),
         CL_DEVICE_BUILT_IN_KERNELS => out.str(""),
         CL_DEVICE_PLATFORM => out.value(platform::get().handle()),
         CL_DEVICE_NAME => out.str(&d.name),
         CL_DEVICE_VENDOR => out.str("NVIDIA Corporation"),
-        CL_DRIVER_VERSION => out.str(&format!("{} (CUDA {})", env!("CARGO_PKG_VERSION"), d.driver_version_string())),
+        CL_DRIVER_VERSION => {
+            out.str(&format!("{} (CUDA {})", env!("CARGO_PKG_VERSION"), d.driver_version_string()))
+        }
         CL_DEVICE_PROFILE => out.str("FULL_PROFILE"),
         CL_DEVICE_VERSION => out.str(&platform::version()),
         CL_DEVICE_OPENCL_C_VERSION => out.str("OpenCL C 1.2 "),
@@ -137,34 +159,66 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => out.bool(true),
         CL_DEVICE_PARENT_DEVICE => out.value::<cl_device_id>(std::ptr::null_mut()),
         CL_DEVICE_PARTITION_MAX_SUB_DEVICES => out.value::<cl_uint>(0),
-        CL_DEVICE_PARTITION_PROPERTIES | CL_DEVICE_PARTITION_TYPE => out.value::<cl_device_partition_property>(0),
+        CL_DEVICE_PARTITION_PROPERTIES | CL_DEVICE_PARTITION_TYPE => {
+            out.value::<cl_device_partition_property>(0)
+        }
         CL_DEVICE_PARTITION_AFFINITY_DOMAIN => out.value::<cl_device_affinity_domain>(0),
         CL_DEVICE_REFERENCE_COUNT => out.value::<cl_uint>(1),
         CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV => out.value::<cl_uint>(d.compute_capability.0 as u32),
         CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV => out.value::<cl_uint>(d.compute_capability.1 as u32),
-        CL_DEVICE_REGISTERS_PER_BLOCK_NV => out.value::<cl_uint>(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK) as u32),
+        CL_DEVICE_REGISTERS_PER_BLOCK_NV => {
+            out.value::<cl_uint>(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK) as u32)
+        }
         CL_DEVICE_WARP_SIZE_NV => out.value::<cl_uint>(d.warp_size),
         CL_DEVICE_GPU_OVERLAP_NV => out.bool(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_GPU_OVERLAP) != 0),
-        CL_DEVICE_KERNEL_EXEC_TIMEOUT_NV => out.bool(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT) != 0),
+        CL_DEVICE_KERNEL_EXEC_TIMEOUT_NV => {
+            out.bool(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT) != 0)
+        }
         CL_DEVICE_INTEGRATED_MEMORY_NV => out.bool(d.integrated),
-        CL_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT_NV => out.value::<cl_uint>(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT) as u32),
-        CL_DEVICE_PCI_BUS_ID_NV => out.value::<cl_uint>(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_PCI_BUS_ID) as u32),
-        CL_DEVICE_PCI_SLOT_ID_NV => out.value::<cl_uint>(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID) as u32),
-        CL_DEVICE_PCI_DOMAIN_ID_NV => out.value::<cl_uint>(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID) as u32),
+        CL_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT_NV => {
+            out.value::<cl_uint>(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT) as u32)
+        }
+        CL_DEVICE_PCI_BUS_ID_NV => {
+            out.value::<cl_uint>(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_PCI_BUS_ID) as u32)
+        }
+        CL_DEVICE_PCI_SLOT_ID_NV => {
+            out.value::<cl_uint>(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID) as u32)
+        }
+        CL_DEVICE_PCI_DOMAIN_ID_NV => {
+            out.value::<cl_uint>(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID) as u32)
+        }
         _ => Err(CL_INVALID_VALUE),
     }
 }
 
 #[no_mangle]
-pub extern "C" fn clGetDeviceInfo(device: cl_device_id, param_name: cl_device_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
-    entry(|| device_info(&*Cl::<Device>::get(device)?, param_name, InfoOut::new(param_value_size, param_value, param_value_size_ret)))
+pub extern "C" fn clGetDeviceInfo(
+    device: cl_device_id,
+    param_name: cl_device_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    entry(|| {
+        device_info(
+            &*Cl::<Device>::get(device)?,
+            param_name,
+            InfoOut::new(param_value_size, param_value, param_value_size_ret),
+        )
+    })
 }
 
 /// CUDA has no way to split a GPU into OpenCL sub-devices: CL_DEVICE_PARTITION_PROPERTIES is
 /// empty, so every partition request is CL_INVALID_VALUE (the spec's answer for an unsupported
 /// partition property).
 #[no_mangle]
-pub extern "C" fn clCreateSubDevices(in_device: cl_device_id, properties: *const cl_device_partition_property, _num_devices: cl_uint, _out_devices: *mut cl_device_id, _num_devices_ret: *mut cl_uint) -> cl_int {
+pub extern "C" fn clCreateSubDevices(
+    in_device: cl_device_id,
+    properties: *const cl_device_partition_property,
+    _num_devices: cl_uint,
+    _out_devices: *mut cl_device_id,
+    _num_devices_ret: *mut cl_uint,
+) -> cl_int {
     entry(|| {
         Cl::<Device>::get(in_device)?;
         let _ = properties;

@@ -32,12 +32,20 @@ pub extern "C" fn clWaitForEvents(num_events: cl_uint, event_list: *const cl_eve
 }
 
 #[no_mangle]
-pub extern "C" fn clGetEventInfo(event: cl_event, param_name: cl_event_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+pub extern "C" fn clGetEventInfo(
+    event: cl_event,
+    param_name: cl_event_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
     entry(|| {
         let e = Cl::<Event>::get(event)?;
         let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
         match param_name {
-            CL_EVENT_COMMAND_QUEUE => out.value(e.queue.as_ref().map_or(std::ptr::null_mut(), |q| q.handle())),
+            CL_EVENT_COMMAND_QUEUE => {
+                out.value(e.queue.as_ref().map_or(std::ptr::null_mut(), |q| q.handle()))
+            }
             CL_EVENT_CONTEXT => out.value(e.context.handle()),
             CL_EVENT_COMMAND_TYPE => out.value::<cl_command_type>(e.command_type),
             CL_EVENT_COMMAND_EXECUTION_STATUS => out.value::<cl_int>(e.status()),
@@ -58,7 +66,13 @@ pub extern "C" fn clReleaseEvent(event: cl_event) -> cl_int {
 }
 
 #[no_mangle]
-pub extern "C" fn clGetEventProfilingInfo(event: cl_event, param_name: cl_profiling_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+pub extern "C" fn clGetEventProfilingInfo(
+    event: cl_event,
+    param_name: cl_profiling_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
     entry(|| {
         let e = Cl::<Event>::get(event)?;
         let profiled = e.queue.as_ref().is_some_and(|q| q.profiling());
@@ -78,11 +92,18 @@ pub extern "C" fn clGetEventProfilingInfo(event: cl_event, param_name: cl_profil
 }
 
 #[no_mangle]
-pub extern "C" fn clSetEventCallback(event: cl_event, command_exec_callback_type: cl_int, pfn_notify: Option<unsafe extern "C" fn(cl_event, cl_int, *mut c_void)>, user_data: *mut c_void) -> cl_int {
+pub extern "C" fn clSetEventCallback(
+    event: cl_event,
+    command_exec_callback_type: cl_int,
+    pfn_notify: Option<unsafe extern "C" fn(cl_event, cl_int, *mut c_void)>,
+    user_data: *mut c_void,
+) -> cl_int {
     entry(|| {
         let e = Cl::<Event>::get(event)?;
         let f = pfn_notify.ok_or(CL_INVALID_VALUE)?;
-        if ![CL_COMPLETE as cl_int, CL_RUNNING as cl_int, CL_SUBMITTED as cl_int].contains(&command_exec_callback_type) {
+        if ![CL_COMPLETE as cl_int, CL_RUNNING as cl_int, CL_SUBMITTED as cl_int]
+            .contains(&command_exec_callback_type)
+        {
             return Err(CL_INVALID_VALUE);
         }
         e.add_callback(command_exec_callback_type, f, user_data);

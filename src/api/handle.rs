@@ -44,7 +44,8 @@ pub trait ClObject: Send + Sync + Sized + 'static {
 type Entry = Arc<dyn Any + Send + Sync>;
 
 /// Live handles by address. The table owns one strong reference to each object.
-static LIVE: LazyLock<DashMap<usize, Entry, FxBuildHasher>> = LazyLock::new(|| DashMap::with_hasher(FxBuildHasher));
+static LIVE: LazyLock<DashMap<usize, Entry, FxBuildHasher>> =
+    LazyLock::new(|| DashMap::with_hasher(FxBuildHasher));
 
 impl<T: ClObject> Cl<T> {
     /// A new object the application does not hold yet (reference count zero, not a valid
@@ -127,7 +128,6 @@ impl<T: ClObject> Cl<T> {
         }
         Ok(())
     }
-
 }
 
 /// Declares the handle type and invalid-handle code of a core type.

@@ -1,8 +1,8 @@
 //! The ICD dispatch table: what ocl-icd and the Khronos loader call through every handle.
 //! Generated from the Khronos cl_icd.h field list (see build.rs); a function with the wrong
 //! signature does not compile. Slots for Windows-only and EGL interop stay empty.
-use crate::cl::*;
 use super::*;
+use crate::cl::*;
 
 /// The table, shareable between threads: it is immutable, and its only raw-pointer slots are
 /// the unused Windows ones.

@@ -21,28 +21,70 @@ fn no_image_enqueue(queue: cl_command_queue) -> CLResult<()> {
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateImage(context: cl_context, _flags: cl_mem_flags, _image_format: *const cl_image_format, _image_desc: *const cl_image_desc, _host_ptr: *mut c_void, errcode_ret: *mut cl_int) -> cl_mem {
+pub extern "C" fn clCreateImage(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _image_format: *const cl_image_format,
+    _image_desc: *const cl_image_desc,
+    _host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
     entry_ret(errcode_ret, || no_images(context))
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateImage2D(context: cl_context, _flags: cl_mem_flags, _image_format: *const cl_image_format, _image_width: usize, _image_height: usize, _image_row_pitch: usize, _host_ptr: *mut c_void, errcode_ret: *mut cl_int) -> cl_mem {
+pub extern "C" fn clCreateImage2D(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _image_format: *const cl_image_format,
+    _image_width: usize,
+    _image_height: usize,
+    _image_row_pitch: usize,
+    _host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
     entry_ret(errcode_ret, || no_images(context))
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateImage3D(context: cl_context, _flags: cl_mem_flags, _image_format: *const cl_image_format, _image_width: usize, _image_height: usize, _image_depth: usize, _image_row_pitch: usize, _image_slice_pitch: usize, _host_ptr: *mut c_void, errcode_ret: *mut cl_int) -> cl_mem {
+pub extern "C" fn clCreateImage3D(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _image_format: *const cl_image_format,
+    _image_width: usize,
+    _image_height: usize,
+    _image_depth: usize,
+    _image_row_pitch: usize,
+    _image_slice_pitch: usize,
+    _host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
     entry_ret(errcode_ret, || no_images(context))
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateImageWithProperties(context: cl_context, _properties: *const cl_mem_properties, _flags: cl_mem_flags, _image_format: *const cl_image_format, _image_desc: *const cl_image_desc, _host_ptr: *mut c_void, errcode_ret: *mut cl_int) -> cl_mem {
+pub extern "C" fn clCreateImageWithProperties(
+    context: cl_context,
+    _properties: *const cl_mem_properties,
+    _flags: cl_mem_flags,
+    _image_format: *const cl_image_format,
+    _image_desc: *const cl_image_desc,
+    _host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
     entry_ret(errcode_ret, || no_images(context))
 }
 
 /// No image formats are supported: the list is empty.
 #[no_mangle]
-pub extern "C" fn clGetSupportedImageFormats(context: cl_context, _flags: cl_mem_flags, _image_type: cl_mem_object_type, _num_entries: cl_uint, _image_formats: *mut cl_image_format, num_image_formats: *mut cl_uint) -> cl_int {
+pub extern "C" fn clGetSupportedImageFormats(
+    context: cl_context,
+    _flags: cl_mem_flags,
+    _image_type: cl_mem_object_type,
+    _num_entries: cl_uint,
+    _image_formats: *mut cl_image_format,
+    num_image_formats: *mut cl_uint,
+) -> cl_int {
     entry(|| {
         Cl::<Context>::get(context)?;
         write_opt(num_image_formats, 0);
@@ -51,42 +93,124 @@ pub extern "C" fn clGetSupportedImageFormats(context: cl_context, _flags: cl_mem
 }
 
 #[no_mangle]
-pub extern "C" fn clGetImageInfo(_image: cl_mem, _param_name: cl_image_info, _param_value_size: usize, _param_value: *mut c_void, _param_value_size_ret: *mut usize) -> cl_int {
+pub extern "C" fn clGetImageInfo(
+    _image: cl_mem,
+    _param_name: cl_image_info,
+    _param_value_size: usize,
+    _param_value: *mut c_void,
+    _param_value_size_ret: *mut usize,
+) -> cl_int {
     CL_INVALID_MEM_OBJECT
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueReadImage(command_queue: cl_command_queue, _image: cl_mem, _blocking_read: cl_bool, _origin: *const usize, _region: *const usize, _row_pitch: usize, _slice_pitch: usize, _ptr: *mut c_void, _num_events_in_wait_list: cl_uint, _event_wait_list: *const cl_event, _event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueReadImage(
+    command_queue: cl_command_queue,
+    _image: cl_mem,
+    _blocking_read: cl_bool,
+    _origin: *const usize,
+    _region: *const usize,
+    _row_pitch: usize,
+    _slice_pitch: usize,
+    _ptr: *mut c_void,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
     entry(|| no_image_enqueue(command_queue))
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueWriteImage(command_queue: cl_command_queue, _image: cl_mem, _blocking_write: cl_bool, _origin: *const usize, _region: *const usize, _input_row_pitch: usize, _input_slice_pitch: usize, _ptr: *const c_void, _num_events_in_wait_list: cl_uint, _event_wait_list: *const cl_event, _event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueWriteImage(
+    command_queue: cl_command_queue,
+    _image: cl_mem,
+    _blocking_write: cl_bool,
+    _origin: *const usize,
+    _region: *const usize,
+    _input_row_pitch: usize,
+    _input_slice_pitch: usize,
+    _ptr: *const c_void,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
     entry(|| no_image_enqueue(command_queue))
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueCopyImage(command_queue: cl_command_queue, _src_image: cl_mem, _dst_image: cl_mem, _src_origin: *const usize, _dst_origin: *const usize, _region: *const usize, _num_events_in_wait_list: cl_uint, _event_wait_list: *const cl_event, _event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueCopyImage(
+    command_queue: cl_command_queue,
+    _src_image: cl_mem,
+    _dst_image: cl_mem,
+    _src_origin: *const usize,
+    _dst_origin: *const usize,
+    _region: *const usize,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
     entry(|| no_image_enqueue(command_queue))
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueCopyImageToBuffer(command_queue: cl_command_queue, _src_image: cl_mem, _dst_buffer: cl_mem, _src_origin: *const usize, _region: *const usize, _dst_offset: usize, _num_events_in_wait_list: cl_uint, _event_wait_list: *const cl_event, _event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueCopyImageToBuffer(
+    command_queue: cl_command_queue,
+    _src_image: cl_mem,
+    _dst_buffer: cl_mem,
+    _src_origin: *const usize,
+    _region: *const usize,
+    _dst_offset: usize,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
     entry(|| no_image_enqueue(command_queue))
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueCopyBufferToImage(command_queue: cl_command_queue, _src_buffer: cl_mem, _dst_image: cl_mem, _src_offset: usize, _dst_origin: *const usize, _region: *const usize, _num_events_in_wait_list: cl_uint, _event_wait_list: *const cl_event, _event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueCopyBufferToImage(
+    command_queue: cl_command_queue,
+    _src_buffer: cl_mem,
+    _dst_image: cl_mem,
+    _src_offset: usize,
+    _dst_origin: *const usize,
+    _region: *const usize,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
     entry(|| no_image_enqueue(command_queue))
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueFillImage(command_queue: cl_command_queue, _image: cl_mem, _fill_color: *const c_void, _origin: *const usize, _region: *const usize, _num_events_in_wait_list: cl_uint, _event_wait_list: *const cl_event, _event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueFillImage(
+    command_queue: cl_command_queue,
+    _image: cl_mem,
+    _fill_color: *const c_void,
+    _origin: *const usize,
+    _region: *const usize,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
     entry(|| no_image_enqueue(command_queue))
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueMapImage(command_queue: cl_command_queue, _image: cl_mem, _blocking_map: cl_bool, _map_flags: cl_map_flags, _origin: *const usize, _region: *const usize, _image_row_pitch: *mut usize, _image_slice_pitch: *mut usize, _num_events_in_wait_list: cl_uint, _event_wait_list: *const cl_event, _event: *mut cl_event, errcode_ret: *mut cl_int) -> *mut ::std::os::raw::c_void {
+pub extern "C" fn clEnqueueMapImage(
+    command_queue: cl_command_queue,
+    _image: cl_mem,
+    _blocking_map: cl_bool,
+    _map_flags: cl_map_flags,
+    _origin: *const usize,
+    _region: *const usize,
+    _image_row_pitch: *mut usize,
+    _image_slice_pitch: *mut usize,
+    _num_events_in_wait_list: cl_uint,
+    _event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+    errcode_ret: *mut cl_int,
+) -> *mut ::std::os::raw::c_void {
     entry_ret(errcode_ret, || {
         no_image_enqueue(command_queue)?;
         Ok(std::ptr::null_mut::<c_void>())
@@ -94,12 +218,22 @@ pub extern "C" fn clEnqueueMapImage(command_queue: cl_command_queue, _image: cl_
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateSampler(context: cl_context, _normalized_coords: cl_bool, _addressing_mode: cl_addressing_mode, _filter_mode: cl_filter_mode, errcode_ret: *mut cl_int) -> cl_sampler {
+pub extern "C" fn clCreateSampler(
+    context: cl_context,
+    _normalized_coords: cl_bool,
+    _addressing_mode: cl_addressing_mode,
+    _filter_mode: cl_filter_mode,
+    errcode_ret: *mut cl_int,
+) -> cl_sampler {
     entry_ret(errcode_ret, || no_images(context).map(|p| p.cast()))
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateSamplerWithProperties(context: cl_context, _arg2: *const cl_sampler_properties, errcode_ret: *mut cl_int) -> cl_sampler {
+pub extern "C" fn clCreateSamplerWithProperties(
+    context: cl_context,
+    _arg2: *const cl_sampler_properties,
+    errcode_ret: *mut cl_int,
+) -> cl_sampler {
     entry_ret(errcode_ret, || no_images(context).map(|p| p.cast()))
 }
 
@@ -114,6 +248,12 @@ pub extern "C" fn clReleaseSampler(_sampler: cl_sampler) -> cl_int {
 }
 
 #[no_mangle]
-pub extern "C" fn clGetSamplerInfo(_sampler: cl_sampler, _param_name: cl_sampler_info, _param_value_size: usize, _param_value: *mut c_void, _param_value_size_ret: *mut usize) -> cl_int {
+pub extern "C" fn clGetSamplerInfo(
+    _sampler: cl_sampler,
+    _param_name: cl_sampler_info,
+    _param_value_size: usize,
+    _param_value: *mut c_void,
+    _param_value_size_ret: *mut usize,
+) -> cl_int {
     CL_INVALID_SAMPLER
 }

@@ -13,7 +13,11 @@ use std::ffi::{c_char, c_void};
 use std::sync::Arc;
 
 #[no_mangle]
-pub extern "C" fn clCreateKernel(program: cl_program, kernel_name: *const c_char, errcode_ret: *mut cl_int) -> cl_kernel {
+pub extern "C" fn clCreateKernel(
+    program: cl_program,
+    kernel_name: *const c_char,
+    errcode_ret: *mut cl_int,
+) -> cl_kernel {
     entry_ret(errcode_ret, || {
         let p = Cl::<Program>::get(program)?;
         if kernel_name.is_null() {
@@ -25,7 +29,12 @@ pub extern "C" fn clCreateKernel(program: cl_program, kernel_name: *const c_char
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateKernelsInProgram(program: cl_program, num_kernels: cl_uint, kernels: *mut cl_kernel, num_kernels_ret: *mut cl_uint) -> cl_int {
+pub extern "C" fn clCreateKernelsInProgram(
+    program: cl_program,
+    num_kernels: cl_uint,
+    kernels: *mut cl_kernel,
+    num_kernels_ret: *mut cl_uint,
+) -> cl_int {
     entry(|| {
         let p = Cl::<Program>::get(program)?;
         let exe = p.any_executable().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
@@ -67,7 +76,12 @@ pub extern "C" fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
 }
 
 #[no_mangle]
-pub extern "C" fn clSetKernelArg(kernel: cl_kernel, arg_index: cl_uint, arg_size: usize, arg_value: *const c_void) -> cl_int {
+pub extern "C" fn clSetKernelArg(
+    kernel: cl_kernel,
+    arg_index: cl_uint,
+    arg_size: usize,
+    arg_value: *const c_void,
+) -> cl_int {
     entry(|| {
         let k = Cl::<Kernel>::get(kernel)?;
         // SAFETY: arg_value is NULL or arg_size readable bytes, per the API.
@@ -77,7 +91,11 @@ pub extern "C" fn clSetKernelArg(kernel: cl_kernel, arg_index: cl_uint, arg_size
 
 /// OpenCL 2.0 SVM: cudacl reports no SVM capabilities.
 #[no_mangle]
-pub extern "C" fn clSetKernelArgSVMPointer(kernel: cl_kernel, _arg_index: cl_uint, _arg_value: *const c_void) -> cl_int {
+pub extern "C" fn clSetKernelArgSVMPointer(
+    kernel: cl_kernel,
+    _arg_index: cl_uint,
+    _arg_value: *const c_void,
+) -> cl_int {
     entry(|| {
         Cl::<Kernel>::get(kernel)?;
         Err(CL_INVALID_OPERATION)
@@ -85,7 +103,12 @@ pub extern "C" fn clSetKernelArgSVMPointer(kernel: cl_kernel, _arg_index: cl_uin
 }
 
 #[no_mangle]
-pub extern "C" fn clSetKernelExecInfo(kernel: cl_kernel, _param_name: cl_kernel_exec_info, _param_value_size: usize, _param_value: *const c_void) -> cl_int {
+pub extern "C" fn clSetKernelExecInfo(
+    kernel: cl_kernel,
+    _param_name: cl_kernel_exec_info,
+    _param_value_size: usize,
+    _param_value: *const c_void,
+) -> cl_int {
     entry(|| {
         Cl::<Kernel>::get(kernel)?;
         Err(CL_INVALID_OPERATION)
@@ -93,7 +116,13 @@ pub extern "C" fn clSetKernelExecInfo(kernel: cl_kernel, _param_name: cl_kernel_
 }
 
 #[no_mangle]
-pub extern "C" fn clGetKernelInfo(kernel: cl_kernel, param_name: cl_kernel_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+pub extern "C" fn clGetKernelInfo(
+    kernel: cl_kernel,
+    param_name: cl_kernel_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
     entry(|| {
         let k = Cl::<Kernel>::get(kernel)?;
         let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
@@ -125,7 +154,14 @@ fn query_device(k: &Kernel, device: cl_device_id) -> CLResult<usize> {
 }
 
 #[no_mangle]
-pub extern "C" fn clGetKernelWorkGroupInfo(kernel: cl_kernel, device: cl_device_id, param_name: cl_kernel_work_group_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+pub extern "C" fn clGetKernelWorkGroupInfo(
+    kernel: cl_kernel,
+    device: cl_device_id,
+    param_name: cl_kernel_work_group_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
     entry(|| {
         let k = Cl::<Kernel>::get(kernel)?;
         let dev = query_device(&k, device)?;
@@ -155,14 +191,25 @@ pub extern "C" fn clGetKernelWorkGroupInfo(kernel: cl_kernel, device: cl_device_
 }
 
 #[no_mangle]
-pub extern "C" fn clGetKernelArgInfo(kernel: cl_kernel, arg_indx: cl_uint, param_name: cl_kernel_arg_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+pub extern "C" fn clGetKernelArgInfo(
+    kernel: cl_kernel,
+    arg_indx: cl_uint,
+    param_name: cl_kernel_arg_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
     entry(|| {
         let k = Cl::<Kernel>::get(kernel)?;
         let a = k.info.args.get(arg_indx as usize).ok_or(CL_INVALID_ARG_INDEX)?;
         let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
         let known = matches!(
             param_name,
-            CL_KERNEL_ARG_ADDRESS_QUALIFIER | CL_KERNEL_ARG_ACCESS_QUALIFIER | CL_KERNEL_ARG_TYPE_NAME | CL_KERNEL_ARG_TYPE_QUALIFIER | CL_KERNEL_ARG_NAME
+            CL_KERNEL_ARG_ADDRESS_QUALIFIER
+                | CL_KERNEL_ARG_ACCESS_QUALIFIER
+                | CL_KERNEL_ARG_TYPE_NAME
+                | CL_KERNEL_ARG_TYPE_QUALIFIER
+                | CL_KERNEL_ARG_NAME
         );
         if !known {
             return Err(CL_INVALID_VALUE);
@@ -171,18 +218,22 @@ pub extern "C" fn clGetKernelArgInfo(kernel: cl_kernel, arg_indx: cl_uint, param
             return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
         }
         match param_name {
-            CL_KERNEL_ARG_ADDRESS_QUALIFIER => out.value::<cl_kernel_arg_address_qualifier>(match a.address_qualifier {
-                AddressQualifier::Global => CL_KERNEL_ARG_ADDRESS_GLOBAL,
-                AddressQualifier::Constant => CL_KERNEL_ARG_ADDRESS_CONSTANT,
-                AddressQualifier::Local => CL_KERNEL_ARG_ADDRESS_LOCAL,
-                AddressQualifier::Private => CL_KERNEL_ARG_ADDRESS_PRIVATE,
-            }),
-            CL_KERNEL_ARG_ACCESS_QUALIFIER => out.value::<cl_kernel_arg_access_qualifier>(match a.access_qualifier {
-                AccessQualifier::ReadOnly => CL_KERNEL_ARG_ACCESS_READ_ONLY,
-                AccessQualifier::WriteOnly => CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
-                AccessQualifier::ReadWrite => CL_KERNEL_ARG_ACCESS_READ_WRITE,
-                AccessQualifier::None => CL_KERNEL_ARG_ACCESS_NONE,
-            }),
+            CL_KERNEL_ARG_ADDRESS_QUALIFIER => {
+                out.value::<cl_kernel_arg_address_qualifier>(match a.address_qualifier {
+                    AddressQualifier::Global => CL_KERNEL_ARG_ADDRESS_GLOBAL,
+                    AddressQualifier::Constant => CL_KERNEL_ARG_ADDRESS_CONSTANT,
+                    AddressQualifier::Local => CL_KERNEL_ARG_ADDRESS_LOCAL,
+                    AddressQualifier::Private => CL_KERNEL_ARG_ADDRESS_PRIVATE,
+                })
+            }
+            CL_KERNEL_ARG_ACCESS_QUALIFIER => {
+                out.value::<cl_kernel_arg_access_qualifier>(match a.access_qualifier {
+                    AccessQualifier::ReadOnly => CL_KERNEL_ARG_ACCESS_READ_ONLY,
+                    AccessQualifier::WriteOnly => CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
+                    AccessQualifier::ReadWrite => CL_KERNEL_ARG_ACCESS_READ_WRITE,
+                    AccessQualifier::None => CL_KERNEL_ARG_ACCESS_NONE,
+                })
+            }
             CL_KERNEL_ARG_TYPE_NAME => out.str(&a.type_name),
             CL_KERNEL_ARG_TYPE_QUALIFIER => out.value::<cl_kernel_arg_type_qualifier>(a.type_qualifier as _),
             _ => out.str(&a.name),
@@ -192,7 +243,16 @@ pub extern "C" fn clGetKernelArgInfo(kernel: cl_kernel, arg_indx: cl_uint, param
 
 /// OpenCL 2.1 sub-groups: not supported.
 #[no_mangle]
-pub extern "C" fn clGetKernelSubGroupInfo(kernel: cl_kernel, _device: cl_device_id, _param_name: cl_kernel_sub_group_info, _input_value_size: usize, _input_value: *const c_void, _param_value_size: usize, _param_value: *mut c_void, _param_value_size_ret: *mut usize) -> cl_int {
+pub extern "C" fn clGetKernelSubGroupInfo(
+    kernel: cl_kernel,
+    _device: cl_device_id,
+    _param_name: cl_kernel_sub_group_info,
+    _input_value_size: usize,
+    _input_value: *const c_void,
+    _param_value_size: usize,
+    _param_value: *mut c_void,
+    _param_value_size_ret: *mut usize,
+) -> cl_int {
     entry(|| {
         Cl::<Kernel>::get(kernel)?;
         Err(CL_INVALID_OPERATION)
@@ -210,7 +270,18 @@ fn opt_dims<'a>(p: *const usize, n: u32) -> Option<&'a [usize]> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn enqueue_ndrange(command_queue: cl_command_queue, kernel: cl_kernel, work_dim: cl_uint, offset: *const usize, global: *const usize, local: *const usize, num_events: cl_uint, events: *const cl_event, event: *mut cl_event, command_type: cl_command_type) -> CLResult<()> {
+fn enqueue_ndrange(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    offset: *const usize,
+    global: *const usize,
+    local: *const usize,
+    num_events: cl_uint,
+    events: *const cl_event,
+    event: *mut cl_event,
+    command_type: cl_command_type,
+) -> CLResult<()> {
     let q = Cl::<Queue>::get(command_queue)?;
     let k = Cl::<Kernel>::get(kernel)?;
     if !Arc::ptr_eq(&q.context, &k.program.context) {
@@ -218,7 +289,14 @@ fn enqueue_ndrange(command_queue: cl_command_queue, kernel: cl_kernel, work_dim:
     }
     let f = k.funcs.get(q.dev).and_then(|f| f.as_ref()).ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
     let waits = wait_list(num_events, events)?;
-    let geo = k.geometry(q.dev, f, work_dim, opt_dims(offset, work_dim), opt_dims(global, work_dim), opt_dims(local, work_dim))?;
+    let geo = k.geometry(
+        q.dev,
+        f,
+        work_dim,
+        opt_dims(offset, work_dim),
+        opt_dims(global, work_dim),
+        opt_dims(local, work_dim),
+    )?;
     let params = k.params();
     if params.unset != 0 {
         return Err(CL_INVALID_KERNEL_ARGS);
@@ -231,19 +309,72 @@ fn enqueue_ndrange(command_queue: cl_command_queue, kernel: cl_kernel, work_dim:
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueNDRangeKernel(command_queue: cl_command_queue, kernel: cl_kernel, work_dim: cl_uint, global_work_offset: *const usize, global_work_size: *const usize, local_work_size: *const usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-    entry(|| enqueue_ndrange(command_queue, kernel, work_dim, global_work_offset, global_work_size, local_work_size, num_events_in_wait_list, event_wait_list, event, CL_COMMAND_NDRANGE_KERNEL))
+pub extern "C" fn clEnqueueNDRangeKernel(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const usize,
+    global_work_size: *const usize,
+    local_work_size: *const usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    entry(|| {
+        enqueue_ndrange(
+            command_queue,
+            kernel,
+            work_dim,
+            global_work_offset,
+            global_work_size,
+            local_work_size,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+            CL_COMMAND_NDRANGE_KERNEL,
+        )
+    })
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueTask(command_queue: cl_command_queue, kernel: cl_kernel, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueTask(
+    command_queue: cl_command_queue,
+    kernel: cl_kernel,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
     let one = [1usize; 1];
-    entry(|| enqueue_ndrange(command_queue, kernel, 1, std::ptr::null(), one.as_ptr(), one.as_ptr(), num_events_in_wait_list, event_wait_list, event, CL_COMMAND_TASK))
+    entry(|| {
+        enqueue_ndrange(
+            command_queue,
+            kernel,
+            1,
+            std::ptr::null(),
+            one.as_ptr(),
+            one.as_ptr(),
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+            CL_COMMAND_TASK,
+        )
+    })
 }
 
 /// CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL.
 #[no_mangle]
-pub extern "C" fn clEnqueueNativeKernel(command_queue: cl_command_queue, user_func: Option<unsafe extern "C" fn(arg1: *mut c_void)>, _args: *mut c_void, _cb_args: usize, _num_mem_objects: cl_uint, _mem_list: *const cl_mem, _args_mem_loc: *mut *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, _event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueNativeKernel(
+    command_queue: cl_command_queue,
+    user_func: Option<unsafe extern "C" fn(arg1: *mut c_void)>,
+    _args: *mut c_void,
+    _cb_args: usize,
+    _num_mem_objects: cl_uint,
+    _mem_list: *const cl_mem,
+    _args_mem_loc: *mut *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         wait_list(num_events_in_wait_list, event_wait_list)?;

@@ -13,8 +13,10 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 const ACCESS: cl_mem_flags = (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY) as cl_mem_flags;
-const HOST_PTR_FLAGS: cl_mem_flags = (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR) as cl_mem_flags;
-const HOST_ACCESS: cl_mem_flags = (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) as cl_mem_flags;
+const HOST_PTR_FLAGS: cl_mem_flags =
+    (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR) as cl_mem_flags;
+const HOST_ACCESS: cl_mem_flags =
+    (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) as cl_mem_flags;
 
 fn has(flags: cl_mem_flags, bit: u32) -> bool {
     flags & bit as cl_mem_flags != 0
@@ -25,12 +27,22 @@ fn at_most_one(flags: cl_mem_flags, group: cl_mem_flags) -> bool {
     (flags & group).count_ones() <= 1
 }
 
-fn create_buffer(context: cl_context, flags: cl_mem_flags, size: usize, host_ptr: *mut c_void) -> CLResult<cl_mem> {
+fn create_buffer(
+    context: cl_context,
+    flags: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+) -> CLResult<cl_mem> {
     let c = Cl::<Context>::get(context)?;
-    if flags & !(ACCESS | HOST_PTR_FLAGS | HOST_ACCESS) != 0 || !at_most_one(flags, ACCESS) || !at_most_one(flags, HOST_ACCESS) {
+    if flags & !(ACCESS | HOST_PTR_FLAGS | HOST_ACCESS) != 0
+        || !at_most_one(flags, ACCESS)
+        || !at_most_one(flags, HOST_ACCESS)
+    {
         return Err(CL_INVALID_VALUE);
     }
-    if has(flags, CL_MEM_USE_HOST_PTR) && (has(flags, CL_MEM_ALLOC_HOST_PTR) || has(flags, CL_MEM_COPY_HOST_PTR)) {
+    if has(flags, CL_MEM_USE_HOST_PTR)
+        && (has(flags, CL_MEM_ALLOC_HOST_PTR) || has(flags, CL_MEM_COPY_HOST_PTR))
+    {
         return Err(CL_INVALID_VALUE);
     }
     let max = c.devices.iter().map(|d| d.max_alloc).max().unwrap_or(0);
@@ -46,13 +58,26 @@ fn create_buffer(context: cl_context, flags: cl_mem_flags, size: usize, host_ptr
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateBuffer(context: cl_context, flags: cl_mem_flags, size: usize, host_ptr: *mut c_void, errcode_ret: *mut cl_int) -> cl_mem {
+pub extern "C" fn clCreateBuffer(
+    context: cl_context,
+    flags: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
     entry_ret(errcode_ret, || create_buffer(context, flags, size, host_ptr))
 }
 
 /// The OpenCL 3.0 form: no buffer property is supported, so only NULL or an empty list.
 #[no_mangle]
-pub extern "C" fn clCreateBufferWithProperties(context: cl_context, properties: *const cl_mem_properties, flags: cl_mem_flags, size: usize, host_ptr: *mut c_void, errcode_ret: *mut cl_int) -> cl_mem {
+pub extern "C" fn clCreateBufferWithProperties(
+    context: cl_context,
+    properties: *const cl_mem_properties,
+    flags: cl_mem_flags,
+    size: usize,
+    host_ptr: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
     entry_ret(errcode_ret, || {
         Cl::<Context>::get(context)?;
         // SAFETY: a 0-terminated list when non-NULL.
@@ -64,14 +89,23 @@ pub extern "C" fn clCreateBufferWithProperties(context: cl_context, properties: 
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateSubBuffer(buffer: cl_mem, flags: cl_mem_flags, buffer_create_type: cl_buffer_create_type, buffer_create_info: *const c_void, errcode_ret: *mut cl_int) -> cl_mem {
+pub extern "C" fn clCreateSubBuffer(
+    buffer: cl_mem,
+    flags: cl_mem_flags,
+    buffer_create_type: cl_buffer_create_type,
+    buffer_create_info: *const c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_mem {
     entry_ret(errcode_ret, || {
         let parent = Cl::<Mem>::get(buffer)?;
         if parent.parent.is_some() {
             return Err(CL_INVALID_MEM_OBJECT);
         }
         let p = parent.flags;
-        if flags & !(ACCESS | HOST_ACCESS) != 0 || !at_most_one(flags, ACCESS) || !at_most_one(flags, HOST_ACCESS) {
+        if flags & !(ACCESS | HOST_ACCESS) != 0
+            || !at_most_one(flags, ACCESS)
+            || !at_most_one(flags, HOST_ACCESS)
+        {
             return Err(CL_INVALID_VALUE);
         }
         let w = |f: cl_mem_flags, b: u32| has(f, b);
@@ -79,11 +113,14 @@ pub extern "C" fn clCreateSubBuffer(buffer: cl_mem, flags: cl_mem_flags, buffer_
             || (w(p, CL_MEM_READ_ONLY) && (w(flags, CL_MEM_READ_WRITE) || w(flags, CL_MEM_WRITE_ONLY)))
             || (w(p, CL_MEM_HOST_WRITE_ONLY) && w(flags, CL_MEM_HOST_READ_ONLY))
             || (w(p, CL_MEM_HOST_READ_ONLY) && w(flags, CL_MEM_HOST_WRITE_ONLY))
-            || (w(p, CL_MEM_HOST_NO_ACCESS) && (w(flags, CL_MEM_HOST_READ_ONLY) || w(flags, CL_MEM_HOST_WRITE_ONLY)))
+            || (w(p, CL_MEM_HOST_NO_ACCESS)
+                && (w(flags, CL_MEM_HOST_READ_ONLY) || w(flags, CL_MEM_HOST_WRITE_ONLY)))
         {
             return Err(CL_INVALID_VALUE);
         }
-        if buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION as cl_buffer_create_type || buffer_create_info.is_null() {
+        if buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION as cl_buffer_create_type
+            || buffer_create_info.is_null()
+        {
             return Err(CL_INVALID_VALUE);
         }
         // SAFETY: a cl_buffer_region for CL_BUFFER_CREATE_TYPE_REGION.
@@ -115,7 +152,13 @@ pub extern "C" fn clReleaseMemObject(memobj: cl_mem) -> cl_int {
 }
 
 #[no_mangle]
-pub extern "C" fn clGetMemObjectInfo(memobj: cl_mem, param_name: cl_mem_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+pub extern "C" fn clGetMemObjectInfo(
+    memobj: cl_mem,
+    param_name: cl_mem_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
     entry(|| {
         let m = Cl::<Mem>::get(memobj)?;
         let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
@@ -127,7 +170,9 @@ pub extern "C" fn clGetMemObjectInfo(memobj: cl_mem, param_name: cl_mem_info, pa
             CL_MEM_MAP_COUNT => out.value::<cl_uint>(m.map_count()),
             CL_MEM_REFERENCE_COUNT => out.value::<cl_uint>(m.ref_count()),
             CL_MEM_CONTEXT => out.value(m.context.handle()),
-            CL_MEM_ASSOCIATED_MEMOBJECT => out.value::<cl_mem>(m.parent.as_ref().map_or(std::ptr::null_mut(), |p| p.handle())),
+            CL_MEM_ASSOCIATED_MEMOBJECT => {
+                out.value::<cl_mem>(m.parent.as_ref().map_or(std::ptr::null_mut(), |p| p.handle()))
+            }
             CL_MEM_OFFSET => out.value::<usize>(m.offset),
             CL_MEM_USES_SVM_POINTER => out.bool(false),
             CL_MEM_PROPERTIES => out.bytes(&[]),
@@ -137,7 +182,11 @@ pub extern "C" fn clGetMemObjectInfo(memobj: cl_mem, param_name: cl_mem_info, pa
 }
 
 #[no_mangle]
-pub extern "C" fn clSetMemObjectDestructorCallback(memobj: cl_mem, pfn_notify: Option<unsafe extern "C" fn(memobj: cl_mem, user_data: *mut c_void)>, user_data: *mut c_void) -> cl_int {
+pub extern "C" fn clSetMemObjectDestructorCallback(
+    memobj: cl_mem,
+    pfn_notify: Option<unsafe extern "C" fn(memobj: cl_mem, user_data: *mut c_void)>,
+    user_data: *mut c_void,
+) -> cl_int {
     entry(|| {
         let m = Cl::<Mem>::get(memobj)?;
         m.add_destructor(pfn_notify.ok_or(CL_INVALID_VALUE)?, user_data);
@@ -151,7 +200,12 @@ struct Target {
     waits: Vec<Arc<Cl<crate::core::event::Event>>>,
 }
 
-fn target(command_queue: cl_command_queue, mems: &[&Arc<Cl<Mem>>], num: cl_uint, list: *const cl_event) -> CLResult<Target> {
+fn target(
+    command_queue: cl_command_queue,
+    mems: &[&Arc<Cl<Mem>>],
+    num: cl_uint,
+    list: *const cl_event,
+) -> CLResult<Target> {
     let q = Cl::<Queue>::get(command_queue)?;
     for m in mems {
         if !Arc::ptr_eq(&m.context, &q.context) {
@@ -169,14 +223,36 @@ fn in_bounds(m: &Mem, offset: usize, len: usize) -> CLResult<()> {
     }
 }
 
-fn run(t: Target, command_type: u32, blocking: bool, event: *mut cl_event, work: impl FnOnce(&Queue) -> CLResult<()> + Send + 'static) -> CLResult<()> {
-    let cmd = Command { queue: &t.q, command_type: command_type as cl_command_type, waits: t.waits, want_event: !event.is_null(), blocking };
+fn run(
+    t: Target,
+    command_type: u32,
+    blocking: bool,
+    event: *mut cl_event,
+    work: impl FnOnce(&Queue) -> CLResult<()> + Send + 'static,
+) -> CLResult<()> {
+    let cmd = Command {
+        queue: &t.q,
+        command_type: command_type as cl_command_type,
+        waits: t.waits,
+        want_event: !event.is_null(),
+        blocking,
+    };
     hand_out(event, cmd.enqueue(work)?);
     Ok(())
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueReadBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, offset: usize, cb: usize, ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueReadBuffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_read: cl_bool,
+    offset: usize,
+    cb: usize,
+    ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
@@ -192,7 +268,17 @@ pub extern "C" fn clEnqueueReadBuffer(command_queue: cl_command_queue, buffer: c
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueWriteBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_write: cl_bool, offset: usize, cb: usize, ptr: *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueWriteBuffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_write: cl_bool,
+    offset: usize,
+    cb: usize,
+    ptr: *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
@@ -208,7 +294,17 @@ pub extern "C" fn clEnqueueWriteBuffer(command_queue: cl_command_queue, buffer: 
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueCopyBuffer(command_queue: cl_command_queue, src_buffer: cl_mem, dst_buffer: cl_mem, src_offset: usize, dst_offset: usize, cb: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueCopyBuffer(
+    command_queue: cl_command_queue,
+    src_buffer: cl_mem,
+    dst_buffer: cl_mem,
+    src_offset: usize,
+    dst_offset: usize,
+    cb: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let s = Cl::<Mem>::get(src_buffer)?;
@@ -249,7 +345,13 @@ fn region_of(p: *const usize) -> CLResult<[usize; 3]> {
 }
 
 /// A rect side inside a buffer of `size` bytes.
-fn buffer_side(origin: [usize; 3], region: [usize; 3], row: usize, slice: usize, size: usize) -> CLResult<Pitched> {
+fn buffer_side(
+    origin: [usize; 3],
+    region: [usize; 3],
+    row: usize,
+    slice: usize,
+    size: usize,
+) -> CLResult<Pitched> {
     let p = Pitched::new(origin, region, row, slice)?;
     match p.end(region) {
         Some(end) if end <= size => Ok(p),
@@ -258,7 +360,23 @@ fn buffer_side(origin: [usize; 3], region: [usize; 3], row: usize, slice: usize,
 }
 
 #[allow(clippy::too_many_arguments)]
-fn rect_host(command_queue: cl_command_queue, buffer: cl_mem, read: bool, blocking: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *mut c_void, num: cl_uint, list: *const cl_event, event: *mut cl_event) -> CLResult<()> {
+fn rect_host(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    read: bool,
+    blocking: cl_bool,
+    buffer_origin: *const usize,
+    host_origin: *const usize,
+    region: *const usize,
+    buffer_row_pitch: usize,
+    buffer_slice_pitch: usize,
+    host_row_pitch: usize,
+    host_slice_pitch: usize,
+    ptr: *mut c_void,
+    num: cl_uint,
+    list: *const cl_event,
+    event: *mut cl_event,
+) -> CLResult<()> {
     Cl::<Queue>::get(command_queue)?;
     let m = Cl::<Mem>::get(buffer)?;
     let t = target(command_queue, &[&m], num, list)?;
@@ -276,17 +394,97 @@ fn rect_host(command_queue: cl_command_queue, buffer: cl_mem, read: bool, blocki
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueReadBufferRect(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-    entry(|| rect_host(command_queue, buffer, true, blocking_read, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event))
+pub extern "C" fn clEnqueueReadBufferRect(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_read: cl_bool,
+    buffer_origin: *const usize,
+    host_origin: *const usize,
+    region: *const usize,
+    buffer_row_pitch: usize,
+    buffer_slice_pitch: usize,
+    host_row_pitch: usize,
+    host_slice_pitch: usize,
+    ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    entry(|| {
+        rect_host(
+            command_queue,
+            buffer,
+            true,
+            blocking_read,
+            buffer_origin,
+            host_origin,
+            region,
+            buffer_row_pitch,
+            buffer_slice_pitch,
+            host_row_pitch,
+            host_slice_pitch,
+            ptr,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueWriteBufferRect(command_queue: cl_command_queue, buffer: cl_mem, blocking_read: cl_bool, buffer_origin: *const usize, host_origin: *const usize, region: *const usize, buffer_row_pitch: usize, buffer_slice_pitch: usize, host_row_pitch: usize, host_slice_pitch: usize, ptr: *const c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
-    entry(|| rect_host(command_queue, buffer, false, blocking_read, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr as *mut c_void, num_events_in_wait_list, event_wait_list, event))
+pub extern "C" fn clEnqueueWriteBufferRect(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_read: cl_bool,
+    buffer_origin: *const usize,
+    host_origin: *const usize,
+    region: *const usize,
+    buffer_row_pitch: usize,
+    buffer_slice_pitch: usize,
+    host_row_pitch: usize,
+    host_slice_pitch: usize,
+    ptr: *const c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    entry(|| {
+        rect_host(
+            command_queue,
+            buffer,
+            false,
+            blocking_read,
+            buffer_origin,
+            host_origin,
+            region,
+            buffer_row_pitch,
+            buffer_slice_pitch,
+            host_row_pitch,
+            host_slice_pitch,
+            ptr as *mut c_void,
+            num_events_in_wait_list,
+            event_wait_list,
+            event,
+        )
+    })
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueCopyBufferRect(command_queue: cl_command_queue, src_buffer: cl_mem, dst_buffer: cl_mem, src_origin: *const usize, dst_origin: *const usize, region: *const usize, src_row_pitch: usize, src_slice_pitch: usize, dst_row_pitch: usize, dst_slice_pitch: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueCopyBufferRect(
+    command_queue: cl_command_queue,
+    src_buffer: cl_mem,
+    dst_buffer: cl_mem,
+    src_origin: *const usize,
+    dst_origin: *const usize,
+    region: *const usize,
+    src_row_pitch: usize,
+    src_slice_pitch: usize,
+    dst_row_pitch: usize,
+    dst_slice_pitch: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let s = Cl::<Mem>::get(src_buffer)?;
@@ -317,7 +515,17 @@ pub extern "C" fn clEnqueueCopyBufferRect(command_queue: cl_command_queue, src_b
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueFillBuffer(command_queue: cl_command_queue, buffer: cl_mem, pattern: *const c_void, pattern_size: usize, offset: usize, cb: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueFillBuffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    pattern: *const c_void,
+    pattern_size: usize,
+    offset: usize,
+    cb: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
@@ -337,7 +545,18 @@ pub extern "C" fn clEnqueueFillBuffer(command_queue: cl_command_queue, buffer: c
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueMapBuffer(command_queue: cl_command_queue, buffer: cl_mem, blocking_map: cl_bool, map_flags: cl_map_flags, offset: usize, cb: usize, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event, errcode_ret: *mut cl_int) -> *mut c_void {
+pub extern "C" fn clEnqueueMapBuffer(
+    command_queue: cl_command_queue,
+    buffer: cl_mem,
+    blocking_map: cl_bool,
+    map_flags: cl_map_flags,
+    offset: usize,
+    cb: usize,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+    errcode_ret: *mut cl_int,
+) -> *mut c_void {
     entry_ret(errcode_ret, || {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
@@ -372,7 +591,14 @@ pub extern "C" fn clEnqueueMapBuffer(command_queue: cl_command_queue, buffer: cl
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueUnmapMemObject(command_queue: cl_command_queue, memobj: cl_mem, mapped_ptr: *mut c_void, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueUnmapMemObject(
+    command_queue: cl_command_queue,
+    memobj: cl_mem,
+    mapped_ptr: *mut c_void,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(memobj)?;
@@ -383,7 +609,15 @@ pub extern "C" fn clEnqueueUnmapMemObject(command_queue: cl_command_queue, memob
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueMigrateMemObjects(command_queue: cl_command_queue, num_mem_objects: cl_uint, mem_objects: *const cl_mem, flags: cl_mem_migration_flags, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueMigrateMemObjects(
+    command_queue: cl_command_queue,
+    num_mem_objects: cl_uint,
+    mem_objects: *const cl_mem,
+    flags: cl_mem_migration_flags,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let handles = slice_arg(mem_objects, num_mem_objects as usize, CL_INVALID_VALUE)?;
@@ -391,7 +625,8 @@ pub extern "C" fn clEnqueueMigrateMemObjects(command_queue: cl_command_queue, nu
             return Err(CL_INVALID_VALUE);
         }
         let mems = Cl::<Mem>::get_list(handles)?;
-        let known = (CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) as cl_mem_migration_flags;
+        let known =
+            (CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) as cl_mem_migration_flags;
         if flags & !known != 0 {
             return Err(CL_INVALID_VALUE);
         }

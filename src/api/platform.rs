@@ -14,7 +14,11 @@ fn check_platform(p: cl_platform_id) -> CLResult<()> {
     Cl::<Platform>::get(p).map(|_| ())
 }
 
-fn platform_ids(num_entries: cl_uint, platforms: *mut cl_platform_id, num_platforms: *mut cl_uint) -> CLResult<()> {
+fn platform_ids(
+    num_entries: cl_uint,
+    platforms: *mut cl_platform_id,
+    num_platforms: *mut cl_uint,
+) -> CLResult<()> {
     if (num_entries == 0 && !platforms.is_null()) || (platforms.is_null() && num_platforms.is_null()) {
         return Err(CL_INVALID_VALUE);
     }
@@ -27,18 +31,32 @@ fn platform_ids(num_entries: cl_uint, platforms: *mut cl_platform_id, num_platfo
 }
 
 #[no_mangle]
-pub extern "C" fn clGetPlatformIDs(num_entries: cl_uint, platforms: *mut cl_platform_id, num_platforms: *mut cl_uint) -> cl_int {
+pub extern "C" fn clGetPlatformIDs(
+    num_entries: cl_uint,
+    platforms: *mut cl_platform_id,
+    num_platforms: *mut cl_uint,
+) -> cl_int {
     entry(|| platform_ids(num_entries, platforms, num_platforms))
 }
 
 /// What ocl-icd and the Khronos loader call to enumerate an ICD's platforms.
 #[no_mangle]
-pub extern "C" fn clIcdGetPlatformIDsKHR(num_entries: cl_uint, platforms: *mut cl_platform_id, num_platforms: *mut cl_uint) -> cl_int {
+pub extern "C" fn clIcdGetPlatformIDsKHR(
+    num_entries: cl_uint,
+    platforms: *mut cl_platform_id,
+    num_platforms: *mut cl_uint,
+) -> cl_int {
     entry(|| platform_ids(num_entries, platforms, num_platforms))
 }
 
 #[no_mangle]
-pub extern "C" fn clGetPlatformInfo(platform: cl_platform_id, param_name: cl_platform_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+pub extern "C" fn clGetPlatformInfo(
+    platform: cl_platform_id,
+    param_name: cl_platform_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
     entry(|| {
         check_platform(platform)?;
         let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
@@ -64,11 +82,15 @@ fn extension_function(name: &str) -> *mut c_void {
 
 #[no_mangle]
 pub extern "C" fn clGetExtensionFunctionAddress(func_name: *const c_char) -> *mut c_void {
-    std::panic::catch_unwind(|| c_str(func_name).map_or(std::ptr::null_mut(), extension_function)).unwrap_or(std::ptr::null_mut())
+    std::panic::catch_unwind(|| c_str(func_name).map_or(std::ptr::null_mut(), extension_function))
+        .unwrap_or(std::ptr::null_mut())
 }
 
 #[no_mangle]
-pub extern "C" fn clGetExtensionFunctionAddressForPlatform(platform: cl_platform_id, func_name: *const c_char) -> *mut c_void {
+pub extern "C" fn clGetExtensionFunctionAddressForPlatform(
+    platform: cl_platform_id,
+    func_name: *const c_char,
+) -> *mut c_void {
     if check_platform(platform).is_err() || platform.is_null() {
         return std::ptr::null_mut();
     }

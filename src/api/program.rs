@@ -13,7 +13,11 @@ type ProgramNotify = Option<unsafe extern "C" fn(program: cl_program, user_data:
 
 /// The devices of a (num_devices, device_list) pair, each checked to be in `devices`;
 /// all of `devices` when the list is empty.
-fn device_subset(devices: &[Arc<Cl<Device>>], num: cl_uint, list: *const cl_device_id) -> CLResult<Vec<usize>> {
+fn device_subset(
+    devices: &[Arc<Cl<Device>>],
+    num: cl_uint,
+    list: *const cl_device_id,
+) -> CLResult<Vec<usize>> {
     let hs = slice_arg(list, num as usize, CL_INVALID_VALUE)?;
     if hs.is_empty() {
         return Ok((0..devices.len()).collect());
@@ -51,7 +55,13 @@ fn options_str(options: *const c_char) -> CLResult<String> {
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateProgramWithSource(context: cl_context, count: cl_uint, strings: *mut *const c_char, lengths: *const usize, errcode_ret: *mut cl_int) -> cl_program {
+pub extern "C" fn clCreateProgramWithSource(
+    context: cl_context,
+    count: cl_uint,
+    strings: *mut *const c_char,
+    lengths: *const usize,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
     entry_ret(errcode_ret, || {
         let c = Cl::<Context>::get(context)?;
         if count == 0 || strings.is_null() {
@@ -78,7 +88,15 @@ pub extern "C" fn clCreateProgramWithSource(context: cl_context, count: cl_uint,
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateProgramWithBinary(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, lengths: *const usize, binaries: *mut *const c_uchar, binary_status: *mut cl_int, errcode_ret: *mut cl_int) -> cl_program {
+pub extern "C" fn clCreateProgramWithBinary(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    lengths: *const usize,
+    binaries: *mut *const c_uchar,
+    binary_status: *mut cl_int,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
     entry_ret(errcode_ret, || {
         let c = Cl::<Context>::get(context)?;
         if num_devices == 0 || device_list.is_null() {
@@ -136,7 +154,13 @@ pub extern "C" fn clCreateProgramWithBinary(context: cl_context, num_devices: cl
 
 /// cudacl has no built-in kernels (CL_DEVICE_BUILT_IN_KERNELS is empty).
 #[no_mangle]
-pub extern "C" fn clCreateProgramWithBuiltInKernels(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, kernel_names: *const c_char, errcode_ret: *mut cl_int) -> cl_program {
+pub extern "C" fn clCreateProgramWithBuiltInKernels(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    kernel_names: *const c_char,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
     entry_ret(errcode_ret, || {
         let c = Cl::<Context>::get(context)?;
         if num_devices == 0 || device_list.is_null() || kernel_names.is_null() {
@@ -149,7 +173,12 @@ pub extern "C" fn clCreateProgramWithBuiltInKernels(context: cl_context, num_dev
 
 /// OpenCL 2.1 (SPIR-V): not supported by a 1.2 platform.
 #[no_mangle]
-pub extern "C" fn clCreateProgramWithIL(context: cl_context, _il: *const c_void, _length: usize, errcode_ret: *mut cl_int) -> cl_program {
+pub extern "C" fn clCreateProgramWithIL(
+    context: cl_context,
+    _il: *const c_void,
+    _length: usize,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
     entry_ret(errcode_ret, || {
         Cl::<Context>::get(context)?;
         Err(CL_INVALID_OPERATION)
@@ -167,7 +196,14 @@ pub extern "C" fn clReleaseProgram(program: cl_program) -> cl_int {
 }
 
 #[no_mangle]
-pub extern "C" fn clBuildProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, pfn_notify: ProgramNotify, user_data: *mut c_void) -> cl_int {
+pub extern "C" fn clBuildProgram(
+    program: cl_program,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    pfn_notify: ProgramNotify,
+    user_data: *mut c_void,
+) -> cl_int {
     entry(|| {
         let p = Cl::<Program>::get(program)?;
         let positions = device_subset(&p.devices, num_devices, device_list)?;
@@ -185,7 +221,17 @@ pub extern "C" fn clBuildProgram(program: cl_program, num_devices: cl_uint, devi
 }
 
 #[no_mangle]
-pub extern "C" fn clCompileProgram(program: cl_program, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_headers: cl_uint, input_headers: *const cl_program, header_include_names: *mut *const c_char, pfn_notify: ProgramNotify, user_data: *mut c_void) -> cl_int {
+pub extern "C" fn clCompileProgram(
+    program: cl_program,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    num_input_headers: cl_uint,
+    input_headers: *const cl_program,
+    header_include_names: *mut *const c_char,
+    pfn_notify: ProgramNotify,
+    user_data: *mut c_void,
+) -> cl_int {
     entry(|| {
         let p = Cl::<Program>::get(program)?;
         let positions = device_subset(&p.devices, num_devices, device_list)?;
@@ -217,7 +263,17 @@ pub extern "C" fn clCompileProgram(program: cl_program, num_devices: cl_uint, de
 }
 
 #[no_mangle]
-pub extern "C" fn clLinkProgram(context: cl_context, num_devices: cl_uint, device_list: *const cl_device_id, options: *const c_char, num_input_programs: cl_uint, input_programs: *const cl_program, pfn_notify: ProgramNotify, user_data: *mut c_void, errcode_ret: *mut cl_int) -> cl_program {
+pub extern "C" fn clLinkProgram(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    num_input_programs: cl_uint,
+    input_programs: *const cl_program,
+    pfn_notify: ProgramNotify,
+    user_data: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
     // A link that fails still returns the program (with its log) and CL_LINK_PROGRAM_FAILURE.
     let mut failed_code = CL_SUCCESS;
     let fc = &mut failed_code;
@@ -248,7 +304,9 @@ pub extern "C" fn clLinkProgram(context: cl_context, num_devices: cl_uint, devic
                 let pos = ip.device_pos(d).ok_or(CL_INVALID_OPERATION)?;
                 let b = ip.build_of(pos).ok_or(CL_INVALID_OPERATION)?;
                 let t = b.binary_type as u32;
-                if b.objects.is_empty() || !(t == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT || t == CL_PROGRAM_BINARY_TYPE_LIBRARY) {
+                if b.objects.is_empty()
+                    || !(t == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT || t == CL_PROGRAM_BINARY_TYPE_LIBRARY)
+                {
                     return Err(CL_INVALID_OPERATION);
                 }
                 objs.extend(b.objects.iter().cloned());
@@ -274,7 +332,13 @@ pub extern "C" fn clLinkProgram(context: cl_context, num_devices: cl_uint, devic
 }
 
 #[no_mangle]
-pub extern "C" fn clGetProgramInfo(program: cl_program, param_name: cl_program_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+pub extern "C" fn clGetProgramInfo(
+    program: cl_program,
+    param_name: cl_program_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
     entry(|| {
         let p = Cl::<Program>::get(program)?;
         let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
@@ -326,7 +390,14 @@ pub extern "C" fn clGetProgramInfo(program: cl_program, param_name: cl_program_i
 }
 
 #[no_mangle]
-pub extern "C" fn clGetProgramBuildInfo(program: cl_program, device: cl_device_id, param_name: cl_program_build_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+pub extern "C" fn clGetProgramBuildInfo(
+    program: cl_program,
+    device: cl_device_id,
+    param_name: cl_program_build_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
     entry(|| {
         let p = Cl::<Program>::get(program)?;
         let d = Cl::<Device>::get(device)?;
@@ -345,7 +416,11 @@ pub extern "C" fn clGetProgramBuildInfo(program: cl_program, device: cl_device_i
 
 /// OpenCL 2.2.
 #[no_mangle]
-pub extern "C" fn clSetProgramReleaseCallback(program: cl_program, _pfn_notify: ProgramNotify, _user_data: *mut c_void) -> cl_int {
+pub extern "C" fn clSetProgramReleaseCallback(
+    program: cl_program,
+    _pfn_notify: ProgramNotify,
+    _user_data: *mut c_void,
+) -> cl_int {
     entry(|| {
         Cl::<Program>::get(program)?;
         Err(CL_INVALID_OPERATION)
@@ -354,10 +429,14 @@ pub extern "C" fn clSetProgramReleaseCallback(program: cl_program, _pfn_notify: 
 
 /// OpenCL 2.2 (SPIR-V specialization constants).
 #[no_mangle]
-pub extern "C" fn clSetProgramSpecializationConstant(program: cl_program, _spec_id: cl_uint, _spec_size: usize, _spec_value: *const c_void) -> cl_int {
+pub extern "C" fn clSetProgramSpecializationConstant(
+    program: cl_program,
+    _spec_id: cl_uint,
+    _spec_size: usize,
+    _spec_value: *const c_void,
+) -> cl_int {
     entry(|| {
         Cl::<Program>::get(program)?;
         Err(CL_INVALID_OPERATION)
     })
 }
-

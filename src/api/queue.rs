@@ -10,9 +10,14 @@ use crate::core::queue::{flush_deferred, Command, Queue};
 use std::ffi::c_void;
 use std::sync::Arc;
 
-const SUPPORTED: cl_command_queue_properties = (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE) as _;
+const SUPPORTED: cl_command_queue_properties =
+    (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE) as _;
 
-fn create(context: cl_context, device: cl_device_id, properties: cl_command_queue_properties) -> CLResult<cl_command_queue> {
+fn create(
+    context: cl_context,
+    device: cl_device_id,
+    properties: cl_command_queue_properties,
+) -> CLResult<cl_command_queue> {
     let c = Cl::<Context>::get(context)?;
     let d = Cl::<Device>::get(device)?;
     if c.device_index(&d).is_none() {
@@ -25,13 +30,23 @@ fn create(context: cl_context, device: cl_device_id, properties: cl_command_queu
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateCommandQueue(context: cl_context, device: cl_device_id, properties: cl_command_queue_properties, errcode_ret: *mut cl_int) -> cl_command_queue {
+pub extern "C" fn clCreateCommandQueue(
+    context: cl_context,
+    device: cl_device_id,
+    properties: cl_command_queue_properties,
+    errcode_ret: *mut cl_int,
+) -> cl_command_queue {
     entry_ret(errcode_ret, || create(context, device, properties))
 }
 
 /// The OpenCL 2.0 form, accepted for host queues (what the ICD loaders route to it).
 #[no_mangle]
-pub extern "C" fn clCreateCommandQueueWithProperties(context: cl_context, device: cl_device_id, properties: *const cl_queue_properties, errcode_ret: *mut cl_int) -> cl_command_queue {
+pub extern "C" fn clCreateCommandQueueWithProperties(
+    context: cl_context,
+    device: cl_device_id,
+    properties: *const cl_queue_properties,
+    errcode_ret: *mut cl_int,
+) -> cl_command_queue {
     entry_ret(errcode_ret, || {
         let mut bits = 0;
         if !properties.is_null() {
@@ -78,7 +93,13 @@ pub extern "C" fn clReleaseCommandQueue(command_queue: cl_command_queue) -> cl_i
 }
 
 #[no_mangle]
-pub extern "C" fn clGetCommandQueueInfo(command_queue: cl_command_queue, param_name: cl_command_queue_info, param_value_size: usize, param_value: *mut c_void, param_value_size_ret: *mut usize) -> cl_int {
+pub extern "C" fn clGetCommandQueueInfo(
+    command_queue: cl_command_queue,
+    param_name: cl_command_queue_info,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
     entry(|| {
         let q = Cl::<Queue>::get(command_queue)?;
         let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
@@ -95,7 +116,12 @@ pub extern "C" fn clGetCommandQueueInfo(command_queue: cl_command_queue, param_n
 /// OpenCL 1.0's way to change queue properties after creation, deprecated since 1.1: the
 /// stream and its profiling clock are fixed when the queue is created.
 #[no_mangle]
-pub extern "C" fn clSetCommandQueueProperty(command_queue: cl_command_queue, properties: cl_command_queue_properties, _enable: cl_bool, old_properties: *mut cl_command_queue_properties) -> cl_int {
+pub extern "C" fn clSetCommandQueueProperty(
+    command_queue: cl_command_queue,
+    properties: cl_command_queue_properties,
+    _enable: cl_bool,
+    old_properties: *mut cl_command_queue_properties,
+) -> cl_int {
     entry(|| {
         let q = Cl::<Queue>::get(command_queue)?;
         if properties & !SUPPORTED != 0 {
@@ -135,7 +161,12 @@ pub fn hand_out(event_out: *mut cl_event, event: Option<Arc<Cl<Event>>>) {
 
 /// Enqueues a command that does no work of its own (markers, barriers): its completion is that
 /// of everything before it on the in-order stream, plus its wait list.
-fn enqueue_sync_point(command_queue: cl_command_queue, command_type: cl_command_type, waits: Vec<Arc<Cl<Event>>>, event: *mut cl_event) -> CLResult<()> {
+fn enqueue_sync_point(
+    command_queue: cl_command_queue,
+    command_type: cl_command_type,
+    waits: Vec<Arc<Cl<Event>>>,
+    event: *mut cl_event,
+) -> CLResult<()> {
     let q = Cl::<Queue>::get(command_queue)?;
     let cmd = Command { queue: &q, command_type, waits, want_event: !event.is_null(), blocking: false };
     hand_out(event, cmd.enqueue(|_| Ok(()))?);
@@ -154,7 +185,11 @@ pub extern "C" fn clEnqueueMarker(command_queue: cl_command_queue, event: *mut c
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueWaitForEvents(command_queue: cl_command_queue, num_events: cl_uint, event_list: *const cl_event) -> cl_int {
+pub extern "C" fn clEnqueueWaitForEvents(
+    command_queue: cl_command_queue,
+    num_events: cl_uint,
+    event_list: *const cl_event,
+) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         if num_events == 0 || event_list.is_null() {
@@ -171,7 +206,12 @@ pub extern "C" fn clEnqueueBarrier(command_queue: cl_command_queue) -> cl_int {
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueMarkerWithWaitList(command_queue: cl_command_queue, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueMarkerWithWaitList(
+    command_queue: cl_command_queue,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
@@ -180,7 +220,12 @@ pub extern "C" fn clEnqueueMarkerWithWaitList(command_queue: cl_command_queue, n
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueBarrierWithWaitList(command_queue: cl_command_queue, num_events_in_wait_list: cl_uint, event_wait_list: *const cl_event, event: *mut cl_event) -> cl_int {
+pub extern "C" fn clEnqueueBarrierWithWaitList(
+    command_queue: cl_command_queue,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let waits = wait_list(num_events_in_wait_list, event_wait_list)?;

@@ -19,7 +19,11 @@ pub struct Context {
 crate::cl_object!(Context, cl_context, CL_INVALID_CONTEXT);
 
 impl Context {
-    pub fn new(devices: Vec<Arc<Cl<Device>>>, properties: Vec<cl_context_properties>, notify: Option<(NotifyFn, *mut c_void)>) -> Result<Context, cl_int> {
+    pub fn new(
+        devices: Vec<Arc<Cl<Device>>>,
+        properties: Vec<cl_context_properties>,
+        notify: Option<(NotifyFn, *mut c_void)>,
+    ) -> Result<Context, cl_int> {
         // A context is usually followed by a build: let ptxgen parse libclc meanwhile, starting
         // before the CUDA contexts, whose creation takes long enough to hide most of it.
         ptxgen::prewarm();

@@ -59,7 +59,12 @@ impl Event {
         Event::new(queue.context.clone(), Some(queue), command_type, CL_QUEUED)
     }
 
-    fn new(context: Arc<Cl<Context>>, queue: Option<Arc<Cl<Queue>>>, command_type: cl_command_type, status: cl_int) -> Event {
+    fn new(
+        context: Arc<Cl<Context>>,
+        queue: Option<Arc<Cl<Queue>>>,
+        command_type: cl_command_type,
+        status: cl_int,
+    ) -> Event {
         let now = host_ns();
         Event {
             context,
@@ -101,13 +106,16 @@ impl Event {
             None
         }
     }
-
 }
 
 /// The parts that hand out the event's own handle (callbacks) or keep it alive (watchers).
 impl Cl<Event> {
     /// The command was submitted to CUDA; `end` completes with it.
-    pub fn mark_submitted(self: &Arc<Self>, start: Option<cuda::event::Event>, end: Option<cuda::event::Event>) {
+    pub fn mark_submitted(
+        self: &Arc<Self>,
+        start: Option<cuda::event::Event>,
+        end: Option<cuda::event::Event>,
+    ) {
         let mut s = lock(&self.state);
         s.profile.submit = host_ns();
         s.start = start.map(Arc::new);
@@ -253,7 +261,10 @@ impl Cl<Event> {
 }
 
 /// Removes and returns the callbacks whose trigger status has been reached.
-fn take_due(cbs: &mut Vec<(cl_int, EventCallback, usize)>, status: cl_int) -> Vec<(cl_int, EventCallback, usize)> {
+fn take_due(
+    cbs: &mut Vec<(cl_int, EventCallback, usize)>,
+    status: cl_int,
+) -> Vec<(cl_int, EventCallback, usize)> {
     let (due, keep): (Vec<_>, Vec<_>) = cbs.drain(..).partition(|&(t, _, _)| status <= t);
     *cbs = keep;
     due

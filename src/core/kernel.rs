@@ -138,13 +138,17 @@ impl Kernel {
                     Some(DeviceFunc {
                         func,
                         _module: module,
-                        max_threads: if mt > 0 { mt.min(dev_max.max(1)) as u32 } else { dev_max.max(1) as u32 },
+                        max_threads: if mt > 0 {
+                            mt.min(dev_max.max(1)) as u32
+                        } else {
+                            dev_max.max(1) as u32
+                        },
                         static_shared: func.attribute(FA::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES).max(0) as u32,
                         private_bytes: func.attribute(FA::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES).max(0) as u32,
                         // CUDA's default: 48 KiB less the static shared memory.
-                        dyn_shared_optin: AtomicI32::new(
-                            DEFAULT_DYNAMIC_SHARED.saturating_sub(func.attribute(FA::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES).max(0) as u32) as i32,
-                        ),
+                        dyn_shared_optin: AtomicI32::new(DEFAULT_DYNAMIC_SHARED.saturating_sub(
+                            func.attribute(FA::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES).max(0) as u32,
+                        ) as i32),
                     })
                 }
                 None => None,
@@ -154,7 +158,10 @@ impl Kernel {
         let arg_info_opt = |o: &str| o.split_whitespace().any(|o| o == "-cl-kernel-arg-info");
         // Asked for at this build, or at the build that made the binary / compiled the objects.
         let arg_info_available = arg_info_opt(&exe.options)
-            || program.builds().iter().any(|b| b.is_executable() && (arg_info_opt(&b.options) || b.objects.iter().any(|o| arg_info_opt(&o.options))));
+            || program.builds().iter().any(|b| {
+                b.is_executable()
+                    && (arg_info_opt(&b.options) || b.objects.iter().any(|o| arg_info_opt(&o.options)))
+            });
         let n = info.args.len();
         let mut mems = Vec::new();
         let mut mem_slot = vec![usize::MAX; n];
@@ -177,7 +184,18 @@ impl Kernel {
         let groups = info.implicit.iter().find(|a| a.kind == ImplicitKind::Groups).map(|a| a.offset);
         Cl::<Program>::retain(program.handle())?;
         program.kernels.fetch_add(1, Ordering::AcqRel);
-        Ok(Kernel { program, info: Arc::new(info), funcs, arg_info_available, mem_slot, params: Mutex::new(Arc::new(params)), chosen: Mutex::new(None), goff, wdim, groups })
+        Ok(Kernel {
+            program,
+            info: Arc::new(info),
+            funcs,
+            arg_info_available,
+            mem_slot,
+            params: Mutex::new(Arc::new(params)),
+            chosen: Mutex::new(None),
+            goff,
+            wdim,
+            groups,
+        })
     }
 
     /// clCloneKernel: same program and function, a copy of the arguments.
@@ -214,7 +232,8 @@ impl Kernel {
                 if size != std::mem::size_of::<cl_mem>() {
                     return Err(CL_INVALID_ARG_SIZE);
                 }
-                let h: cl_mem = if value.is_null() { std::ptr::null_mut() } else { unsafe { *(value as *const cl_mem) } };
+                let h: cl_mem =
+                    if value.is_null() { std::ptr::null_mut() } else { unsafe { *(value as *const cl_mem) } };
                 if h.is_null() {
                     V::Mem(None)
                 } else {
@@ -362,7 +381,14 @@ pub fn choose_local(global: &[u64], reqd: Option<[u32; 3]>, l: &Limits) -> [u64;
             // Fewer groups where the grid limit needs it.
             for d in 1..n {
                 if global[d] / local[d] > l.max_grid[d] {
-                    let cap = (l.max_threads / local.iter().enumerate().filter(|(j, _)| *j != d).map(|(_, v)| *v).product::<u64>()).min(l.max_item[d]);
+                    let cap = (l.max_threads
+                        / local
+                            .iter()
+                            .enumerate()
+                            .filter(|(j, _)| *j != d)
+                            .map(|(_, v)| *v)
+                            .product::<u64>())
+                    .min(l.max_item[d]);
                     local[d] = largest_divisor_at_most(global[d], cap);
                 }
             }
@@ -372,7 +398,14 @@ pub fn choose_local(global: &[u64], reqd: Option<[u32; 3]>, l: &Limits) -> [u64;
 }
 
 /// Validates an NDRange per OpenCL 1.2 and computes the CUDA grid.
-pub fn geometry(work_dim: u32, offset: Option<&[usize]>, global: Option<&[usize]>, local: Option<&[usize]>, reqd: Option<[u32; 3]>, l: &Limits) -> CLResult<Geometry> {
+pub fn geometry(
+    work_dim: u32,
+    offset: Option<&[usize]>,
+    global: Option<&[usize]>,
+    local: Option<&[usize]>,
+    reqd: Option<[u32; 3]>,
+    l: &Limits,
+) -> CLResult<Geometry> {
     if !(1..=3).contains(&work_dim) {
         return Err(CL_INVALID_WORK_DIMENSION);
     }
@@ -444,7 +477,15 @@ pub fn geometry(work_dim: u32, offset: Option<&[usize]>, global: Option<&[usize]
 impl Kernel {
     /// `geometry` for a launch on context device `dev`, remembering the local size chosen for a
     /// NULL local_work_size (finding one can take a few hundred divisions).
-    pub fn geometry(&self, dev: usize, f: &DeviceFunc, work_dim: u32, offset: Option<&[usize]>, global: Option<&[usize]>, local: Option<&[usize]>) -> CLResult<Geometry> {
+    pub fn geometry(
+        &self,
+        dev: usize,
+        f: &DeviceFunc,
+        work_dim: u32,
+        offset: Option<&[usize]>,
+        global: Option<&[usize]>,
+        local: Option<&[usize]>,
+    ) -> CLResult<Geometry> {
         let limits = self.limits(dev, f);
         let reqd = self.info.reqd_work_group_size;
         let (Some(g), None, 1..=3) = (global, local, work_dim) else {
@@ -469,7 +510,11 @@ impl Kernel {
         let d = &self.program.context.devices[dev];
         Limits {
             max_threads: f.max_threads as u64,
-            max_item: [d.max_work_item_sizes[0] as u64, d.max_work_item_sizes[1] as u64, d.max_work_item_sizes[2] as u64],
+            max_item: [
+                d.max_work_item_sizes[0] as u64,
+                d.max_work_item_sizes[1] as u64,
+                d.max_work_item_sizes[2] as u64,
+            ],
             max_grid: [d.max_grid[0].max(1), d.max_grid[1].max(1), d.max_grid[2].max(1)],
             compute_units: d.compute_units as u64,
         }
@@ -576,7 +621,9 @@ impl Launch {
                         }
                     }
                 }
-                f.func.launch(&q.stream, [grid[0], gy, gz], self.geo.block, shared, params).map_err(launch_error)?;
+                f.func
+                    .launch(&q.stream, [grid[0], gy, gz], self.geo.block, shared, params)
+                    .map_err(launch_error)?;
                 y0 += gy;
             }
             z0 += gz;

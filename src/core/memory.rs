@@ -153,7 +153,11 @@ impl Storage {
 
 impl State {
     fn alias_bits(&self) -> u64 {
-        self.dev.iter().enumerate().filter(|(_, d)| matches!(d, Some(DevMem::Alias(_)))).fold(0, |b, (i, _)| b | bit(i))
+        self.dev
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| matches!(d, Some(DevMem::Alias(_))))
+            .fold(0, |b, (i, _)| b | bit(i))
     }
 
     /// Sets the valid copies, keeping the aliases of the host memory in step with it.
@@ -273,11 +277,16 @@ impl Storage {
         }
         let multi = n > 1;
         let f = |b: u32| flags & b as cl_mem_flags != 0;
-        let (use_ptr, alloc_ptr, copy_ptr) = (f(CL_MEM_USE_HOST_PTR), f(CL_MEM_ALLOC_HOST_PTR), f(CL_MEM_COPY_HOST_PTR));
+        let (use_ptr, alloc_ptr, copy_ptr) =
+            (f(CL_MEM_USE_HOST_PTR), f(CL_MEM_ALLOC_HOST_PTR), f(CL_MEM_COPY_HOST_PTR));
         let cuda0 = context.cuda.first().ok_or(CL_OUT_OF_RESOURCES)?;
         cuda0.make_current().map_err(cl)?;
         let host = if use_ptr {
-            let reg = if context.devices.iter().any(|d| d.host_register) { HostRegistration::new(host_ptr, size).ok() } else { None };
+            let reg = if context.devices.iter().any(|d| d.host_register) {
+                HostRegistration::new(host_ptr, size).ok()
+            } else {
+                None
+            };
             Some(HostMem::App { ptr: host_ptr as usize, reg })
         } else if alloc_ptr || (copy_ptr && multi) {
             let p = PinnedAlloc::new(size).map_err(|e| e.alloc_code())?;
@@ -290,7 +299,12 @@ impl Storage {
             None
         };
         let has_data = use_ptr || copy_ptr;
-        let mut st = State { host, dev: (0..n).map(|_| None).collect(), valid: if has_data { HOST } else { ALL }, last: None };
+        let mut st = State {
+            host,
+            dev: (0..n).map(|_| None).collect(),
+            valid: if has_data { HOST } else { ALL },
+            last: None,
+        };
         if !multi {
             let device = context.devices.first().ok_or(CL_OUT_OF_RESOURCES)?;
             let dst = st.alloc(0, device, size)?;
@@ -357,7 +371,12 @@ pub const HOST_WRITE: u32 = 2;
 
 impl Mem {
     /// clCreateBuffer, after argument checks.
-    pub fn new_buffer(context: Arc<Cl<Context>>, flags: cl_mem_flags, size: usize, host_ptr: *mut c_void) -> CLResult<Arc<Cl<Mem>>> {
+    pub fn new_buffer(
+        context: Arc<Cl<Context>>,
+        flags: cl_mem_flags,
+        size: usize,
+        host_ptr: *mut c_void,
+    ) -> CLResult<Arc<Cl<Mem>>> {
         let storage = Storage::new(&context, flags, size, host_ptr)?;
         let use_ptr = flags & CL_MEM_USE_HOST_PTR as cl_mem_flags != 0;
         let mem = Mem {
@@ -455,13 +474,17 @@ impl Mem {
         };
         Ok(base + (self.offset + offset) as DevicePtr)
     }
-
 }
 
 /// The memory commands' work (closures that keep the buffer alive until they ran).
 impl Cl<Mem> {
     /// Work of clEnqueueReadBuffer.
-    pub fn read(self: &Arc<Self>, offset: usize, len: usize, dst: *mut c_void) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+    pub fn read(
+        self: &Arc<Self>,
+        offset: usize,
+        len: usize,
+        dst: *mut c_void,
+    ) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
         let (mem, dst) = (self.clone(), dst as usize);
         move |q: &Queue| {
             let mut st = lock(&mem.storage.state);
@@ -472,7 +495,12 @@ impl Cl<Mem> {
 
     /// Work of clEnqueueWriteBuffer. The source is read during submission or by the copy
     /// engine before the command completes, as the spec allows.
-    pub fn write(self: &Arc<Self>, offset: usize, len: usize, src: *const c_void) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+    pub fn write(
+        self: &Arc<Self>,
+        offset: usize,
+        len: usize,
+        src: *const c_void,
+    ) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
         let (mem, src) = (self.clone(), src as usize);
         move |q: &Queue| {
             let mut st = lock(&mem.storage.state);
@@ -484,7 +512,13 @@ impl Cl<Mem> {
     }
 
     /// Work of clEnqueueCopyBuffer.
-    pub fn copy(src: &Arc<Cl<Mem>>, dst: &Arc<Cl<Mem>>, src_offset: usize, dst_offset: usize, len: usize) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+    pub fn copy(
+        src: &Arc<Cl<Mem>>,
+        dst: &Arc<Cl<Mem>>,
+        src_offset: usize,
+        dst_offset: usize,
+        len: usize,
+    ) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
         let (src, dst) = (src.clone(), dst.clone());
         move |q: &Queue| {
             let size = src.storage.size;
@@ -510,7 +544,12 @@ impl Cl<Mem> {
     }
 
     /// Work of clEnqueueFillBuffer; `pattern` is copied now.
-    pub fn fill(self: &Arc<Self>, pattern: &[u8], offset: usize, len: usize) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+    pub fn fill(
+        self: &Arc<Self>,
+        pattern: &[u8],
+        offset: usize,
+        len: usize,
+    ) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
         let (mem, pattern) = (self.clone(), pattern.to_vec());
         move |q: &Queue| {
             if len == 0 {
@@ -525,7 +564,14 @@ impl Cl<Mem> {
     }
 
     /// Work of the rect reads and writes (`to_host`: read). Offsets and pitches were checked.
-    pub fn rect_host(self: &Arc<Self>, to_host: bool, buf: Pitched, host: Pitched, host_ptr: *mut c_void, region: [usize; 3]) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+    pub fn rect_host(
+        self: &Arc<Self>,
+        to_host: bool,
+        buf: Pitched,
+        host: Pitched,
+        host_ptr: *mut c_void,
+        region: [usize; 3],
+    ) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
         let (mem, hp) = (self.clone(), host_ptr as usize);
         move |q: &Queue| {
             let mut st = lock(&mem.storage.state);
@@ -543,7 +589,13 @@ impl Cl<Mem> {
     }
 
     /// Work of clEnqueueCopyBufferRect.
-    pub fn copy_rect(src: &Arc<Cl<Mem>>, dst: &Arc<Cl<Mem>>, sp: Pitched, dp: Pitched, region: [usize; 3]) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+    pub fn copy_rect(
+        src: &Arc<Cl<Mem>>,
+        dst: &Arc<Cl<Mem>>,
+        sp: Pitched,
+        dp: Pitched,
+        region: [usize; 3],
+    ) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
         let (src, dst) = (src.clone(), dst.clone());
         move |q: &Queue| {
             let s = {
@@ -561,7 +613,13 @@ impl Cl<Mem> {
     /// clEnqueueMapBuffer, the part done at enqueue time: the host pointer (making a pinned
     /// mirror when the buffer has no host memory yet) and the bookkeeping. Returns the pointer
     /// and the work that fills the mapped region.
-    pub fn map(self: &Arc<Self>, q: &Queue, flags: cl_map_flags, offset: usize, len: usize) -> CLResult<(*mut c_void, impl FnOnce(&Queue) -> CLResult<()> + Send + 'static)> {
+    pub fn map(
+        self: &Arc<Self>,
+        q: &Queue,
+        flags: cl_map_flags,
+        offset: usize,
+        len: usize,
+    ) -> CLResult<(*mut c_void, impl FnOnce(&Queue) -> CLResult<()> + Send + 'static)> {
         let root_off = self.offset + offset;
         let ptr = {
             let mut st = lock(&self.storage.state);
@@ -610,7 +668,10 @@ impl Cl<Mem> {
 
     /// clEnqueueUnmapMemObject, the enqueue-time part: finds and removes the mapping
     /// (CL_INVALID_VALUE when `ptr` is not mapped) and returns the work that writes it back.
-    pub fn unmap(self: &Arc<Self>, ptr: *mut c_void) -> CLResult<impl FnOnce(&Queue) -> CLResult<()> + Send + 'static> {
+    pub fn unmap(
+        self: &Arc<Self>,
+        ptr: *mut c_void,
+    ) -> CLResult<impl FnOnce(&Queue) -> CLResult<()> + Send + 'static> {
         let m = {
             let mut maps = lock(&self.maps);
             let i = maps.iter().position(|m| m.ptr == ptr as usize).ok_or(CL_INVALID_VALUE)?;
@@ -662,7 +723,11 @@ impl Cl<Mem> {
     }
 
     /// Work of clEnqueueMigrateMemObjects for one buffer.
-    pub fn migrate(self: &Arc<Self>, to_host: bool, content_undefined: bool) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+    pub fn migrate(
+        self: &Arc<Self>,
+        to_host: bool,
+        content_undefined: bool,
+    ) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
         let mem = self.clone();
         move |q: &Queue| {
             let size = mem.storage.size;
@@ -725,7 +790,8 @@ impl Pitched {
 
     /// One past the last byte the copy touches, relative to the start of the memory.
     pub fn end(&self, region: [usize; 3]) -> Option<usize> {
-        let last = (region[2] - 1).checked_mul(self.slice)?.checked_add((region[1] - 1).checked_mul(self.row)?)?;
+        let last =
+            (region[2] - 1).checked_mul(self.slice)?.checked_add((region[1] - 1).checked_mul(self.row)?)?;
         self.origin.checked_add(last)?.checked_add(region[0])
     }
 }
@@ -736,7 +802,14 @@ enum End {
     Dev(DevicePtr),
 }
 
-fn copy_rect(stream: &Stream, src: End, sp: Pitched, dst: End, dp: Pitched, region: [usize; 3]) -> CLResult<()> {
+fn copy_rect(
+    stream: &Stream,
+    src: End,
+    sp: Pitched,
+    dst: End,
+    dp: Pitched,
+    region: [usize; 3],
+) -> CLResult<()> {
     let whole = sp.slice % sp.row == 0 && dp.slice % dp.row == 0;
     let (depth_per_call, calls) = if whole { (region[2], 1) } else { (1, region[2]) };
     for z in 0..calls {
@@ -830,12 +903,16 @@ pub fn rects_overlap(src: [usize; 3], dst: [usize; 3], region: [usize; 3], row: 
     }
     // region[0] of one fits in the gap between region[0] and the row pitch of the other.
     let (sx, dx) = (src[0] % row, dst[0] % row);
-    if (dx >= sx + region[0] && dx + region[0] <= sx + row) || (sx >= dx + region[0] && sx + region[0] <= dx + row) {
+    if (dx >= sx + region[0] && dx + region[0] <= sx + row)
+        || (sx >= dx + region[0] && sx + region[0] <= dx + row)
+    {
         return false;
     }
     // The same with rows in a slice.
     let (sy, dy) = ((src[1] * row + src[0]) % slice, (dst[1] * row + dst[0]) % slice);
-    if (dy >= sy + slice_size && dy + slice_size <= sy + slice) || (sy >= dy + slice_size && sy + slice_size <= dy + slice) {
+    if (dy >= sy + slice_size && dy + slice_size <= sy + slice)
+        || (sy >= dy + slice_size && sy + slice_size <= dy + slice)
+    {
         return false;
     }
     true
@@ -900,8 +977,12 @@ fn staging_min() -> usize {
 
 /// Chunk size (CUDACL_STAGING_CHUNK_MB) and count (CUDACL_STAGING_CHUNKS).
 fn staging_shape() -> (usize, usize) {
-    static V: LazyLock<(usize, usize)> =
-        LazyLock::new(|| (env_usize("CUDACL_STAGING_CHUNK_MB", 8).clamp(1, 256) << 20, env_usize("CUDACL_STAGING_CHUNKS", 4).clamp(2, 16)));
+    static V: LazyLock<(usize, usize)> = LazyLock::new(|| {
+        (
+            env_usize("CUDACL_STAGING_CHUNK_MB", 8).clamp(1, 256) << 20,
+            env_usize("CUDACL_STAGING_CHUNKS", 4).clamp(2, 16),
+        )
+    });
     *V
 }
 

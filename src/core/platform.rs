@@ -23,7 +23,12 @@ pub fn get() -> &'static Arc<Cl<Platform>> {
     static PLATFORM: OnceLock<Arc<Cl<Platform>>> = OnceLock::new();
     PLATFORM.get_or_init(|| {
         let devices = match crate::cuda::driver::driver() {
-            Some(drv) => drv.devices.iter().enumerate().map(|(i, &d)| Cl::publish(Device::probe(i, d, drv.version))).collect(),
+            Some(drv) => drv
+                .devices
+                .iter()
+                .enumerate()
+                .map(|(i, &d)| Cl::publish(Device::probe(i, d, drv.version)))
+                .collect(),
             None => Vec::new(),
         };
         Cl::publish(Platform { devices })

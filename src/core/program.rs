@@ -191,7 +191,9 @@ fn load_into(ctx: &Context, dev: &Cl<Device>, exe: &ptxgen::Program, nb: &mut De
 /// Loads an executable on device `dev` of the context. Returns the JIT info log, or the
 /// error log on failure.
 fn load_on(ctx: &Context, dev: usize, exe: &ptxgen::Program) -> Result<(LoadedModule, String), String> {
-    ctx.cuda[dev].make_current().map_err(|e| format!("cudacl: cannot make the CUDA context current: {}\n", e.name()))?;
+    ctx.cuda[dev]
+        .make_current()
+        .map_err(|e| format!("cudacl: cannot make the CUDA context current: {}\n", e.name()))?;
     let t0 = std::time::Instant::now();
     let loaded = Module::load_ptx(&exe.ptx);
     if report_build_times() {
@@ -211,7 +213,11 @@ fn report_build_times() -> bool {
 }
 
 /// ptxgen::build, printing its stage times when CUDACL_BUILD_TIMES=1.
-fn build_reporting_times(source: &str, options: &str, t: &ptxgen::Target) -> Result<ptxgen::Program, ptxgen::BuildError> {
+fn build_reporting_times(
+    source: &str,
+    options: &str,
+    t: &ptxgen::Target,
+) -> Result<ptxgen::Program, ptxgen::BuildError> {
     if !report_build_times() {
         return ptxgen::build(source, options, t);
     }
@@ -226,13 +232,30 @@ fn has_option(options: &str, opt: &str) -> bool {
 }
 
 impl Program {
-    pub fn new(context: Arc<Cl<Context>>, devices: Vec<Arc<Cl<Device>>>, source: String, origin: Origin) -> Program {
+    pub fn new(
+        context: Arc<Cl<Context>>,
+        devices: Vec<Arc<Cl<Device>>>,
+        source: String,
+        origin: Origin,
+    ) -> Program {
         let builds = devices.iter().map(|_| DeviceBuild::none()).collect();
-        Program { context, devices, source, origin, builds: std::sync::Mutex::new(builds), building: AtomicBool::new(false), kernels: AtomicUsize::new(0) }
+        Program {
+            context,
+            devices,
+            source,
+            origin,
+            builds: std::sync::Mutex::new(builds),
+            building: AtomicBool::new(false),
+            kernels: AtomicUsize::new(0),
+        }
     }
 
     /// A program from binaries already parsed (one per device).
-    pub fn with_binaries(context: Arc<Cl<Context>>, devices: Vec<Arc<Cl<Device>>>, bins: Vec<(ParsedBinary, Vec<u8>)>) -> Program {
+    pub fn with_binaries(
+        context: Arc<Cl<Context>>,
+        devices: Vec<Arc<Cl<Device>>>,
+        bins: Vec<(ParsedBinary, Vec<u8>)>,
+    ) -> Program {
         let p = Program::new(context, devices, String::new(), Origin::Binary);
         {
             let mut b = lock(&p.builds);
@@ -245,7 +268,11 @@ impl Program {
                         slot.exe = Some(Arc::new(exe));
                     }
                     ParsedBinary::Objects(objs, lib) => {
-                        slot.binary_type = if lib { CL_PROGRAM_BINARY_TYPE_LIBRARY } else { CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT } as _;
+                        slot.binary_type = if lib {
+                            CL_PROGRAM_BINARY_TYPE_LIBRARY
+                        } else {
+                            CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
+                        } as _;
                         slot.objects = objs;
                     }
                 }
@@ -254,7 +281,9 @@ impl Program {
             // clCreateProgramWithBinary test makes a kernel before building): load it now. A
             // module that fails to load leaves the device unbuilt for clBuildProgram to report.
             for (slot, dev) in b.iter_mut().zip(&p.devices) {
-                let (Some(exe), Some(ctx_dev)) = (slot.exe.clone(), p.context.device_index(dev)) else { continue };
+                let (Some(exe), Some(ctx_dev)) = (slot.exe.clone(), p.context.device_index(dev)) else {
+                    continue;
+                };
                 if let Ok((m, info)) = load_on(&p.context, ctx_dev, &exe) {
                     slot.log = info;
                     slot.status = CL_BUILD_SUCCESS as cl_build_status;
@@ -338,14 +367,20 @@ impl Program {
                             let objs: Vec<&ptxgen::Object> = prev.objects.iter().map(|o| &**o).collect();
                             match guarded("link", || ptxgen::link(&objs, options, &t)) {
                                 Ok(Ok(p)) => Ok(Arc::new(p)),
-                                Ok(Err(ptxgen::BuildError::InvalidOptions { log })) => Err((CL_INVALID_BUILD_OPTIONS, log)),
-                                Ok(Err(ptxgen::BuildError::Failed { log })) => Err((CL_BUILD_PROGRAM_FAILURE, log)),
+                                Ok(Err(ptxgen::BuildError::InvalidOptions { log })) => {
+                                    Err((CL_INVALID_BUILD_OPTIONS, log))
+                                }
+                                Ok(Err(ptxgen::BuildError::Failed { log })) => {
+                                    Err((CL_BUILD_PROGRAM_FAILURE, log))
+                                }
                                 Err(log) => Err((CL_BUILD_PROGRAM_FAILURE, log)),
                             }
                         }
                         Err(log) => Err((CL_BUILD_PROGRAM_FAILURE, log)),
                     },
-                    (None, true) => Err((CL_INVALID_BINARY, "cudacl: no valid binary for this device\n".into())),
+                    (None, true) => {
+                        Err((CL_INVALID_BINARY, "cudacl: no valid binary for this device\n".into()))
+                    }
                 },
                 _ => match target_of(dev) {
                     Err(log) => Err((CL_BUILD_PROGRAM_FAILURE, log)),
@@ -353,12 +388,17 @@ impl Program {
                         if let Some((_, r)) = by_target.iter().find(|(tt, _)| *tt == t) {
                             r.clone()
                         } else {
-                            let r = match guarded("build", || build_reporting_times(&self.source, options, &t)) {
-                                Ok(Ok(p)) => Ok(Arc::new(p)),
-                                Ok(Err(ptxgen::BuildError::InvalidOptions { log })) => Err((CL_INVALID_BUILD_OPTIONS, log)),
-                                Ok(Err(ptxgen::BuildError::Failed { log })) => Err((CL_BUILD_PROGRAM_FAILURE, log)),
-                                Err(log) => Err((CL_BUILD_PROGRAM_FAILURE, log)),
-                            };
+                            let r =
+                                match guarded("build", || build_reporting_times(&self.source, options, &t)) {
+                                    Ok(Ok(p)) => Ok(Arc::new(p)),
+                                    Ok(Err(ptxgen::BuildError::InvalidOptions { log })) => {
+                                        Err((CL_INVALID_BUILD_OPTIONS, log))
+                                    }
+                                    Ok(Err(ptxgen::BuildError::Failed { log })) => {
+                                        Err((CL_BUILD_PROGRAM_FAILURE, log))
+                                    }
+                                    Err(log) => Err((CL_BUILD_PROGRAM_FAILURE, log)),
+                                };
                             by_target.push((t, r.clone()));
                             r
                         }
@@ -433,7 +473,8 @@ impl Program {
             .collect::<Vec<_>>()
             .join(" ");
         let mut result = Ok(());
-        let mut by_target: Vec<(ptxgen::Target, Vec<*const ptxgen::Object>, Arc<ptxgen::Program>)> = Vec::new();
+        let mut by_target: Vec<(ptxgen::Target, Vec<*const ptxgen::Object>, Arc<ptxgen::Program>)> =
+            Vec::new();
         for (pos, objs) in inputs.into_iter().enumerate() {
             let mut nb = DeviceBuild { options: options.to_string(), ..DeviceBuild::none() };
             if library {
@@ -454,8 +495,12 @@ impl Program {
                         let refs: Vec<&ptxgen::Object> = objs.iter().map(|o| &**o).collect();
                         let r = match guarded("link", || ptxgen::link(&refs, &link_opts, &t)) {
                             Ok(Ok(p)) => Ok(Arc::new(p)),
-                            Ok(Err(ptxgen::BuildError::InvalidOptions { log })) => Err((CL_INVALID_LINKER_OPTIONS, log)),
-                            Ok(Err(ptxgen::BuildError::Failed { log })) => Err((CL_LINK_PROGRAM_FAILURE, log)),
+                            Ok(Err(ptxgen::BuildError::InvalidOptions { log })) => {
+                                Err((CL_INVALID_LINKER_OPTIONS, log))
+                            }
+                            Ok(Err(ptxgen::BuildError::Failed { log })) => {
+                                Err((CL_LINK_PROGRAM_FAILURE, log))
+                            }
                             Err(log) => Err((CL_LINK_PROGRAM_FAILURE, log)),
                         };
                         if let Ok(p) = &r {
@@ -498,7 +543,10 @@ impl Program {
         let bytes = if let Some(exe) = &b.exe {
             guarded("Program::to_binary", || exe.to_binary()).unwrap_or_default()
         } else if !b.objects.is_empty() {
-            objects_to_binary(&b.objects, b.binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY as cl_program_binary_type)
+            objects_to_binary(
+                &b.objects,
+                b.binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY as cl_program_binary_type,
+            )
         } else {
             return Vec::new();
         };

@@ -42,7 +42,11 @@ crate::cl_object!(Queue, cl_command_queue, CL_INVALID_COMMAND_QUEUE);
 static WITH_DEFERRED: LazyLock<Mutex<Vec<Weak<Cl<Queue>>>>> = LazyLock::new(|| Mutex::new(Vec::new()));
 
 impl Queue {
-    pub fn new(context: Arc<Cl<Context>>, device: Arc<Cl<Device>>, properties: cl_command_queue_properties) -> CLResult<Queue> {
+    pub fn new(
+        context: Arc<Cl<Context>>,
+        device: Arc<Cl<Device>>,
+        properties: cl_command_queue_properties,
+    ) -> CLResult<Queue> {
         let dev = context.device_index(&device).ok_or(CL_INVALID_DEVICE)?;
         let cuda = context.cuda[dev].clone();
         cuda.make_current().map_err(|_| CL_OUT_OF_RESOURCES)?;
@@ -54,7 +58,16 @@ impl Queue {
         } else {
             None
         };
-        Ok(Queue { context, device, dev, properties, cuda, stream, clock_base, deferred: Mutex::new(VecDeque::new()) })
+        Ok(Queue {
+            context,
+            device,
+            dev,
+            properties,
+            cuda,
+            stream,
+            clock_base,
+            deferred: Mutex::new(VecDeque::new()),
+        })
     }
 
     pub fn profiling(&self) -> bool {
@@ -103,7 +116,10 @@ pub struct Command<'a> {
 impl Command<'_> {
     /// Submits `work` now, or defers it behind unset user events. Returns the command's event
     /// when one was asked for.
-    pub fn enqueue(self, work: impl FnOnce(&Queue) -> CLResult<()> + Send + 'static) -> CLResult<Option<Arc<Cl<Event>>>> {
+    pub fn enqueue(
+        self,
+        work: impl FnOnce(&Queue) -> CLResult<()> + Send + 'static,
+    ) -> CLResult<Option<Arc<Cl<Event>>>> {
         let q = self.queue;
         for w in &self.waits {
             if !Arc::ptr_eq(&w.context, &q.context) {
@@ -121,7 +137,11 @@ impl Command<'_> {
         };
         if must_defer {
             let event = event.clone().ok_or(CL_OUT_OF_HOST_MEMORY)?;
-            lock(&q.deferred).push_back(Deferred { waits: self.waits, event: event.clone(), work: Box::new(work) });
+            lock(&q.deferred).push_back(Deferred {
+                waits: self.waits,
+                event: event.clone(),
+                work: Box::new(work),
+            });
             lock(&WITH_DEFERRED).push(Arc::downgrade(q));
             flush_deferred();
         } else {
@@ -141,7 +161,12 @@ impl Command<'_> {
 }
 
 /// Issues one command on the stream: waits, optional start timestamp, the work, end marker.
-fn submit(q: &Arc<Cl<Queue>>, waits: &[Arc<Cl<Event>>], event: Option<&Arc<Cl<Event>>>, work: impl FnOnce(&Queue) -> CLResult<()>) -> CLResult<()> {
+fn submit(
+    q: &Arc<Cl<Queue>>,
+    waits: &[Arc<Cl<Event>>],
+    event: Option<&Arc<Cl<Event>>>,
+    work: impl FnOnce(&Queue) -> CLResult<()>,
+) -> CLResult<()> {
     q.make_current()?;
     for w in waits {
         if w.status() < 0 {

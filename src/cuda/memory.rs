@@ -132,7 +132,14 @@ pub fn copy_dtod(stream: &Stream, dst: DevicePtr, src: DevicePtr, n: usize) -> C
 }
 
 /// Between devices (or contexts): the source context's device reads, the destination's writes.
-pub fn copy_peer(stream: &Stream, dst: DevicePtr, dst_ctx: sys::CUcontext, src: DevicePtr, src_ctx: sys::CUcontext, n: usize) -> CudaResult<()> {
+pub fn copy_peer(
+    stream: &Stream,
+    dst: DevicePtr,
+    dst_ctx: sys::CUcontext,
+    src: DevicePtr,
+    src_ctx: sys::CUcontext,
+    n: usize,
+) -> CudaResult<()> {
     check(unsafe { sys::cuMemcpyPeerAsync(dst, dst_ctx, src, src_ctx, n, stream.0) })
 }
 
@@ -149,7 +156,14 @@ pub fn fill_u32(stream: &Stream, dst: DevicePtr, value: u32, n: usize) -> CudaRe
 }
 
 /// 32-bit fill of a 2-D region: `width` words in each of `height` rows `pitch` bytes apart.
-pub fn fill_2d_u32(stream: &Stream, dst: DevicePtr, pitch: usize, value: u32, width: usize, height: usize) -> CudaResult<()> {
+pub fn fill_2d_u32(
+    stream: &Stream,
+    dst: DevicePtr,
+    pitch: usize,
+    value: u32,
+    width: usize,
+    height: usize,
+) -> CudaResult<()> {
     check(unsafe { sys::cuMemsetD2D32Async(dst, pitch, value, width, height, stream.0) })
 }
 

@@ -21,7 +21,9 @@ impl Module {
     /// JIT-compiles `ptx` for the current context. On failure the driver's JIT log is returned
     /// with the error, for the build log.
     pub fn load_ptx(ptx: &str) -> Result<(Module, String), (CudaError, String)> {
-        let image = CString::new(ptx).map_err(|_| (CudaError(sys::CUresult::CUDA_ERROR_INVALID_IMAGE), "PTX contains a NUL byte".to_string()))?;
+        let image = CString::new(ptx).map_err(|_| {
+            (CudaError(sys::CUresult::CUDA_ERROR_INVALID_IMAGE), "PTX contains a NUL byte".to_string())
+        })?;
         let split = !SPLIT_REFUSED.load(Ordering::Relaxed);
         match Self::load_with(&image, split) {
             Err((e, _)) if split && e.0 == sys::CUresult::CUDA_ERROR_INVALID_VALUE => {
@@ -59,9 +61,17 @@ impl Module {
         // SAFETY: the option/value arrays match in length and the buffers outlive the call; the
         // option array is read by the driver as C enum (int) values.
         let r = unsafe {
-            sys::cuModuleLoadDataEx(&mut m, image.as_ptr().cast(), opts.len() as u32, opts.as_mut_ptr().cast(), vals.as_mut_ptr())
+            sys::cuModuleLoadDataEx(
+                &mut m,
+                image.as_ptr().cast(),
+                opts.len() as u32,
+                opts.as_mut_ptr().cast(),
+                vals.as_mut_ptr(),
+            )
         };
-        let text = |b: &[u8]| String::from_utf8_lossy(&b[..b.iter().position(|&c| c == 0).unwrap_or(b.len())]).into_owned();
+        let text = |b: &[u8]| {
+            String::from_utf8_lossy(&b[..b.iter().position(|&c| c == 0).unwrap_or(b.len())]).into_owned()
+        };
         match check(r) {
             Ok(()) => Ok((Module(m), text(&info_log))),
             Err(e) => Err((e, text(&error_log))),
@@ -97,12 +107,25 @@ impl Function {
 
     /// Lets the kernel use up to `bytes` of dynamic shared memory (above 48 KiB needs opting in).
     pub fn set_max_dynamic_shared(&self, bytes: i32) -> CudaResult<()> {
-        check(unsafe { sys::cuFuncSetAttribute(self.0, sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes) })
+        check(unsafe {
+            sys::cuFuncSetAttribute(
+                self.0,
+                sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                bytes,
+            )
+        })
     }
 
     /// Launches with the arguments packed in one parameter buffer (CU_LAUNCH_PARAM_BUFFER_POINTER),
     /// which is exactly how ptxgen lays them out.
-    pub fn launch(&self, stream: &Stream, grid: [u32; 3], block: [u32; 3], shared: u32, params: &mut [u8]) -> CudaResult<()> {
+    pub fn launch(
+        &self,
+        stream: &Stream,
+        grid: [u32; 3],
+        block: [u32; 3],
+        shared: u32,
+        params: &mut [u8],
+    ) -> CudaResult<()> {
         let mut size = params.len();
         let mut extra = [
             1usize as *mut c_void, // CU_LAUNCH_PARAM_BUFFER_POINTER
@@ -114,7 +137,19 @@ impl Function {
         // SAFETY: `extra` is a well-formed, END-terminated list; params outlive the call
         // (the driver copies the buffer at launch).
         check(unsafe {
-            sys::cuLaunchKernel(self.0, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, stream.0, std::ptr::null_mut(), extra.as_mut_ptr())
+            sys::cuLaunchKernel(
+                self.0,
+                grid[0],
+                grid[1],
+                grid[2],
+                block[0],
+                block[1],
+                block[2],
+                shared,
+                stream.0,
+                std::ptr::null_mut(),
+                extra.as_mut_ptr(),
+            )
         })
     }
 }

@@ -30,7 +30,11 @@ impl Stream {
 
     /// Runs `f(data)` on a driver thread once all earlier work on the stream is done.
     /// `f` must not call CUDA.
-    pub fn host_callback(&self, f: unsafe extern "C" fn(*mut std::ffi::c_void), data: *mut std::ffi::c_void) -> CudaResult<()> {
+    pub fn host_callback(
+        &self,
+        f: unsafe extern "C" fn(*mut std::ffi::c_void),
+        data: *mut std::ffi::c_void,
+    ) -> CudaResult<()> {
         check(unsafe { sys::cuLaunchHostFunc(self.0, Some(f), data) })
     }
 }

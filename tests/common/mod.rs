@@ -25,7 +25,9 @@ pub fn library() -> PathBuf {
     let lib = [dir.join("deps/libcudacl.so"), dir.join("libcudacl.so")]
         .into_iter()
         .find(|p| p.exists())
-        .unwrap_or_else(|| panic!("libcudacl.so not built under {} (cargo test -p cudacl builds it)", dir.display()));
+        .unwrap_or_else(|| {
+            panic!("libcudacl.so not built under {} (cargo test -p cudacl builds it)", dir.display())
+        });
     lib
 }
 
@@ -94,7 +96,16 @@ pub fn fake_cuda_dir() -> PathBuf {
         std::fs::create_dir_all(&d).expect("create fakecuda dir");
         let so = d.join("libcuda.so.1");
         let src = repo().join("tests/fakecuda/fakecuda.c");
-        cc(&["-shared", "-fPIC", "-O1", "-g", src.to_str().unwrap(), "-o", so.to_str().unwrap(), "-lpthread"]);
+        cc(&[
+            "-shared",
+            "-fPIC",
+            "-O1",
+            "-g",
+            src.to_str().unwrap(),
+            "-o",
+            so.to_str().unwrap(),
+            "-lpthread",
+        ]);
         let link = d.join("libcuda.so");
         let _ = std::fs::remove_file(&link);
         std::fs::copy(&so, &link).expect("copy libcuda.so");
