@@ -1,7 +1,8 @@
 //! Contexts: creation from a device list or a device type, properties, queries.
-use super::entry::{entry, entry_ret, slice_arg, CLResult};
-use super::handle::Cl;
+use super::args::slice_arg;
 use super::info::InfoOut;
+use crate::base::entry::{entry, entry_ret, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::context::{Context, NotifyFn};
 use crate::core::device::Device;
@@ -64,7 +65,7 @@ fn create(
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateContext(
+pub unsafe extern "C" fn clCreateContext(
     properties: *const cl_context_properties,
     num_devices: cl_uint,
     devices: *const cl_device_id,
@@ -72,8 +73,9 @@ pub extern "C" fn clCreateContext(
     user_data: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_context {
-    entry_ret(errcode_ret, || {
-        let handles = slice_arg(devices, num_devices as usize, CL_INVALID_VALUE)?;
+    let body = || {
+        // SAFETY: devices holds num_devices device handles, per the spec.
+        let handles = unsafe { slice_arg(devices, num_devices as usize, CL_INVALID_VALUE) }?;
         if handles.is_empty() {
             return Err(CL_INVALID_VALUE);
         }
@@ -84,18 +86,20 @@ pub extern "C" fn clCreateContext(
             }
         }
         create(properties, list, pfn_notify, user_data)
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateContextFromType(
+pub unsafe extern "C" fn clCreateContextFromType(
     properties: *const cl_context_properties,
     device_type: cl_device_type,
     pfn_notify: PfnNotify,
     user_data: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_context {
-    entry_ret(errcode_ret, || {
+    let body = || {
         let known = (CL_DEVICE_TYPE_DEFAULT
             | CL_DEVICE_TYPE_CPU
             | CL_DEVICE_TYPE_GPU
@@ -117,21 +121,23 @@ pub extern "C" fn clCreateContextFromType(
             return Err(CL_DEVICE_NOT_FOUND);
         }
         create(properties, devices, pfn_notify, user_data)
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clRetainContext(context: cl_context) -> cl_int {
+pub unsafe extern "C" fn clRetainContext(context: cl_context) -> cl_int {
     entry(|| Cl::<Context>::retain(context))
 }
 
 #[no_mangle]
-pub extern "C" fn clReleaseContext(context: cl_context) -> cl_int {
+pub unsafe extern "C" fn clReleaseContext(context: cl_context) -> cl_int {
     entry(|| Cl::<Context>::release(context))
 }
 
 #[no_mangle]
-pub extern "C" fn clGetContextInfo(
+pub unsafe extern "C" fn clGetContextInfo(
     context: cl_context,
     param_name: cl_context_info,
     param_value_size: usize,
@@ -153,7 +159,7 @@ pub extern "C" fn clGetContextInfo(
 
 /// OpenCL 3.0; cudacl is a 1.2 platform.
 #[no_mangle]
-pub extern "C" fn clSetContextDestructorCallback(
+pub unsafe extern "C" fn clSetContextDestructorCallback(
     context: cl_context,
     _pfn_notify: Option<unsafe extern "C" fn(cl_context, *mut c_void)>,
     _user_data: *mut c_void,

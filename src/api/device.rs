@@ -1,7 +1,8 @@
 //! clGetDeviceIDs, clGetDeviceInfo and the sub-device calls (CUDA GPUs cannot be partitioned).
-use super::entry::{entry, write_opt, CLResult};
-use super::handle::Cl;
+use super::args::write_opt;
 use super::info::InfoOut;
+use crate::base::entry::{entry, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::device::{self, Device};
 use crate::core::memory::BASE_ADDR_ALIGN;
@@ -28,7 +29,7 @@ pub const IMPLICIT_PARAMS: usize = 64;
 const PRINTF_BUFFER_SIZE: usize = 1 << 20;
 
 #[no_mangle]
-pub extern "C" fn clGetDeviceIDs(
+pub unsafe extern "C" fn clGetDeviceIDs(
     platform: cl_platform_id,
     device_type: cl_device_type,
     num_entries: cl_uint,
@@ -66,7 +67,8 @@ pub extern "C" fn clGetDeviceIDs(
                 unsafe { devices.add(i).write(*d) };
             }
         }
-        write_opt(num_devices, found.len() as cl_uint);
+        // SAFETY: num_devices is NULL or a cl_uint, per the spec.
+        unsafe { write_opt(num_devices, found.len() as cl_uint) };
         Ok(())
     })
 }
@@ -192,7 +194,7 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
 }
 
 #[no_mangle]
-pub extern "C" fn clGetDeviceInfo(
+pub unsafe extern "C" fn clGetDeviceInfo(
     device: cl_device_id,
     param_name: cl_device_info,
     param_value_size: usize,
@@ -212,7 +214,7 @@ pub extern "C" fn clGetDeviceInfo(
 /// empty, so every partition request is CL_INVALID_VALUE (the spec's answer for an unsupported
 /// partition property).
 #[no_mangle]
-pub extern "C" fn clCreateSubDevices(
+pub unsafe extern "C" fn clCreateSubDevices(
     in_device: cl_device_id,
     properties: *const cl_device_partition_property,
     _num_devices: cl_uint,
@@ -228,11 +230,11 @@ pub extern "C" fn clCreateSubDevices(
 
 /// Root devices are not reference counted (the spec: retain/release of a root device are no-ops).
 #[no_mangle]
-pub extern "C" fn clRetainDevice(device: cl_device_id) -> cl_int {
+pub unsafe extern "C" fn clRetainDevice(device: cl_device_id) -> cl_int {
     entry(|| Cl::<Device>::get(device).map(|_| ()))
 }
 
 #[no_mangle]
-pub extern "C" fn clReleaseDevice(device: cl_device_id) -> cl_int {
+pub unsafe extern "C" fn clReleaseDevice(device: cl_device_id) -> cl_int {
     entry(|| Cl::<Device>::get(device).map(|_| ()))
 }

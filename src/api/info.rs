@@ -1,6 +1,6 @@
 //! The one writer behind every clGet*Info: checks the caller's buffer size and reports the size
 //! needed, the same way for every query.
-use super::entry::CLResult;
+use crate::base::entry::CLResult;
 use crate::cl::*;
 use std::ffi::c_void;
 

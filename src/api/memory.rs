@@ -1,10 +1,11 @@
 //! Buffers: creation, sub-buffers, info, destructor callbacks, and the memory commands
 //! (read, write, copy, their rect forms, fill, map/unmap, migrate). Argument checks and error
 //! codes live here; the data movement is core::memory.
-use super::entry::{entry, entry_ret, slice_arg, CLResult};
-use super::handle::Cl;
+use super::args::slice_arg;
 use super::info::InfoOut;
 use super::queue::{hand_out, wait_list};
+use crate::base::entry::{entry, entry_ret, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::memory::{rects_overlap, Mem, Pitched, BASE_ADDR_ALIGN, HOST_READ, HOST_WRITE};
@@ -58,19 +59,21 @@ fn create_buffer(
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateBuffer(
+pub unsafe extern "C" fn clCreateBuffer(
     context: cl_context,
     flags: cl_mem_flags,
     size: usize,
     host_ptr: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    entry_ret(errcode_ret, || create_buffer(context, flags, size, host_ptr))
+    let body = || create_buffer(context, flags, size, host_ptr);
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 /// The OpenCL 3.0 form: no buffer property is supported, so only NULL or an empty list.
 #[no_mangle]
-pub extern "C" fn clCreateBufferWithProperties(
+pub unsafe extern "C" fn clCreateBufferWithProperties(
     context: cl_context,
     properties: *const cl_mem_properties,
     flags: cl_mem_flags,
@@ -78,25 +81,27 @@ pub extern "C" fn clCreateBufferWithProperties(
     host_ptr: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    entry_ret(errcode_ret, || {
+    let body = || {
         Cl::<Context>::get(context)?;
         // SAFETY: a 0-terminated list when non-NULL.
         if !properties.is_null() && unsafe { *properties } != 0 {
             return Err(CL_INVALID_PROPERTY);
         }
         create_buffer(context, flags, size, host_ptr)
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateSubBuffer(
+pub unsafe extern "C" fn clCreateSubBuffer(
     buffer: cl_mem,
     flags: cl_mem_flags,
     buffer_create_type: cl_buffer_create_type,
     buffer_create_info: *const c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    entry_ret(errcode_ret, || {
+    let body = || {
         let parent = Cl::<Mem>::get(buffer)?;
         if parent.parent.is_some() {
             return Err(CL_INVALID_MEM_OBJECT);
@@ -138,21 +143,23 @@ pub extern "C" fn clCreateSubBuffer(
         let host = if flags & HOST_ACCESS != 0 { flags & HOST_ACCESS } else { p & HOST_ACCESS };
         let inherited = access | host | (p & HOST_PTR_FLAGS);
         Ok(Mem::new_sub(&parent, inherited, region.origin, region.size).handle())
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clRetainMemObject(memobj: cl_mem) -> cl_int {
+pub unsafe extern "C" fn clRetainMemObject(memobj: cl_mem) -> cl_int {
     entry(|| Cl::<Mem>::retain(memobj))
 }
 
 #[no_mangle]
-pub extern "C" fn clReleaseMemObject(memobj: cl_mem) -> cl_int {
+pub unsafe extern "C" fn clReleaseMemObject(memobj: cl_mem) -> cl_int {
     entry(|| Cl::<Mem>::release(memobj))
 }
 
 #[no_mangle]
-pub extern "C" fn clGetMemObjectInfo(
+pub unsafe extern "C" fn clGetMemObjectInfo(
     memobj: cl_mem,
     param_name: cl_mem_info,
     param_value_size: usize,
@@ -182,7 +189,7 @@ pub extern "C" fn clGetMemObjectInfo(
 }
 
 #[no_mangle]
-pub extern "C" fn clSetMemObjectDestructorCallback(
+pub unsafe extern "C" fn clSetMemObjectDestructorCallback(
     memobj: cl_mem,
     pfn_notify: Option<unsafe extern "C" fn(memobj: cl_mem, user_data: *mut c_void)>,
     user_data: *mut c_void,
@@ -212,7 +219,8 @@ fn target(
             return Err(CL_INVALID_CONTEXT);
         }
     }
-    let waits = wait_list(num, list)?;
+    // SAFETY: the caller's contract: list holds num event handles.
+    let waits = unsafe { wait_list(num, list) }?;
     Ok(Target { q, waits })
 }
 
@@ -237,12 +245,13 @@ fn run(
         want_event: !event.is_null(),
         blocking,
     };
-    hand_out(event, cmd.enqueue(work)?);
+    // SAFETY: the caller's contract: event is NULL or a cl_event.
+    unsafe { hand_out(event, cmd.enqueue(work)?) };
     Ok(())
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueReadBuffer(
+pub unsafe extern "C" fn clEnqueueReadBuffer(
     command_queue: cl_command_queue,
     buffer: cl_mem,
     blocking_read: cl_bool,
@@ -268,7 +277,7 @@ pub extern "C" fn clEnqueueReadBuffer(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueWriteBuffer(
+pub unsafe extern "C" fn clEnqueueWriteBuffer(
     command_queue: cl_command_queue,
     buffer: cl_mem,
     blocking_write: cl_bool,
@@ -294,7 +303,7 @@ pub extern "C" fn clEnqueueWriteBuffer(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueCopyBuffer(
+pub unsafe extern "C" fn clEnqueueCopyBuffer(
     command_queue: cl_command_queue,
     src_buffer: cl_mem,
     dst_buffer: cl_mem,
@@ -394,7 +403,7 @@ fn rect_host(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueReadBufferRect(
+pub unsafe extern "C" fn clEnqueueReadBufferRect(
     command_queue: cl_command_queue,
     buffer: cl_mem,
     blocking_read: cl_bool,
@@ -432,7 +441,7 @@ pub extern "C" fn clEnqueueReadBufferRect(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueWriteBufferRect(
+pub unsafe extern "C" fn clEnqueueWriteBufferRect(
     command_queue: cl_command_queue,
     buffer: cl_mem,
     blocking_read: cl_bool,
@@ -470,7 +479,7 @@ pub extern "C" fn clEnqueueWriteBufferRect(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueCopyBufferRect(
+pub unsafe extern "C" fn clEnqueueCopyBufferRect(
     command_queue: cl_command_queue,
     src_buffer: cl_mem,
     dst_buffer: cl_mem,
@@ -515,7 +524,7 @@ pub extern "C" fn clEnqueueCopyBufferRect(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueFillBuffer(
+pub unsafe extern "C" fn clEnqueueFillBuffer(
     command_queue: cl_command_queue,
     buffer: cl_mem,
     pattern: *const c_void,
@@ -545,7 +554,7 @@ pub extern "C" fn clEnqueueFillBuffer(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueMapBuffer(
+pub unsafe extern "C" fn clEnqueueMapBuffer(
     command_queue: cl_command_queue,
     buffer: cl_mem,
     blocking_map: cl_bool,
@@ -557,7 +566,7 @@ pub extern "C" fn clEnqueueMapBuffer(
     event: *mut cl_event,
     errcode_ret: *mut cl_int,
 ) -> *mut c_void {
-    entry_ret(errcode_ret, || {
+    let body = || {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
         let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
@@ -587,11 +596,13 @@ pub extern "C" fn clEnqueueMapBuffer(
                 Err(e)
             }
         }
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueUnmapMemObject(
+pub unsafe extern "C" fn clEnqueueUnmapMemObject(
     command_queue: cl_command_queue,
     memobj: cl_mem,
     mapped_ptr: *mut c_void,
@@ -609,7 +620,7 @@ pub extern "C" fn clEnqueueUnmapMemObject(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueMigrateMemObjects(
+pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
     command_queue: cl_command_queue,
     num_mem_objects: cl_uint,
     mem_objects: *const cl_mem,
@@ -620,7 +631,8 @@ pub extern "C" fn clEnqueueMigrateMemObjects(
 ) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
-        let handles = slice_arg(mem_objects, num_mem_objects as usize, CL_INVALID_VALUE)?;
+        // SAFETY: mem_objects holds num_mem_objects handles, per the spec.
+        let handles = unsafe { slice_arg(mem_objects, num_mem_objects as usize, CL_INVALID_VALUE) }?;
         if handles.is_empty() {
             return Err(CL_INVALID_VALUE);
         }

@@ -1,7 +1,6 @@
 //! The OpenCL C API: one file per object kind, each holding its extern "C" entry points,
 //! argument validation and clGet*Info. The logic lives in `core`.
-pub mod entry;
-pub mod handle;
+pub mod args;
 pub mod icd;
 pub mod info;
 

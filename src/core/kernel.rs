@@ -4,8 +4,8 @@
 //! closure).
 use super::program::{LoadedModule, Program};
 use super::queue::Queue;
-use crate::api::entry::{lock, CLResult};
-use crate::api::handle::Cl;
+use crate::base::entry::{lock, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda::module::Function;
 use crate::cuda::sys::{CUfunction_attribute as FA, CUresult};

@@ -19,8 +19,8 @@
 use super::context::Context;
 use super::device::Device;
 use super::queue::Queue;
-use crate::api::entry::{lock, CLResult};
-use crate::api::handle::Cl;
+use crate::base::entry::{lock, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda;
 use crate::cuda::context::PrimaryContext;
@@ -1154,7 +1154,8 @@ fn workers() -> &'static [Mutex<std::sync::mpsc::Sender<Job>>] {
 pub unsafe fn par_copy(dst: *mut u8, src: *const u8, len: usize) {
     let w = if len >= (1 << 20) { workers() } else { &[] };
     if w.is_empty() {
-        std::ptr::copy_nonoverlapping(src, dst, len);
+        // SAFETY: the ranges are valid and disjoint, per this function's contract.
+        unsafe { std::ptr::copy_nonoverlapping(src, dst, len) };
         return;
     }
     let parts = w.len() + 1;
@@ -1170,15 +1171,18 @@ pub unsafe fn par_copy(dst: *mut u8, src: *const u8, len: usize) {
         let job = Job { dst: dst as usize + off, src: src as usize + off, len: l, done: done.clone() };
         if let Err(e) = lock(tx).send(job) {
             let j = e.0;
-            std::ptr::copy_nonoverlapping(j.src as *const u8, j.dst as *mut u8, j.len);
+            // SAFETY: a part of the caller's ranges (the worker is gone: copy it here).
+            unsafe { std::ptr::copy_nonoverlapping(j.src as *const u8, j.dst as *mut u8, j.len) };
             *lock(&done.left) -= 1;
         }
         off += l;
     }
     if off < len {
-        std::ptr::copy_nonoverlapping(src.add(off), dst.add(off), len - off);
+        // SAFETY: the tail of the caller's ranges (off < len).
+        unsafe { std::ptr::copy_nonoverlapping(src.add(off), dst.add(off), len - off) };
     }
-    std::ptr::copy_nonoverlapping(src, dst, part.min(len));
+    // SAFETY: the head of the caller's ranges; the workers copy other parts.
+    unsafe { std::ptr::copy_nonoverlapping(src, dst, part.min(len)) };
     let mut left = lock(&done.left);
     while *left > 0 {
         left = done.cv.wait(left).unwrap_or_else(|e| e.into_inner());

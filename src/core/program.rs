@@ -6,8 +6,8 @@
 //! with a log, never an abort of the host program.
 use super::context::Context;
 use super::device::Device;
-use crate::api::entry::{lock, CLResult};
-use crate::api::handle::Cl;
+use crate::base::entry::{lock, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda::module::{Function, Module};
 use std::collections::HashMap;

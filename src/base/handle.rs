@@ -4,7 +4,6 @@
 //! that table: NULL, garbage, a handle of another kind, or one released to zero are all
 //! detected without reading the memory behind it, and answer the kind's CL_INVALID_* code.
 use super::entry::CLResult;
-use super::icd::{Dispatch, DISPATCH};
 use crate::cl::*;
 use dashmap::DashMap;
 use rustc_hash::FxBuildHasher;
@@ -41,6 +40,14 @@ pub trait ClObject: Send + Sync + Sized + 'static {
     fn from_handle(h: Self::Handle) -> *const Cl<Self>;
 }
 
+/// The ICD dispatch table (the loaders' `cl_icd_dispatch`), shareable between threads: it is
+/// immutable, and its only raw-pointer slots are the unused Windows ones. The table itself is
+/// the api layer's (`api::icd::DISPATCH`); handles reach it through `crate::icd_dispatch`.
+#[repr(transparent)]
+pub struct Dispatch(pub cl_icd_dispatch);
+// SAFETY: never written after initialisation.
+unsafe impl Sync for Dispatch {}
+
 type Entry = Arc<dyn Any + Send + Sync>;
 
 /// Live handles by address. The table owns one strong reference to each object.
@@ -51,7 +58,7 @@ impl<T: ClObject> Cl<T> {
     /// A new object the application does not hold yet (reference count zero, not a valid
     /// handle until `register`): e.g. an event nobody asked for.
     pub fn new(inner: T) -> Arc<Cl<T>> {
-        Arc::new(Cl { dispatch: &DISPATCH, api_refs: AtomicU32::new(0), inner })
+        Arc::new(Cl { dispatch: crate::icd_dispatch(), api_refs: AtomicU32::new(0), inner })
     }
 
     /// Hands the object to the application: its handle becomes valid, with one reference.
@@ -134,14 +141,14 @@ impl<T: ClObject> Cl<T> {
 #[macro_export]
 macro_rules! cl_object {
     ($t:ty, $handle:ty, $invalid:expr) => {
-        impl $crate::api::handle::ClObject for $t {
+        impl $crate::base::handle::ClObject for $t {
             type Handle = $handle;
             const INVALID: $crate::cl::cl_int = $invalid;
-            fn to_handle(p: *const $crate::api::handle::Cl<Self>) -> $handle {
+            fn to_handle(p: *const $crate::base::handle::Cl<Self>) -> $handle {
                 p as $handle
             }
-            fn from_handle(h: $handle) -> *const $crate::api::handle::Cl<Self> {
-                h as *const $crate::api::handle::Cl<Self>
+            fn from_handle(h: $handle) -> *const $crate::base::handle::Cl<Self> {
+                h as *const $crate::base::handle::Cl<Self>
             }
         }
     };
