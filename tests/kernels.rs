@@ -155,93 +155,106 @@ fn null_handles() {
     use cudacl::api::program::*;
     use std::ptr::null_mut;
     let mut err = 0;
-    assert!(clCreateKernel(null_mut(), c"k".as_ptr(), &mut err).is_null());
-    assert_eq!(err, CL_INVALID_PROGRAM);
-    assert_eq!(clSetKernelArg(null_mut(), 0, 0, std::ptr::null()), CL_INVALID_KERNEL);
-    assert_eq!(
-        clEnqueueNDRangeKernel(
+    // SAFETY: every pointer passed is NULL or points to a local of the type the entry point
+    // writes; the handles are NULL, which each entry point checks before use.
+    unsafe {
+        assert!(clCreateKernel(null_mut(), c"k".as_ptr(), &mut err).is_null());
+        assert_eq!(err, CL_INVALID_PROGRAM);
+        assert_eq!(clSetKernelArg(null_mut(), 0, 0, std::ptr::null()), CL_INVALID_KERNEL);
+        assert_eq!(
+            clEnqueueNDRangeKernel(
+                null_mut(),
+                null_mut(),
+                1,
+                std::ptr::null(),
+                std::ptr::null(),
+                std::ptr::null(),
+                0,
+                std::ptr::null(),
+                null_mut()
+            ),
+            CL_INVALID_COMMAND_QUEUE
+        );
+        assert_eq!(
+            clEnqueueTask(null_mut(), null_mut(), 0, std::ptr::null(), null_mut()),
+            CL_INVALID_COMMAND_QUEUE
+        );
+        assert_eq!(
+            clGetProgramBuildInfo(null_mut(), null_mut(), CL_PROGRAM_BUILD_LOG, 0, null_mut(), null_mut()),
+            CL_INVALID_PROGRAM
+        );
+        assert_eq!(
+            clCompileProgram(
+                null_mut(),
+                0,
+                std::ptr::null(),
+                std::ptr::null(),
+                0,
+                std::ptr::null(),
+                null_mut(),
+                None,
+                null_mut()
+            ),
+            CL_INVALID_PROGRAM
+        );
+        assert!(clLinkProgram(
             null_mut(),
-            null_mut(),
-            1,
-            std::ptr::null(),
+            0,
             std::ptr::null(),
             std::ptr::null(),
             0,
             std::ptr::null(),
-            null_mut()
-        ),
-        CL_INVALID_COMMAND_QUEUE
-    );
-    assert_eq!(
-        clEnqueueTask(null_mut(), null_mut(), 0, std::ptr::null(), null_mut()),
-        CL_INVALID_COMMAND_QUEUE
-    );
-    assert_eq!(
-        clGetProgramBuildInfo(null_mut(), null_mut(), CL_PROGRAM_BUILD_LOG, 0, null_mut(), null_mut()),
-        CL_INVALID_PROGRAM
-    );
-    assert_eq!(
-        clCompileProgram(
-            null_mut(),
-            0,
-            std::ptr::null(),
-            std::ptr::null(),
-            0,
-            std::ptr::null(),
-            null_mut(),
-            None,
-            null_mut()
-        ),
-        CL_INVALID_PROGRAM
-    );
-    assert!(clLinkProgram(
-        null_mut(),
-        0,
-        std::ptr::null(),
-        std::ptr::null(),
-        0,
-        std::ptr::null(),
-        None,
-        null_mut(),
-        &mut err
-    )
-    .is_null());
-    assert_eq!(err, CL_INVALID_CONTEXT);
-    assert_eq!(clCreateKernelsInProgram(null_mut(), 0, null_mut(), null_mut()), CL_INVALID_PROGRAM);
-    assert!(clCloneKernel(null_mut(), &mut err).is_null());
-    assert_eq!(err, CL_INVALID_KERNEL);
-    assert_eq!(
-        clGetKernelArgInfo(null_mut(), 0, CL_KERNEL_ARG_NAME, 0, null_mut(), null_mut()),
-        CL_INVALID_KERNEL
-    );
-    assert_eq!(
-        clGetKernelWorkGroupInfo(
-            null_mut(),
-            null_mut(),
-            CL_KERNEL_WORK_GROUP_SIZE,
-            0,
-            null_mut(),
-            null_mut()
-        ),
-        CL_INVALID_KERNEL
-    );
-    assert_eq!(
-        clGetKernelSubGroupInfo(null_mut(), null_mut(), 0, 0, std::ptr::null(), 0, null_mut(), null_mut()),
-        CL_INVALID_KERNEL
-    );
-    assert_eq!(
-        clEnqueueNativeKernel(
-            null_mut(),
             None,
             null_mut(),
-            0,
-            0,
-            std::ptr::null(),
-            null_mut(),
-            0,
-            std::ptr::null(),
-            null_mut()
-        ),
-        CL_INVALID_COMMAND_QUEUE
-    );
+            &mut err
+        )
+        .is_null());
+        assert_eq!(err, CL_INVALID_CONTEXT);
+        assert_eq!(clCreateKernelsInProgram(null_mut(), 0, null_mut(), null_mut()), CL_INVALID_PROGRAM);
+        assert!(clCloneKernel(null_mut(), &mut err).is_null());
+        assert_eq!(err, CL_INVALID_KERNEL);
+        assert_eq!(
+            clGetKernelArgInfo(null_mut(), 0, CL_KERNEL_ARG_NAME, 0, null_mut(), null_mut()),
+            CL_INVALID_KERNEL
+        );
+        assert_eq!(
+            clGetKernelWorkGroupInfo(
+                null_mut(),
+                null_mut(),
+                CL_KERNEL_WORK_GROUP_SIZE,
+                0,
+                null_mut(),
+                null_mut()
+            ),
+            CL_INVALID_KERNEL
+        );
+        assert_eq!(
+            clGetKernelSubGroupInfo(
+                null_mut(),
+                null_mut(),
+                0,
+                0,
+                std::ptr::null(),
+                0,
+                null_mut(),
+                null_mut()
+            ),
+            CL_INVALID_KERNEL
+        );
+        assert_eq!(
+            clEnqueueNativeKernel(
+                null_mut(),
+                None,
+                null_mut(),
+                0,
+                0,
+                std::ptr::null(),
+                null_mut(),
+                0,
+                std::ptr::null(),
+                null_mut()
+            ),
+            CL_INVALID_COMMAND_QUEUE
+        );
+    }
 }

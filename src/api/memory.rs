@@ -55,7 +55,8 @@ fn create_buffer(
         return Err(CL_INVALID_HOST_PTR);
     }
     let flags = if flags & ACCESS == 0 { flags | CL_MEM_READ_WRITE as cl_mem_flags } else { flags };
-    Ok(Mem::new_buffer(c, flags, size, host_ptr)?.handle())
+    // SAFETY: host_ptr is as the flags require: the caller's contract, and the checks above.
+    Ok(unsafe { Mem::new_buffer(c, flags, size, host_ptr) }?.handle())
 }
 
 #[no_mangle]
@@ -133,7 +134,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
         if region.size == 0 {
             return Err(CL_INVALID_BUFFER_SIZE);
         }
-        if region.origin.checked_add(region.size).map_or(true, |end| end > parent.size) {
+        if region.origin.checked_add(region.size).is_none_or(|end| end > parent.size) {
             return Err(CL_INVALID_VALUE);
         }
         if region.origin % BASE_ADDR_ALIGN != 0 {
@@ -271,7 +272,8 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
         }
         in_bounds(&m, offset, cb)?;
         m.check_host_access(HOST_READ)?;
-        let work = m.read(offset, cb, ptr);
+        // SAFETY: ptr has cb writable bytes until the read completes, per the spec.
+        let work = unsafe { m.read(offset, cb, ptr) };
         run(t, CL_COMMAND_READ_BUFFER, blocking_read != 0, event, work)
     })
 }
@@ -297,7 +299,8 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
         }
         in_bounds(&m, offset, cb)?;
         m.check_host_access(HOST_WRITE)?;
-        let work = m.write(offset, cb, ptr);
+        // SAFETY: ptr has cb readable bytes until the write completes, per the spec.
+        let work = unsafe { m.write(offset, cb, ptr) };
         run(t, CL_COMMAND_WRITE_BUFFER, blocking_write != 0, event, work)
     })
 }
@@ -397,7 +400,8 @@ fn rect_host(
     let host = Pitched::new(triple(host_origin)?, region, host_row_pitch, host_slice_pitch)?;
     host.end(region).ok_or(CL_INVALID_VALUE)?;
     m.check_host_access(if read { HOST_READ } else { HOST_WRITE })?;
-    let work = m.rect_host(read, buf, host, ptr, region);
+    // SAFETY: ptr holds the host region until the command completes, per the spec.
+    let work = unsafe { m.rect_host(read, buf, host, ptr, region) };
     let ty = if read { CL_COMMAND_READ_BUFFER_RECT } else { CL_COMMAND_WRITE_BUFFER_RECT };
     run(t, ty, blocking != 0, event, work)
 }
@@ -542,7 +546,7 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
         if pattern.is_null() || !matches!(pattern_size, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128) {
             return Err(CL_INVALID_VALUE);
         }
-        if offset % pattern_size != 0 || cb % pattern_size != 0 {
+        if !offset.is_multiple_of(pattern_size) || !cb.is_multiple_of(pattern_size) {
             return Err(CL_INVALID_VALUE);
         }
         in_bounds(&m, offset, cb)?;

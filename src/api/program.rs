@@ -134,7 +134,8 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
         };
         let mut result = Ok(());
         let mut parsed = Vec::with_capacity(n);
-        for i in 0..n {
+        for (i, device) in devices.iter().enumerate() {
+            // SAFETY: lengths and binaries hold num_devices entries (checked non-NULL above).
             let (len, bin) = unsafe { (*lengths.add(i), *binaries.add(i)) };
             if len == 0 || bin.is_null() {
                 status(i, CL_INVALID_VALUE);
@@ -143,8 +144,9 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
                 }
                 continue;
             }
+            // SAFETY: binaries[i] has lengths[i] bytes, per the spec.
             let bytes = unsafe { std::slice::from_raw_parts(bin, len) };
-            match parse_binary(bytes, &devices[i]) {
+            match parse_binary(bytes, device) {
                 Ok(p) => {
                     status(i, CL_SUCCESS);
                     parsed.push((p, bytes.to_vec()));
@@ -329,7 +331,7 @@ pub unsafe extern "C" fn clLinkProgram(
                 }
                 let pos = ip.device_pos(d).ok_or(CL_INVALID_OPERATION)?;
                 let b = ip.build_of(pos).ok_or(CL_INVALID_OPERATION)?;
-                let t = b.binary_type as u32;
+                let t = b.binary_type;
                 if b.objects.is_empty()
                     || !(t == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT || t == CL_PROGRAM_BINARY_TYPE_LIBRARY)
                 {

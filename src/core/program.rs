@@ -231,6 +231,9 @@ fn has_option(options: &str, opt: &str) -> bool {
     options.split_whitespace().any(|o| o == opt)
 }
 
+/// One ptxgen build's result: the executable, or the error code and build log.
+type BuildOutcome = Result<Arc<ptxgen::Program>, (cl_int, String)>;
+
 impl Program {
     pub fn new(
         context: Arc<Cl<Context>>,
@@ -349,7 +352,7 @@ impl Program {
             }
         };
         // Executables by target (one ptxgen build per distinct target).
-        let mut by_target: Vec<(ptxgen::Target, Result<Arc<ptxgen::Program>, (cl_int, String)>)> = Vec::new();
+        let mut by_target: Vec<(ptxgen::Target, BuildOutcome)> = Vec::new();
         for &pos in positions {
             let dev = &self.devices[pos];
             let prev = &builds[pos];

@@ -92,8 +92,12 @@ unsafe impl Send for HostRegistration {}
 unsafe impl Sync for HostRegistration {}
 
 impl HostRegistration {
-    pub fn new(host: *mut c_void, size: usize) -> CudaResult<HostRegistration> {
+    /// # Safety
+    /// `host` points to `size` bytes of the application's memory that stay allocated until the
+    /// registration is dropped.
+    pub unsafe fn new(host: *mut c_void, size: usize) -> CudaResult<HostRegistration> {
         let flags = sys::CU_MEMHOSTREGISTER_PORTABLE | sys::CU_MEMHOSTREGISTER_DEVICEMAP;
+        // SAFETY: the range is live application memory, per this function's contract.
         check(unsafe { sys::cuMemHostRegister_v2(host, size, flags) })?;
         pinned_add(host, size);
         Ok(HostRegistration { host })
@@ -119,11 +123,18 @@ fn device_ptr_of_host(host: *mut c_void) -> CudaResult<DevicePtr> {
 
 /// Asynchronous copies and fills on a stream. Pageable host memory makes the driver copy
 /// synchronously with respect to the host; callers that must not block use pinned memory.
-pub fn copy_htod(stream: &Stream, dst: DevicePtr, src: *const c_void, n: usize) -> CudaResult<()> {
+///
+/// # Safety
+/// `src` has `n` readable bytes that stay unchanged until the copy is done on `stream`.
+pub unsafe fn copy_htod(stream: &Stream, dst: DevicePtr, src: *const c_void, n: usize) -> CudaResult<()> {
+    // SAFETY: the source range is valid until the copy completes, per this function's contract.
     check(unsafe { sys::cuMemcpyHtoDAsync_v2(dst, src, n, stream.0) })
 }
 
-pub fn copy_dtoh(stream: &Stream, dst: *mut c_void, src: DevicePtr, n: usize) -> CudaResult<()> {
+/// # Safety
+/// `dst` has `n` writable bytes that nothing else touches until the copy is done on `stream`.
+pub unsafe fn copy_dtoh(stream: &Stream, dst: *mut c_void, src: DevicePtr, n: usize) -> CudaResult<()> {
+    // SAFETY: the destination range is valid until the copy completes, per this function's contract.
     check(unsafe { sys::cuMemcpyDtoHAsync_v2(dst, src, n, stream.0) })
 }
 
@@ -132,7 +143,10 @@ pub fn copy_dtod(stream: &Stream, dst: DevicePtr, src: DevicePtr, n: usize) -> C
 }
 
 /// Between devices (or contexts): the source context's device reads, the destination's writes.
-pub fn copy_peer(
+///
+/// # Safety
+/// `dst_ctx` and `src_ctx` are live CUDA contexts that own `dst` and `src`.
+pub unsafe fn copy_peer(
     stream: &Stream,
     dst: DevicePtr,
     dst_ctx: sys::CUcontext,
@@ -140,6 +154,7 @@ pub fn copy_peer(
     src_ctx: sys::CUcontext,
     n: usize,
 ) -> CudaResult<()> {
+    // SAFETY: live contexts, per this function's contract.
     check(unsafe { sys::cuMemcpyPeerAsync(dst, dst_ctx, src, src_ctx, n, stream.0) })
 }
 
@@ -168,7 +183,12 @@ pub fn fill_2d_u32(
 }
 
 /// A 3-D (or 2-D) rectangular copy described by cuMemcpy3D's parameter block.
-pub fn copy_3d(stream: &Stream, p: &sys::CUDA_MEMCPY3D) -> CudaResult<()> {
+///
+/// # Safety
+/// The host ranges `p` names stay valid (and, for a destination, untouched) until the copy is
+/// done on `stream`.
+pub unsafe fn copy_3d(stream: &Stream, p: &sys::CUDA_MEMCPY3D) -> CudaResult<()> {
+    // SAFETY: the ranges are valid, per this function's contract.
     check(unsafe { sys::cuMemcpy3DAsync_v2(p, stream.0) })
 }
 

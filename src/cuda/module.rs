@@ -128,7 +128,7 @@ impl Function {
     ) -> CudaResult<()> {
         let mut size = params.len();
         let mut extra = [
-            1usize as *mut c_void, // CU_LAUNCH_PARAM_BUFFER_POINTER
+            std::ptr::dangling_mut::<c_void>(), // CU_LAUNCH_PARAM_BUFFER_POINTER
             params.as_mut_ptr() as *mut c_void,
             2usize as *mut c_void, // CU_LAUNCH_PARAM_BUFFER_SIZE
             &mut size as *mut usize as *mut c_void,

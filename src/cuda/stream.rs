@@ -30,11 +30,15 @@ impl Stream {
 
     /// Runs `f(data)` on a driver thread once all earlier work on the stream is done.
     /// `f` must not call CUDA.
-    pub fn host_callback(
+    ///
+    /// # Safety
+    /// `f(data)` is sound to call once, on another thread, at any later time.
+    pub unsafe fn host_callback(
         &self,
         f: unsafe extern "C" fn(*mut std::ffi::c_void),
         data: *mut std::ffi::c_void,
     ) -> CudaResult<()> {
+        // SAFETY: `f` may run on `data` later, per this function's contract.
         check(unsafe { sys::cuLaunchHostFunc(self.0, Some(f), data) })
     }
 }
