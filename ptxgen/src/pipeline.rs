@@ -392,12 +392,7 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, BuildError>) -> Result<T, BuildError
     }
 }
 
-pub fn build(
-    source: &str,
-    options: &str,
-    target: &Target,
-    _unused: Option<()>,
-) -> Result<Program, BuildError> {
+pub fn build(source: &str, options: &str, target: &Target) -> Result<Program, BuildError> {
     build_timed(source, options, target, true).0
 }
 

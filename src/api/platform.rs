@@ -74,7 +74,8 @@ pub unsafe extern "C" fn clGetPlatformInfo(
     })
 }
 
-/// Extension functions by name: the cl_khr_icd entry point, and every exported entry point.
+/// Extension functions by name. cudacl's one extension with functions is cl_khr_icd; core
+/// functions are not returned (the specification reserves this query for extensions).
 fn extension_function(name: &str) -> *mut c_void {
     match name {
         "clIcdGetPlatformIDsKHR" => clIcdGetPlatformIDsKHR as *mut c_void,

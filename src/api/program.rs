@@ -316,10 +316,7 @@ pub unsafe extern "C" fn clLinkProgram(
         let inputs = Cl::<Program>::get_list(ins)?;
         // SAFETY: options is NULL or a NUL-terminated string, per the spec.
         let opts = unsafe { options_str(options) }.map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
-        let words: Vec<&str> = opts.split_whitespace().collect();
-        if words.contains(&"-enable-link-options") && !words.contains(&"-create-library") {
-            return Err(CL_INVALID_LINKER_OPTIONS);
-        }
+        ptxgen::options::parse_link(&opts).map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
         let devices: Vec<Arc<Cl<Device>>> = positions.iter().map(|&i| c.devices[i].clone()).collect();
         // The objects of every input for each device.
         let mut per_dev = Vec::with_capacity(devices.len());

@@ -141,7 +141,7 @@ impl Kernel {
             };
             funcs.push(f);
         }
-        let arg_info_opt = |o: &str| o.split_whitespace().any(|o| o == "-cl-kernel-arg-info");
+        let arg_info_opt = |o: &str| ptxgen::options::has_flag(o, "-cl-kernel-arg-info");
         // Asked for at this build, or at the build that made the binary / compiled the objects.
         let arg_info_available = arg_info_opt(&exe.options)
             || program.builds().iter().any(|b| {
