@@ -5,7 +5,7 @@
  *
  * Modes (argv[1]):
  *   full     a device is present (real or fake driver), reached by LD_PRELOAD: every row
- *   loader   a device is present, reached through ocl-icd: no garbage/released-handle rows
+ *   loader   a device is present, reached through ocl-icd: no garbage-handle rows
  *   nodevice no device: platform-level rows only
  */
 #include "common.h"
@@ -320,14 +320,64 @@ static void device_rows(cl_platform_id p, cl_device_id d) {
         EXPECT(clReleaseKernel(k), CL_SUCCESS);
     }
 
-    /* Released handles are rejected (without a loader, which would read freed memory). */
-    if (full) {
+    /* Released handles are rejected, also through a loader, which reads the dispatch pointer
+     * through the handle before cudacl sees the call: a released handle must still point at one. */
+    {
         cl_event dead = clCreateUserEvent(ctx, &err);
         EXPECT(clReleaseEvent(dead), CL_SUCCESS);
         EXPECT(clGetEventInfo(dead, CL_EVENT_CONTEXT, 0, NULL, &sz), CL_INVALID_EVENT);
+        EXPECT(clRetainEvent(dead), CL_INVALID_EVENT);
         cl_mem deadmem = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
         EXPECT(clReleaseMemObject(deadmem), CL_SUCCESS);
         EXPECT(clReleaseMemObject(deadmem), CL_INVALID_MEM_OBJECT);
+        EXPECT(clRetainMemObject(deadmem), CL_INVALID_MEM_OBJECT);
+        cl_command_queue deadq = clCreateCommandQueue(ctx, d, 0, &err);
+        EXPECT(err, CL_SUCCESS);
+        EXPECT(clReleaseCommandQueue(deadq), CL_SUCCESS);
+        EXPECT(clRetainCommandQueue(deadq), CL_INVALID_COMMAND_QUEUE);
+        EXPECT(clReleaseCommandQueue(deadq), CL_INVALID_COMMAND_QUEUE);
+        EXPECT(clFinish(deadq), CL_INVALID_COMMAND_QUEUE);
+        EXPECT(clGetCommandQueueInfo(deadq, CL_QUEUE_CONTEXT, 0, NULL, &sz), CL_INVALID_COMMAND_QUEUE);
+        const char *src = "__kernel void k(__global int *p) { p[0] = 1; }";
+        cl_program deadp = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+        EXPECT(err, CL_SUCCESS);
+        EXPECT(clReleaseProgram(deadp), CL_SUCCESS);
+        EXPECT(clRetainProgram(deadp), CL_INVALID_PROGRAM);
+        EXPECT(clReleaseProgram(deadp), CL_INVALID_PROGRAM);
+        EXPECT(clBuildProgram(deadp, 0, NULL, NULL, NULL, NULL), CL_INVALID_PROGRAM);
+        EXPECT(clGetProgramInfo(deadp, CL_PROGRAM_NUM_DEVICES, 0, NULL, &sz), CL_INVALID_PROGRAM);
+        EXPECT((clCreateKernel(deadp, "k", &err), err), CL_INVALID_PROGRAM);
+        cl_context deadctx = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
+        EXPECT(err, CL_SUCCESS);
+        EXPECT(clReleaseContext(deadctx), CL_SUCCESS);
+        /* Let the allocator hand the released objects' memory out again, filled with garbage:
+         * a handle whose memory went back to malloc now points at 0xab bytes. */
+        enum { SPRAY = 4096 };
+        static void *spray[SPRAY];
+        for (int i = 0; i < SPRAY; i++) {
+            size_t n = 16 + 16 * (size_t)(i % 128);
+            spray[i] = malloc(n);
+            if (spray[i]) memset(spray[i], 0xab, n);
+        }
+        EXPECT(clRetainEvent(dead), CL_INVALID_EVENT);
+        EXPECT(clRetainMemObject(deadmem), CL_INVALID_MEM_OBJECT);
+        EXPECT(clRetainProgram(deadp), CL_INVALID_PROGRAM);
+        EXPECT(clRetainCommandQueue(deadq), CL_INVALID_COMMAND_QUEUE);
+        EXPECT(clRetainContext(deadctx), CL_INVALID_CONTEXT);
+        for (int i = 0; i < SPRAY; i++) free(spray[i]);
+        EXPECT((clCreateBuffer(deadctx, CL_MEM_READ_WRITE, 64, NULL, &err), err), CL_INVALID_CONTEXT);
+        /* Many objects made and released: their handles' memory is reused only as handles. */
+        for (int i = 0; i < 10000; i++) {
+            cl_event e = clCreateUserEvent(ctx, &err);
+            if (err != CL_SUCCESS || clReleaseEvent(e) != CL_SUCCESS) {
+                CHECK(0, "create/release of user event %d", i);
+                break;
+            }
+        }
+        EXPECT(clGetEventInfo(dead, CL_EVENT_CONTEXT, 0, NULL, &sz), CL_INVALID_EVENT);
+        EXPECT(clRetainCommandQueue(deadq), CL_INVALID_COMMAND_QUEUE);
+    }
+    if (full) {
         EXPECT(clEnqueueSVMMemFill(G(cl_command_queue), host, host, 4, 4, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
     }
 
