@@ -336,10 +336,7 @@ pub struct Limits {
 
 /// A local size for `global` when the application gave none: divides the global size, fits
 /// the limits, about 256 work-items, and enough groups to fill the GPU for large 1-D ranges.
-pub fn choose_local(global: &[u64], reqd: Option<[u32; 3]>, l: &Limits) -> [u64; 3] {
-    if let Some(r) = reqd {
-        return [r[0] as u64, r[1] as u64, r[2] as u64];
-    }
+pub fn choose_local(global: &[u64], l: &Limits) -> [u64; 3] {
     let mut local = [1u64; 3];
     let budget = l.max_threads.clamp(1, 256);
     match global.len() {
@@ -426,7 +423,9 @@ pub fn geometry(
             }
             v
         }
-        None => choose_local(&g[..n], reqd, l),
+        // OpenCL 1.2: a kernel declared with reqd_work_group_size must be given that size.
+        None if reqd.is_some() => return Err(CL_INVALID_WORK_GROUP_SIZE),
+        None => choose_local(&g[..n], l),
     };
     if let Some(r) = reqd {
         for d in 0..3 {

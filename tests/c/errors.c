@@ -236,6 +236,15 @@ static void device_rows(cl_platform_id p, cl_device_id d) {
     EXPECT((clCreateSampler(ctx, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &err), err), CL_INVALID_OPERATION);
     cl_uint nfmt = 99;
     EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &nfmt), CL_SUCCESS);
+    {
+        cl_image_format fmts[4];
+        EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, 0x9999, 0, NULL, &nfmt), CL_INVALID_VALUE);
+        EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, CL_MEM_OBJECT_BUFFER, 0, NULL, &nfmt), CL_INVALID_VALUE);
+        EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE | CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &nfmt),
+               CL_INVALID_VALUE);
+        EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, fmts, &nfmt), CL_INVALID_VALUE);
+        EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE3D, 4, fmts, &nfmt), CL_SUCCESS);
+    }
     CHECK(nfmt == 0, "no image formats, got %u", nfmt);
     size_t origin[3] = {0, 0, 0}, reg[3] = {1, 1, 1};
     EXPECT(clEnqueueReadImage(q, buf, CL_TRUE, origin, reg, 0, 0, host, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
