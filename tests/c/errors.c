@@ -108,6 +108,27 @@ static void device_rows(cl_platform_id p, cl_device_id d) {
     cl_context_properties dup_prop[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p, CL_CONTEXT_PLATFORM, (cl_context_properties)p, 0};
     EXPECT((clCreateContext(dup_prop, 1, &d, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
     EXPECT((clCreateContext(NULL, 1, &d, NULL, &err, &err), err), CL_INVALID_VALUE);
+    /* The CTS's negative_create_context(_from_type) cases. */
+    cl_context_properties null_platform[] = {CL_CONTEXT_PLATFORM, 0, 0, 0, 0};
+    EXPECT((clCreateContext(null_platform, 1, &d, NULL, NULL, &err), err), CL_INVALID_PLATFORM);
+    EXPECT((clCreateContextFromType(null_platform, CL_DEVICE_TYPE_DEFAULT, NULL, NULL, &err), err), CL_INVALID_PLATFORM);
+    cl_context_properties named_by_pointer[] = {(cl_context_properties)"INVALID_PROPERTY", 0, 0};
+    EXPECT((clCreateContext(named_by_pointer, 1, &d, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
+    cl_context_properties bad_sync[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p, CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+    EXPECT((clCreateContext(bad_sync + 2, 1, &d, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
+    EXPECT((clCreateContextFromType(bad_sync, CL_DEVICE_TYPE_DEFAULT, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
+    cl_context_properties dup_sync[] = {CL_CONTEXT_INTEROP_USER_SYNC, CL_FALSE, CL_CONTEXT_INTEROP_USER_SYNC, CL_FALSE, 0};
+    EXPECT((clCreateContext(dup_sync, 1, &d, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
+    EXPECT((clCreateContextFromType(dup_prop, CL_DEVICE_TYPE_DEFAULT, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
+    EXPECT((clCreateContext(NULL, 1, NULL, NULL, NULL, &err), err), CL_INVALID_VALUE);
+    EXPECT((clCreateContext(NULL, 0, &d, NULL, NULL, &err), err), CL_INVALID_VALUE);
+    cl_device_id null_device = NULL;
+    EXPECT((clCreateContext(NULL, 1, &null_device, NULL, NULL, &err), err), CL_INVALID_DEVICE);
+    EXPECT((clCreateContextFromType(NULL, 0, NULL, NULL, &err), err), CL_INVALID_DEVICE_TYPE);
+    EXPECT((clCreateContextFromType(NULL, CL_DEVICE_TYPE_DEFAULT, NULL, &err, &err), err), CL_INVALID_VALUE);
+    EXPECT((clCreateContextFromType(NULL, CL_DEVICE_TYPE_CPU, NULL, NULL, &err), err), CL_DEVICE_NOT_FOUND);
+    EXPECT((clCreateContextFromType(NULL, CL_DEVICE_TYPE_ACCELERATOR, NULL, NULL, &err), err), CL_DEVICE_NOT_FOUND);
+    EXPECT((clCreateContextFromType(NULL, CL_DEVICE_TYPE_CUSTOM, NULL, NULL, &err), err), CL_DEVICE_NOT_FOUND);
     cl_context_properties good[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p, 0};
     cl_context ctx = clCreateContext(good, 1, &d, NULL, NULL, &err);
     EXPECT(err, CL_SUCCESS);
