@@ -683,6 +683,43 @@ static void test_fault(void) {
     cl_int f = clFinish(q);
     printf("after the fault: status %d, clWaitForEvents %d, clFinish %d; process alive\n", st, w, f);
     if (ev) clReleaseEvent(ev);
+    /* Released everything of the faulted context: a new context works. */
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseMemObject(d);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    cl_int err;
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    CHECK(ctx != NULL, "a context after the fault: %d", err);
+    if (!ctx) return;
+    q = clCreateCommandQueue(ctx, dev, 0, &err);
+    CHECK(q != NULL, "a queue after the fault: %d", err);
+    if (!q) return;
+    enum { N = 1000 };
+    float a[N], b[N], c[N];
+    for (int i = 0; i < N; i++) a[i] = (float)i, b[i] = 0.5f * (float)i, c[i] = -1.0f;
+    cl_program pv = build(VADD, NULL, NULL);
+    cl_kernel kv = kernel(pv, "vadd");
+    cl_mem da = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof a, a);
+    cl_mem db = buffer(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof b, b);
+    cl_mem dc = buffer(CL_MEM_WRITE_ONLY, sizeof c, NULL);
+    cl_uint n = N;
+    clSetKernelArg(kv, 0, sizeof da, &da);
+    clSetKernelArg(kv, 1, sizeof db, &db);
+    clSetKernelArg(kv, 2, sizeof dc, &dc);
+    clSetKernelArg(kv, 3, sizeof n, &n);
+    size_t gv = N;
+    EXPECT(clEnqueueNDRangeKernel(q, kv, 1, NULL, &gv, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(q, dc, CL_TRUE, 0, sizeof c, c, 0, NULL, NULL), CL_SUCCESS);
+    int wrong = 0;
+    for (int i = 0; i < N; i++) wrong += c[i] != 1.5f * (float)i;
+    CHECK(wrong == 0, "vadd in a new context after the fault: %d wrong", wrong);
+    clReleaseMemObject(da);
+    clReleaseMemObject(db);
+    clReleaseMemObject(dc);
+    clReleaseKernel(kv);
+    clReleaseProgram(pv);
 }
 
 int main(int argc, char **argv) {
