@@ -403,6 +403,11 @@ pub fn geometry(
         }
         g[d] = global[d] as u64;
     }
+    // The work-items must be countable in a size_t: 2^33 x 2^33 is not an NDRange any device
+    // could finish, and get_global_id's arithmetic would wrap.
+    if g[..n].iter().try_fold(1u64, |total, &d| total.checked_mul(d)).is_none() {
+        return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+    }
     let mut off = [0u64; 3];
     if let Some(o) = offset {
         for d in 0..n {
