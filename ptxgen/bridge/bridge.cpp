@@ -1105,6 +1105,45 @@ void scalarizeNarrowVectorCompares(Module &M) {
   }
 }
 
+// LLVM 19's NVPTX back end loads a <2 x i8> kernel parameter (char2/uchar2 by value) with
+// ld.param.u32 and takes its elements from the two 16-bit halves: the second element is the next
+// parameter's first byte (the CTS's basic parameter_types). Such parameters are passed as i16
+// (same size, alignment and offset) and turned back into <2 x i8> at entry.
+void widenCharPairParams(Module &M) {
+  LLVMContext &C = M.getContext();
+  Type *i16 = Type::getInt16Ty(C);
+  auto isPair = [](Type *T) {
+    auto *VT = dyn_cast<FixedVectorType>(T);
+    return VT && VT->getNumElements() == 2 && VT->getElementType()->isIntegerTy(8);
+  };
+  for (Function *F : kernelsOf(M)) {
+    if (F->isDeclaration() || std::none_of(F->arg_begin(), F->arg_end(), [&](Argument &A) { return isPair(A.getType()); }))
+      continue;
+    std::vector<Type *> params;
+    for (Argument &A : F->args()) params.push_back(isPair(A.getType()) ? i16 : A.getType());
+    FunctionType *FT = FunctionType::get(F->getReturnType(), params, false);
+    Function *NF = Function::Create(FT, F->getLinkage(), F->getAddressSpace(), "", &M);
+    NF->copyAttributesFrom(F);
+    NF->copyMetadata(F, 0);
+    NF->takeName(F);
+    NF->splice(NF->begin(), F);
+    IRBuilder<> B(&*NF->getEntryBlock().getFirstInsertionPt());
+    for (unsigned i = 0; i < F->arg_size(); i++) {
+      Argument *Old = F->getArg(i), *New = NF->getArg(i);
+      New->setName(Old->getName());
+      if (isPair(Old->getType())) {
+        for (Attribute::AttrKind K : {Attribute::NoUndef, Attribute::SExt, Attribute::ZExt})
+          NF->removeParamAttr(i, K);
+        Old->replaceAllUsesWith(B.CreateBitCast(New, Old->getType()));
+      } else {
+        Old->replaceAllUsesWith(New);
+      }
+    }
+    F->replaceAllUsesWith(NF);
+    F->eraseFromParent();
+  }
+}
+
 // The element type of a mangled 3-component vector parameter ("Dv3_f" -> float), or null.
 Type *vec3Element(LLVMContext &C, const std::string &name) {
   size_t at = name.find("Dv3_");
@@ -1596,6 +1635,7 @@ int pg_codegen(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char *
     lowerNativeMath(M);
     splitUnderalignedVectorAccesses(M);
     scalarizeNarrowVectorCompares(M);
+    widenCharPairParams(M);
     SmallString<0> buf;
     raw_svector_ostream os(buf);
     legacy::PassManager PM;

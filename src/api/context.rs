@@ -36,7 +36,12 @@ fn parse_properties(props: *const cl_context_properties) -> CLResult<Vec<cl_cont
             CL_CONTEXT_PLATFORM => {
                 Cl::<Platform>::get(value as cl_platform_id).map_err(|_| CL_INVALID_PLATFORM)?;
             }
-            CL_CONTEXT_INTEROP_USER_SYNC => {}
+            // A cl_bool: anything else is an invalid value for a supported name.
+            CL_CONTEXT_INTEROP_USER_SYNC => {
+                if value != CL_TRUE as cl_context_properties && value != CL_FALSE as cl_context_properties {
+                    return Err(CL_INVALID_PROPERTY);
+                }
+            }
             _ => return Err(CL_INVALID_PROPERTY),
         }
         out.push(name);

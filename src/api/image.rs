@@ -88,14 +88,40 @@ pub unsafe extern "C" fn clCreateImageWithProperties(
 #[no_mangle]
 pub unsafe extern "C" fn clGetSupportedImageFormats(
     context: cl_context,
-    _flags: cl_mem_flags,
-    _image_type: cl_mem_object_type,
-    _num_entries: cl_uint,
-    _image_formats: *mut cl_image_format,
+    flags: cl_mem_flags,
+    image_type: cl_mem_object_type,
+    num_entries: cl_uint,
+    image_formats: *mut cl_image_format,
     num_image_formats: *mut cl_uint,
 ) -> cl_int {
     entry(|| {
         Cl::<Context>::get(context)?;
+        // The arguments are checked as for a device with images: flags as clCreateBuffer takes
+        // them (at most one access flag, one host-access flag, USE_HOST_PTR with neither other
+        // host-pointer flag), an image type, and a list only with room in it.
+        let access = (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY) as cl_mem_flags;
+        let host_ptr = (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR) as cl_mem_flags;
+        let host_access =
+            (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) as cl_mem_flags;
+        let use_ptr = flags & CL_MEM_USE_HOST_PTR as cl_mem_flags != 0;
+        if flags & !(access | host_ptr | host_access) != 0
+            || (flags & access).count_ones() > 1
+            || (flags & host_access).count_ones() > 1
+            || (use_ptr && flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR) as cl_mem_flags != 0)
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        let types = [
+            CL_MEM_OBJECT_IMAGE1D,
+            CL_MEM_OBJECT_IMAGE1D_BUFFER,
+            CL_MEM_OBJECT_IMAGE1D_ARRAY,
+            CL_MEM_OBJECT_IMAGE2D,
+            CL_MEM_OBJECT_IMAGE2D_ARRAY,
+            CL_MEM_OBJECT_IMAGE3D,
+        ];
+        if !types.contains(&image_type) || (num_entries == 0 && !image_formats.is_null()) {
+            return Err(CL_INVALID_VALUE);
+        }
         // SAFETY: num_image_formats is NULL or a cl_uint, per the spec.
         unsafe { write_opt(num_image_formats, 0) };
         Ok(())

@@ -3,14 +3,21 @@
 //! whose address is registered in one process-wide table. A handle is valid only while it is in
 //! that table: NULL, garbage, a handle of another kind, or one released to zero are all
 //! detected without reading the memory behind it, and answer the kind's CL_INVALID_* code.
-use super::entry::CLResult;
+//!
+//! The handle itself is the address of a small cell (not of the object) whose one word is the
+//! dispatch pointer. The ICD loaders read that word through the handle before cudacl sees the
+//! call, also for a handle the application already released: a cell is never freed, only reused
+//! as another handle's cell (a free list), so that word stays the dispatch pointer for the life
+//! of the process, and cell memory stays bounded by the peak number of live handles.
+use super::entry::{lock, CLResult};
 use crate::cl::*;
 use dashmap::DashMap;
 use rustc_hash::FxBuildHasher;
 use std::any::Any;
 use std::ops::Deref;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, LazyLock};
+use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+
+use std::sync::{Arc, LazyLock, Mutex};
 
 /// An OpenCL object as the application sees it.
 #[repr(C)]
@@ -20,7 +27,25 @@ pub struct Cl<T> {
     /// The reference count the API exposes (clRetain*/clRelease*). Internal references are plain
     /// `Arc` clones and keep the object alive after the application's last release.
     api_refs: AtomicU32,
+    /// The handle's cell (0 until registered; kept after the last release, as a value only).
+    cell: AtomicUsize,
     inner: T,
+}
+
+/// What a handle points to: the dispatch pointer, the loaders' first word of any object.
+#[repr(C)]
+struct HandleCell {
+    _dispatch: &'static Dispatch,
+}
+
+/// Cells of released handles, for reuse by the next handle of any kind.
+static FREE_CELLS: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
+fn new_cell() -> usize {
+    if let Some(c) = lock(&FREE_CELLS).pop() {
+        return c;
+    }
+    Box::into_raw(Box::new(HandleCell { _dispatch: crate::icd_dispatch() })) as usize
 }
 
 impl<T> Deref for Cl<T> {
@@ -58,13 +83,20 @@ impl<T: ClObject> Cl<T> {
     /// A new object the application does not hold yet (reference count zero, not a valid
     /// handle until `register`): e.g. an event nobody asked for.
     pub fn new(inner: T) -> Arc<Cl<T>> {
-        Arc::new(Cl { dispatch: crate::icd_dispatch(), api_refs: AtomicU32::new(0), inner })
+        Arc::new(Cl {
+            dispatch: crate::icd_dispatch(),
+            api_refs: AtomicU32::new(0),
+            cell: AtomicUsize::new(0),
+            inner,
+        })
     }
 
     /// Hands the object to the application: its handle becomes valid, with one reference.
     pub fn register(self: &Arc<Self>) -> T::Handle {
+        let cell = new_cell();
+        self.cell.store(cell, Ordering::Release);
         self.api_refs.store(1, Ordering::Release);
-        LIVE.insert(Arc::as_ptr(self) as usize, self.clone() as Entry);
+        LIVE.insert(cell, self.clone() as Entry);
         self.handle()
     }
 
@@ -75,9 +107,9 @@ impl<T: ClObject> Cl<T> {
         obj
     }
 
-    /// The handle the application holds for this object.
+    /// The handle the application holds for this object (NULL before `register`).
     pub fn handle(self: &Arc<Self>) -> T::Handle {
-        T::to_handle(Arc::as_ptr(self))
+        T::to_handle(self.cell.load(Ordering::Acquire) as *const Cl<T>)
     }
 
     /// Publishes `inner` and returns its new handle.
@@ -131,7 +163,10 @@ impl<T: ClObject> Cl<T> {
             }
         }
         if refs == 1 {
-            LIVE.remove(&(Arc::as_ptr(&obj) as usize));
+            let cell = obj.cell.load(Ordering::Acquire);
+            if LIVE.remove(&cell).is_some() {
+                lock(&FREE_CELLS).push(cell);
+            }
         }
         Ok(())
     }

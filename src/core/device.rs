@@ -5,7 +5,7 @@ use crate::cuda::context::PrimaryContext;
 use crate::cuda::driver::{attribute, device_name, pci_bus_id, total_memory};
 use crate::cuda::sys::{self, CUdevice_attribute as A};
 use crate::cuda::CudaError;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex};
 
 /// The device extensions; ptxgen enables exactly these in the compiler (-cl-ext).
 pub const EXTENSIONS: &str = "cl_khr_byte_addressable_store cl_khr_icd cl_khr_fp64 \
@@ -37,7 +37,7 @@ pub struct Device {
     pub ecc: bool,
     pub warp_size: u32,
     pub pci_bus_id: String,
-    primary: OnceLock<Result<Arc<PrimaryContext>, CudaError>>,
+    primary: Mutex<Option<Arc<PrimaryContext>>>,
 }
 crate::cl_object!(Device, cl_device_id, CL_INVALID_DEVICE);
 
@@ -84,14 +84,29 @@ impl Device {
             ecc: at(cu, A::CU_DEVICE_ATTRIBUTE_ECC_ENABLED) != 0,
             warp_size: at(cu, A::CU_DEVICE_ATTRIBUTE_WARP_SIZE).max(1) as u32,
             pci_bus_id: pci_bus_id(cu),
-            primary: OnceLock::new(),
+            primary: Mutex::new(None),
         }
     }
 
     /// The device's primary CUDA context, retained on first use (not at clGetDeviceIDs, so that
     /// clinfo and device queries never pay for CUDA context creation).
+    ///
+    /// A kernel fault leaves CUDA's context unusable for good (a sticky error): every later call
+    /// on it fails, which is what the OpenCL objects of that context then answer. Once nothing
+    /// uses it any more (this device holds the only reference), the next OpenCL context resets it
+    /// (cuDevicePrimaryCtxReset) and starts on a fresh one.
     pub fn primary_context(&self) -> Result<Arc<PrimaryContext>, CudaError> {
-        self.primary.get_or_init(|| PrimaryContext::retain(self.cu).map(Arc::new)).clone()
+        let mut held = crate::base::entry::lock(&self.primary);
+        if let Some(p) = held.as_ref() {
+            if Arc::strong_count(p) > 1 || !p.is_broken() {
+                return Ok(p.clone());
+            }
+            *held = None;
+            crate::cuda::context::reset_primary(self.cu);
+        }
+        let p = Arc::new(PrimaryContext::retain(self.cu)?);
+        *held = Some(p.clone());
+        Ok(p)
     }
 
     /// The largest kernel parameter buffer the driver takes for this device: 32764 bytes from

@@ -11,7 +11,7 @@ use crate::cuda::module::Function;
 use crate::cuda::sys::{CUfunction_attribute as FA, CUresult};
 use ptxgen::{ArgKind, ImplicitKind, KernelInfo};
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 /// Parameter buffers up to this size are built on the stack at launch (CUDA's limit before 12.1;
 /// larger ones, up to a device's max_param_buffer, on the heap).
@@ -81,12 +81,28 @@ pub struct Params {
     pub set: Vec<bool>,
     pub unset: usize,
     /// Memory-object arguments: (slot offset, __constant?, object or None for a NULL buffer),
-    /// per pointer argument in order (None until set).
-    pub mems: Vec<(u32, bool, Option<Arc<dyn KernelMem>>)>,
+    /// per pointer argument in order (None until set). Weak: setting a kernel argument does not
+    /// retain the object (the CTS's retain_mem_object_set_kernel_arg waits for the destructor
+    /// callback of a buffer released while still set); an enqueue holds what it uses (`bind`).
+    pub mems: Vec<(u32, bool, Option<Weak<dyn KernelMem>>)>,
     /// __local argument sizes (bytes wanted), per argument (0 for other kinds).
     pub local_sizes: Vec<u32>,
     /// Total dynamic shared bytes of the __local arguments (offsets aligned).
     pub dyn_shared: u32,
+}
+
+impl Params {
+    /// The memory objects for a launch, held until it is done: CL_INVALID_KERNEL_ARGS when one
+    /// was released since it was set.
+    pub fn bind(&self) -> CLResult<Vec<Option<Arc<dyn KernelMem>>>> {
+        self.mems
+            .iter()
+            .map(|(_, _, m)| match m {
+                Some(w) => w.upgrade().map(Some).ok_or(CL_INVALID_KERNEL_ARGS),
+                None => Ok(None),
+            })
+            .collect()
+    }
 }
 
 pub struct Kernel {
@@ -224,7 +240,7 @@ impl Kernel {
         // Validate and read the value before taking the lock.
         enum V<'a> {
             Bytes(&'a [u8]),
-            Mem(Option<Arc<dyn KernelMem>>),
+            Mem(Option<Weak<dyn KernelMem>>),
             Local(u32),
         }
         let v = match a.kind {
@@ -241,7 +257,7 @@ impl Kernel {
                     if m.context_addr() != Arc::as_ptr(&self.program.context) as usize {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
-                    V::Mem(Some(m))
+                    V::Mem(Some(Arc::downgrade(&m)))
                 }
             }
             ArgKind::LocalPtr => {
@@ -438,6 +454,8 @@ pub fn geometry(
             }
             v
         }
+        // OpenCL 1.2: a kernel declared with reqd_work_group_size needs the local size given.
+        None if reqd.is_some() => return Err(CL_INVALID_WORK_GROUP_SIZE),
         None => choose_local(&g[..n], reqd, l),
     };
     if let Some(r) = reqd {
@@ -525,6 +543,8 @@ impl Kernel {
 pub struct Launch {
     pub kernel: Arc<Cl<Kernel>>,
     pub params: Arc<Params>,
+    /// `params.bind()`: the memory objects, per pointer argument.
+    pub mems: Vec<Option<Arc<dyn KernelMem>>>,
     pub dev: usize,
     pub geo: Geometry,
 }
@@ -571,7 +591,7 @@ impl Launch {
     fn run_with(&self, q: &Queue, f: &DeviceFunc, params: &mut [u8]) -> CLResult<()> {
         let p = &*self.params;
         params.copy_from_slice(&p.bytes);
-        for (off, _, m) in &p.mems {
+        for ((off, _, _), m) in p.mems.iter().zip(&self.mems) {
             let ptr = match m {
                 Some(m) => m.device_ptr(q)?,
                 None => 0,
@@ -628,7 +648,7 @@ impl Launch {
             }
             z0 += gz;
         }
-        for (_, constant, m) in &p.mems {
+        for ((_, constant, _), m) in p.mems.iter().zip(&self.mems) {
             // __constant buffers are not written by the kernel.
             if let (false, Some(m)) = (constant, m) {
                 m.note_device_write(q);

@@ -26,6 +26,29 @@ impl PrimaryContext {
         Ok(PrimaryContext { device, ctx })
     }
 
+    /// True when the context has a sticky error (a kernel fault): it can run nothing more.
+    pub fn is_broken(&self) -> bool {
+        use sys::CUresult as R;
+        if self.make_current().is_err() {
+            return true;
+        }
+        // SAFETY: this context is current on the calling thread.
+        let r = unsafe { sys::cuCtxSynchronize() };
+        matches!(
+            r,
+            R::CUDA_ERROR_ILLEGAL_ADDRESS
+                | R::CUDA_ERROR_LAUNCH_FAILED
+                | R::CUDA_ERROR_MISALIGNED_ADDRESS
+                | R::CUDA_ERROR_ILLEGAL_INSTRUCTION
+                | R::CUDA_ERROR_INVALID_PC
+                | R::CUDA_ERROR_INVALID_ADDRESS_SPACE
+                | R::CUDA_ERROR_HARDWARE_STACK_ERROR
+                | R::CUDA_ERROR_ASSERT
+                | R::CUDA_ERROR_LAUNCH_TIMEOUT
+                | R::CUDA_ERROR_CONTEXT_IS_DESTROYED
+        )
+    }
+
     /// Makes this context current on the calling thread (cheap when it already is).
     pub fn make_current(&self) -> CudaResult<()> {
         let want = self.ctx as usize;
@@ -54,4 +77,12 @@ impl Drop for PrimaryContext {
         // SAFETY: we retained it in `retain`.
         unsafe { sys::cuDevicePrimaryCtxRelease_v2(self.device) };
     }
+}
+
+/// Destroys everything of `device`'s primary context after a sticky error, so that the next
+/// retain starts a working one. Only once no cudacl object uses it (see Device::primary_context).
+pub fn reset_primary(device: sys::CUdevice) {
+    CURRENT.with(|c| c.set(0));
+    // SAFETY: a device ordinal; nothing of the old context is used again.
+    unsafe { sys::cuDevicePrimaryCtxReset_v2(device) };
 }

@@ -108,6 +108,15 @@ static void device_rows(cl_platform_id p, cl_device_id d) {
     cl_context_properties dup_prop[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p, CL_CONTEXT_PLATFORM, (cl_context_properties)p, 0};
     EXPECT((clCreateContext(dup_prop, 1, &d, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
     EXPECT((clCreateContext(NULL, 1, &d, NULL, &err, &err), err), CL_INVALID_VALUE);
+    /* CL_CONTEXT_INTEROP_USER_SYNC takes a cl_bool (the CTS's negative_create_context*). */
+    cl_context_properties bad_sync[] = {CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+    EXPECT((clCreateContext(bad_sync, 1, &d, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
+    cl_context_properties bad_sync_p[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p, CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+    EXPECT((clCreateContextFromType(bad_sync_p, CL_DEVICE_TYPE_GPU, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
+    cl_context_properties sync_ok[] = {CL_CONTEXT_INTEROP_USER_SYNC, CL_FALSE, 0};
+    cl_context sctx = clCreateContext(sync_ok, 1, &d, NULL, NULL, &err);
+    EXPECT(err, CL_SUCCESS);
+    if (sctx) EXPECT(clReleaseContext(sctx), CL_SUCCESS);
     cl_context_properties good[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p, 0};
     cl_context ctx = clCreateContext(good, 1, &d, NULL, NULL, &err);
     EXPECT(err, CL_SUCCESS);
@@ -237,6 +246,14 @@ static void device_rows(cl_platform_id p, cl_device_id d) {
     cl_uint nfmt = 99;
     EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &nfmt), CL_SUCCESS);
     CHECK(nfmt == 0, "no image formats, got %u", nfmt);
+    /* Its arguments are checked all the same: an image type, valid flags, a list with room. */
+    EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, 0x9999, 0, NULL, &nfmt), CL_INVALID_VALUE);
+    EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, CL_MEM_OBJECT_BUFFER, 0, NULL, &nfmt), CL_INVALID_VALUE);
+    EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE | CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &nfmt),
+           CL_INVALID_VALUE);
+    cl_image_format fmts[4];
+    EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, fmts, &nfmt), CL_INVALID_VALUE);
+    EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE3D, 4, fmts, &nfmt), CL_SUCCESS);
     size_t origin[3] = {0, 0, 0}, reg[3] = {1, 1, 1};
     EXPECT(clEnqueueReadImage(q, buf, CL_TRUE, origin, reg, 0, 0, host, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
     EXPECT(clEnqueueReadImage(NULL, buf, CL_TRUE, origin, reg, 0, 0, host, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
@@ -329,6 +346,33 @@ static void device_rows(cl_platform_id p, cl_device_id d) {
         EXPECT(clReleaseMemObject(deadmem), CL_SUCCESS);
         EXPECT(clReleaseMemObject(deadmem), CL_INVALID_MEM_OBJECT);
         EXPECT(clEnqueueSVMMemFill(G(cl_command_queue), host, host, 4, 4, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+    }
+
+    /* Released handles through a loader too: a handle's first word stays the dispatch pointer
+       after its last release (the loaders read it before cudacl sees the call), so a program,
+       queue, kernel or buffer used after release answers the kind's code instead of crashing. */
+    {
+        const char *src = "__kernel void k(__global int *p) { p[0] = 1; }";
+        for (int round = 0; round < 50; round++) {
+            cl_program rp = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+            cl_command_queue rq = clCreateCommandQueue(ctx, d, 0, &err);
+            cl_mem rm = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+            EXPECT(clReleaseProgram(rp), CL_SUCCESS);
+            EXPECT(clReleaseCommandQueue(rq), CL_SUCCESS);
+            EXPECT(clReleaseMemObject(rm), CL_SUCCESS);
+            /* Some garbage in between, so freed memory gets reused. */
+            void *junkmem[8];
+            for (int i = 0; i < 8; i++) { junkmem[i] = malloc(64); memset(junkmem[i], 0xab, 64); }
+            EXPECT(clRetainProgram(rp), CL_INVALID_PROGRAM);
+            EXPECT(clReleaseProgram(rp), CL_INVALID_PROGRAM);
+            EXPECT(clBuildProgram(rp, 0, NULL, NULL, NULL, NULL), CL_INVALID_PROGRAM);
+            EXPECT(clGetProgramInfo(rp, CL_PROGRAM_NUM_DEVICES, 0, NULL, &sz), CL_INVALID_PROGRAM);
+            EXPECT((clCreateKernel(rp, "k", &err), err), CL_INVALID_PROGRAM);
+            EXPECT(clRetainCommandQueue(rq), CL_INVALID_COMMAND_QUEUE);
+            EXPECT(clFinish(rq), CL_INVALID_COMMAND_QUEUE);
+            EXPECT(clRetainMemObject(rm), CL_INVALID_MEM_OBJECT);
+            for (int i = 0; i < 8; i++) free(junkmem[i]);
+        }
     }
 
     if (marker) clReleaseEvent(marker);

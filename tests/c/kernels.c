@@ -6,7 +6,7 @@
  *
  *   ./kernels            all sections
  *   ./kernels nofault    all but the illegal-address section
- *   ./kernels SECTION    one section: vadd ndim groups local byval printf misc link multi fault
+ *   ./kernels SECTION    one section: vadd ndim groups local byval printf misc link multi huge fault
  */
 #include "common.h"
 #include <math.h>
@@ -426,7 +426,8 @@ static void test_misc(void) {
     CHECK(tq & CL_KERNEL_ARG_TYPE_RESTRICT, "type qualifier %llx", (unsigned long long)tq);
     EXPECT(clGetKernelArgInfo(ks, 3, CL_KERNEL_ARG_NAME, sizeof buf, buf, NULL), CL_INVALID_ARG_INDEX);
 
-    /* reqd_work_group_size: NULL local uses it, a different one is refused. */
+    /* reqd_work_group_size: that local size runs; a different one, or none (OpenCL 1.2: "local_work_size
+       is NULL and the reqd_work_group_size qualifier is used"), is refused. */
     int out[16 * 8];
     cl_mem d = buffer(CL_MEM_READ_WRITE, sizeof out, NULL);
     int kk = 3;
@@ -435,7 +436,7 @@ static void test_misc(void) {
     size_t g[2] = {16, 8}, l[2] = {8, 4}, lbad[2] = {4, 8};
     EXPECT(clEnqueueNDRangeKernel(q, kf, 2, NULL, g, l, 0, NULL, NULL), CL_SUCCESS);
     EXPECT(clEnqueueNDRangeKernel(q, kf, 2, NULL, g, lbad, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
-    if (is_cudacl) EXPECT(clEnqueueNDRangeKernel(q, kf, 2, NULL, g, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueNDRangeKernel(q, kf, 2, NULL, g, NULL, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
     EXPECT(clEnqueueReadBuffer(q, d, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
     int bad = 0;
     for (int i = 0; i < 16 * 8; i++) if (out[i] != 3 * 84) bad++;
@@ -682,6 +683,66 @@ static void test_fault(void) {
     cl_int f = clFinish(q);
     printf("after the fault: status %d, clWaitForEvents %d, clFinish %d; process alive\n", st, w, f);
     if (ev) clReleaseEvent(ev);
+    /* The fault costs its context only: once that context is released, a new one works (cudacl
+       resets CUDA's primary context, which keeps a sticky error after a fault). */
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseMemObject(d);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    cl_int err;
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    CHECK(ctx != NULL, "a new context after the fault: %d", err);
+    if (!ctx) return;
+    q = clCreateCommandQueue(ctx, dev, 0, &err);
+    CHECK(q != NULL, "a queue of the new context: %d", err);
+    if (!q) return;
+    cl_program p2 = build("__kernel void twice(__global int *v) { v[get_global_id(0)] *= 2; }\n", NULL, NULL);
+    cl_kernel k2 = kernel(p2, "twice");
+    int host[256];
+    for (int i = 0; i < 256; i++) host[i] = i;
+    cl_mem d2 = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host);
+    EXPECT(clSetKernelArg(k2, 0, sizeof d2, &d2), CL_SUCCESS);
+    size_t n = 256;
+    EXPECT(clEnqueueNDRangeKernel(q, k2, 1, NULL, &n, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(q, d2, CL_TRUE, 0, sizeof host, host, 0, NULL, NULL), CL_SUCCESS);
+    int wrong = 0;
+    for (int i = 0; i < 256; i++) if (host[i] != 2 * i) wrong++;
+    CHECK(wrong == 0, "kernel in the context created after the fault: %d wrong", wrong);
+    clReleaseMemObject(d2);
+    clReleaseKernel(k2);
+    clReleaseProgram(p2);
+}
+
+/* ---- a 1-D NDRange of 2^32 + 16 work-items runs completely (the fuzzer's huge ranges) ----- */
+static void test_huge(void) {
+    const char *src =
+        "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
+        "__kernel void huge(__global ulong *count, __global ulong *tail) {\n"
+        "  size_t g = get_global_id(0);\n"
+        "  if (get_local_id(0) == 0) atom_add(count, (ulong)get_local_size(0));\n"
+        "  if (g >= 0x100000000UL) tail[g - 0x100000000UL] = g;\n"
+        "}\n";
+    cl_program p = build(src, NULL, NULL);
+    cl_kernel k = kernel(p, "huge");
+    cl_ulong zero[17] = {0};
+    cl_mem dc = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 8, zero);
+    cl_mem dt = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 16 * 8, zero);
+    EXPECT(clSetKernelArg(k, 0, sizeof dc, &dc), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 1, sizeof dt, &dt), CL_SUCCESS);
+    size_t n = ((size_t)1 << 32) + 16;
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL), CL_SUCCESS);
+    cl_ulong count = 0, tail[16] = {0};
+    EXPECT(clEnqueueReadBuffer(q, dc, CL_TRUE, 0, 8, &count, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(q, dt, CL_TRUE, 0, sizeof tail, tail, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(count == n, "2^32+16 work-items: %llu ran", (unsigned long long)count);
+    int bad = 0;
+    for (int i = 0; i < 16; i++) if (tail[i] != ((cl_ulong)1 << 32) + (cl_ulong)i) bad++;
+    CHECK(bad == 0, "2^32+16 work-items: %d of the last 16 global ids wrong", bad);
+    clReleaseMemObject(dc);
+    clReleaseMemObject(dt);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
 }
 
 int main(int argc, char **argv) {
@@ -702,7 +763,7 @@ int main(int argc, char **argv) {
     if (!ctx) { printf("clCreateContext %d\n", err); return 2; }
     q = clCreateCommandQueue(ctx, dev, 0, &err);
     if (!q) { printf("clCreateCommandQueue %d\n", err); return 2; }
-    /* argv[1]: "nofault", or the one section to run (vadd ndim groups local byval printf misc link multi fault). */
+    /* argv[1]: "nofault", or the one section to run (vadd ndim groups local byval printf misc link multi huge fault). */
     const char *only = argc > 1 ? argv[1] : "";
     int all = !*only || !strcmp(only, "nofault");
 #define SECTION(name, fn) if (all || !strcmp(only, name)) fn()
@@ -715,6 +776,7 @@ int main(int argc, char **argv) {
     SECTION("misc", test_misc);
     SECTION("link", test_compile_link);
     SECTION("multi", test_multi_device);
+    SECTION("huge", test_huge);
     if (!*only || !strcmp(only, "fault")) test_fault();
     return report("kernels");
 }
