@@ -51,7 +51,7 @@ impl Drop for PrimaryContext {
                 c.set(0)
             }
         });
-        // SAFETY: we retained it in `retain`.
-        unsafe { sys::cuDevicePrimaryCtxRelease_v2(self.device) };
+        // We retained it in `retain`. (`_v2` only from CUDA 11.0: see symbols.rs.)
+        super::symbols::primary_ctx_release(self.device);
     }
 }

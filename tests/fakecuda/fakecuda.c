@@ -13,6 +13,9 @@
  *
  * Build: cc -shared -fPIC fakecuda.c -o libcuda.so.1 -lpthread (the test harness does it) and put
  * its folder first on LD_LIBRARY_PATH (also as libcuda.so, the first name cudarc tries).
+ * With -DFAKECUDA_CUDA_10_2 it is a CUDA 10.2 driver (JetPack 4.6): cuDriverGetVersion says 10020
+ * and only entry points of CUDA 10.2 are exported (cuda-10.2.symbols; no
+ * cuDevicePrimaryCtxRelease_v2).
  *
  * Environment:
  *   FAKECUDA_DEVICES=n          number of devices (default 1)
@@ -131,7 +134,11 @@ CUresult cuInit(unsigned flags) {
 
 CUresult cuDriverGetVersion(int *v) {
     if (!v) return CUDA_ERROR_INVALID_VALUE;
+#ifdef FAKECUDA_CUDA_10_2
+    *v = 10020;
+#else
     *v = 13000;
+#endif
     return CUDA_SUCCESS;
 }
 
@@ -252,7 +259,7 @@ CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) {
     return CUDA_SUCCESS;
 }
 
-CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) {
+CUresult cuDevicePrimaryCtxRelease(CUdevice d) {
     if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
     pthread_mutex_lock(&lock);
     if (contexts[d].refs > 0) contexts[d].refs--;
@@ -260,7 +267,10 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) {
     return CUDA_SUCCESS;
 }
 
-CUresult cuDevicePrimaryCtxRelease(CUdevice d) { return cuDevicePrimaryCtxRelease_v2(d); }
+#ifndef FAKECUDA_CUDA_10_2
+/* CUDA 11.0+ only: the 10.2 build (JetPack 4.6's driver) does not export it. */
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { return cuDevicePrimaryCtxRelease(d); }
+#endif
 
 CUresult cuCtxSetCurrent(void *ctx) {
     current = (struct fake_ctx *)ctx;
