@@ -20,9 +20,14 @@ mkdir -p "$WORK/x86" "$WORK/arm" "$WORK/cache" "$WORK/no-vendors"
 export CUDACL_CACHE=0 CUDACL_CACHE_DIR=$WORK/cache
 
 # --- 2. PTX from both hosts -----------------------------------------------------------------------
-X86_PTXGEN=$ROOT/target/debug/ptxgen
-if [ ! -x "$X86_PTXGEN" ]; then
+# The x86-64 ptxgen that scripts/test.sh built (debug), else a release one, else build it.
+X86_PTXGEN=${X86_PTXGEN:-}
+for p in "$ROOT/target/debug/ptxgen" "$ROOT/target/release/ptxgen"; do
+  if [ -z "$X86_PTXGEN" ] && [ -x "$p" ]; then X86_PTXGEN=$p; fi
+done
+if [ -z "$X86_PTXGEN" ]; then
   cargo build -p ptxgen --bin ptxgen
+  X86_PTXGEN=$ROOT/target/debug/ptxgen
 fi
 # The corpus's own build options (// OPTIONS: ...), a Jetson target (Orin, PTX 7.4).
 ptx_one() { # host out file

@@ -75,3 +75,46 @@ fn fake_cuda_10_2_buffers_and_kernels() {
         run_on_10_2("kernel_api", &[], env);
     }
 }
+
+fn run_fake(name: &str, env: &[(&str, &str)]) -> (bool, String) {
+    let out = run(&c_program(name), &[], Via::Loader, Driver::Fake, env);
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    println!("{text}");
+    (out.status.success() && !text.contains("FAIL"), text)
+}
+
+/// `CUDACL_FORCE_INTEGRATED=1` makes a discrete device integrated (zero-copy host-backed
+/// buffers, maps that copy nothing: buffers.c checks it on integrated devices), alone and with
+/// `CUDACL_NO_HOST_REGISTER=1` (Tegra before Xavier: the copy-based USE_HOST_PTR fallback).
+#[test]
+fn fake_driver_force_integrated_and_no_host_register() {
+    let (ok, text) = run_fake("buffers", &[("CUDACL_FORCE_INTEGRATED", "1")]);
+    assert!(ok && text.contains(", integrated"), "{text}");
+    let (ok, text) = run_fake("buffers", &[]);
+    assert!(ok && !text.contains(", integrated"), "{text}");
+    let (ok, text) = run_fake("buffers", &[("CUDACL_FORCE_INTEGRATED", "1"), ("CUDACL_NO_HOST_REGISTER", "1")]);
+    assert!(ok && text.contains(", integrated"), "{text}");
+}
+
+/// `CUDACL_TARGET` decides the PTX the driver is given (the fake refuses PTX without the
+/// expected `.target`/`.version`), for each Jetson target.
+#[test]
+fn fake_driver_cudacl_target() {
+    for (target, sm, ver) in [
+        ("sm_53:6.5", "sm_53", "6.5"),
+        ("sm_62:6.5", "sm_62", "6.5"),
+        ("sm_72:7.4", "sm_72", "7.4"),
+        ("sm_87:7.4", "sm_87", "7.4"),
+        ("sm_87:8.2", "sm_87", "8.2"),
+    ] {
+        let expect = format!(".target {sm};.version {ver}");
+        let (ok, text) = run_fake(
+            "kernel_api",
+            &[("CUDACL_TARGET", target), ("FAKECUDA_EXPECT_PTX", &expect), ("CUDACL_CACHE", "0")],
+        );
+        assert!(ok, "CUDACL_TARGET={target}: {text}");
+    }
+    // Without it the fake's sm_90 device gets sm_90 PTX, which the expectation refuses.
+    let (ok, _) = run_fake("kernel_api", &[("FAKECUDA_EXPECT_PTX", ".target sm_53"), ("CUDACL_CACHE", "0")]);
+    assert!(!ok, "the PTX expectation must be able to fail");
+}

@@ -74,8 +74,10 @@ pub const WITH_FALLBACK: &[(&str, &str)] = &[("cuDevicePrimaryCtxRelease_v2", "c
 /// `F` must be the C signature of every name given.
 pub unsafe fn optional<F: Copy>(names: &[&str]) -> Option<F> {
     catch_unwind(AssertUnwindSafe(|| {
-        let lib = sys::culib();
-        names.iter().find_map(|n| lib.get::<F>(n.as_bytes()).ok().map(|s| *s))
+        // SAFETY: culib() only opens the driver library (it panics without one: caught).
+        let lib = unsafe { sys::culib() };
+        // SAFETY: the caller guarantees that F is the C signature of every name.
+        names.iter().find_map(|n| unsafe { lib.get::<F>(n.as_bytes()) }.ok().map(|s| *s))
     }))
     .ok()
     .flatten()
@@ -86,7 +88,12 @@ pub fn missing() -> Vec<&'static str> {
     catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: only looks symbols up (as `*const ()`), calls nothing.
         let lib = unsafe { sys::culib() };
-        REQUIRED.iter().copied().filter(|n| unsafe { lib.get::<*const ()>(n.as_bytes()) }.is_err()).collect()
+        REQUIRED
+            .iter()
+            .copied()
+            // SAFETY: a symbol looked up as a plain address, never called.
+            .filter(|n| unsafe { lib.get::<*const ()>(n.as_bytes()) }.is_err())
+            .collect()
     }))
     .unwrap_or_else(|_| REQUIRED.to_vec())
 }

@@ -24,6 +24,7 @@
  *                               Nano/TX2-like: the copy-based USE_HOST_PTR fallback)
  *   FAKECUDA_MEM_LIMIT=bytes    cuMemAlloc fails with OUT_OF_MEMORY beyond this many live bytes
  *   FAKECUDA_TRACE=1            prints every call to stderr
+ *   FAKECUDA_EXPECT_PTX="a;b"   cuModuleLoadDataEx refuses PTX lacking any of the pieces
  *   FAKECUDA_ASYNC=1            streams run their work on threads, later than the calls that
  *                               issued it (FAKECUDA_ASYNC_DELAY_US per item, default 200): the
  *                               host runs ahead of the "device" as on a GPU
@@ -1034,6 +1035,19 @@ CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned n, int *opts, 
     if (!strstr(text, ".entry")) {
         write_log(n, opts, vals, 5, 6, "ptxas fatal   : fakecuda: no '.entry' in the PTX image");
         return CUDA_ERROR_INVALID_PTX;
+    }
+    /* FAKECUDA_EXPECT_PTX="a;b": every piece must occur in the PTX (tests of CUDACL_TARGET). */
+    const char *expect = getenv("FAKECUDA_EXPECT_PTX");
+    if (expect && *expect) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", expect);
+        for (char *save = NULL, *tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
+            if (!strstr(text, tok)) {
+                char msg[320];
+                snprintf(msg, sizeof msg, "ptxas fatal   : fakecuda: the PTX lacks '%s'", tok);
+                write_log(n, opts, vals, 5, 6, msg);
+                return CUDA_ERROR_INVALID_PTX;
+            }
     }
     struct fake_module *mod = calloc(1, sizeof *mod);
     if (!mod || !(mod->text = strdup(text))) {
