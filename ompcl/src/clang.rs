@@ -36,6 +36,54 @@ pub fn load() -> Result<(), String> {
     clang_sys::load().map_err(|e| format!("cannot load libclang: {e}"))
 }
 
+/// clang's own headers (stddef.h, stdarg.h...) for the loaded libclang. libclang finds them in
+/// `<its folder>/clang/<version>/include`, which Debian and Ubuntu ship in libclang-common-N-dev,
+/// not in libclang1-N: with libclang alone (e.g. a Jetson with libclang1-14 installed), every
+/// parse would fail on `stddef.h`. Then another clang's headers are used (`-isystem`): the newest
+/// of `/usr/lib/llvm-N/lib/clang/*/include` and `/usr/lib/clang/*/include`, else GCC's.
+fn builtin_headers_args() -> Vec<String> {
+    use std::path::{Path, PathBuf};
+    use std::sync::OnceLock;
+    static ARGS: OnceLock<Vec<String>> = OnceLock::new();
+    ARGS.get_or_init(|| {
+        let has_stddef = |d: &Path| d.join("stddef.h").exists();
+        let subdirs = |d: PathBuf| -> Vec<PathBuf> {
+            let mut v: Vec<PathBuf> =
+                std::fs::read_dir(d).map(|rd| rd.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+            v.sort();
+            v.reverse();
+            v
+        };
+        if let Some(lib) = clang_sys::get_library() {
+            if let Some(dir) = lib.path().parent() {
+                if subdirs(dir.join("clang")).iter().any(|v| has_stddef(&v.join("include"))) {
+                    return Vec::new();
+                }
+            }
+        }
+        let mut candidates = Vec::new();
+        for v in (10..=25).rev() {
+            candidates.extend(
+                subdirs(PathBuf::from(format!("/usr/lib/llvm-{v}/lib/clang")))
+                    .into_iter()
+                    .map(|d| d.join("include")),
+            );
+        }
+        candidates.extend(subdirs(PathBuf::from("/usr/lib/clang")).into_iter().map(|d| d.join("include")));
+        for triple in subdirs(PathBuf::from("/usr/lib/gcc")) {
+            candidates.extend(subdirs(triple).into_iter().map(|d| d.join("include")));
+        }
+        match candidates.into_iter().find(|d| has_stddef(d)) {
+            Some(d) => vec!["-isystem".into(), d.to_string_lossy().into_owned()],
+            None => Vec::new(),
+        }
+    })
+    .clone()
+}
+
+/// The translation unit's cursor kind in the loaded libclang's numbering (0 before any parse).
+static LOADED_TU_KIND: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
 /// CXBinaryOperatorKind of an operator token (0: not one).
 fn binop_kind(t: &str) -> i32 {
     match t {
@@ -109,6 +157,8 @@ impl Tu {
         unsafe {
             let idx = clang_createIndex(0, 0);
             let cfile = CString::new(file).unwrap();
+            let mut args = args.to_vec();
+            args.extend(builtin_headers_args());
             let cargs: Vec<CString> = args.iter().map(|a| CString::new(a.as_str()).unwrap()).collect();
             let pargs: Vec<*const c_char> = cargs.iter().map(|c| c.as_ptr()).collect();
             let mut tu: CXTranslationUnit = ptr::null_mut();
@@ -126,6 +176,10 @@ impl Tu {
                 clang_disposeIndex(idx);
                 return Err(format!("libclang could not parse {file} (error {err})"));
             }
+            LOADED_TU_KIND.store(
+                clang_getCursorKind(clang_getTranslationUnitCursor(tu)),
+                std::sync::atomic::Ordering::Relaxed,
+            );
             Ok(Tu { idx, tu })
         }
     }
@@ -189,8 +243,16 @@ extern "C" fn collect_visitor(c: CXCursor, _p: CXCursor, data: CXClientData) -> 
 }
 
 impl Node {
+    /// The cursor kind, in the numbering of the libclang headers ompcl is built with: libclang
+    /// before 17 numbers the translation unit 300 (350 since), which is mapped here.
     pub fn kind(&self) -> CXCursorKind {
-        unsafe { clang_getCursorKind(self.0) }
+        let k = unsafe { clang_getCursorKind(self.0) };
+        let tu = LOADED_TU_KIND.load(std::sync::atomic::Ordering::Relaxed);
+        if tu != 0 && tu != CXCursor_TranslationUnit && k == tu {
+            CXCursor_TranslationUnit
+        } else {
+            k
+        }
     }
     pub fn is_null(&self) -> bool {
         unsafe { clang_Cursor_isNull(self.0) != 0 }
@@ -302,20 +364,22 @@ impl Node {
         let toks = self.tokens();
         let operand_start = self.children().first().map(|c| c.range().0.off);
         match (toks.first(), toks.last()) {
-            (Some((t, off)), _) if Some(*off) < operand_start || operand_start.is_none() => match t.as_str() {
-                "++" => CXUnaryOperator_PreInc,
-                "--" => CXUnaryOperator_PreDec,
-                "&" => CXUnaryOperator_AddrOf,
-                "*" => CXUnaryOperator_Deref,
-                "+" => CXUnaryOperator_Plus,
-                "-" => CXUnaryOperator_Minus,
-                "~" => CXUnaryOperator_Not,
-                "!" => CXUnaryOperator_LNot,
-                "__real__" | "__real" => CXUnaryOperator_Real,
-                "__imag__" | "__imag" => CXUnaryOperator_Imag,
-                "__extension__" => CXUnaryOperator_Extension,
-                _ => 0,
-            },
+            (Some((t, off)), _) if Some(*off) < operand_start || operand_start.is_none() => {
+                match t.as_str() {
+                    "++" => CXUnaryOperator_PreInc,
+                    "--" => CXUnaryOperator_PreDec,
+                    "&" => CXUnaryOperator_AddrOf,
+                    "*" => CXUnaryOperator_Deref,
+                    "+" => CXUnaryOperator_Plus,
+                    "-" => CXUnaryOperator_Minus,
+                    "~" => CXUnaryOperator_Not,
+                    "!" => CXUnaryOperator_LNot,
+                    "__real__" | "__real" => CXUnaryOperator_Real,
+                    "__imag__" | "__imag" => CXUnaryOperator_Imag,
+                    "__extension__" => CXUnaryOperator_Extension,
+                    _ => 0,
+                }
+            }
             (_, Some((t, _))) => match t.as_str() {
                 "++" => CXUnaryOperator_PostInc,
                 "--" => CXUnaryOperator_PostDec,
