@@ -129,8 +129,8 @@ fn main() {
     }
     // PTXGEN_STATIC_RUNTIME=1 (scripts/build-aarch64.sh): a build that must load on older
     // systems than the one it is built on (Jetson: glibc 2.31, GCC 9/11's libstdc++). libstdc++,
-    // zlib and zstd are linked statically, and bridge/link/glibc_compat.c defines the few glibc >= 2.32
-    // functions the static objects reference; the link itself is made against an old glibc.
+    // zlib and zstd are linked statically, and bridge/link/glibc_compat.c defines the few
+    // glibc >= 2.32 functions the static objects reference; the link is made against an old glibc.
     println!("cargo:rerun-if-env-changed=PTXGEN_STATIC_RUNTIME");
     let static_runtime = std::env::var("PTXGEN_STATIC_RUNTIME").is_ok_and(|v| v == "1");
     if static_runtime {
@@ -153,8 +153,10 @@ fn main() {
     } else {
         // LLVM brings ~240k relative relocations; packed (DT_RELR, glibc >= 2.36) they cost the
         // dynamic loader far less at every start of the CLI. (Libraries embedding ptxgen should
-        // link the same way.)
-        println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
+        // link the same way.) Not on aarch64: a native build on a Jetson has glibc <= 2.35.
+        if std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "x86_64") {
+            println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
+        }
         // System libraries: only what the NVPTX + clang subset needs at run time.
         for l in ["z", "zstd", "rt", "dl", "m", "pthread", "stdc++"] {
             println!("cargo:rustc-link-lib=dylib={l}");

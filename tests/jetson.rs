@@ -92,7 +92,8 @@ fn fake_driver_force_integrated_and_no_host_register() {
     assert!(ok && text.contains(", integrated"), "{text}");
     let (ok, text) = run_fake("buffers", &[]);
     assert!(ok && !text.contains(", integrated"), "{text}");
-    let (ok, text) = run_fake("buffers", &[("CUDACL_FORCE_INTEGRATED", "1"), ("CUDACL_NO_HOST_REGISTER", "1")]);
+    let (ok, text) =
+        run_fake("buffers", &[("CUDACL_FORCE_INTEGRATED", "1"), ("CUDACL_NO_HOST_REGISTER", "1")]);
     assert!(ok && text.contains(", integrated"), "{text}");
 }
 

@@ -23,8 +23,11 @@ fn inputs() -> Vec<PathBuf> {
     v
 }
 
-/// (input name, host C, OpenCL C) for every input ompcl translates with this libclang.
-fn translate_all(libclang_dir: &Path, out: &Path) -> Vec<(String, Result<(String, String), String>)> {
+/// One input's translation: (host C, OpenCL C), or ompcl's error.
+type Translation = Result<(String, String), String>;
+
+/// (input name, translation) for every input, with this libclang.
+fn translate_all(libclang_dir: &Path, out: &Path) -> Vec<(String, Translation)> {
     std::fs::create_dir_all(out).expect("out dir");
     let mut res = Vec::new();
     for input in inputs() {

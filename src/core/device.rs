@@ -72,7 +72,8 @@ fn parse_target(v: &str, driver_version: i32) -> Result<ptxgen::Target, String> 
         Some((a, b)) => (a, Some(b)),
         None => (v, None),
     };
-    let sm: u32 = sm.trim().trim_start_matches("sm_").parse().map_err(|_| "expected sm_NN[:X.Y]".to_string())?;
+    let sm: u32 =
+        sm.trim().trim_start_matches("sm_").parse().map_err(|_| "expected sm_NN[:X.Y]".to_string())?;
     let t = match ptx {
         Some(p) => {
             let (a, b) = p.trim().split_once('.').ok_or("expected a PTX ISA X.Y")?;
@@ -150,7 +151,11 @@ impl Device {
     /// The ptxgen target for this device (`CUDACL_TARGET` overrides it: see [`forced_target`]).
     pub fn target(&self) -> ptxgen::Target {
         forced_target(self.driver_version).unwrap_or_else(|| {
-            ptxgen::Target::for_device(self.compute_capability.0, self.compute_capability.1, self.driver_version)
+            ptxgen::Target::for_device(
+                self.compute_capability.0,
+                self.compute_capability.1,
+                self.driver_version,
+            )
         })
     }
 
