@@ -16,7 +16,7 @@ SYSROOT=$ROOT/target/aarch64-sysroot
 A64=$ROOT/target/aarch64-unknown-linux-gnu/release
 WORK=$ROOT/target/ci-aarch64
 rm -rf "$WORK"
-mkdir -p "$WORK/x86" "$WORK/arm" "$WORK/cache" "$WORK/no-vendors"
+mkdir -p "$WORK/x86" "$WORK/arm" "$WORK/cache"
 export CUDACL_CACHE=0 CUDACL_CACHE_DIR=$WORK/cache
 
 # --- 2. PTX from both hosts -----------------------------------------------------------------------
@@ -87,10 +87,12 @@ if [ ! -x "$RUN/usr/bin/clinfo" ]; then
   (cd "$APT/run-debs" && apt-get "${aptopts[@]}" download clinfo/bookworm ocl-icd-libopencl1/bookworm)
   for d in "$APT"/run-debs/*.deb; do dpkg-deb -x "$d" "$RUN"; done
 fi
-# Debian 12's arm64 clinfo and loader run on the cross toolchain's arm64 glibc 2.36.
+# Debian 12's arm64 clinfo and loader run on the cross toolchain's arm64 glibc 2.36. The loader
+# (ocl-icd 2.3.1) is given a vendors folder holding one cudacl.icd.
+mkdir -p "$WORK/vendors"
+echo "$A64/libcudacl.so" >"$WORK/vendors/cudacl.icd"
 out=$(qemu-aarch64-static -L /usr/aarch64-linux-gnu \
-  -E LD_LIBRARY_PATH="$RUN/usr/lib/aarch64-linux-gnu" \
-  -E OCL_ICD_FILENAMES="$A64/libcudacl.so" -E OCL_ICD_VENDORS="$WORK/no-vendors/" \
+  -E LD_LIBRARY_PATH="$RUN/usr/lib/aarch64-linux-gnu" -E OCL_ICD_VENDORS="$WORK/vendors/" \
   "$RUN/usr/bin/clinfo" 2>&1) || { echo "$out" >&2; echo "ci-aarch64: clinfo (arm64) failed" >&2; exit 1; }
 echo "$out" | grep -E "Number of platforms|Platform Name|Number of devices" | head -6
 echo "$out" | grep -qE "Number of platforms +1$" || { echo "$out" >&2; echo "ci-aarch64: clinfo sees no platform" >&2; exit 1; }
