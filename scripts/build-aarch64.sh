@@ -36,8 +36,13 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # --- Rust's aarch64 standard library ------------------------------------------------------------
+# (rustup's server answered on this project's machines, 2026-11-23; Debian's rustc-web 1.96 with
+# libstd-rust-web-dev:arm64 would be the route without it.)
 if ! rustup target list --installed 2>/dev/null | grep -qx "$TARGET"; then
-  rustup target add "$TARGET"
+  rustup target add "$TARGET" || {
+    echo "build-aarch64: 'rustup target add $TARGET' failed (no access to rustup's server?)" >&2
+    exit 1
+  }
 fi
 
 # --- the private sysroot: arm64 LLVM 19 (Debian 12) + glibc 2.31 and static libs (Debian 11) ----

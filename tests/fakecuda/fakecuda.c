@@ -275,12 +275,13 @@ CUresult cuDevicePrimaryCtxRelease(CUdevice d) {
     return CUDA_SUCCESS;
 }
 
-#ifndef FAKECUDA_CUDA_10_2
-/* CUDA 11.0+ only: the 10.2 build (JetPack 4.6's driver) does not export it. */
-CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { return cuDevicePrimaryCtxRelease(d); }
-#endif
+CUresult cuDevicePrimaryCtxReset(CUdevice d) { return valid_device(d) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
 
-CUresult cuDevicePrimaryCtxReset_v2(CUdevice d) { return valid_device(d) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
+#ifndef FAKECUDA_CUDA_10_2
+/* CUDA 11.0+ only: the 10.2 build (JetPack 4.6's driver) does not export them. */
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { return cuDevicePrimaryCtxRelease(d); }
+CUresult cuDevicePrimaryCtxReset_v2(CUdevice d) { return cuDevicePrimaryCtxReset(d); }
+#endif
 
 CUresult cuCtxSetCurrent(void *ctx) {
     current = (struct fake_ctx *)ctx;
