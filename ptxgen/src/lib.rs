@@ -5,6 +5,8 @@
 
 //! See README.md for the pipeline, the libclc search order, the caches and the CLI.
 
+#![warn(clippy::undocumented_unsafe_blocks)]
+
 mod binary;
 mod cache;
 mod ffi;

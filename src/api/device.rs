@@ -201,11 +201,11 @@ pub unsafe extern "C" fn clGetDeviceInfo(
     param_value_size_ret: *mut usize,
 ) -> cl_int {
     entry(|| {
-        device_info(
-            &*Cl::<Device>::get(device)?,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
+        let d = Cl::<Device>::get(device)?;
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
+        device_info(&d, param_name, out)
     })
 }
 

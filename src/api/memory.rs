@@ -28,7 +28,9 @@ fn at_most_one(flags: cl_mem_flags, group: cl_mem_flags) -> bool {
     (flags & group).count_ones() <= 1
 }
 
-fn create_buffer(
+/// # Safety
+/// `host_ptr` is valid as clCreateBuffer's specification requires for `flags`.
+unsafe fn create_buffer(
     context: cl_context,
     flags: cl_mem_flags,
     size: usize,
@@ -67,7 +69,8 @@ pub unsafe extern "C" fn clCreateBuffer(
     host_ptr: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    let body = || create_buffer(context, flags, size, host_ptr);
+    // SAFETY: the entry point's own pointer arguments, valid per the spec.
+    let body = || unsafe { create_buffer(context, flags, size, host_ptr) };
     // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
     unsafe { entry_ret(errcode_ret, body) }
 }
@@ -88,7 +91,8 @@ pub unsafe extern "C" fn clCreateBufferWithProperties(
         if !properties.is_null() && unsafe { *properties } != 0 {
             return Err(CL_INVALID_PROPERTY);
         }
-        create_buffer(context, flags, size, host_ptr)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { create_buffer(context, flags, size, host_ptr) }
     };
     // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
     unsafe { entry_ret(errcode_ret, body) }
@@ -169,7 +173,9 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
 ) -> cl_int {
     entry(|| {
         let m = Cl::<Mem>::get(memobj)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_MEM_TYPE => out.value::<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER as cl_mem_object_type),
             CL_MEM_FLAGS => out.value::<cl_mem_flags>(m.flags),
@@ -208,7 +214,9 @@ struct Target {
     waits: Vec<Arc<Cl<crate::core::event::Event>>>,
 }
 
-fn target(
+/// # Safety
+/// `list` holds `num` event handles, or is NULL with `num` 0.
+unsafe fn target(
     command_queue: cl_command_queue,
     mems: &[&Arc<Cl<Mem>>],
     num: cl_uint,
@@ -232,7 +240,9 @@ fn in_bounds(m: &Mem, offset: usize, len: usize) -> CLResult<()> {
     }
 }
 
-fn run(
+/// # Safety
+/// `event` is NULL or valid for writing a `cl_event`.
+unsafe fn run(
     t: Target,
     command_type: u32,
     blocking: bool,
@@ -266,7 +276,8 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
-        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         if ptr.is_null() || cb == 0 {
             return Err(CL_INVALID_VALUE);
         }
@@ -274,7 +285,8 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
         m.check_host_access(HOST_READ)?;
         // SAFETY: ptr has cb writable bytes until the read completes, per the spec.
         let work = unsafe { m.read(offset, cb, ptr) };
-        run(t, CL_COMMAND_READ_BUFFER, blocking_read != 0, event, work)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_READ_BUFFER, blocking_read != 0, event, work) }
     })
 }
 
@@ -293,7 +305,8 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
-        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         if ptr.is_null() || cb == 0 {
             return Err(CL_INVALID_VALUE);
         }
@@ -301,7 +314,8 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
         m.check_host_access(HOST_WRITE)?;
         // SAFETY: ptr has cb readable bytes until the write completes, per the spec.
         let work = unsafe { m.write(offset, cb, ptr) };
-        run(t, CL_COMMAND_WRITE_BUFFER, blocking_write != 0, event, work)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_WRITE_BUFFER, blocking_write != 0, event, work) }
     })
 }
 
@@ -321,7 +335,8 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
         Cl::<Queue>::get(command_queue)?;
         let s = Cl::<Mem>::get(src_buffer)?;
         let d = Cl::<Mem>::get(dst_buffer)?;
-        let t = target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list) }?;
         if cb == 0 {
             return Err(CL_INVALID_VALUE);
         }
@@ -335,12 +350,16 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
             }
         }
         let work = Cl::<Mem>::copy(&s, &d, src_offset, dst_offset, cb);
-        run(t, CL_COMMAND_COPY_BUFFER, false, event, work)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_COPY_BUFFER, false, event, work) }
     })
 }
 
 /// Reads a size_t[3] argument (CL_INVALID_VALUE when NULL).
-fn triple(p: *const usize) -> CLResult<[usize; 3]> {
+///
+/// # Safety
+/// `p` holds three values.
+unsafe fn triple(p: *const usize) -> CLResult<[usize; 3]> {
     if p.is_null() {
         return Err(CL_INVALID_VALUE);
     }
@@ -348,8 +367,11 @@ fn triple(p: *const usize) -> CLResult<[usize; 3]> {
     Ok(unsafe { [*p, *p.add(1), *p.add(2)] })
 }
 
-fn region_of(p: *const usize) -> CLResult<[usize; 3]> {
-    let r = triple(p)?;
+/// # Safety
+/// `p` is NULL or holds three values.
+unsafe fn region_of(p: *const usize) -> CLResult<[usize; 3]> {
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let r = unsafe { triple(p) }?;
     if r.contains(&0) {
         return Err(CL_INVALID_VALUE);
     }
@@ -372,7 +394,9 @@ fn buffer_side(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn rect_host(
+/// # Safety
+/// The pointer arguments are valid as clEnqueueRead/WriteBufferRect's specification requires.
+unsafe fn rect_host(
     command_queue: cl_command_queue,
     buffer: cl_mem,
     read: bool,
@@ -391,19 +415,25 @@ fn rect_host(
 ) -> CLResult<()> {
     Cl::<Queue>::get(command_queue)?;
     let m = Cl::<Mem>::get(buffer)?;
-    let t = target(command_queue, &[&m], num, list)?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let t = unsafe { target(command_queue, &[&m], num, list) }?;
     if ptr.is_null() {
         return Err(CL_INVALID_VALUE);
     }
-    let region = region_of(region)?;
-    let buf = buffer_side(triple(buffer_origin)?, region, buffer_row_pitch, buffer_slice_pitch, m.size)?;
-    let host = Pitched::new(triple(host_origin)?, region, host_row_pitch, host_slice_pitch)?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let region = unsafe { region_of(region) }?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let buf =
+        buffer_side(unsafe { triple(buffer_origin) }?, region, buffer_row_pitch, buffer_slice_pitch, m.size)?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let host = Pitched::new(unsafe { triple(host_origin) }?, region, host_row_pitch, host_slice_pitch)?;
     host.end(region).ok_or(CL_INVALID_VALUE)?;
     m.check_host_access(if read { HOST_READ } else { HOST_WRITE })?;
     // SAFETY: ptr holds the host region until the command completes, per the spec.
     let work = unsafe { m.rect_host(read, buf, host, ptr, region) };
     let ty = if read { CL_COMMAND_READ_BUFFER_RECT } else { CL_COMMAND_WRITE_BUFFER_RECT };
-    run(t, ty, blocking != 0, event, work)
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    unsafe { run(t, ty, blocking != 0, event, work) }
 }
 
 #[no_mangle]
@@ -424,23 +454,26 @@ pub unsafe extern "C" fn clEnqueueReadBufferRect(
     event: *mut cl_event,
 ) -> cl_int {
     entry(|| {
-        rect_host(
-            command_queue,
-            buffer,
-            true,
-            blocking_read,
-            buffer_origin,
-            host_origin,
-            region,
-            buffer_row_pitch,
-            buffer_slice_pitch,
-            host_row_pitch,
-            host_slice_pitch,
-            ptr,
-            num_events_in_wait_list,
-            event_wait_list,
-            event,
-        )
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe {
+            rect_host(
+                command_queue,
+                buffer,
+                true,
+                blocking_read,
+                buffer_origin,
+                host_origin,
+                region,
+                buffer_row_pitch,
+                buffer_slice_pitch,
+                host_row_pitch,
+                host_slice_pitch,
+                ptr,
+                num_events_in_wait_list,
+                event_wait_list,
+                event,
+            )
+        }
     })
 }
 
@@ -462,23 +495,26 @@ pub unsafe extern "C" fn clEnqueueWriteBufferRect(
     event: *mut cl_event,
 ) -> cl_int {
     entry(|| {
-        rect_host(
-            command_queue,
-            buffer,
-            false,
-            blocking_read,
-            buffer_origin,
-            host_origin,
-            region,
-            buffer_row_pitch,
-            buffer_slice_pitch,
-            host_row_pitch,
-            host_slice_pitch,
-            ptr as *mut c_void,
-            num_events_in_wait_list,
-            event_wait_list,
-            event,
-        )
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe {
+            rect_host(
+                command_queue,
+                buffer,
+                false,
+                blocking_read,
+                buffer_origin,
+                host_origin,
+                region,
+                buffer_row_pitch,
+                buffer_slice_pitch,
+                host_row_pitch,
+                host_slice_pitch,
+                ptr as *mut c_void,
+                num_events_in_wait_list,
+                event_wait_list,
+                event,
+            )
+        }
     })
 }
 
@@ -502,9 +538,12 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
         Cl::<Queue>::get(command_queue)?;
         let s = Cl::<Mem>::get(src_buffer)?;
         let d = Cl::<Mem>::get(dst_buffer)?;
-        let t = target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list)?;
-        let region = region_of(region)?;
-        let (so, dor) = (triple(src_origin)?, triple(dst_origin)?);
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list) }?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let region = unsafe { region_of(region) }?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let (so, dor) = (unsafe { triple(src_origin) }?, unsafe { triple(dst_origin) }?);
         let sp = buffer_side(so, region, src_row_pitch, src_slice_pitch, s.size)?;
         let dp = buffer_side(dor, region, dst_row_pitch, dst_slice_pitch, d.size)?;
         if Arc::ptr_eq(&s, &d) {
@@ -523,7 +562,8 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
             }
         }
         let work = Cl::<Mem>::copy_rect(&s, &d, sp, dp, region);
-        run(t, CL_COMMAND_COPY_BUFFER_RECT, false, event, work)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_COPY_BUFFER_RECT, false, event, work) }
     })
 }
 
@@ -542,7 +582,8 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
-        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         if pattern.is_null() || !matches!(pattern_size, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128) {
             return Err(CL_INVALID_VALUE);
         }
@@ -553,7 +594,8 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
         // SAFETY: pattern_size readable bytes.
         let p = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
         let work = m.fill(p, offset, cb);
-        run(t, CL_COMMAND_FILL_BUFFER, false, event, work)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_FILL_BUFFER, false, event, work) }
     })
 }
 
@@ -573,7 +615,8 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
     let body = || {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
-        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         let known = (CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) as cl_map_flags;
         let inval = CL_MAP_WRITE_INVALIDATE_REGION as cl_map_flags;
         if map_flags & !known != 0 || (map_flags & inval != 0 && map_flags & !inval != 0) {
@@ -590,7 +633,8 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
             return Err(CL_INVALID_OPERATION);
         }
         let (ptr, work) = m.map(&t.q, map_flags, offset, cb)?;
-        match run(t, CL_COMMAND_MAP_BUFFER, blocking_map != 0, event, work) {
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        match unsafe { run(t, CL_COMMAND_MAP_BUFFER, blocking_map != 0, event, work) } {
             Ok(()) => Ok(ptr),
             Err(e) => {
                 // The mapping never happened: forget it again.
@@ -617,9 +661,11 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(memobj)?;
-        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         let work = m.unmap(mapped_ptr)?;
-        run(t, CL_COMMAND_UNMAP_MEM_OBJECT, false, event, work)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_UNMAP_MEM_OBJECT, false, event, work) }
     })
 }
 
@@ -647,15 +693,19 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
             return Err(CL_INVALID_VALUE);
         }
         let refs: Vec<&Arc<Cl<Mem>>> = mems.iter().collect();
-        let t = target(command_queue, &refs, num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &refs, num_events_in_wait_list, event_wait_list) }?;
         let to_host = flags & CL_MIGRATE_MEM_OBJECT_HOST as cl_mem_migration_flags != 0;
         let undefined = flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED as cl_mem_migration_flags != 0;
         let works: Vec<_> = mems.iter().map(|m| m.migrate(to_host, undefined)).collect();
-        run(t, CL_COMMAND_MIGRATE_MEM_OBJECTS, false, event, move |q: &Queue| {
-            for w in works {
-                w(q)?;
-            }
-            Ok(())
-        })
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe {
+            run(t, CL_COMMAND_MIGRATE_MEM_OBJECTS, false, event, move |q: &Queue| {
+                for w in works {
+                    w(q)?;
+                }
+                Ok(())
+            })
+        }
     })
 }

@@ -219,6 +219,7 @@ impl Kernel {
                     return Err(CL_INVALID_ARG_SIZE);
                 }
                 let h: cl_mem =
+                    // SAFETY: a memory-object argument's value points to a cl_mem (size checked above).
                     if value.is_null() { std::ptr::null_mut() } else { unsafe { *(value as *const cl_mem) } };
                 if h.is_null() {
                     V::Mem(None)
@@ -259,6 +260,7 @@ impl Kernel {
                 if value.is_null() {
                     return Err(CL_INVALID_ARG_VALUE);
                 }
+                // SAFETY: value has size readable bytes (this function's contract).
                 V::Bytes(unsafe { std::slice::from_raw_parts(value as *const u8, size) })
             }
         };

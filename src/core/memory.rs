@@ -609,8 +609,10 @@ impl Cl<Mem> {
             let h = End::Host(hp + host.origin);
             // SAFETY: the host side is valid until the command completes (contract).
             if to_host {
+                // SAFETY: the host side is valid until the command completes (the contract of rect_host).
                 unsafe { copy_rect(&q.stream, dev, buf, h, host, region) }
             } else {
+                // SAFETY: the host side is valid until the command completes (the contract of rect_host).
                 unsafe { copy_rect(&q.stream, h, host, dev, buf, region) }?;
                 st.written(q, mem.storage.multi);
                 Ok(())

@@ -11,6 +11,7 @@ pub struct PrimaryContext {
 
 // SAFETY: CUDA contexts may be used from any thread.
 unsafe impl Send for PrimaryContext {}
+// SAFETY: the driver API is thread-safe for a context's handle.
 unsafe impl Sync for PrimaryContext {}
 
 thread_local! {
@@ -32,6 +33,7 @@ impl PrimaryContext {
         if CURRENT.with(|c| c.get()) == want {
             let mut now = std::ptr::null_mut();
             // The application may have switched contexts itself (CUDA interop): verify.
+            // SAFETY: a local out-pointer.
             unsafe { sys::cuCtxGetCurrent(&mut now) };
             if now as usize == want {
                 return Ok(());

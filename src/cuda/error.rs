@@ -25,6 +25,7 @@ impl CudaError {
         if p.is_null() {
             format!("CUDA error {}", self.0 as i32)
         } else {
+            // SAFETY: the driver returns a static NUL-terminated string (checked non-NULL).
             unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy().into_owned()
         }
     }

@@ -7,6 +7,7 @@ pub struct Stream(pub sys::CUstream);
 
 // SAFETY: streams may be used from any thread.
 unsafe impl Send for Stream {}
+// SAFETY: the driver API is thread-safe for a stream's handle.
 unsafe impl Sync for Stream {}
 
 impl Stream {
@@ -20,11 +21,13 @@ impl Stream {
     }
 
     pub fn synchronize(&self) -> CudaResult<()> {
+        // SAFETY: a stream this wrapper owns.
         check(unsafe { sys::cuStreamSynchronize(self.0) })
     }
 
     /// Later work on this stream waits for `event` (recorded on any stream, any device).
     pub fn wait(&self, event: &Event) -> CudaResult<()> {
+        // SAFETY: both handles are owned by their wrappers and alive.
         check(unsafe { sys::cuStreamWaitEvent(self.0, event.0, 0) })
     }
 
@@ -45,6 +48,7 @@ impl Stream {
 
 impl Drop for Stream {
     fn drop(&mut self) {
+        // SAFETY: the stream is owned here and destroyed once.
         unsafe { sys::cuStreamDestroy_v2(self.0) };
     }
 }
