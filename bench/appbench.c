@@ -14,9 +14,10 @@
  *
  * The platform is the one whose name contains $CL_PLATFORM_NAME ("cudacl" by default), so the
  * same binary measures NVIDIA's OpenCL: CL_PLATFORM_NAME=NVIDIA ./appbench
- * `./appbench raw` measures the same launch-path rows on the CUDA driver API directly
+ * `./appbench raw [axpb4.ptx]` measures the same launch-path rows on the CUDA driver API directly
  * (libcuda.so.1 opened with dlopen; the kernel is equivalent PTX, made by llc-19 from IR, launched
- * with kernelParams), the floor any OpenCL implementation on CUDA pays.
+ * with kernelParams), the floor any OpenCL implementation on CUDA pays; also launched through a
+ * parameter buffer as cudacl does, and, given the PTX ptxgen makes of axpb4, that kernel.
  *
  * Besides a human-readable table, each result is one machine-readable line:
  *   RESULT <key> <value> <unit> <goal> <ok>
@@ -24,7 +25,7 @@
  * scripts/appbench-table.sh joins the three runs (cudacl, NVIDIA, raw) into one table.
  *
  * Build: cc -O2 -o appbench bench/appbench.c -lOpenCL -lm -ldl
- * Usage: ./appbench [raw]
+ * Usage: ./appbench | ./appbench raw [axpb4.ptx] | ./appbench --print-axpb4 (the launch kernel's source)
  */
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
@@ -140,7 +141,35 @@ static void *sym(void *lib, const char *name) {
     return p;
 }
 
-static int raw_main(void) {
+/* The parameter-buffer size of the first .entry of a PTX text: each ".param .<type> name" in
+ * order, aligned to its size (the layout CU_LAUNCH_PARAM_BUFFER_POINTER takes). */
+static size_t ptx_param_bytes(const char *ptx) {
+    const char *p = strstr(ptx, ".entry");
+    const char *end = p ? strchr(p, ')') : NULL;
+    size_t off = 0;
+    while (p && end && (p = strstr(p, ".param .")) && p < end) {
+        p += 8;
+        size_t sz = (p[1] == '6' || p[1] == '8') && (p[0] == 'u' || p[0] == 'b' || p[0] == 's' || p[0] == 'f') && p[2] == '4' ? 8 : 4;
+        if (!strncmp(p, "u8", 2) || !strncmp(p, "b8", 2) || !strncmp(p, "s8", 2)) sz = 1;
+        if (!strncmp(p, "u16", 3) || !strncmp(p, "b16", 3) || !strncmp(p, "s16", 3) || !strncmp(p, "f16", 3)) sz = 2;
+        off = (off + sz - 1) / sz * sz + sz;
+    }
+    return off;
+}
+
+static char *read_text(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) DIE("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *t = calloc(1, n + 1);
+    if (fread(t, 1, n, f) != (size_t)n) DIE("cannot read %s", path);
+    fclose(f);
+    return t;
+}
+
+static int raw_main(const char *cudacl_ptx) {
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!lib) DIE("no libcuda.so.1: %s", dlerror());
 #define LOAD(f, name) (*(void **)&cu.f = sym(lib, name))
@@ -210,6 +239,51 @@ static int raw_main(void) {
         one[i] = now_us() - t0;
     }
     result("launch4.sync", "4 buf + 2 scalar: launch + sync", median(one, SYNC), "us", "-", ok);
+
+    /* The same launches through one parameter buffer (CU_LAUNCH_PARAM_BUFFER_POINTER), as
+     * cudacl issues them; and, given the PTX ptxgen makes for axpb4 (implicit parameters
+     * after the 6 of the source, left zero: no offset), that kernel. */
+    for (int variant = 0; variant < 2; variant++) {
+        CUfunction fv = f;
+        size_t psize = 40;
+        if (variant == 1) {
+            if (!cudacl_ptx) break;
+            char *text = read_text(cudacl_ptx);
+            CUmodule m2;
+            CU(cu.ModuleLoadData(&m2, text));
+            CU(cu.ModuleGetFunction(&fv, m2, "axpb4"));
+            psize = ptx_param_bytes(text);
+            free(text);
+        }
+        static unsigned char pbuf[4096] __attribute__((aligned(16)));
+        memset(pbuf, 0, sizeof pbuf);
+        memcpy(pbuf, &da, 8); memcpy(pbuf + 8, &db, 8); memcpy(pbuf + 16, &dc, 8); memcpy(pbuf + 24, &dd, 8);
+        memcpy(pbuf + 32, &n, 4); memcpy(pbuf + 36, &sc, 4);
+        void *extra[5] = {(void *)1 /* CU_LAUNCH_PARAM_BUFFER_POINTER */, pbuf,
+                          (void *)2 /* CU_LAUNCH_PARAM_BUFFER_SIZE */, &psize, (void *)0};
+#define LAUNCHX() CU(cu.LaunchKernel(fv, grid, 1, 1, block, 1, 1, 0, s, NULL, extra))
+        CU(cu.MemcpyHtoD(dd, zeros, bytes));
+        for (int r = 0; r < REPS; r++) {
+            double t0 = now_us();
+            for (int i = 0; i < LAUNCHES; i++) LAUNCHX();
+            CU(cu.StreamSynchronize(s));
+            thr[r] = (now_us() - t0) / LAUNCHES;
+        }
+        CU(cu.MemcpyDtoH(d, dd, bytes));
+        int okx = check_axpb(a, b, c, d, sc);
+        for (int i = 0; i < SYNC; i++) {
+            double t0 = now_us();
+            LAUNCHX();
+            CU(cu.StreamSynchronize(s));
+            one[i] = now_us() - t0;
+        }
+#undef LAUNCHX
+        char label[96];
+        snprintf(label, sizeof label, "%s: async launch (thruput), %zu B", variant ? "ptxgen's PTX, param buffer" : "param buffer", psize);
+        result(variant ? "raw.ptxgen.async" : "raw.pbuf.async", label, median(thr, REPS), "us", "-", okx);
+        snprintf(label, sizeof label, "%s: launch + sync", variant ? "ptxgen's PTX, param buffer" : "param buffer");
+        result(variant ? "raw.ptxgen.sync" : "raw.pbuf.sync", label, median(one, SYNC), "us", "-", okx);
+    }
 
     /* An event per launch: what an OpenCL event costs at least. */
     for (int r = 0; r < REPS; r++) {
@@ -290,12 +364,14 @@ static cl_context ctx;
 static cl_device_id dev;
 static cl_command_queue q, qp;
 
-static const char *SRC =
-    "__kernel void axpb4(__global const float *a, __global const float *b, __global const float *c,\n"
-    "                    __global float *d, const int n, const float s) {\n"
-    "  int i = get_global_id(0);\n"
-    "  if (i < n) d[i] = a[i] * s + b[i] - c[i];\n"
+#define AXPB4_SRC \
+    "__kernel void axpb4(__global const float *a, __global const float *b, __global const float *c,\n" \
+    "                    __global float *d, const int n, const float s) {\n" \
+    "  int i = get_global_id(0);\n" \
+    "  if (i < n) d[i] = a[i] * s + b[i] - c[i];\n" \
     "}\n"
+static const char *SRC =
+    AXPB4_SRC
     /* count-nonzero: grid-stride loop, __local tree, one atomic per group. */
     "__kernel void count_nonzero(__global const uchar *src, const int n, __global int *count) {\n"
     "  __local int tmp[256];\n"
@@ -378,6 +454,17 @@ static cl_program build(const char *src) {
         char log[16384] = {0};
         clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
         DIE("build failed (%d):\n%s", err, log);
+    }
+    /* APPBENCH_BINARY=FILE: the program binary (NVIDIA's is PTX; cudacl's wraps its PTX). */
+    const char *dump = getenv("APPBENCH_BINARY");
+    size_t size = 0;
+    if (dump && clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) == CL_SUCCESS && size) {
+        unsigned char *bin = malloc(size);
+        FILE *f = fopen(dump, "wb");
+        if (bin && f && clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS)
+            fwrite(bin, 1, size, f);
+        if (f) fclose(f);
+        free(bin);
     }
     return p;
 }
@@ -726,7 +813,8 @@ static void bench_kernels(cl_program p) {
 
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (argc > 1 && !strcmp(argv[1], "raw")) return raw_main();
+    if (argc > 1 && !strcmp(argv[1], "--print-axpb4")) return fputs(AXPB4_SRC, stdout) < 0;
+    if (argc > 1 && !strcmp(argv[1], "raw")) return raw_main(argc > 2 ? argv[2] : NULL);
     /* APPBENCH_ONLY=launch|kernels: one part only. */
     const char *only = getenv("APPBENCH_ONLY");
     const char *want = getenv("CL_PLATFORM_NAME");

@@ -108,6 +108,21 @@ impl Event {
     }
 }
 
+impl Drop for Event {
+    /// Gives the command's CUDA events back to its queue for later commands.
+    fn drop(&mut self) {
+        let Some(q) = &self.queue else { return };
+        let s = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        let ends = [(s.end.take(), q.profiling()), (s.start.take(), true)];
+        for (e, timing) in ends {
+            // Still shared (a wait being issued on another queue): it is destroyed by its last owner.
+            if let Some(Ok(e)) = e.map(Arc::try_unwrap) {
+                q.recycle_cuda_event(e, timing);
+            }
+        }
+    }
+}
+
 /// The parts that hand out the event's own handle (callbacks) or keep it alive (watchers).
 impl Cl<Event> {
     /// The command was submitted to CUDA; `end` completes with it.

@@ -557,9 +557,14 @@ impl Launch {
     fn run_with(&self, q: &Queue, f: &DeviceFunc, params: &mut [u8]) -> CLResult<()> {
         let p = &*self.params;
         params.copy_from_slice(&p.bytes);
+        let mut note_after = false;
         for arg in &p.mems {
             let ptr = match &arg.mem {
-                Some(m) => m.device_ptr(q)?,
+                Some(m) => {
+                    let (ptr, later) = m.kernel_arg_ptr(q, arg.constant)?;
+                    note_after |= later;
+                    ptr
+                }
                 None => 0,
             };
             let o = arg.offset as usize;
@@ -614,10 +619,13 @@ impl Launch {
             }
             z0 += gz;
         }
-        for arg in &p.mems {
-            // __constant buffers are not written by the kernel.
-            if let (false, Some(m)) = (arg.constant, &arg.mem) {
-                m.note_device_write(q);
+        // Multi-device contexts: what the kernel may have written is recorded after the launch
+        // (__constant buffers are not written by the kernel).
+        if note_after {
+            for arg in &p.mems {
+                if let (false, Some(m)) = (arg.constant, &arg.mem) {
+                    m.note_device_write(q);
+                }
             }
         }
         Ok(())

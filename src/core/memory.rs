@@ -467,6 +467,21 @@ impl Mem {
         Ok(base + self.offset as DevicePtr)
     }
 
+    /// `device_ptr` for a kernel argument, under one lock: in a single-device context a buffer
+    /// the kernel may write (not `__constant`, not CL_MEM_READ_ONLY) is marked written at once,
+    /// since the launch follows in the same submission. Returns the address and whether
+    /// `note_device_write` is still due after the launch (multi-device contexts, which record
+    /// an event after it).
+    pub fn kernel_arg_ptr(&self, q: &Queue, constant: bool) -> CLResult<(DevicePtr, bool)> {
+        let mut st = lock(&self.storage.state);
+        let base = st.ensure_valid(q, self.storage.size)?;
+        let writes = !constant && self.flags & CL_MEM_READ_ONLY as cl_mem_flags == 0;
+        if writes && !self.storage.multi {
+            st.written(q, false);
+        }
+        Ok((base + self.offset as DevicePtr, writes && self.storage.multi))
+    }
+
     /// A kernel on `q`'s device may have written the buffer: that device now holds the only
     /// up-to-date copy. Call it from the command's work, after the launch.
     pub fn note_device_write(&self, q: &Queue) {
