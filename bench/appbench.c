@@ -631,6 +631,25 @@ static double kernel_ms(cl_kernel k, cl_uint dims, const size_t *g, const size_t
     return (double)(b - a) / 1e6;
 }
 
+/* The same as wall time: median over 5 rounds of 20 back-to-back launches (of k, then k2 if
+ * given) on the plain queue and a clFinish, per launch (pair); independent of how an
+ * implementation computes its profiling timestamps. */
+static double wall_us(cl_kernel k, cl_kernel k2, cl_uint dims, const size_t *g, const size_t *l) {
+    enum { ROUNDS = 5, N = 20 };
+    double t[ROUNDS];
+    for (int r = 0; r < ROUNDS; r++) {
+        CK(clFinish(q));
+        double t0 = now_us();
+        for (int i = 0; i < N; i++) {
+            CK(clEnqueueNDRangeKernel(q, k, dims, NULL, g, l, 0, NULL, NULL));
+            if (k2) CK(clEnqueueNDRangeKernel(q, k2, dims, NULL, g, l, 0, NULL, NULL));
+        }
+        CK(clFinish(q));
+        t[r] = (now_us() - t0) / N;
+    }
+    return median(t, ROUNDS);
+}
+
 enum { W = 3840, H = 2160, KREPS = 15 };
 #define NPIX ((size_t)W * H)
 
@@ -693,6 +712,7 @@ static void bench_kernels(cl_program p) {
         }
         snprintf(label, sizeof label, "count-nonzero %dx%d u8 (kernel)", W, H);
         result("k.count_nonzero", label, median(t, KREPS) * 1e3, "us", "nv", ok);
+        result("k.count_nonzero.wall", "  same, wall time per launch", wall_us(k, NULL, 1, &g, &l), "us", "nv", ok);
         clReleaseKernel(k);
     }
     { /* remap */
@@ -720,6 +740,7 @@ static void bench_kernels(cl_program p) {
         }
         snprintf(label, sizeof label, "remap bilinear %dx%d u8, float maps (kernel)", W, H);
         result("k.remap", label, median(t, KREPS) * 1e3, "us", "nv", close_bytes(out, ref, NPIX, 1));
+        result("k.remap.wall", "  same, wall time per launch", wall_us(k, NULL, 2, g, l), "us", "nv", 1);
         clReleaseKernel(k);
     }
     { /* 7x7 separable Gaussian: both passes */
@@ -760,6 +781,7 @@ static void bench_kernels(cl_program p) {
             }
         snprintf(label, sizeof label, "Gaussian 7x7 separable __local %dx%d (2 kernels)", W, H);
         result("k.gauss7", label, median(t, KREPS) * 1e3, "us", "nv", close_bytes(out, ref, NPIX, 1));
+        result("k.gauss7.wall", "  same, wall time per pair of launches", wall_us(kr, kc, 2, g, l), "us", "nv", 1);
         clReleaseKernel(kr); clReleaseKernel(kc);
     }
     { /* absdiff */
@@ -774,6 +796,7 @@ static void bench_kernels(cl_program p) {
         for (size_t i = 0; i < NPIX; i++) ref[i] = (unsigned char)abs((int)img[i] - (int)img2[i]);
         snprintf(label, sizeof label, "absdiff u8 vload16/vstore16 %dx%d (kernel)", W, H);
         result("k.absdiff", label, median(t, KREPS) * 1e3, "us", "nv", close_bytes(out, ref, NPIX, 0));
+        result("k.absdiff.wall", "  same, wall time per launch", wall_us(k, NULL, 1, &g, &l), "us", "nv", 1);
         clReleaseKernel(k);
     }
     { /* LUT */
@@ -788,6 +811,7 @@ static void bench_kernels(cl_program p) {
         for (size_t i = 0; i < NPIX; i++) ref[i] = lut[img[i]];
         snprintf(label, sizeof label, "LUT u8 vload4 %dx%d (kernel)", W, H);
         result("k.lut", label, median(t, KREPS) * 1e3, "us", "nv", close_bytes(out, ref, NPIX, 0));
+        result("k.lut.wall", "  same, wall time per launch", wall_us(k, NULL, 1, &g, &l), "us", "nv", 1);
         clReleaseKernel(k);
     }
     { /* convertTo */
@@ -804,6 +828,7 @@ static void bench_kernels(cl_program p) {
         for (size_t i = 0; i < NPIX; i++) ref[i] = sat_rte((float)img[i] * alpha + beta);
         snprintf(label, sizeof label, "convertTo u8 convert_float4/uchar4_sat_rte %dx%d", W, H);
         result("k.convert", label, median(t, KREPS) * 1e3, "us", "nv", close_bytes(out, ref, NPIX, 1));
+        result("k.convert.wall", "  same, wall time per launch", wall_us(k, NULL, 1, &g, &l), "us", "nv", 1);
         clReleaseKernel(k);
     }
     clReleaseMemObject(dimg); clReleaseMemObject(dimg2); clReleaseMemObject(dout); clReleaseMemObject(dmx);

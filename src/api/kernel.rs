@@ -325,7 +325,14 @@ unsafe fn enqueue_ndrange(
     }
     let launch = Launch { kernel: k.clone(), params, dev: q.dev, geo };
     launch.check()?;
-    let cmd = Command { queue: &q, command_type, waits, want_event: !event.is_null(), blocking: false };
+    let cmd = Command {
+        queue: &q,
+        command_type,
+        waits,
+        want_event: !event.is_null(),
+        blocking: false,
+        host_done: false,
+    };
     // SAFETY: the caller's contract: event is NULL or a cl_event.
     unsafe { hand_out(event, cmd.enqueue(move |q: &Queue| launch.run(q))?) };
     Ok(())

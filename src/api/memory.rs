@@ -249,12 +249,31 @@ unsafe fn run(
     event: *mut cl_event,
     work: impl FnOnce(&Queue) -> CLResult<()> + Send + 'static,
 ) -> CLResult<()> {
+    // SAFETY: this function's contract.
+    unsafe { run_rw(t, command_type, blocking, None, event, work) }
+}
+
+/// `run` for a buffer read or write of the application's memory at `host` (`len` bytes): a
+/// blocking one into or from pageable memory is done when its work was issued.
+///
+/// # Safety
+/// `event` is NULL or valid for writing a `cl_event`.
+unsafe fn run_rw(
+    t: Target,
+    command_type: u32,
+    blocking: bool,
+    host: Option<(*const c_void, usize)>,
+    event: *mut cl_event,
+    work: impl FnOnce(&Queue) -> CLResult<()> + Send + 'static,
+) -> CLResult<()> {
+    let host_done = blocking && host.is_some_and(|(p, n)| t.q.is_pageable(p, n));
     let cmd = Command {
         queue: &t.q,
         command_type: command_type as cl_command_type,
         waits: t.waits,
         want_event: !event.is_null(),
         blocking,
+        host_done,
     };
     // SAFETY: the caller's contract: event is NULL or a cl_event.
     unsafe { hand_out(event, cmd.enqueue(work)?) };
@@ -286,7 +305,9 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
         // SAFETY: ptr has cb writable bytes until the read completes, per the spec.
         let work = unsafe { m.read(offset, cb, ptr) };
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
-        unsafe { run(t, CL_COMMAND_READ_BUFFER, blocking_read != 0, event, work) }
+        unsafe {
+            run_rw(t, CL_COMMAND_READ_BUFFER, blocking_read != 0, Some((ptr.cast_const(), cb)), event, work)
+        }
     })
 }
 
@@ -315,7 +336,7 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
         // SAFETY: ptr has cb readable bytes until the write completes, per the spec.
         let work = unsafe { m.write(offset, cb, ptr) };
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
-        unsafe { run(t, CL_COMMAND_WRITE_BUFFER, blocking_write != 0, event, work) }
+        unsafe { run_rw(t, CL_COMMAND_WRITE_BUFFER, blocking_write != 0, Some((ptr, cb)), event, work) }
     })
 }
 

@@ -42,6 +42,8 @@ pub const MAX_DEVICES: usize = 62;
 /// cuMemAlloc guarantees 256-byte alignment, so a sub-buffer's device pointer keeps it; piglit's
 /// clGetMemObjectInfo test makes a sub-buffer at byte 256 and fails on anything coarser.
 pub const BASE_ADDR_ALIGN: usize = 256;
+/// Buffers up to this size are read in whole by a map of part of them (see `map`).
+const SMALL_WHOLE_MAP: usize = 64 << 10;
 /// CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: host memory used in place by kernels must be this aligned.
 const MIN_ALIGN: usize = 128;
 
@@ -702,9 +704,21 @@ impl Cl<Mem> {
             if st.is_alias(q.dev) {
                 return Ok(());
             }
-            // SAFETY: the buffer's own host copy, which holds the mapped range.
-            unsafe { dtoh_on(&q.stream, &q.cuda, hp as *mut u8, base + root_off as DevicePtr, len) }?;
-            if len == mem.storage.size {
+            // A small buffer of its own (no sub-buffers) with cudacl's own host copy, mapped
+            // nowhere else: all of it comes over for about the price of the range, and later
+            // maps need no copy until a device writes it again (unmaps keep the host copy valid).
+            let size = mem.storage.size;
+            let whole = len == size
+                || (size <= SMALL_WHOLE_MAP
+                    && matches!(st.host, Some(HostMem::Pinned(_)))
+                    && Arc::strong_count(&mem.storage) == 1
+                    && mem.map_count() == 1);
+            let (dst, src, n) =
+                if whole { (hp - root_off, base, size) } else { (hp, base + root_off as DevicePtr, len) };
+            // SAFETY: the buffer's own host copy, which holds the mapped range (and, with
+            // `whole`, the whole allocation from hp - root_off).
+            unsafe { dtoh_on(&q.stream, &q.cuda, dst as *mut u8, src, n) }?;
+            if whole {
                 // The whole allocation is on the host now: later maps need no copy.
                 let v = st.valid | HOST;
                 st.set_valid(v);

@@ -91,6 +91,14 @@ impl Queue {
         }
     }
 
+    /// True when `[p, p+n)` is ordinary pageable host memory (not pinned or registered by anyone
+    /// in the process): the driver has copied it, or filled it, when an asynchronous copy
+    /// call returns.
+    pub fn is_pageable(&self, p: *const std::ffi::c_void, n: usize) -> bool {
+        // The driver answers for the current context's address space.
+        self.make_current().is_ok() && cuda::memory::is_pageable(p, n)
+    }
+
     /// Waits for everything submitted to the stream (a blocking command that has no event).
     /// Returns CL_COMPLETE, or CL_OUT_OF_RESOURCES when the device reported a failure.
     pub fn wait_stream(&self) -> cl_int {
@@ -144,6 +152,10 @@ pub struct Command<'a> {
     pub want_event: bool,
     /// A blocking read/write/map: return only once the work is complete.
     pub blocking: bool,
+    /// The host side is finished once the work was issued (a read into or a write from
+    /// pageable memory: the driver copies those before returning), so a blocking command
+    /// submitted at once has nothing to wait for.
+    pub host_done: bool,
 }
 
 impl Command<'_> {
@@ -185,7 +197,7 @@ impl Command<'_> {
             // Not run: its wait list failed (the event would have said so).
             return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
         }
-        if self.blocking {
+        if self.blocking && !(self.host_done && !must_defer && event.is_none()) {
             let status = match &event {
                 Some(e) => e.wait(),
                 None => q.wait_stream(),
