@@ -10,6 +10,7 @@ use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::memory::{rects_overlap, Mem, Pitched, BASE_ADDR_ALIGN, HOST_READ, HOST_WRITE};
 use crate::core::queue::{Command, Queue};
+use crate::core::transfer::SMALL_READ;
 use std::ffi::c_void;
 use std::sync::Arc;
 
@@ -250,11 +251,11 @@ unsafe fn run(
     work: impl FnOnce(&Queue) -> CLResult<()> + Send + 'static,
 ) -> CLResult<()> {
     // SAFETY: this function's contract.
-    unsafe { run_rw(t, command_type, blocking, None, event, work) }
+    unsafe { run_rw(t, command_type, blocking, false, event, work) }
 }
 
-/// `run` for a buffer read or write of the application's memory at `host` (`len` bytes): a
-/// blocking one into or from pageable memory is done when its work was issued.
+/// `run` for a command whose host side is finished once its work was issued when `host_done`
+/// (see `Command::host_done`).
 ///
 /// # Safety
 /// `event` is NULL or valid for writing a `cl_event`.
@@ -262,11 +263,10 @@ unsafe fn run_rw(
     t: Target,
     command_type: u32,
     blocking: bool,
-    host: Option<(*const c_void, usize)>,
+    host_done: bool,
     event: *mut cl_event,
     work: impl FnOnce(&Queue) -> CLResult<()> + Send + 'static,
 ) -> CLResult<()> {
-    let host_done = blocking && host.is_some_and(|(p, n)| t.q.is_pageable(p, n));
     let cmd = Command {
         queue: &t.q,
         command_type: command_type as cl_command_type,
@@ -303,11 +303,12 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
         in_bounds(&m, offset, cb)?;
         m.check_host_access(HOST_READ)?;
         // SAFETY: ptr has cb writable bytes until the read completes, per the spec.
-        let work = unsafe { m.read(offset, cb, ptr) };
+        let work = unsafe { m.read(offset, cb, ptr, blocking_read != 0) };
+        // A small blocking read waits in its work; a larger one into pageable memory is
+        // complete when the driver's copy call returns.
+        let done = blocking_read != 0 && (cb <= SMALL_READ || t.q.is_pageable(ptr, cb));
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
-        unsafe {
-            run_rw(t, CL_COMMAND_READ_BUFFER, blocking_read != 0, Some((ptr.cast_const(), cb)), event, work)
-        }
+        unsafe { run_rw(t, CL_COMMAND_READ_BUFFER, blocking_read != 0, done, event, work) }
     })
 }
 
@@ -335,8 +336,10 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
         m.check_host_access(HOST_WRITE)?;
         // SAFETY: ptr has cb readable bytes until the write completes, per the spec.
         let work = unsafe { m.write(offset, cb, ptr) };
+        // From pageable memory, the driver has taken the data when its copy call returns.
+        let done = blocking_write != 0 && t.q.is_pageable(ptr, cb);
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
-        unsafe { run_rw(t, CL_COMMAND_WRITE_BUFFER, blocking_write != 0, Some((ptr, cb)), event, work) }
+        unsafe { run_rw(t, CL_COMMAND_WRITE_BUFFER, blocking_write != 0, done, event, work) }
     })
 }
 

@@ -16,7 +16,7 @@ use super::context::Context;
 use super::device::Device;
 use super::par_copy::par_copy;
 use super::queue::Queue;
-use super::transfer::{aux, dtoh_on, htod_on};
+use super::transfer::{aux, dtoh_on, dtoh_small_sync, htod_on, SMALL_READ};
 use crate::base::entry::{lock, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
@@ -515,16 +515,23 @@ impl Cl<Mem> {
     /// # Safety
     /// `dst` has `len` writable bytes that stay allocated, and untouched by the application,
     /// until the command completes.
+    /// With `wait` (a blocking read) of at most SMALL_READ bytes, the work itself waits and
+    /// returns with the data in `dst`.
     pub unsafe fn read(
         self: &Arc<Self>,
         offset: usize,
         len: usize,
         dst: *mut c_void,
+        wait: bool,
     ) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
         let (mem, dst) = (self.clone(), dst as usize);
         move |q: &Queue| {
             let mut st = lock(&mem.storage.state);
             let src = st.ensure_valid(q, mem.storage.size)? + (mem.offset + offset) as DevicePtr;
+            if wait && len <= SMALL_READ {
+                // SAFETY: the destination is valid until the command completes (contract).
+                return unsafe { dtoh_small_sync(&q.stream, &q.cuda, dst as *mut u8, src, len) };
+            }
             // SAFETY: the destination is valid until the command completes (contract).
             unsafe { dtoh_on(&q.stream, &q.cuda, dst as *mut u8, src, len) }
         }
