@@ -36,11 +36,16 @@ unsafe fn parse_properties(props: *const cl_context_properties) -> CLResult<Vec<
             return Err(CL_INVALID_PROPERTY);
         }
         seen.push(name);
-        match name as u32 {
+        // The whole name is compared: an arbitrary value must not match by its low bits.
+        match u32::try_from(name).unwrap_or(0) {
             CL_CONTEXT_PLATFORM => {
                 Cl::<Platform>::get(value as cl_platform_id).map_err(|_| CL_INVALID_PLATFORM)?;
             }
-            CL_CONTEXT_INTEROP_USER_SYNC => {}
+            CL_CONTEXT_INTEROP_USER_SYNC => {
+                if value != CL_TRUE as cl_context_properties && value != CL_FALSE as cl_context_properties {
+                    return Err(CL_INVALID_PROPERTY);
+                }
+            }
             _ => return Err(CL_INVALID_PROPERTY),
         }
         out.push(name);

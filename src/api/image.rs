@@ -88,14 +88,28 @@ pub unsafe extern "C" fn clCreateImageWithProperties(
 #[no_mangle]
 pub unsafe extern "C" fn clGetSupportedImageFormats(
     context: cl_context,
-    _flags: cl_mem_flags,
-    _image_type: cl_mem_object_type,
-    _num_entries: cl_uint,
-    _image_formats: *mut cl_image_format,
+    flags: cl_mem_flags,
+    image_type: cl_mem_object_type,
+    num_entries: cl_uint,
+    image_formats: *mut cl_image_format,
     num_image_formats: *mut cl_uint,
 ) -> cl_int {
     entry(|| {
         Cl::<Context>::get(context)?;
+        let image_types = [
+            CL_MEM_OBJECT_IMAGE1D,
+            CL_MEM_OBJECT_IMAGE1D_BUFFER,
+            CL_MEM_OBJECT_IMAGE1D_ARRAY,
+            CL_MEM_OBJECT_IMAGE2D,
+            CL_MEM_OBJECT_IMAGE2D_ARRAY,
+            CL_MEM_OBJECT_IMAGE3D,
+        ];
+        if !super::memory::valid_mem_flags(flags)
+            || !image_types.contains(&image_type)
+            || (num_entries == 0 && !image_formats.is_null())
+        {
+            return Err(CL_INVALID_VALUE);
+        }
         // SAFETY: num_image_formats is NULL or a cl_uint, per the spec.
         unsafe { write_opt(num_image_formats, 0) };
         Ok(())

@@ -29,6 +29,16 @@ fn at_most_one(flags: cl_mem_flags, group: cl_mem_flags) -> bool {
     (flags & group).count_ones() <= 1
 }
 
+/// Whether `flags` is a valid memory-object flag set: known bits only, at most one device access
+/// and one host access flag, and USE_HOST_PTR alone of the host-pointer flags but COPY with ALLOC.
+pub fn valid_mem_flags(flags: cl_mem_flags) -> bool {
+    flags & !(ACCESS | HOST_PTR_FLAGS | HOST_ACCESS) == 0
+        && at_most_one(flags, ACCESS)
+        && at_most_one(flags, HOST_ACCESS)
+        && !(has(flags, CL_MEM_USE_HOST_PTR)
+            && (has(flags, CL_MEM_ALLOC_HOST_PTR) || has(flags, CL_MEM_COPY_HOST_PTR)))
+}
+
 /// # Safety
 /// `host_ptr` is valid as clCreateBuffer's specification requires for `flags`.
 unsafe fn create_buffer(
@@ -38,15 +48,7 @@ unsafe fn create_buffer(
     host_ptr: *mut c_void,
 ) -> CLResult<cl_mem> {
     let c = Cl::<Context>::get(context)?;
-    if flags & !(ACCESS | HOST_PTR_FLAGS | HOST_ACCESS) != 0
-        || !at_most_one(flags, ACCESS)
-        || !at_most_one(flags, HOST_ACCESS)
-    {
-        return Err(CL_INVALID_VALUE);
-    }
-    if has(flags, CL_MEM_USE_HOST_PTR)
-        && (has(flags, CL_MEM_ALLOC_HOST_PTR) || has(flags, CL_MEM_COPY_HOST_PTR))
-    {
+    if !valid_mem_flags(flags) {
         return Err(CL_INVALID_VALUE);
     }
     let max = c.devices.iter().map(|d| d.max_alloc).max().unwrap_or(0);

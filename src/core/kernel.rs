@@ -12,7 +12,7 @@ use crate::cuda::module::Function;
 use crate::cuda::sys::{CUfunction_attribute as FA, CUresult};
 use ptxgen::{ArgKind, ImplicitKind, KernelInfo};
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 /// Parameter buffers up to this size are built on the stack at launch (CUDA's limit before 12.1;
 /// larger ones, up to a device's max_param_buffer, on the heap).
@@ -28,14 +28,17 @@ pub const LOCAL_ALIGN: u32 = 16;
 const DEFAULT_DYNAMIC_SHARED: u32 = 48 * 1024;
 
 /// A memory-object argument: where its device address goes in the parameter buffer, and the
-/// buffer (None for a NULL buffer argument, or until the argument is set).
+/// buffer (None for a NULL buffer argument, or until the argument is set). Weak: setting a
+/// kernel argument does not retain the buffer (the CTS's retain_mem_object_set_kernel_arg
+/// waits for the destructor callback of a buffer released while still set); a launch holds
+/// what it uses (`Params::bind`).
 #[derive(Clone)]
 pub struct MemArg {
     /// Byte offset of the argument's slot in `Params::bytes`.
     pub offset: u32,
     /// A `__constant` argument: launches never write it.
     pub constant: bool,
-    pub mem: Option<Arc<Cl<Mem>>>,
+    pub mem: Option<Weak<Cl<Mem>>>,
 }
 
 /// The local size chosen for a NULL local_work_size, remembered for the next launch with the
@@ -73,6 +76,20 @@ pub struct Params {
     pub local_sizes: Vec<u32>,
     /// Total dynamic shared bytes of the __local arguments (offsets aligned).
     pub dyn_shared: u32,
+}
+
+impl Params {
+    /// The memory objects for a launch, per pointer argument, held until it is done:
+    /// CL_INVALID_KERNEL_ARGS when one was released since it was set.
+    pub fn bind(&self) -> CLResult<Vec<Option<Arc<Cl<Mem>>>>> {
+        self.mems
+            .iter()
+            .map(|arg| match &arg.mem {
+                Some(w) => w.upgrade().map(Some).ok_or(CL_INVALID_KERNEL_ARGS),
+                None => Ok(None),
+            })
+            .collect()
+    }
 }
 
 pub struct Kernel {
@@ -210,7 +227,7 @@ impl Kernel {
         // Validate and read the value before taking the lock.
         enum V<'a> {
             Bytes(&'a [u8]),
-            Mem(Option<Arc<Cl<Mem>>>),
+            Mem(Option<Weak<Cl<Mem>>>),
             Local(u32),
         }
         let v = match a.kind {
@@ -228,7 +245,7 @@ impl Kernel {
                     if !Arc::ptr_eq(&m.context, &self.program.context) {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
-                    V::Mem(Some(m))
+                    V::Mem(Some(Arc::downgrade(&m)))
                 }
             }
             ArgKind::LocalPtr => {
@@ -336,10 +353,7 @@ pub struct Limits {
 
 /// A local size for `global` when the application gave none: divides the global size, fits
 /// the limits, about 256 work-items, and enough groups to fill the GPU for large 1-D ranges.
-pub fn choose_local(global: &[u64], reqd: Option<[u32; 3]>, l: &Limits) -> [u64; 3] {
-    if let Some(r) = reqd {
-        return [r[0] as u64, r[1] as u64, r[2] as u64];
-    }
+pub fn choose_local(global: &[u64], l: &Limits) -> [u64; 3] {
     let mut local = [1u64; 3];
     let budget = l.max_threads.clamp(1, 256);
     match global.len() {
@@ -406,6 +420,11 @@ pub fn geometry(
         }
         g[d] = global[d] as u64;
     }
+    // The work-items must be countable in a size_t: 2^33 x 2^33 is not an NDRange any device
+    // could finish, and get_global_id's arithmetic would wrap.
+    if g[..n].iter().try_fold(1u64, |total, &d| total.checked_mul(d)).is_none() {
+        return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+    }
     let mut off = [0u64; 3];
     if let Some(o) = offset {
         for d in 0..n {
@@ -426,7 +445,9 @@ pub fn geometry(
             }
             v
         }
-        None => choose_local(&g[..n], reqd, l),
+        // OpenCL 1.2: a kernel declared with reqd_work_group_size must be given that size.
+        None if reqd.is_some() => return Err(CL_INVALID_WORK_GROUP_SIZE),
+        None => choose_local(&g[..n], l),
     };
     if let Some(r) = reqd {
         for d in 0..3 {
@@ -511,6 +532,8 @@ impl Kernel {
 pub struct Launch {
     pub kernel: Arc<Cl<Kernel>>,
     pub params: Arc<Params>,
+    /// `params.bind()`: the memory objects, per pointer argument.
+    pub mems: Vec<Option<Arc<Cl<Mem>>>>,
     pub dev: usize,
     pub geo: Geometry,
 }
@@ -558,8 +581,8 @@ impl Launch {
         let p = &*self.params;
         params.copy_from_slice(&p.bytes);
         let mut note_after = false;
-        for arg in &p.mems {
-            let ptr = match &arg.mem {
+        for (arg, m) in p.mems.iter().zip(&self.mems) {
+            let ptr = match m {
                 Some(m) => {
                     let (ptr, later) = m.kernel_arg_ptr(q, arg.constant)?;
                     note_after |= later;
@@ -622,8 +645,8 @@ impl Launch {
         // Multi-device contexts: what the kernel may have written is recorded after the launch
         // (__constant buffers are not written by the kernel).
         if note_after {
-            for arg in &p.mems {
-                if let (false, Some(m)) = (arg.constant, &arg.mem) {
+            for (arg, m) in p.mems.iter().zip(&self.mems) {
+                if let (false, Some(m)) = (arg.constant, m) {
                     m.note_device_write(q);
                 }
             }

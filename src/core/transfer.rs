@@ -59,8 +59,20 @@ pub struct Aux {
     bounce: Mutex<Option<PinnedAlloc>>,
 }
 
+/// Per CUDA context (by address).
+static AUX: LazyLock<Mutex<HashMap<usize, Arc<Aux>>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// Drops what this module keeps for a context that is about to be destroyed (a faulted one,
+/// which the driver resets; a new context may get the same address).
+pub fn forget_context(ctx: &PrimaryContext) {
+    // The stream and staging memory go while the context still exists (made current for
+    // their destructors; they fail quietly on a faulted context, which is reset anyway).
+    let _ = ctx.make_current();
+    let gone = lock(&AUX).remove(&(ctx.ctx as usize));
+    drop(gone);
+}
+
 pub fn aux(ctx: &PrimaryContext) -> CLResult<Arc<Aux>> {
-    static AUX: LazyLock<Mutex<HashMap<usize, Arc<Aux>>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
     let mut all = lock(&AUX);
     if let Some(a) = all.get(&(ctx.ctx as usize)) {
         return Ok(a.clone());
