@@ -5,7 +5,8 @@
  *  - a map of part of a small buffer reads it all, and a later map copies nothing until the
  *    buffer changes on the device; the maps still see every change;
  *  - events: many commands with events released at once (their CUDA events reused) still
- *    complete in order; profiling END >= START >= SUBMIT.
+ *    complete in order; profiling END >= START >= SUBMIT;
+ *  - kernel buffer arguments bound per launch without allocating (up to 8) or on the heap.
  * Runs on any platform; the copy counts are checked only on the fake driver (tests/fakecuda),
  * whose FAKECUDA_ASYNC=1 mode runs copies from pinned memory later, as a GPU does.
  * Build: cc -I tests/c tests/c/commands.c -lOpenCL -ldl */
@@ -155,6 +156,54 @@ static void events(void) {
     clReleaseMemObject(m);
 }
 
+/* Buffer arguments bound per launch: inline for a few, on the heap for many; every address in
+ * the parameter buffer (fake driver only), and a released buffer still set is refused. */
+static int (*last_launch)(struct fakecuda_launch *);
+
+static void buffer_args(void) {
+    static const char *src =
+        "__kernel void few(__global int *a, __global int *b, __global int *c) { a[0] = b[0] + c[0]; }\n"
+        "__kernel void many(__global int *a0, __global int *a1, __global int *a2, __global int *a3,\n"
+        "                   __global int *a4, __global int *a5, __global int *a6, __global int *a7,\n"
+        "                   __global int *a8, __global int *a9) { a0[0] = a9[0] + a5[0]; }\n";
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    EXPECT(clBuildProgram(p, 1, &dev, "", NULL, NULL), CL_SUCCESS);
+    const char *names[2] = {"few", "many"};
+    int counts[2] = {3, 10};
+    for (int v = 0; v < 2; v++) {
+        cl_kernel k = clCreateKernel(p, names[v], &err);
+        CHECK(k != NULL, "%s: %d", names[v], err);
+        if (!k) continue;
+        cl_mem m[10];
+        for (int i = 0; i < counts[v]; i++) {
+            m[i] = buffer(CL_MEM_READ_WRITE, 64);
+            EXPECT(clSetKernelArg(k, i, sizeof m[i], &m[i]), CL_SUCCESS);
+        }
+        size_t g = 1;
+        for (int round = 0; round < 3; round++)
+            EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL), CL_SUCCESS);
+        EXPECT(clFinish(q), CL_SUCCESS);
+        struct fakecuda_launch l;
+        if (last_launch && last_launch(&l)) {
+            unsigned long long addr[10];
+            int ok = l.param_size >= 8 * (size_t)counts[v];
+            for (int i = 0; ok && i < counts[v]; i++) {
+                memcpy(&addr[i], l.params + 8 * i, 8);
+                ok = addr[i] != 0;
+                for (int j = 0; j < i; j++) ok = ok && addr[j] != addr[i];
+            }
+            CHECK(ok, "%s: the %d buffer addresses in the parameter buffer are not all set and distinct", names[v], counts[v]);
+        }
+        /* The last buffer released while still set: the next launch is refused. */
+        clReleaseMemObject(m[counts[v] - 1]);
+        EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+        for (int i = 0; i < counts[v] - 1; i++) clReleaseMemObject(m[i]);
+        clReleaseKernel(k);
+    }
+    clReleaseProgram(p);
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IONBF, 0);
     cl_platform_id p = find_platform();
@@ -169,6 +218,7 @@ int main(void) {
     for (int i = 0; i < 2 && !fake_stats; i++) {
         void *h = dlopen(names[i], RTLD_NOLOAD | RTLD_NOW);
         if (h) fake_stats = (void (*)(struct fakecuda_stats *))dlsym(h, "fakecuda_stats");
+        if (h) last_launch = (int (*)(struct fakecuda_launch *))dlsym(h, "fakecuda_last_launch");
     }
     if (fake_stats) printf("fake CUDA driver detected\n");
     q = clCreateCommandQueue(ctx, dev, 0, &err);
@@ -176,6 +226,7 @@ int main(void) {
     blocking_writes();
     small_maps();
     events();
+    buffer_args();
     clReleaseCommandQueue(q);
     clReleaseCommandQueue(qprof);
     clReleaseContext(ctx);
