@@ -27,7 +27,7 @@ use crate::cuda::stream::Stream;
 use crate::cuda::sys;
 use std::ffi::c_void;
 use std::mem::ManuallyDrop;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 pub type DestructorFn = unsafe extern "C" fn(cl_mem, *mut c_void);
@@ -106,6 +106,8 @@ struct State {
     /// Multi-device contexts: recorded after the last command that changed a copy, so that a
     /// migration issued on another stream waits for it.
     last: Option<Arc<cuda::event::Event>>,
+    /// `Storage::fast`, kept up to date with `valid` and `dev` (`refresh_fast`).
+    fast: Arc<AtomicU64>,
 }
 
 /// The allocation a buffer and its sub-buffers share.
@@ -113,6 +115,11 @@ pub struct Storage {
     size: usize,
     multi: bool,
     state: Mutex<State>,
+    /// What a kernel launch may use without taking the lock, in single-device contexts: the
+    /// device copy's address when it is allocated (not a zero-copy alias) and holds the latest
+    /// data, with bit 0 set when it is the only copy that does (a kernel writing it changes
+    /// nothing then); 0 otherwise.
+    fast: Arc<AtomicU64>,
     /// The context's CUDA contexts (device order), current while the memory is freed.
     ctxs: Vec<Arc<PrimaryContext>>,
 }
@@ -163,6 +170,16 @@ impl State {
     fn set_valid(&mut self, v: u64) {
         let a = self.alias_bits();
         self.valid = if v & (HOST | a) != 0 { v | HOST | a } else { v };
+        self.refresh_fast();
+    }
+
+    /// Publishes `Storage::fast` after `valid` or `dev` changed.
+    fn refresh_fast(&self) {
+        let f = match self.dev.as_slice() {
+            [Some(DevMem::Own(a))] if self.valid & bit(0) != 0 => a.ptr | (self.valid == bit(0)) as u64,
+            _ => 0,
+        };
+        self.fast.store(f, Ordering::Release);
     }
 
     fn is_alias(&self, i: usize) -> bool {
@@ -202,6 +219,7 @@ impl State {
                 self.valid &= !bit(i);
             }
         }
+        self.refresh_fast();
         Ok(p)
     }
 
@@ -315,6 +333,7 @@ impl Storage {
             dev: (0..n).map(|_| None).collect(),
             valid: if has_data { HOST } else { ALL },
             last: None,
+            fast: Arc::new(AtomicU64::new(0)),
         };
         if !multi {
             let device = context.devices.first().ok_or(CL_OUT_OF_RESOURCES)?;
@@ -330,9 +349,11 @@ impl Storage {
                 unsafe { htod_on(&aux.stream, cuda0, dst, src, size) }?;
                 aux.stream.synchronize().map_err(cl)?;
                 st.valid = bit(0) | if st.host.is_some() { HOST } else { 0 };
+                st.refresh_fast();
             }
         }
-        Ok(Storage { size, multi, state: Mutex::new(st), ctxs: context.cuda.clone() })
+        let fast = st.fast.clone();
+        Ok(Storage { size, multi, state: Mutex::new(st), fast, ctxs: context.cuda.clone() })
     }
 }
 
@@ -475,9 +496,14 @@ impl Mem {
     /// `note_device_write` is still due after the launch (multi-device contexts, which record
     /// an event after it).
     pub fn kernel_arg_ptr(&self, q: &Queue, constant: bool) -> CLResult<(DevicePtr, bool)> {
+        let writes = !constant && self.flags & CL_MEM_READ_ONLY as cl_mem_flags == 0;
+        // The common case, lock-free: resident, current, and nothing to mark.
+        let f = self.storage.fast.load(Ordering::Acquire);
+        if f != 0 && (f & 1 != 0 || !writes) {
+            return Ok(((f & !1) + self.offset as DevicePtr, false));
+        }
         let mut st = lock(&self.storage.state);
         let base = st.ensure_valid(q, self.storage.size)?;
-        let writes = !constant && self.flags & CL_MEM_READ_ONLY as cl_mem_flags == 0;
         if writes && !self.storage.multi {
             st.written(q, false);
         }
@@ -686,6 +712,7 @@ impl Cl<Mem> {
                 st.host = Some(HostMem::Pinned(p));
                 if st.valid != ALL {
                     st.valid &= !HOST;
+                    st.refresh_fast();
                 }
             }
             let h = st.host.as_ref().ok_or(CL_MAP_FAILURE)?;

@@ -195,6 +195,31 @@ static void buffer_args(void) {
             }
             CHECK(ok, "%s: the %d buffer addresses in the parameter buffer are not all set and distinct", names[v], counts[v]);
         }
+        /* Residency: a map makes the host copy current; a launch that may write the buffer
+         * makes the device's the only current one, so the next map copies again; a launch that
+         * only reads (a CL_MEM_READ_ONLY buffer) does not. */
+        if (v == 0 && fake_stats) {
+            cl_mem ro = buffer(CL_MEM_READ_ONLY, 64);
+            EXPECT(clSetKernelArg(k, 1, sizeof ro, &ro), CL_SUCCESS);
+            cl_mem both[2] = {m[0], ro};
+            for (int round = 0; round < 3; round++) {
+                for (int b = 0; b < 2; b++) {
+                    void *h = clEnqueueMapBuffer(q, both[b], CL_TRUE, CL_MAP_READ, 0, 64, 0, NULL, NULL, &err);
+                    if (h) EXPECT(clEnqueueUnmapMemObject(q, both[b], h, 0, NULL, NULL), CL_SUCCESS);
+                }
+                EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL), CL_SUCCESS);
+                unsigned long long d0 = dtoh_calls();
+                void *h = clEnqueueMapBuffer(q, m[0], CL_TRUE, CL_MAP_READ, 0, 64, 0, NULL, NULL, &err);
+                CHECK(dtoh_calls() - d0 == 1, "round %d: map after a launch that may write: %llu copies (want 1)", round, dtoh_calls() - d0);
+                if (h) EXPECT(clEnqueueUnmapMemObject(q, m[0], h, 0, NULL, NULL), CL_SUCCESS);
+                d0 = dtoh_calls();
+                h = clEnqueueMapBuffer(q, ro, CL_TRUE, CL_MAP_READ, 0, 64, 0, NULL, NULL, &err);
+                CHECK(dtoh_calls() - d0 == 0, "round %d: map of a read-only argument: %llu copies (want 0)", round, dtoh_calls() - d0);
+                if (h) EXPECT(clEnqueueUnmapMemObject(q, ro, h, 0, NULL, NULL), CL_SUCCESS);
+            }
+            EXPECT(clSetKernelArg(k, 1, sizeof m[1], &m[1]), CL_SUCCESS);
+            clReleaseMemObject(ro);
+        }
         /* The last buffer released while still set: the next launch is refused. */
         clReleaseMemObject(m[counts[v] - 1]);
         EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
