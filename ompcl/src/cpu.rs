@@ -150,6 +150,26 @@ impl<'a> Translator<'a> {
             let _ = write!(open, "__typeof__({lv}) {lv}; ");
         }
         open.push_str(&sh.prolog);
+        // collapse(n): the CPU version spreads the outer loop only; the inner loop variables are
+        // private, as OpenMP makes them
+        let ncollapse = p.clause("collapse").and_then(|c| c.arg.as_deref()?.trim().parse::<usize>().ok()).unwrap_or(1);
+        let mut cur = li.body;
+        for _ in 1..ncollapse {
+            let st = strip(cur);
+            let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
+            if kids.len() != 1 || kids[0].kind() != CXCursor_ForStmt {
+                return Err("collapse: the loops are not perfectly nested".into());
+            }
+            let inner = self.parse_loop(kids[0])?;
+            let iv = inner.loopvar.spelling();
+            if lastp.contains(&iv) {
+                return Err(format!("lastprivate({iv}) of a collapsed inner loop is not supported"));
+            }
+            if !inner.in_init {
+                let _ = write!(open, "__typeof__({iv}) {iv}; ");
+            }
+            cur = inner.body;
+        }
         let _ = write!(
             open,
             "ompc_ws __ws_{k}; long long __lo_{k}, __hi_{k}; ompc_for_init(&__ws_{k}, __n_{k}, {sched}, {chunk}, {}); while (ompc_for_next(&__ws_{k}, &__lo_{k}, &__hi_{k})) {{ ",

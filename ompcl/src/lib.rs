@@ -2,6 +2,7 @@
 //! on cudacl or any OpenCL 1.2 platform, with a CPU version kept for every parallel region.
 pub mod clang;
 pub mod driver;
+pub mod nesting;
 pub mod pragma;
 pub mod translate;
 

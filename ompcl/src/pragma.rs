@@ -97,6 +97,7 @@ const KNOWN_CLAUSES: &[&str] = &[
     "copyprivate",
     "ordered",
     "target",
+    "collapse",
 ];
 
 const DIRECTIVES: &[&str] = &[

@@ -448,6 +448,8 @@ struct KernelOut {
     step: String,
     cmp: i32,
     ifcond: Option<String>,
+    /// collapse(n): the inner loops merged into the index space (lb, ub, step, comparison)
+    inner: Vec<(String, String, String, i32)>,
 }
 
 struct Translator<'a> {
@@ -472,21 +474,6 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     let file = abs.to_string_lossy().into_owned();
     let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
     let mut diags = Vec::new();
-    let pragmas = match pragma::scan(&text) {
-        Ok(p) => p,
-        Err((off, msg)) => {
-            let line = text[..off].matches('\n').count() + 1;
-            diags.push(format!("{file}:{line}:1: error: {msg}"));
-            return Ok(Output {
-                host_c: String::new(),
-                kernels: String::new(),
-                diags,
-                errors: true,
-                regions: vec![],
-                needs_cc: None,
-            });
-        }
-    };
     let mut args = opts.clang_args.clone();
     args.push("-D_OPENMP=200203".into());
     // libclang reads an omp.h of ompcl's own (GCC's uses attributes clang rejects)
@@ -517,6 +504,31 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
             needs_cc: None,
         });
     }
+    // pragmas: only those the preprocessor keeps (not inside `#ifdef UNDEFINED` ...)
+    let mut visible = text.clone().into_bytes();
+    for (s, e) in tu.skipped_ranges(&file) {
+        for b in visible.iter_mut().take(e.min(text.len())).skip(s) {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    }
+    let visible = String::from_utf8_lossy(&visible).into_owned();
+    let pragmas = match pragma::scan(&visible) {
+        Ok(p) => p,
+        Err((off, msg)) => {
+            let line = visible[..off].matches('\n').count() + 1;
+            diags.push(format!("{file}:{line}:1: error: {msg}"));
+            return Ok(Output {
+                host_c: String::new(),
+                kernels: String::new(),
+                diags,
+                errors: true,
+                regions: vec![],
+                needs_cc: None,
+            });
+        }
+    };
     let threadprivate: HashSet<String> = pragmas
         .iter()
         .filter(|p| p.is(&["threadprivate"]))
@@ -560,6 +572,22 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         bad_funcs: HashMap::new(),
     };
     t.associate(&tu);
+    let nesting = {
+        let assoc = &t.cx.assoc;
+        crate::nesting::check(&file, &t.cx.pragmas, &|i| assoc.get(&i).map(|&(_, s, e)| (s, e)))
+    };
+    if !nesting.is_empty() {
+        let mut diags = std::mem::take(&mut t.cx.diags);
+        diags.extend(nesting);
+        return Ok(Output {
+            host_c: String::new(),
+            kernels: String::new(),
+            diags,
+            errors: true,
+            regions: vec![],
+            needs_cc: None,
+        });
+    }
     t.run(&tu, opts)
 }
 
@@ -676,13 +704,19 @@ impl<'a> Translator<'a> {
                         "if ({cond}) {{ long long __ompcl_lb = (long long)({}); long long __ompcl_ub = (long long)({}); long long __ompcl_st = (long long)({}); ",
                         k.lb, k.ub, k.step
                     );
-                    let count = match k.cmp {
-                        CXBinaryOperator_LT => "(__ompcl_ub > __ompcl_lb) ? (__ompcl_ub - __ompcl_lb + __ompcl_st - 1) / __ompcl_st : 0",
-                        CXBinaryOperator_LE => "(__ompcl_ub >= __ompcl_lb) ? (__ompcl_ub - __ompcl_lb) / __ompcl_st + 1 : 0",
-                        CXBinaryOperator_GT => "(__ompcl_lb > __ompcl_ub) ? (__ompcl_lb - __ompcl_ub - __ompcl_st - 1) / (-__ompcl_st) : 0",
-                        _ => "(__ompcl_lb >= __ompcl_ub) ? (__ompcl_lb - __ompcl_ub) / (-__ompcl_st) + 1 : 0",
-                    };
+                    let count = host_count(k.cmp);
                     let _ = write!(pre, "long long __ompcl_n = {count}; ");
+                    for (q, (lb, ub, st, cmp)) in k.inner.iter().enumerate() {
+                        let q = q + 1;
+                        let c = host_count(*cmp)
+                            .replace("__ompcl_lb", &format!("__ompcl_lb{q}"))
+                            .replace("__ompcl_ub", &format!("__ompcl_ub{q}"))
+                            .replace("__ompcl_st", &format!("__ompcl_st{q}"));
+                        let _ = write!(
+                            pre,
+                            "long long __ompcl_lb{q} = (long long)({lb}); long long __ompcl_ub{q} = (long long)({ub}); long long __ompcl_st{q} = (long long)({st}); long long __ompcl_n{q} = {c}; __ompcl_n *= __ompcl_n{q}; "
+                        );
+                    }
                     let n = k.host_args.len();
                     let _ = write!(
                         pre,
@@ -804,6 +838,7 @@ impl<'a> Translator<'a> {
             cl.push_str("#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n");
         }
         cl.push_str(CL_PRELUDE);
+        cl.push_str(&command_line_macros(&opts.cl_defines));
         if !kernels.is_empty() {
             // user macros
             let mut macros = String::new();
@@ -887,11 +922,10 @@ impl<'a> Translator<'a> {
             "static const char __ompcl_src[] = {};",
             c_string(if kernels.is_empty() { "" } else { &cl })
         );
-        let mut optstr = String::from("-cl-std=CL1.2");
-        for d in &opts.cl_defines {
-            optstr.push(' ');
-            optstr.push_str(&shell_quote(d));
-        }
+        // -D/-U reach the kernels as #define/#undef lines of the source (above), never as build
+        // options: a value such as `-DFMT="%.9g "` is fine for the preprocessor but not for the
+        // option parser of every OpenCL implementation
+        let optstr = String::from("-cl-std=CL1.2");
         let _ = writeln!(
             host,
             "static ompcl_module __ompcl_mod = {{ {}, __ompcl_src, {}, {}, {}, 0 }};",
@@ -997,6 +1031,52 @@ impl<'a> Translator<'a> {
         let ifcond = clauses.iter().find_map(|c| c.clause("if").and_then(|x| x.arg.clone()));
 
         let LoopInfo { loopvar, init, body, lb, ub, step, cmp, .. } = self.parse_loop(lp)?;
+        // collapse(n): the n nested loops become one flattened index space when they are
+        // rectangular (bounds computable on the host before the loop); else only the outer loop
+        // is spread over work-items and the inner loop variables are private, as OpenMP makes them
+        let ncollapse: usize = clauses
+            .iter()
+            .find_map(|c| c.clause("collapse").and_then(|x| x.arg.clone()))
+            .map(|a| a.trim().parse::<usize>().map_err(|_| format!("collapse({a}): not a constant")))
+            .transpose()?
+            .unwrap_or(1);
+        let mut collapsed: Vec<LoopInfo> = Vec::new(); // inner loops merged into the index space
+        let mut inner_private: Vec<Node> = Vec::new(); // their loop variables
+        let mut body = body;
+        {
+            let mut cur = body;
+            let mut outer_vars = vec![loopvar];
+            for _ in 1..ncollapse {
+                let st = strip(cur);
+                let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
+                if kids.len() != 1 || kids[0].kind() != CXCursor_ForStmt {
+                    return Err("collapse: the loops are not perfectly nested".into());
+                }
+                let li = self.parse_loop(kids[0])?;
+                inner_private.push(li.loopvar);
+                // the bounds may use nothing declared inside the collapsed nest (the host computes them)
+                let (ls, le) = lp.range();
+                let rectangular = kids[0].children()[..3]
+                    .iter()
+                    .flat_map(|c| decl_refs(*c))
+                    .filter_map(|d| d.referenced())
+                    .filter(|d| !d.equals(&li.loopvar))
+                    .all(|d| {
+                        let at = d.loc();
+                        !outer_vars.iter().any(|o| o.equals(&d))
+                            && !(at.file == ls.file && at.off >= ls.off && at.off < le.off)
+                    });
+                outer_vars.push(li.loopvar);
+                cur = li.body;
+                if rectangular && collapsed.len() + 1 == outer_vars.len() - 1 {
+                    body = li.body;
+                    collapsed.push(li);
+                }
+            }
+        }
+        if !collapsed.is_empty() && clauses.iter().any(|c| !c.list("lastprivate").is_empty()) {
+            return Err("'lastprivate' with 'collapse' is not translated to OpenCL".into());
+        }
         let lvname = loopvar.spelling();
         let lvty = loopvar.ty();
         if !lvty.is_arith()
@@ -1025,6 +1105,10 @@ impl<'a> Translator<'a> {
             let n = v.name.as_str();
             if v.decl.equals(&loopvar) {
                 v.kind = VK::LoopVar;
+            } else if collapsed.iter().any(|li| li.loopvar.equals(&v.decl)) {
+                v.kind = VK::LoopVar;
+            } else if inner_private.iter().any(|d| d.equals(&v.decl)) {
+                v.kind = VK::Private;
             } else if reductions.iter().any(|(_, x)| x == n) {
                 v.kind = VK::Reduction;
                 v.red_op = reductions.iter().find(|(_, x)| x == n).unwrap().0.clone();
@@ -1049,7 +1133,12 @@ impl<'a> Translator<'a> {
                         if c.kind() == CXType_VariableArray && c.elem().is_array() {
                             return Err(format!("multi-dimensional variable-length array '{n}'"));
                         }
-                        if v.global || c.kind() == CXType_IncompleteArray {
+                        // an array parameter is a pointer (`float C[N][M]` is `float (*C)[M]`):
+                        // its block is found in the allocation table, never sized by `sizeof`
+                        if v.global
+                            || c.kind() == CXType_IncompleteArray
+                            || v.decl.kind() == CXCursor_ParmDecl
+                        {
                             VK::Buf
                         } else {
                             VK::TmpArr
@@ -1116,12 +1205,18 @@ impl<'a> Translator<'a> {
 
         // ---- kernel text
         let mut params = vec!["long __lb".to_string(), "long __st".to_string(), "long __n".to_string()];
+        let mut host_args = Vec::new();
+        for q in 1..=collapsed.len() {
+            for x in ["lb", "st", "n"] {
+                params.push(format!("long __{x}{q}"));
+                host_args.push(format!("{{OMPCL_VAL, \"__{x}{q}\", (void*)&__ompcl_{x}{q}, 8, 0, 0, 0}}"));
+            }
+        }
         let mut setup = String::new();
         let mut privs = String::new();
         let mut reds_pre = String::new();
         let mut reds_post = String::new();
         let mut lp_post = String::new();
-        let mut host_args = Vec::new();
         for v in vars.values() {
             let n = &v.name;
             let w = v.written_through || v.assigned;
@@ -1257,18 +1352,40 @@ impl<'a> Translator<'a> {
         if !reds_post.is_empty() {
             k.push_str("  uint __l = (uint)get_local_id(0);\n");
         }
-        let _ = writeln!(
-            k,
-            "  if (__gid < __n) {{\n    {lvdecl} = ({})(__lb + __gid * __st);",
-            self.types.base(lvty)?
-        );
+        let mut inner = Vec::new();
+        if collapsed.is_empty() {
+            let _ = writeln!(
+                k,
+                "  if (__gid < __n) {{\n    {lvdecl} = ({})(__lb + __gid * __st);",
+                self.types.base(lvty)?
+            );
+        } else {
+            // flattened index: gid = ((i0 * n1) + i1) * n2 + i2 ...
+            k.push_str("  if (__gid < __n) {\n    long __rem = __gid;\n");
+            let mut assigns = String::new();
+            for (lvl, li) in collapsed.iter().enumerate().rev() {
+                let q = lvl + 1;
+                let ty = li.loopvar.ty();
+                self.types.note(ty, 0)?;
+                let d = self.types.declr(ty, &li.loopvar.spelling())?;
+                let _ = writeln!(
+                    assigns,
+                    "    {d} = ({})(__lb{q} + (__rem % __n{q}) * __st{q});\n    __rem /= __n{q};",
+                    self.types.base(ty)?
+                );
+                inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
+            }
+            inner.reverse();
+            k.push_str(&assigns);
+            let _ = writeln!(k, "    {lvdecl} = ({})(__lb + __rem * __st);", self.types.base(lvty)?);
+        }
         k.push_str(&privs);
         let _ = writeln!(k, "    do {{\n{body_text}\n    }} while (0);");
         k.push_str(&lp_post);
         k.push_str("  }\n");
         k.push_str(&reds_post);
         k.push_str("}\n");
-        Ok(KernelOut { code: k, host_args, loopvar_after, lb, ub, step, cmp, ifcond })
+        Ok(KernelOut { code: k, host_args, loopvar_after, lb, ub, step, cmp, ifcond, inner })
     }
 
     /// A loop in OpenMP's canonical form.
@@ -1914,12 +2031,39 @@ pub fn c_string(s: &str) -> String {
     o
 }
 
-fn shell_quote(s: &str) -> String {
-    if s.chars().all(|c| c.is_alphanumeric() || "-_=.,/:+".contains(c)) {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
+/// Iteration count of a canonical loop from `__ompcl_lb`, `__ompcl_ub`, `__ompcl_st` (host C).
+fn host_count(cmp: i32) -> &'static str {
+    match cmp {
+        CXBinaryOperator_LT => {
+            "(__ompcl_ub > __ompcl_lb) ? (__ompcl_ub - __ompcl_lb + __ompcl_st - 1) / __ompcl_st : 0"
+        }
+        CXBinaryOperator_LE => "(__ompcl_ub >= __ompcl_lb) ? (__ompcl_ub - __ompcl_lb) / __ompcl_st + 1 : 0",
+        CXBinaryOperator_GT => {
+            "(__ompcl_lb > __ompcl_ub) ? (__ompcl_lb - __ompcl_ub - __ompcl_st - 1) / (-__ompcl_st) : 0"
+        }
+        _ => "(__ompcl_lb >= __ompcl_ub) ? (__ompcl_lb - __ompcl_ub) / (-__ompcl_st) + 1 : 0",
     }
+}
+
+/// `-DNAME`, `-DNAME=VALUE`, `-UNAME` as preprocessor lines of the kernel source.
+fn command_line_macros(defs: &[String]) -> String {
+    let mut out = String::new();
+    for d in defs {
+        if let Some(u) = d.strip_prefix("-U") {
+            let _ = writeln!(out, "#undef {}", u.trim());
+        } else if let Some(x) = d.strip_prefix("-D") {
+            let x = x.trim_start();
+            match x.split_once('=') {
+                Some((n, v)) => {
+                    let _ = writeln!(out, "#define {n} {}", v.replace('\n', " "));
+                }
+                None => {
+                    let _ = writeln!(out, "#define {x} 1");
+                }
+            }
+        }
+    }
+    out
 }
 
 const CL_PRELUDE: &str = "typedef char int8_t;\ntypedef uchar uint8_t;\ntypedef short int16_t;\ntypedef ushort uint16_t;\ntypedef int int32_t;\ntypedef uint uint32_t;\ntypedef long int64_t;\ntypedef ulong uint64_t;\n\
