@@ -597,6 +597,68 @@ static void protect(blk *b) {
     if (mprotect(b->plo, b->phi - b->plo, PROT_READ) == 0) b->prot = 1;
 }
 
+/* The kernel of region rid, built and created (with its work-group size) once; NULL: run the CPU
+   version. Called with g_launch held. */
+static cl_kernel kernel_for(ompcl_module *m, mstate *s, int rid, rstat *r, int line) {
+    cl_program prog = program_for(m, s, rid, r, line);
+    if (!prog) return NULL;
+    cl_int err = 0;
+    if (!s->kern[rid]) {
+        char kn[64];
+        snprintf(kn, sizeof kn, "ompcl_r%d", rid);
+        s->kern[rid] = cl.CreateKernel(prog, kn, &err);
+        if (!s->kern[rid] || err) {
+            s->kern[rid] = NULL;
+            if (!r->warned++) warnf("%s:%d: clCreateKernel(%s) failed (%d); the region runs on the CPU", base_name(m->file), line, kn, err);
+            return NULL;
+        }
+        size_t w = 0;
+        cl.GetKernelWorkGroupInfo(s->kern[rid], g_dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof w, &w, NULL);
+        size_t l = 1;
+        while (l * 2 <= w && l * 2 <= 128) l *= 2; /* <= 128: the kernels' __local reduction arrays */
+        s->wgs[rid] = l;
+    }
+    return s->kern[rid];
+}
+
+/* A region made of several kernels runs them all or none: before the first runs, each must be
+   built and every block it uses known to the runtime. */
+int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na) {
+    pthread_mutex_lock(&g_launch);
+    init();
+    int ok = g_have_cl;
+    mstate *s = ok ? mod_state(m) : NULL;
+    rstat *r = ok ? &s->st[rid] : NULL;
+    if (ok) {
+        r->line = line;
+        ok = kernel_for(m, s, rid, r, line) != NULL;
+    }
+    pthread_mutex_lock(&g_lock);
+    for (int i = 0; i < na && ok; i++) {
+        if (a[i].kind != OMPCL_BUF) continue;
+        int found = tab_find(a[i].addr) != NULL;
+        for (int j = 0; j < na && !found; j++)
+            if (a[j].kind == OMPCL_TMP && (char *)a[i].addr >= (char *)a[j].addr &&
+                (char *)a[i].addr <= (char *)a[j].addr + a[j].size) found = 1;
+        if (!found) {
+            ok = 0;
+            if (!r->warned++)
+                warnf("%s:%d: '%s' does not point into memory ompcl knows (malloc'd or global); the region runs on the CPU",
+                      base_name(m->file), line, a[i].name);
+        }
+    }
+    pthread_mutex_unlock(&g_lock);
+    pthread_mutex_unlock(&g_launch);
+    return ok;
+}
+
+/* A kernel of a sequence failed after earlier ones ran: the CPU version cannot redo the region. */
+void ompcl_sequence_failed(ompcl_module *m, int line) {
+    fprintf(stderr, "ompcl: error: %s:%d: a kernel of this region failed after earlier kernels of the region ran; "
+                    "stopping (running the region again on the CPU would give wrong results)\n", base_name(m->file), line);
+    exit(70);
+}
+
 int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long long lb, long long st, long long n,
                         ompcl_arg *a, int na) {
     (void)target;
@@ -606,25 +668,8 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
     mstate *s = mod_state(m);
     rstat *r = &s->st[rid];
     r->line = line;
-    cl_program prog = program_for(m, s, rid, r, line);
-    if (!prog) { pthread_mutex_unlock(&g_launch); return 0; }
+    if (!kernel_for(m, s, rid, r, line)) { pthread_mutex_unlock(&g_launch); return 0; }
     cl_int err = 0;
-    if (!s->kern[rid]) {
-        char kn[64];
-        snprintf(kn, sizeof kn, "ompcl_r%d", rid);
-        s->kern[rid] = cl.CreateKernel(prog, kn, &err);
-        if (!s->kern[rid] || err) {
-            s->kern[rid] = NULL;
-            if (!r->warned++) warnf("%s:%d: clCreateKernel(%s) failed (%d); the region runs on the CPU", base_name(m->file), line, kn, err);
-            pthread_mutex_unlock(&g_launch);
-            return 0;
-        }
-        size_t w = 0;
-        cl.GetKernelWorkGroupInfo(s->kern[rid], g_dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof w, &w, NULL);
-        size_t l = 1;
-        while (l * 2 <= w && l * 2 <= 128) l *= 2; /* <= 128: the kernels' __local reduction arrays */
-        s->wgs[rid] = l;
-    }
     cl_kernel k = s->kern[rid];
     size_t L = s->wgs[rid];
     size_t groups = n > 0 ? (size_t)((n + L - 1) / L) : 0;

@@ -40,7 +40,8 @@ pub fn check(
 ) -> Vec<String> {
     let mut errors = Vec::new();
     for (i, p) in pragmas.iter().enumerate() {
-        let inner = role(p);
+        // a combined `parallel for|sections` starts a new team: never closely nested in anything
+        let inner = if p.directive[0] == "parallel" { Role::Parallel } else { role(p) };
         // the constructs a team member executing p is inside, innermost first
         let mut outer: Vec<(usize, usize)> = (0..pragmas.len())
             .filter(|&j| j != i && pragmas[j].line_start < p.line_start)

@@ -452,6 +452,19 @@ struct KernelOut {
     inner: Vec<(String, String, String, i32)>,
 }
 
+/// What an offloaded region does, in order.
+enum Step {
+    /// a worksharing loop: kernel `kid` (the `for` is at `line`)
+    Kernel { k: KernelOut, kid: usize, line: u32 },
+    /// a `single`/`master` body that the host runs between kernels
+    Host(HostStep),
+}
+
+struct HostStep {
+    line: u32,
+    text: String,
+}
+
 struct Translator<'a> {
     cx: Ctx<'a>,
     types: Types,
@@ -466,6 +479,8 @@ struct Translator<'a> {
     caller: String,
     /// functions that cannot go into a kernel, with the reason
     bad_funcs: HashMap<String, String>,
+    /// next kernel id for regions made of several kernels (ids below it: one per region)
+    next_kid: usize,
 }
 
 pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
@@ -570,6 +585,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         calls: BTreeMap::new(),
         caller: String::new(),
         bad_funcs: HashMap::new(),
+        next_kid: 0,
     };
     t.associate(&tu);
     let nesting = {
@@ -661,6 +677,7 @@ impl<'a> Translator<'a> {
             regions.push(Region { pragma: i, id: regions.len() });
         }
 
+        self.next_kid = regions.len();
         for r in &regions {
             let p = self.cx.pragmas[r.pragma].clone();
             let (node, _s, e) = self.cx.assoc[&r.pragma];
@@ -690,46 +707,30 @@ impl<'a> Translator<'a> {
             let mut pre = String::new();
             let post = format!(" ompcl_cpu_end(&__ompcl_mod, {rid}, {line}, __ompcl_t0); }} }}");
             match res {
-                Ok(k) => {
-                    let _ = write!(
-                        kernels,
-                        "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {rid}{}#endif\n",
-                        k.code
-                    );
-                    offloaded.push(rid);
-                    let _ = write!(pre, "{{ int __ompcl_ok = 0; double __ompcl_t0; ");
-                    let cond = k.ifcond.clone().unwrap_or_else(|| "1".into());
-                    let _ = write!(
-                        pre,
-                        "if ({cond}) {{ long long __ompcl_lb = (long long)({}); long long __ompcl_ub = (long long)({}); long long __ompcl_st = (long long)({}); ",
-                        k.lb, k.ub, k.step
-                    );
-                    let count = host_count(k.cmp);
-                    let _ = write!(pre, "long long __ompcl_n = {count}; ");
-                    for (q, (lb, ub, st, cmp)) in k.inner.iter().enumerate() {
-                        let q = q + 1;
-                        let c = host_count(*cmp)
-                            .replace("__ompcl_lb", &format!("__ompcl_lb{q}"))
-                            .replace("__ompcl_ub", &format!("__ompcl_ub{q}"))
-                            .replace("__ompcl_st", &format!("__ompcl_st{q}"));
-                        let _ = write!(
-                            pre,
-                            "long long __ompcl_lb{q} = (long long)({lb}); long long __ompcl_ub{q} = (long long)({ub}); long long __ompcl_st{q} = (long long)({st}); long long __ompcl_n{q} = {c}; __ompcl_n *= __ompcl_n{q}; "
-                        );
+                Ok(steps) => {
+                    let cond = steps.iter().find_map(|st| match st {
+                        Step::Kernel { k, .. } => k.ifcond.clone(),
+                        Step::Host(_) => None,
+                    });
+                    let cond = cond.unwrap_or_else(|| "1".into());
+                    let _ = write!(pre, "{{ int __ompcl_ok = 0; double __ompcl_t0; if ({cond}) {{ ");
+                    for st in &steps {
+                        if let Step::Kernel { k, kid, .. } = st {
+                            let _ = write!(
+                                kernels,
+                                "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {kid}{}#endif\n",
+                                k.code
+                            );
+                            offloaded.push(*kid);
+                        }
                     }
-                    let n = k.host_args.len();
-                    let _ = write!(
-                        pre,
-                        "ompcl_arg __ompcl_a[{}] = {{ {} }}; ",
-                        n.max(1),
-                        if n == 0 { "{0}".to_string() } else { k.host_args.join(", ") }
-                    );
-                    let _ = write!(
-                        pre,
-                        "__ompcl_ok = ompcl_region_opencl(&__ompcl_mod, {rid}, {line}, {target}, __ompcl_lb, __ompcl_st, __ompcl_n, __ompcl_a, {n}); "
-                    );
-                    if let Some(lv) = &k.loopvar_after {
-                        let _ = write!(pre, "if (__ompcl_ok) {lv} = __ompcl_lb + __ompcl_n * __ompcl_st; ");
+                    if let [Step::Kernel { k, kid, line: kline }] = steps.as_slice() {
+                        // one loop: its kernel, or the CPU version if it cannot run
+                        pre.push_str(&kernel_call(k, *kid, *kline, target));
+                    } else {
+                        // a sequence of kernels (and host code for single/master): all or nothing,
+                        // decided before any of them runs
+                        pre.push_str(&sequence_call(&steps, target, &file));
                     }
                     let _ = write!(
                         pre,
@@ -916,7 +917,7 @@ impl<'a> Translator<'a> {
         // host prefix
         let mut host = String::new();
         host.push_str("#include \"ompcl_rt.h\"\n");
-        let nk = regions.len();
+        let nk = self.next_kid;
         let _ = writeln!(
             host,
             "static const char __ompcl_src[] = {};",
@@ -969,49 +970,50 @@ impl<'a> Translator<'a> {
         })
     }
 
-    /// Kernel for an offloadable parallel loop, or the reason it is not one.
-    fn region_kernel(&mut self, r: &Region, p: &Pragma, node: Node) -> Result<KernelOut, String> {
+    /// What an offloadable region does (one kernel, or a sequence of kernels and host steps), or the
+    /// reason it stays on the CPU.
+    fn region_kernel(&mut self, r: &Region, p: &Pragma, node: Node) -> Result<Vec<Step>, String> {
         if let Some(u) = &p.unknown {
             return Err(format!("'{u}' is not translated to OpenCL"));
         }
-        let mut clauses: Vec<Pragma> = vec![p.clone()];
-        let lp = if p.is(&["parallel", "for"]) {
-            node
-        } else if p.is(&["parallel"]) {
-            let n = strip(node);
-            let kids = if n.kind() == CXCursor_CompoundStmt { n.children() } else { vec![n] };
-            let (_, s, e) = self.cx.assoc[&r.pragma];
-            let inner = self.pragmas_in(s, e);
+        let clauses: Vec<Pragma> = vec![p.clone()];
+        if p.is(&["parallel", "for"]) {
+            let k = self.loop_kernel(r.id, p.line, clauses, node)?;
+            return Ok(vec![Step::Kernel { k, kid: r.id, line: p.line }]);
+        }
+        if !p.is(&["parallel"]) {
+            return Err(format!("'{}' is not translated to OpenCL", p.name()));
+        }
+        let n = strip(node);
+        let kids = if n.kind() == CXCursor_CompoundStmt { n.children() } else { vec![n] };
+        let (_, s, e) = self.cx.assoc[&r.pragma];
+        let inner = self.pragmas_in(s, e);
+        if kids.len() == 1 && kids[0].kind() == CXCursor_ForStmt {
             let first = inner.first().map(|&i| self.cx.pragmas[i].clone());
-            if kids.len() == 1 && kids[0].kind() == CXCursor_ForStmt {
-                match first {
-                    Some(fp)
-                        if fp.is(&["for"])
-                            && self
-                                .cx
-                                .assoc
-                                .get(&inner[0])
-                                .map(|a| a.0.equals(&kids[0]))
-                                .unwrap_or(false) =>
-                    {
-                        clauses.push(fp);
-                        kids[0]
-                    }
-                    _ => return Err("the region is not a worksharing loop ('parallel' without 'for')".into()),
+            match first {
+                Some(fp)
+                    if fp.is(&["for"])
+                        && self.cx.assoc.get(&inner[0]).map(|a| a.0.equals(&kids[0])).unwrap_or(false) =>
+                {
+                    let k = self.loop_kernel(r.id, fp.line, vec![p.clone(), fp], kids[0])?;
+                    Ok(vec![Step::Kernel { k, kid: r.id, line: p.line }])
                 }
-            } else {
-                let names: Vec<String> =
-                    inner.iter().map(|&i| format!("'{}'", self.cx.pragmas[i].name())).collect();
-                if names.is_empty() {
-                    return Err("'parallel' region that is not a single worksharing loop".into());
-                }
-                let mut u = names.clone();
-                u.dedup();
-                return Err(format!("{} inside 'parallel' not translated to OpenCL", u.join(", ")));
+                _ => Err("the region is not a worksharing loop ('parallel' without 'for')".into()),
             }
         } else {
-            return Err(format!("'{}' is not translated to OpenCL", p.name()));
-        };
+            self.sequence(p, &kids, &inner)
+        }
+    }
+
+    /// The kernel of one worksharing loop `lp` (kernel id `kid`), with the clauses of its
+    /// directives (the `parallel`'s and the `for`'s), or the reason it cannot be one.
+    fn loop_kernel(
+        &mut self,
+        kid: usize,
+        line: u32,
+        clauses: Vec<Pragma>,
+        lp: Node,
+    ) -> Result<KernelOut, String> {
         if lp.kind() != CXCursor_ForStmt {
             return Err("'parallel for' not followed by a for loop".into());
         }
@@ -1094,7 +1096,7 @@ impl<'a> Translator<'a> {
         let mut edits: Vec<Edit> = Vec::new();
         let mut vars: BTreeMap<String, Var> = BTreeMap::new();
         let mut local_ptr_writes = false;
-        self.caller = format!("region:{}", r.id);
+        self.caller = format!("region:{kid}");
         self.analyse_code(body, bs, be, &mut vars, &mut edits, &mut local_ptr_writes, true)?;
         if let Some(f) = self.recursive_from(&self.caller.clone()) {
             return Err(format!("recursive function '{f}' (OpenCL has no recursion)"));
@@ -1342,8 +1344,8 @@ impl<'a> Translator<'a> {
             k,
             "\n/* {}:{} */\n__kernel void ompcl_r{}({}) {{",
             self.cx.file,
-            p.line,
-            r.id,
+            line,
+            kid,
             params.join(", ")
         );
         k.push_str(&setup);
@@ -2031,6 +2033,86 @@ pub fn c_string(s: &str) -> String {
     o
 }
 
+/// Host C that runs one kernel: bounds, iteration count, arguments, the launch (sets `__ompcl_ok`).
+fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> String {
+    let mut pre = String::new();
+    let _ = write!(
+        pre,
+        "long long __ompcl_lb = (long long)({}); long long __ompcl_ub = (long long)({}); long long __ompcl_st = (long long)({}); ",
+        k.lb, k.ub, k.step
+    );
+    let _ = write!(pre, "long long __ompcl_n = {}; ", host_count(k.cmp));
+    for (q, (lb, ub, st, cmp)) in k.inner.iter().enumerate() {
+        let q = q + 1;
+        let c = host_count(*cmp)
+            .replace("__ompcl_lb", &format!("__ompcl_lb{q}"))
+            .replace("__ompcl_ub", &format!("__ompcl_ub{q}"))
+            .replace("__ompcl_st", &format!("__ompcl_st{q}"));
+        let _ = write!(
+            pre,
+            "long long __ompcl_lb{q} = (long long)({lb}); long long __ompcl_ub{q} = (long long)({ub}); long long __ompcl_st{q} = (long long)({st}); long long __ompcl_n{q} = {c}; __ompcl_n *= __ompcl_n{q}; "
+        );
+    }
+    let n = k.host_args.len();
+    let _ = write!(
+        pre,
+        "ompcl_arg __ompcl_a[{}] = {{ {} }}; ",
+        n.max(1),
+        if n == 0 { "{0}".to_string() } else { k.host_args.join(", ") }
+    );
+    let _ = write!(
+        pre,
+        "__ompcl_ok = ompcl_region_opencl(&__ompcl_mod, {kid}, {line}, {target}, __ompcl_lb, __ompcl_st, __ompcl_n, __ompcl_a, {n}); "
+    );
+    if let Some(lv) = &k.loopvar_after {
+        let _ = write!(pre, "if (__ompcl_ok) {lv} = __ompcl_lb + __ompcl_n * __ompcl_st; ");
+    }
+    pre
+}
+
+/// Host C for a region made of several steps: every kernel is made ready (built, its memory known
+/// to the runtime) first; only then do they run, in order, with the host steps between them. A
+/// kernel that fails after an earlier one ran cannot fall back to the CPU version: the program
+/// stops with an error (never a wrong result).
+fn sequence_call(steps: &[Step], target: i32, file: &str) -> String {
+    let mut pre = String::new();
+    let mut ready = Vec::new();
+    for (i, st) in steps.iter().enumerate() {
+        if let Step::Kernel { k, kid, line } = st {
+            let mem: Vec<&String> = k
+                .host_args
+                .iter()
+                .filter(|a| a.starts_with("{OMPCL_BUF") || a.starts_with("{OMPCL_TMP"))
+                .collect();
+            let n = mem.len();
+            let list = if n == 0 {
+                "{0}".to_string()
+            } else {
+                mem.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            };
+            let _ = write!(pre, "ompcl_arg __ompcl_m{i}[{}] = {{ {list} }}; ", n.max(1));
+            ready.push(format!("ompcl_kernel_ready(&__ompcl_mod, {kid}, {line}, __ompcl_m{i}, {n})"));
+        }
+    }
+    let _ = write!(pre, "__ompcl_ok = {}; if (__ompcl_ok) {{ ", ready.join(" && "));
+    for st in steps {
+        match st {
+            Step::Kernel { k, kid, line } => {
+                let _ = write!(
+                    pre,
+                    "{{ {}if (!__ompcl_ok) ompcl_sequence_failed(&__ompcl_mod, {line}); }} ",
+                    kernel_call(k, *kid, *line, target)
+                );
+            }
+            Step::Host(h) => {
+                let _ = write!(pre, "\n#line {} \"{file}\"\n{}\n", h.line, h.text);
+            }
+        }
+    }
+    pre.push_str("} ");
+    pre
+}
+
 /// Iteration count of a canonical loop from `__ompcl_lb`, `__ompcl_ub`, `__ompcl_st` (host C).
 fn host_count(cmp: i32) -> &'static str {
     match cmp {
@@ -2068,6 +2150,8 @@ fn command_line_macros(defs: &[String]) -> String {
 
 const CL_PRELUDE: &str = "typedef char int8_t;\ntypedef uchar uint8_t;\ntypedef short int16_t;\ntypedef ushort uint16_t;\ntypedef int int32_t;\ntypedef uint uint32_t;\ntypedef long int64_t;\ntypedef ulong uint64_t;\n\
 #define sqrtf sqrt\n#define sinf sin\n#define cosf cos\n#define tanf tan\n#define expf exp\n#define logf log\n#define powf pow\n#define fabsf fabs\n#define floorf floor\n#define ceilf ceil\n#define fminf fmin\n#define fmaxf fmax\n#define fmodf fmod\n#define atanf atan\n#define atan2f atan2\n#define asinf asin\n#define acosf acos\n#define sinhf sinh\n#define coshf cosh\n#define tanhf tanh\n#define exp2f exp2\n#define log2f log2\n#define log10f log10\n#define cbrtf cbrt\n#define hypotf hypot\n#define roundf round\n#define truncf trunc\n#define copysignf copysign\n#define fmaf fma\n";
+
+mod sequence;
 
 const PARSE_OMP_H: &str = include_str!("../runtime/omp.h");
 
