@@ -1,7 +1,8 @@
 //! Contexts: creation from a device list or a device type, properties, queries.
-use super::entry::{entry, entry_ret, slice_arg, CLResult};
-use super::handle::Cl;
+use super::args::slice_arg;
 use super::info::InfoOut;
+use crate::base::entry::{entry, entry_ret, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::context::{Context, NotifyFn};
 use crate::core::device::Device;
@@ -12,7 +13,10 @@ use std::sync::Arc;
 type PfnNotify = Option<unsafe extern "C" fn(*const c_char, *const c_void, usize, *mut c_void)>;
 
 /// Reads a 0-terminated property list; returns the pairs as given (terminator included).
-fn parse_properties(props: *const cl_context_properties) -> CLResult<Vec<cl_context_properties>> {
+///
+/// # Safety
+/// `props` is NULL or a 0-terminated list of (name, value) pairs.
+unsafe fn parse_properties(props: *const cl_context_properties) -> CLResult<Vec<cl_context_properties>> {
     let mut out = Vec::new();
     if props.is_null() {
         return Ok(out);
@@ -26,16 +30,22 @@ fn parse_properties(props: *const cl_context_properties) -> CLResult<Vec<cl_cont
             out.push(0);
             return Ok(out);
         }
+        // SAFETY: the pair's value follows its non-zero name in the caller's list.
         let value = unsafe { *props.add(i + 1) };
         if seen.contains(&name) {
             return Err(CL_INVALID_PROPERTY);
         }
         seen.push(name);
-        match name as u32 {
+        // The whole name is compared: an arbitrary value must not match by its low bits.
+        match u32::try_from(name).unwrap_or(0) {
             CL_CONTEXT_PLATFORM => {
                 Cl::<Platform>::get(value as cl_platform_id).map_err(|_| CL_INVALID_PLATFORM)?;
             }
-            CL_CONTEXT_INTEROP_USER_SYNC => {}
+            CL_CONTEXT_INTEROP_USER_SYNC => {
+                if value != CL_TRUE as cl_context_properties && value != CL_FALSE as cl_context_properties {
+                    return Err(CL_INVALID_PROPERTY);
+                }
+            }
             _ => return Err(CL_INVALID_PROPERTY),
         }
         out.push(name);
@@ -52,19 +62,22 @@ fn notify_of(pfn: PfnNotify, user_data: *mut c_void) -> CLResult<Option<(NotifyF
     }
 }
 
-fn create(
+/// # Safety
+/// `properties` as `parse_properties` requires, `devices` as `slice_arg`.
+unsafe fn create(
     properties: *const cl_context_properties,
     devices: Vec<Arc<Cl<Device>>>,
     pfn: PfnNotify,
     user_data: *mut c_void,
 ) -> CLResult<cl_context> {
-    let props = parse_properties(properties)?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let props = unsafe { parse_properties(properties) }?;
     let notify = notify_of(pfn, user_data)?;
     Ok(Cl::new_handle(Context::new(devices, props, notify)?))
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateContext(
+pub unsafe extern "C" fn clCreateContext(
     properties: *const cl_context_properties,
     num_devices: cl_uint,
     devices: *const cl_device_id,
@@ -72,8 +85,9 @@ pub extern "C" fn clCreateContext(
     user_data: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_context {
-    entry_ret(errcode_ret, || {
-        let handles = slice_arg(devices, num_devices as usize, CL_INVALID_VALUE)?;
+    let body = || {
+        // SAFETY: devices holds num_devices device handles, per the spec.
+        let handles = unsafe { slice_arg(devices, num_devices as usize, CL_INVALID_VALUE) }?;
         if handles.is_empty() {
             return Err(CL_INVALID_VALUE);
         }
@@ -83,19 +97,22 @@ pub extern "C" fn clCreateContext(
                 list.push(d);
             }
         }
-        create(properties, list, pfn_notify, user_data)
-    })
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { create(properties, list, pfn_notify, user_data) }
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateContextFromType(
+pub unsafe extern "C" fn clCreateContextFromType(
     properties: *const cl_context_properties,
     device_type: cl_device_type,
     pfn_notify: PfnNotify,
     user_data: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_context {
-    entry_ret(errcode_ret, || {
+    let body = || {
         let known = (CL_DEVICE_TYPE_DEFAULT
             | CL_DEVICE_TYPE_CPU
             | CL_DEVICE_TYPE_GPU
@@ -105,7 +122,8 @@ pub extern "C" fn clCreateContextFromType(
         if device_type != all && (device_type & !known != 0 || device_type == 0) {
             return Err(CL_INVALID_DEVICE_TYPE);
         }
-        parse_properties(properties)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { parse_properties(properties) }?;
         notify_of(pfn_notify, user_data)?;
         let gpu = device_type == all
             || device_type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT) as cl_device_type != 0;
@@ -116,22 +134,25 @@ pub extern "C" fn clCreateContextFromType(
         if devices.is_empty() {
             return Err(CL_DEVICE_NOT_FOUND);
         }
-        create(properties, devices, pfn_notify, user_data)
-    })
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { create(properties, devices, pfn_notify, user_data) }
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clRetainContext(context: cl_context) -> cl_int {
+pub unsafe extern "C" fn clRetainContext(context: cl_context) -> cl_int {
     entry(|| Cl::<Context>::retain(context))
 }
 
 #[no_mangle]
-pub extern "C" fn clReleaseContext(context: cl_context) -> cl_int {
+pub unsafe extern "C" fn clReleaseContext(context: cl_context) -> cl_int {
     entry(|| Cl::<Context>::release(context))
 }
 
 #[no_mangle]
-pub extern "C" fn clGetContextInfo(
+pub unsafe extern "C" fn clGetContextInfo(
     context: cl_context,
     param_name: cl_context_info,
     param_value_size: usize,
@@ -140,7 +161,9 @@ pub extern "C" fn clGetContextInfo(
 ) -> cl_int {
     entry(|| {
         let c = Cl::<Context>::get(context)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_CONTEXT_REFERENCE_COUNT => out.value::<cl_uint>(c.ref_count()),
             CL_CONTEXT_NUM_DEVICES => out.value::<cl_uint>(c.devices.len() as cl_uint),
@@ -153,7 +176,7 @@ pub extern "C" fn clGetContextInfo(
 
 /// OpenCL 3.0; cudacl is a 1.2 platform.
 #[no_mangle]
-pub extern "C" fn clSetContextDestructorCallback(
+pub unsafe extern "C" fn clSetContextDestructorCallback(
     context: cl_context,
     _pfn_notify: Option<unsafe extern "C" fn(cl_context, *mut c_void)>,
     _user_data: *mut c_void,

@@ -1,7 +1,8 @@
 //! clGetDeviceIDs, clGetDeviceInfo and the sub-device calls (CUDA GPUs cannot be partitioned).
-use super::entry::{entry, write_opt, CLResult};
-use super::handle::Cl;
+use super::args::write_opt;
 use super::info::InfoOut;
+use crate::base::entry::{entry, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::device::{self, Device};
 use crate::core::memory::BASE_ADDR_ALIGN;
@@ -21,14 +22,11 @@ const CL_DEVICE_PCI_BUS_ID_NV: cl_device_info = 0x4008;
 const CL_DEVICE_PCI_SLOT_ID_NV: cl_device_info = 0x4009;
 const CL_DEVICE_PCI_DOMAIN_ID_NV: cl_device_info = 0x400A;
 
-/// Space the runtime's implicit kernel parameters (global offset, work_dim, groups: 52 bytes
-/// after at most 7 of alignment) may take from the driver's parameter limit.
-pub const IMPLICIT_PARAMS: usize = 64;
 /// CUDA's device-side printf buffer (the driver's default FIFO size).
 const PRINTF_BUFFER_SIZE: usize = 1 << 20;
 
 #[no_mangle]
-pub extern "C" fn clGetDeviceIDs(
+pub unsafe extern "C" fn clGetDeviceIDs(
     platform: cl_platform_id,
     device_type: cl_device_type,
     num_entries: cl_uint,
@@ -66,7 +64,8 @@ pub extern "C" fn clGetDeviceIDs(
                 unsafe { devices.add(i).write(*d) };
             }
         }
-        write_opt(num_devices, found.len() as cl_uint);
+        // SAFETY: num_devices is NULL or a cl_uint, per the spec.
+        unsafe { write_opt(num_devices, found.len() as cl_uint) };
         Ok(())
     })
 }
@@ -122,7 +121,9 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         | CL_DEVICE_IMAGE3D_MAX_DEPTH
         | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
         | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => out.value::<usize>(0),
-        CL_DEVICE_MAX_PARAMETER_SIZE => out.value::<usize>(d.max_param_buffer() - IMPLICIT_PARAMS),
+        CL_DEVICE_MAX_PARAMETER_SIZE => {
+            out.value::<usize>(d.max_param_buffer() - ptxgen::IMPLICIT_PARAMS_MAX_BYTES)
+        }
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => out.value::<cl_uint>((BASE_ADDR_ALIGN * 8) as cl_uint),
         CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => out.value::<cl_uint>(128),
         CL_DEVICE_SINGLE_FP_CONFIG => out.value(fp_config_single()),
@@ -192,7 +193,7 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
 }
 
 #[no_mangle]
-pub extern "C" fn clGetDeviceInfo(
+pub unsafe extern "C" fn clGetDeviceInfo(
     device: cl_device_id,
     param_name: cl_device_info,
     param_value_size: usize,
@@ -200,11 +201,11 @@ pub extern "C" fn clGetDeviceInfo(
     param_value_size_ret: *mut usize,
 ) -> cl_int {
     entry(|| {
-        device_info(
-            &*Cl::<Device>::get(device)?,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
+        let d = Cl::<Device>::get(device)?;
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
+        device_info(&d, param_name, out)
     })
 }
 
@@ -212,7 +213,7 @@ pub extern "C" fn clGetDeviceInfo(
 /// empty, so every partition request is CL_INVALID_VALUE (the spec's answer for an unsupported
 /// partition property).
 #[no_mangle]
-pub extern "C" fn clCreateSubDevices(
+pub unsafe extern "C" fn clCreateSubDevices(
     in_device: cl_device_id,
     properties: *const cl_device_partition_property,
     _num_devices: cl_uint,
@@ -228,11 +229,11 @@ pub extern "C" fn clCreateSubDevices(
 
 /// Root devices are not reference counted (the spec: retain/release of a root device are no-ops).
 #[no_mangle]
-pub extern "C" fn clRetainDevice(device: cl_device_id) -> cl_int {
+pub unsafe extern "C" fn clRetainDevice(device: cl_device_id) -> cl_int {
     entry(|| Cl::<Device>::get(device).map(|_| ()))
 }
 
 #[no_mangle]
-pub extern "C" fn clReleaseDevice(device: cl_device_id) -> cl_int {
+pub unsafe extern "C" fn clReleaseDevice(device: cl_device_id) -> cl_int {
     entry(|| Cl::<Device>::get(device).map(|_| ()))
 }

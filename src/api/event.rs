@@ -1,16 +1,18 @@
 //! Events: waiting, status, callbacks, user events, profiling.
-use super::entry::{entry, entry_ret, slice_arg};
-use super::handle::Cl;
+use super::args::slice_arg;
 use super::info::InfoOut;
+use crate::base::entry::{entry, entry_ret};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::event::Event;
 use std::ffi::c_void;
 
 #[no_mangle]
-pub extern "C" fn clWaitForEvents(num_events: cl_uint, event_list: *const cl_event) -> cl_int {
+pub unsafe extern "C" fn clWaitForEvents(num_events: cl_uint, event_list: *const cl_event) -> cl_int {
     entry(|| {
-        let handles = slice_arg(event_list, num_events as usize, CL_INVALID_VALUE)?;
+        // SAFETY: event_list holds num_events event handles, per the spec.
+        let handles = unsafe { slice_arg(event_list, num_events as usize, CL_INVALID_VALUE) }?;
         if handles.is_empty() {
             return Err(CL_INVALID_VALUE);
         }
@@ -32,7 +34,7 @@ pub extern "C" fn clWaitForEvents(num_events: cl_uint, event_list: *const cl_eve
 }
 
 #[no_mangle]
-pub extern "C" fn clGetEventInfo(
+pub unsafe extern "C" fn clGetEventInfo(
     event: cl_event,
     param_name: cl_event_info,
     param_value_size: usize,
@@ -41,7 +43,9 @@ pub extern "C" fn clGetEventInfo(
 ) -> cl_int {
     entry(|| {
         let e = Cl::<Event>::get(event)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_EVENT_COMMAND_QUEUE => {
                 out.value(e.queue.as_ref().map_or(std::ptr::null_mut(), |q| q.handle()))
@@ -56,17 +60,17 @@ pub extern "C" fn clGetEventInfo(
 }
 
 #[no_mangle]
-pub extern "C" fn clRetainEvent(event: cl_event) -> cl_int {
+pub unsafe extern "C" fn clRetainEvent(event: cl_event) -> cl_int {
     entry(|| Cl::<Event>::retain(event))
 }
 
 #[no_mangle]
-pub extern "C" fn clReleaseEvent(event: cl_event) -> cl_int {
+pub unsafe extern "C" fn clReleaseEvent(event: cl_event) -> cl_int {
     entry(|| Cl::<Event>::release(event))
 }
 
 #[no_mangle]
-pub extern "C" fn clGetEventProfilingInfo(
+pub unsafe extern "C" fn clGetEventProfilingInfo(
     event: cl_event,
     param_name: cl_profiling_info,
     param_value_size: usize,
@@ -80,7 +84,9 @@ pub extern "C" fn clGetEventProfilingInfo(
             return Err(CL_PROFILING_INFO_NOT_AVAILABLE);
         }
         let p = e.profile().ok_or(CL_PROFILING_INFO_NOT_AVAILABLE)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_PROFILING_COMMAND_QUEUED => out.value::<cl_ulong>(p.queued),
             CL_PROFILING_COMMAND_SUBMIT => out.value::<cl_ulong>(p.submit),
@@ -92,7 +98,7 @@ pub extern "C" fn clGetEventProfilingInfo(
 }
 
 #[no_mangle]
-pub extern "C" fn clSetEventCallback(
+pub unsafe extern "C" fn clSetEventCallback(
     event: cl_event,
     command_exec_callback_type: cl_int,
     pfn_notify: Option<unsafe extern "C" fn(cl_event, cl_int, *mut c_void)>,
@@ -112,12 +118,14 @@ pub extern "C" fn clSetEventCallback(
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateUserEvent(context: cl_context, errcode_ret: *mut cl_int) -> cl_event {
-    entry_ret(errcode_ret, || Ok(Cl::new_handle(Event::user(Cl::<Context>::get(context)?))))
+pub unsafe extern "C" fn clCreateUserEvent(context: cl_context, errcode_ret: *mut cl_int) -> cl_event {
+    let body = || Ok(Cl::new_handle(Event::user(Cl::<Context>::get(context)?)));
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clSetUserEventStatus(event: cl_event, execution_status: cl_int) -> cl_int {
+pub unsafe extern "C" fn clSetUserEventStatus(event: cl_event, execution_status: cl_int) -> cl_int {
     entry(|| {
         let e = Cl::<Event>::get(event)?;
         if !e.is_user() {

@@ -1,8 +1,8 @@
 //! OpenGL sharing (cl_khr_gl_sharing). cudacl does not offer it (it is not in the extension
 //! list), so no context is created from a GL context: the calls check their handles and answer
 //! the spec's code for that case.
-use super::entry::{entry, entry_ret, CLResult};
-use super::handle::Cl;
+use crate::base::entry::{entry, entry_ret, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::queue::Queue;
@@ -14,17 +14,19 @@ fn not_gl_context(context: cl_context) -> CLResult<*mut _cl_mem> {
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateFromGLBuffer(
+pub unsafe extern "C" fn clCreateFromGLBuffer(
     context: cl_context,
     _flags: cl_mem_flags,
     _bufobj: cl_GLuint,
     errcode_ret: *mut ::std::os::raw::c_int,
 ) -> cl_mem {
-    entry_ret(errcode_ret, || not_gl_context(context))
+    let body = || not_gl_context(context);
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateFromGLTexture(
+pub unsafe extern "C" fn clCreateFromGLTexture(
     context: cl_context,
     _flags: cl_mem_flags,
     _target: cl_GLenum,
@@ -32,11 +34,13 @@ pub extern "C" fn clCreateFromGLTexture(
     _texture: cl_GLuint,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    entry_ret(errcode_ret, || not_gl_context(context))
+    let body = || not_gl_context(context);
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateFromGLTexture2D(
+pub unsafe extern "C" fn clCreateFromGLTexture2D(
     context: cl_context,
     _flags: cl_mem_flags,
     _target: cl_GLenum,
@@ -44,11 +48,13 @@ pub extern "C" fn clCreateFromGLTexture2D(
     _texture: cl_GLuint,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    entry_ret(errcode_ret, || not_gl_context(context))
+    let body = || not_gl_context(context);
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateFromGLTexture3D(
+pub unsafe extern "C" fn clCreateFromGLTexture3D(
     context: cl_context,
     _flags: cl_mem_flags,
     _target: cl_GLenum,
@@ -56,22 +62,26 @@ pub extern "C" fn clCreateFromGLTexture3D(
     _texture: cl_GLuint,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    entry_ret(errcode_ret, || not_gl_context(context))
+    let body = || not_gl_context(context);
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateFromGLRenderbuffer(
+pub unsafe extern "C" fn clCreateFromGLRenderbuffer(
     context: cl_context,
     _flags: cl_mem_flags,
     _renderbuffer: cl_GLuint,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    entry_ret(errcode_ret, || not_gl_context(context))
+    let body = || not_gl_context(context);
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 /// No memory object was created from a GL object.
 #[no_mangle]
-pub extern "C" fn clGetGLObjectInfo(
+pub unsafe extern "C" fn clGetGLObjectInfo(
     _memobj: cl_mem,
     _gl_object_type: *mut cl_gl_object_type,
     _gl_object_name: *mut cl_GLuint,
@@ -81,7 +91,7 @@ pub extern "C" fn clGetGLObjectInfo(
 
 /// No memory object was created from a GL object.
 #[no_mangle]
-pub extern "C" fn clGetGLTextureInfo(
+pub unsafe extern "C" fn clGetGLTextureInfo(
     _memobj: cl_mem,
     _param_name: cl_gl_texture_info,
     _param_value_size: usize,
@@ -92,7 +102,7 @@ pub extern "C" fn clGetGLTextureInfo(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueAcquireGLObjects(
+pub unsafe extern "C" fn clEnqueueAcquireGLObjects(
     command_queue: cl_command_queue,
     _num_objects: cl_uint,
     _mem_objects: *const cl_mem,
@@ -107,7 +117,7 @@ pub extern "C" fn clEnqueueAcquireGLObjects(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueReleaseGLObjects(
+pub unsafe extern "C" fn clEnqueueReleaseGLObjects(
     command_queue: cl_command_queue,
     _num_objects: cl_uint,
     _mem_objects: *const cl_mem,
@@ -122,7 +132,7 @@ pub extern "C" fn clEnqueueReleaseGLObjects(
 }
 
 #[no_mangle]
-pub extern "C" fn clGetGLContextInfoKHR(
+pub unsafe extern "C" fn clGetGLContextInfoKHR(
     _properties: *const cl_context_properties,
     _param_name: cl_gl_context_info,
     _param_value_size: usize,
@@ -133,13 +143,15 @@ pub extern "C" fn clGetGLContextInfoKHR(
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateEventFromGLsyncKHR(
+pub unsafe extern "C" fn clCreateEventFromGLsyncKHR(
     context: cl_context,
     _sync: cl_GLsync,
     errcode_ret: *mut cl_int,
 ) -> cl_event {
-    entry_ret(errcode_ret, || {
+    let body = || {
         not_gl_context(context)?;
         Ok(std::ptr::null_mut::<_cl_event>())
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }

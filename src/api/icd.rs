@@ -2,14 +2,8 @@
 //! Generated from the Khronos cl_icd.h field list (see build.rs); a function with the wrong
 //! signature does not compile. Slots for Windows-only and EGL interop stay empty.
 use super::*;
+use crate::base::handle::Dispatch;
 use crate::cl::*;
-
-/// The table, shareable between threads: it is immutable, and its only raw-pointer slots are
-/// the unused Windows ones.
-#[repr(transparent)]
-pub struct Dispatch(cl_icd_dispatch);
-// SAFETY: never written after initialisation.
-unsafe impl Sync for Dispatch {}
 
 pub static DISPATCH: Dispatch = Dispatch(cl_icd_dispatch {
     clGetPlatformIDs: Some(platform::clGetPlatformIDs),

@@ -2,8 +2,9 @@
 //! sampler object can exist: creation answers CL_INVALID_OPERATION (the spec's code when no device
 //! in the context supports images), and calls given an image answer CL_INVALID_MEM_OBJECT once
 //! the other handles are checked.
-use super::entry::{entry, entry_ret, write_opt, CLResult};
-use super::handle::Cl;
+use super::args::write_opt;
+use crate::base::entry::{entry, entry_ret, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::queue::Queue;
@@ -21,7 +22,7 @@ fn no_image_enqueue(queue: cl_command_queue) -> CLResult<()> {
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateImage(
+pub unsafe extern "C" fn clCreateImage(
     context: cl_context,
     _flags: cl_mem_flags,
     _image_format: *const cl_image_format,
@@ -29,11 +30,13 @@ pub extern "C" fn clCreateImage(
     _host_ptr: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    entry_ret(errcode_ret, || no_images(context))
+    let body = || no_images(context);
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateImage2D(
+pub unsafe extern "C" fn clCreateImage2D(
     context: cl_context,
     _flags: cl_mem_flags,
     _image_format: *const cl_image_format,
@@ -43,11 +46,13 @@ pub extern "C" fn clCreateImage2D(
     _host_ptr: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    entry_ret(errcode_ret, || no_images(context))
+    let body = || no_images(context);
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateImage3D(
+pub unsafe extern "C" fn clCreateImage3D(
     context: cl_context,
     _flags: cl_mem_flags,
     _image_format: *const cl_image_format,
@@ -59,11 +64,13 @@ pub extern "C" fn clCreateImage3D(
     _host_ptr: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    entry_ret(errcode_ret, || no_images(context))
+    let body = || no_images(context);
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateImageWithProperties(
+pub unsafe extern "C" fn clCreateImageWithProperties(
     context: cl_context,
     _properties: *const cl_mem_properties,
     _flags: cl_mem_flags,
@@ -72,28 +79,45 @@ pub extern "C" fn clCreateImageWithProperties(
     _host_ptr: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    entry_ret(errcode_ret, || no_images(context))
+    let body = || no_images(context);
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 /// No image formats are supported: the list is empty.
 #[no_mangle]
-pub extern "C" fn clGetSupportedImageFormats(
+pub unsafe extern "C" fn clGetSupportedImageFormats(
     context: cl_context,
-    _flags: cl_mem_flags,
-    _image_type: cl_mem_object_type,
-    _num_entries: cl_uint,
-    _image_formats: *mut cl_image_format,
+    flags: cl_mem_flags,
+    image_type: cl_mem_object_type,
+    num_entries: cl_uint,
+    image_formats: *mut cl_image_format,
     num_image_formats: *mut cl_uint,
 ) -> cl_int {
     entry(|| {
         Cl::<Context>::get(context)?;
-        write_opt(num_image_formats, 0);
+        let image_types = [
+            CL_MEM_OBJECT_IMAGE1D,
+            CL_MEM_OBJECT_IMAGE1D_BUFFER,
+            CL_MEM_OBJECT_IMAGE1D_ARRAY,
+            CL_MEM_OBJECT_IMAGE2D,
+            CL_MEM_OBJECT_IMAGE2D_ARRAY,
+            CL_MEM_OBJECT_IMAGE3D,
+        ];
+        if !super::memory::valid_mem_flags(flags)
+            || !image_types.contains(&image_type)
+            || (num_entries == 0 && !image_formats.is_null())
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: num_image_formats is NULL or a cl_uint, per the spec.
+        unsafe { write_opt(num_image_formats, 0) };
         Ok(())
     })
 }
 
 #[no_mangle]
-pub extern "C" fn clGetImageInfo(
+pub unsafe extern "C" fn clGetImageInfo(
     _image: cl_mem,
     _param_name: cl_image_info,
     _param_value_size: usize,
@@ -104,7 +128,7 @@ pub extern "C" fn clGetImageInfo(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueReadImage(
+pub unsafe extern "C" fn clEnqueueReadImage(
     command_queue: cl_command_queue,
     _image: cl_mem,
     _blocking_read: cl_bool,
@@ -121,7 +145,7 @@ pub extern "C" fn clEnqueueReadImage(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueWriteImage(
+pub unsafe extern "C" fn clEnqueueWriteImage(
     command_queue: cl_command_queue,
     _image: cl_mem,
     _blocking_write: cl_bool,
@@ -138,7 +162,7 @@ pub extern "C" fn clEnqueueWriteImage(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueCopyImage(
+pub unsafe extern "C" fn clEnqueueCopyImage(
     command_queue: cl_command_queue,
     _src_image: cl_mem,
     _dst_image: cl_mem,
@@ -153,7 +177,7 @@ pub extern "C" fn clEnqueueCopyImage(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueCopyImageToBuffer(
+pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
     command_queue: cl_command_queue,
     _src_image: cl_mem,
     _dst_buffer: cl_mem,
@@ -168,7 +192,7 @@ pub extern "C" fn clEnqueueCopyImageToBuffer(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueCopyBufferToImage(
+pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
     command_queue: cl_command_queue,
     _src_buffer: cl_mem,
     _dst_image: cl_mem,
@@ -183,7 +207,7 @@ pub extern "C" fn clEnqueueCopyBufferToImage(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueFillImage(
+pub unsafe extern "C" fn clEnqueueFillImage(
     command_queue: cl_command_queue,
     _image: cl_mem,
     _fill_color: *const c_void,
@@ -197,7 +221,7 @@ pub extern "C" fn clEnqueueFillImage(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueMapImage(
+pub unsafe extern "C" fn clEnqueueMapImage(
     command_queue: cl_command_queue,
     _image: cl_mem,
     _blocking_map: cl_bool,
@@ -211,44 +235,50 @@ pub extern "C" fn clEnqueueMapImage(
     _event: *mut cl_event,
     errcode_ret: *mut cl_int,
 ) -> *mut ::std::os::raw::c_void {
-    entry_ret(errcode_ret, || {
+    let body = || {
         no_image_enqueue(command_queue)?;
         Ok(std::ptr::null_mut::<c_void>())
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateSampler(
+pub unsafe extern "C" fn clCreateSampler(
     context: cl_context,
     _normalized_coords: cl_bool,
     _addressing_mode: cl_addressing_mode,
     _filter_mode: cl_filter_mode,
     errcode_ret: *mut cl_int,
 ) -> cl_sampler {
-    entry_ret(errcode_ret, || no_images(context).map(|p| p.cast()))
+    let body = || no_images(context).map(|p| p.cast());
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateSamplerWithProperties(
+pub unsafe extern "C" fn clCreateSamplerWithProperties(
     context: cl_context,
     _arg2: *const cl_sampler_properties,
     errcode_ret: *mut cl_int,
 ) -> cl_sampler {
-    entry_ret(errcode_ret, || no_images(context).map(|p| p.cast()))
+    let body = || no_images(context).map(|p| p.cast());
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clRetainSampler(_sampler: cl_sampler) -> cl_int {
+pub unsafe extern "C" fn clRetainSampler(_sampler: cl_sampler) -> cl_int {
     CL_INVALID_SAMPLER
 }
 
 #[no_mangle]
-pub extern "C" fn clReleaseSampler(_sampler: cl_sampler) -> cl_int {
+pub unsafe extern "C" fn clReleaseSampler(_sampler: cl_sampler) -> cl_int {
     CL_INVALID_SAMPLER
 }
 
 #[no_mangle]
-pub extern "C" fn clGetSamplerInfo(
+pub unsafe extern "C" fn clGetSamplerInfo(
     _sampler: cl_sampler,
     _param_name: cl_sampler_info,
     _param_value_size: usize,

@@ -1,8 +1,9 @@
 //! Kernels: creation, arguments, queries, and the NDRange launch.
-use super::entry::{c_str, entry, entry_ret, write_opt, CLResult};
-use super::handle::Cl;
+use super::args::{c_str, write_opt};
 use super::info::InfoOut;
 use super::queue::{hand_out, wait_list};
+use crate::base::entry::{entry, entry_ret, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::device::Device;
 use crate::core::kernel::{Kernel, Launch};
@@ -13,23 +14,26 @@ use std::ffi::{c_char, c_void};
 use std::sync::Arc;
 
 #[no_mangle]
-pub extern "C" fn clCreateKernel(
+pub unsafe extern "C" fn clCreateKernel(
     program: cl_program,
     kernel_name: *const c_char,
     errcode_ret: *mut cl_int,
 ) -> cl_kernel {
-    entry_ret(errcode_ret, || {
+    let body = || {
         let p = Cl::<Program>::get(program)?;
         if kernel_name.is_null() {
             return Err(CL_INVALID_VALUE);
         }
-        let name = c_str(kernel_name).ok_or(CL_INVALID_KERNEL_NAME)?;
+        // SAFETY: kernel_name is NULL or a NUL-terminated string, per the spec.
+        let name = unsafe { c_str(kernel_name) }.ok_or(CL_INVALID_KERNEL_NAME)?;
         Ok(Cl::new_handle(Kernel::new(p, name)?))
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateKernelsInProgram(
+pub unsafe extern "C" fn clCreateKernelsInProgram(
     program: cl_program,
     num_kernels: cl_uint,
     kernels: *mut cl_kernel,
@@ -52,31 +56,34 @@ pub extern "C" fn clCreateKernelsInProgram(
                 unsafe { kernels.add(i).write(Cl::new_handle(k)) };
             }
         }
-        write_opt(num_kernels_ret, n as cl_uint);
+        // SAFETY: num_kernels_ret is NULL or a cl_uint, per the spec.
+        unsafe { write_opt(num_kernels_ret, n as cl_uint) };
         Ok(())
     })
 }
 
 #[no_mangle]
-pub extern "C" fn clCloneKernel(source_kernel: cl_kernel, errcode_ret: *mut cl_int) -> cl_kernel {
-    entry_ret(errcode_ret, || {
+pub unsafe extern "C" fn clCloneKernel(source_kernel: cl_kernel, errcode_ret: *mut cl_int) -> cl_kernel {
+    let body = || {
         let k = Cl::<Kernel>::get(source_kernel)?;
         Ok(Cl::new_handle(k.clone_kernel()?))
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clRetainKernel(kernel: cl_kernel) -> cl_int {
+pub unsafe extern "C" fn clRetainKernel(kernel: cl_kernel) -> cl_int {
     entry(|| Cl::<Kernel>::retain(kernel))
 }
 
 #[no_mangle]
-pub extern "C" fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
+pub unsafe extern "C" fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
     entry(|| Cl::<Kernel>::release(kernel))
 }
 
 #[no_mangle]
-pub extern "C" fn clSetKernelArg(
+pub unsafe extern "C" fn clSetKernelArg(
     kernel: cl_kernel,
     arg_index: cl_uint,
     arg_size: usize,
@@ -91,7 +98,7 @@ pub extern "C" fn clSetKernelArg(
 
 /// OpenCL 2.0 SVM: cudacl reports no SVM capabilities.
 #[no_mangle]
-pub extern "C" fn clSetKernelArgSVMPointer(
+pub unsafe extern "C" fn clSetKernelArgSVMPointer(
     kernel: cl_kernel,
     _arg_index: cl_uint,
     _arg_value: *const c_void,
@@ -103,7 +110,7 @@ pub extern "C" fn clSetKernelArgSVMPointer(
 }
 
 #[no_mangle]
-pub extern "C" fn clSetKernelExecInfo(
+pub unsafe extern "C" fn clSetKernelExecInfo(
     kernel: cl_kernel,
     _param_name: cl_kernel_exec_info,
     _param_value_size: usize,
@@ -116,7 +123,7 @@ pub extern "C" fn clSetKernelExecInfo(
 }
 
 #[no_mangle]
-pub extern "C" fn clGetKernelInfo(
+pub unsafe extern "C" fn clGetKernelInfo(
     kernel: cl_kernel,
     param_name: cl_kernel_info,
     param_value_size: usize,
@@ -125,7 +132,9 @@ pub extern "C" fn clGetKernelInfo(
 ) -> cl_int {
     entry(|| {
         let k = Cl::<Kernel>::get(kernel)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_KERNEL_FUNCTION_NAME => out.str(&k.info.name),
             CL_KERNEL_NUM_ARGS => out.value::<cl_uint>(k.num_args() as cl_uint),
@@ -154,7 +163,7 @@ fn query_device(k: &Kernel, device: cl_device_id) -> CLResult<usize> {
 }
 
 #[no_mangle]
-pub extern "C" fn clGetKernelWorkGroupInfo(
+pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
     kernel: cl_kernel,
     device: cl_device_id,
     param_name: cl_kernel_work_group_info,
@@ -165,7 +174,9 @@ pub extern "C" fn clGetKernelWorkGroupInfo(
     entry(|| {
         let k = Cl::<Kernel>::get(kernel)?;
         let dev = query_device(&k, device)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         let d = &k.program.context.devices[dev];
         let f = k.funcs.get(dev).and_then(|f| f.as_ref());
         match param_name {
@@ -191,7 +202,7 @@ pub extern "C" fn clGetKernelWorkGroupInfo(
 }
 
 #[no_mangle]
-pub extern "C" fn clGetKernelArgInfo(
+pub unsafe extern "C" fn clGetKernelArgInfo(
     kernel: cl_kernel,
     arg_indx: cl_uint,
     param_name: cl_kernel_arg_info,
@@ -202,7 +213,9 @@ pub extern "C" fn clGetKernelArgInfo(
     entry(|| {
         let k = Cl::<Kernel>::get(kernel)?;
         let a = k.info.args.get(arg_indx as usize).ok_or(CL_INVALID_ARG_INDEX)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         let known = matches!(
             param_name,
             CL_KERNEL_ARG_ADDRESS_QUALIFIER
@@ -243,7 +256,7 @@ pub extern "C" fn clGetKernelArgInfo(
 
 /// OpenCL 2.1 sub-groups: not supported.
 #[no_mangle]
-pub extern "C" fn clGetKernelSubGroupInfo(
+pub unsafe extern "C" fn clGetKernelSubGroupInfo(
     kernel: cl_kernel,
     _device: cl_device_id,
     _param_name: cl_kernel_sub_group_info,
@@ -260,7 +273,10 @@ pub extern "C" fn clGetKernelSubGroupInfo(
 }
 
 /// An array argument of `n` entries, or None for NULL.
-fn opt_dims<'a>(p: *const usize, n: u32) -> Option<&'a [usize]> {
+///
+/// # Safety
+/// `p` is NULL or holds `n` values that outlive `'a`.
+unsafe fn opt_dims<'a>(p: *const usize, n: u32) -> Option<&'a [usize]> {
     if p.is_null() || !(1..=3).contains(&n) {
         None
     } else {
@@ -270,7 +286,9 @@ fn opt_dims<'a>(p: *const usize, n: u32) -> Option<&'a [usize]> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn enqueue_ndrange(
+/// # Safety
+/// The pointer arguments are valid as clEnqueueNDRangeKernel's specification requires.
+unsafe fn enqueue_ndrange(
     command_queue: cl_command_queue,
     kernel: cl_kernel,
     work_dim: cl_uint,
@@ -288,14 +306,18 @@ fn enqueue_ndrange(
         return Err(CL_INVALID_CONTEXT);
     }
     let f = k.funcs.get(q.dev).and_then(|f| f.as_ref()).ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
-    let waits = wait_list(num_events, events)?;
+    // SAFETY: the caller's contract: events holds num_events event handles.
+    let waits = unsafe { wait_list(num_events, events) }?;
     let geo = k.geometry(
         q.dev,
         f,
         work_dim,
-        opt_dims(offset, work_dim),
-        opt_dims(global, work_dim),
-        opt_dims(local, work_dim),
+        // SAFETY: the pointers passed on are covered by this function's own contract.
+        unsafe { opt_dims(offset, work_dim) },
+        // SAFETY: the pointers passed on are covered by this function's own contract.
+        unsafe { opt_dims(global, work_dim) },
+        // SAFETY: the pointers passed on are covered by this function's own contract.
+        unsafe { opt_dims(local, work_dim) },
     )?;
     let params = k.params();
     if params.unset != 0 {
@@ -304,12 +326,13 @@ fn enqueue_ndrange(
     let launch = Launch { kernel: k.clone(), params, dev: q.dev, geo };
     launch.check()?;
     let cmd = Command { queue: &q, command_type, waits, want_event: !event.is_null(), blocking: false };
-    hand_out(event, cmd.enqueue(move |q: &Queue| launch.run(q))?);
+    // SAFETY: the caller's contract: event is NULL or a cl_event.
+    unsafe { hand_out(event, cmd.enqueue(move |q: &Queue| launch.run(q))?) };
     Ok(())
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueNDRangeKernel(
+pub unsafe extern "C" fn clEnqueueNDRangeKernel(
     command_queue: cl_command_queue,
     kernel: cl_kernel,
     work_dim: cl_uint,
@@ -321,23 +344,26 @@ pub extern "C" fn clEnqueueNDRangeKernel(
     event: *mut cl_event,
 ) -> cl_int {
     entry(|| {
-        enqueue_ndrange(
-            command_queue,
-            kernel,
-            work_dim,
-            global_work_offset,
-            global_work_size,
-            local_work_size,
-            num_events_in_wait_list,
-            event_wait_list,
-            event,
-            CL_COMMAND_NDRANGE_KERNEL,
-        )
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe {
+            enqueue_ndrange(
+                command_queue,
+                kernel,
+                work_dim,
+                global_work_offset,
+                global_work_size,
+                local_work_size,
+                num_events_in_wait_list,
+                event_wait_list,
+                event,
+                CL_COMMAND_NDRANGE_KERNEL,
+            )
+        }
     })
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueTask(
+pub unsafe extern "C" fn clEnqueueTask(
     command_queue: cl_command_queue,
     kernel: cl_kernel,
     num_events_in_wait_list: cl_uint,
@@ -346,24 +372,27 @@ pub extern "C" fn clEnqueueTask(
 ) -> cl_int {
     let one = [1usize; 1];
     entry(|| {
-        enqueue_ndrange(
-            command_queue,
-            kernel,
-            1,
-            std::ptr::null(),
-            one.as_ptr(),
-            one.as_ptr(),
-            num_events_in_wait_list,
-            event_wait_list,
-            event,
-            CL_COMMAND_TASK,
-        )
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe {
+            enqueue_ndrange(
+                command_queue,
+                kernel,
+                1,
+                std::ptr::null(),
+                one.as_ptr(),
+                one.as_ptr(),
+                num_events_in_wait_list,
+                event_wait_list,
+                event,
+                CL_COMMAND_TASK,
+            )
+        }
     })
 }
 
 /// CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL.
 #[no_mangle]
-pub extern "C" fn clEnqueueNativeKernel(
+pub unsafe extern "C" fn clEnqueueNativeKernel(
     command_queue: cl_command_queue,
     user_func: Option<unsafe extern "C" fn(arg1: *mut c_void)>,
     _args: *mut c_void,
@@ -377,7 +406,8 @@ pub extern "C" fn clEnqueueNativeKernel(
 ) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
-        wait_list(num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: event_wait_list holds num_events_in_wait_list handles, per the spec.
+        unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;
         if user_func.is_none() {
             return Err(CL_INVALID_VALUE);
         }

@@ -1,10 +1,11 @@
 //! Buffers: creation, sub-buffers, info, destructor callbacks, and the memory commands
 //! (read, write, copy, their rect forms, fill, map/unmap, migrate). Argument checks and error
 //! codes live here; the data movement is core::memory.
-use super::entry::{entry, entry_ret, slice_arg, CLResult};
-use super::handle::Cl;
+use super::args::slice_arg;
 use super::info::InfoOut;
 use super::queue::{hand_out, wait_list};
+use crate::base::entry::{entry, entry_ret, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::memory::{rects_overlap, Mem, Pitched, BASE_ADDR_ALIGN, HOST_READ, HOST_WRITE};
@@ -27,22 +28,26 @@ fn at_most_one(flags: cl_mem_flags, group: cl_mem_flags) -> bool {
     (flags & group).count_ones() <= 1
 }
 
-fn create_buffer(
+/// Whether `flags` is a valid memory-object flag set: known bits only, at most one device access
+/// and one host access flag, and USE_HOST_PTR alone of the host-pointer flags but COPY with ALLOC.
+pub fn valid_mem_flags(flags: cl_mem_flags) -> bool {
+    flags & !(ACCESS | HOST_PTR_FLAGS | HOST_ACCESS) == 0
+        && at_most_one(flags, ACCESS)
+        && at_most_one(flags, HOST_ACCESS)
+        && !(has(flags, CL_MEM_USE_HOST_PTR)
+            && (has(flags, CL_MEM_ALLOC_HOST_PTR) || has(flags, CL_MEM_COPY_HOST_PTR)))
+}
+
+/// # Safety
+/// `host_ptr` is valid as clCreateBuffer's specification requires for `flags`.
+unsafe fn create_buffer(
     context: cl_context,
     flags: cl_mem_flags,
     size: usize,
     host_ptr: *mut c_void,
 ) -> CLResult<cl_mem> {
     let c = Cl::<Context>::get(context)?;
-    if flags & !(ACCESS | HOST_PTR_FLAGS | HOST_ACCESS) != 0
-        || !at_most_one(flags, ACCESS)
-        || !at_most_one(flags, HOST_ACCESS)
-    {
-        return Err(CL_INVALID_VALUE);
-    }
-    if has(flags, CL_MEM_USE_HOST_PTR)
-        && (has(flags, CL_MEM_ALLOC_HOST_PTR) || has(flags, CL_MEM_COPY_HOST_PTR))
-    {
+    if !valid_mem_flags(flags) {
         return Err(CL_INVALID_VALUE);
     }
     let max = c.devices.iter().map(|d| d.max_alloc).max().unwrap_or(0);
@@ -54,23 +59,27 @@ fn create_buffer(
         return Err(CL_INVALID_HOST_PTR);
     }
     let flags = if flags & ACCESS == 0 { flags | CL_MEM_READ_WRITE as cl_mem_flags } else { flags };
-    Ok(Mem::new_buffer(c, flags, size, host_ptr)?.handle())
+    // SAFETY: host_ptr is as the flags require: the caller's contract, and the checks above.
+    Ok(unsafe { Mem::new_buffer(c, flags, size, host_ptr) }?.handle())
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateBuffer(
+pub unsafe extern "C" fn clCreateBuffer(
     context: cl_context,
     flags: cl_mem_flags,
     size: usize,
     host_ptr: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    entry_ret(errcode_ret, || create_buffer(context, flags, size, host_ptr))
+    // SAFETY: the entry point's own pointer arguments, valid per the spec.
+    let body = || unsafe { create_buffer(context, flags, size, host_ptr) };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 /// The OpenCL 3.0 form: no buffer property is supported, so only NULL or an empty list.
 #[no_mangle]
-pub extern "C" fn clCreateBufferWithProperties(
+pub unsafe extern "C" fn clCreateBufferWithProperties(
     context: cl_context,
     properties: *const cl_mem_properties,
     flags: cl_mem_flags,
@@ -78,25 +87,28 @@ pub extern "C" fn clCreateBufferWithProperties(
     host_ptr: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    entry_ret(errcode_ret, || {
+    let body = || {
         Cl::<Context>::get(context)?;
         // SAFETY: a 0-terminated list when non-NULL.
         if !properties.is_null() && unsafe { *properties } != 0 {
             return Err(CL_INVALID_PROPERTY);
         }
-        create_buffer(context, flags, size, host_ptr)
-    })
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { create_buffer(context, flags, size, host_ptr) }
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateSubBuffer(
+pub unsafe extern "C" fn clCreateSubBuffer(
     buffer: cl_mem,
     flags: cl_mem_flags,
     buffer_create_type: cl_buffer_create_type,
     buffer_create_info: *const c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    entry_ret(errcode_ret, || {
+    let body = || {
         let parent = Cl::<Mem>::get(buffer)?;
         if parent.parent.is_some() {
             return Err(CL_INVALID_MEM_OBJECT);
@@ -128,7 +140,7 @@ pub extern "C" fn clCreateSubBuffer(
         if region.size == 0 {
             return Err(CL_INVALID_BUFFER_SIZE);
         }
-        if region.origin.checked_add(region.size).map_or(true, |end| end > parent.size) {
+        if region.origin.checked_add(region.size).is_none_or(|end| end > parent.size) {
             return Err(CL_INVALID_VALUE);
         }
         if region.origin % BASE_ADDR_ALIGN != 0 {
@@ -138,21 +150,23 @@ pub extern "C" fn clCreateSubBuffer(
         let host = if flags & HOST_ACCESS != 0 { flags & HOST_ACCESS } else { p & HOST_ACCESS };
         let inherited = access | host | (p & HOST_PTR_FLAGS);
         Ok(Mem::new_sub(&parent, inherited, region.origin, region.size).handle())
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clRetainMemObject(memobj: cl_mem) -> cl_int {
+pub unsafe extern "C" fn clRetainMemObject(memobj: cl_mem) -> cl_int {
     entry(|| Cl::<Mem>::retain(memobj))
 }
 
 #[no_mangle]
-pub extern "C" fn clReleaseMemObject(memobj: cl_mem) -> cl_int {
+pub unsafe extern "C" fn clReleaseMemObject(memobj: cl_mem) -> cl_int {
     entry(|| Cl::<Mem>::release(memobj))
 }
 
 #[no_mangle]
-pub extern "C" fn clGetMemObjectInfo(
+pub unsafe extern "C" fn clGetMemObjectInfo(
     memobj: cl_mem,
     param_name: cl_mem_info,
     param_value_size: usize,
@@ -161,7 +175,9 @@ pub extern "C" fn clGetMemObjectInfo(
 ) -> cl_int {
     entry(|| {
         let m = Cl::<Mem>::get(memobj)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_MEM_TYPE => out.value::<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER as cl_mem_object_type),
             CL_MEM_FLAGS => out.value::<cl_mem_flags>(m.flags),
@@ -182,7 +198,7 @@ pub extern "C" fn clGetMemObjectInfo(
 }
 
 #[no_mangle]
-pub extern "C" fn clSetMemObjectDestructorCallback(
+pub unsafe extern "C" fn clSetMemObjectDestructorCallback(
     memobj: cl_mem,
     pfn_notify: Option<unsafe extern "C" fn(memobj: cl_mem, user_data: *mut c_void)>,
     user_data: *mut c_void,
@@ -200,7 +216,9 @@ struct Target {
     waits: Vec<Arc<Cl<crate::core::event::Event>>>,
 }
 
-fn target(
+/// # Safety
+/// `list` holds `num` event handles, or is NULL with `num` 0.
+unsafe fn target(
     command_queue: cl_command_queue,
     mems: &[&Arc<Cl<Mem>>],
     num: cl_uint,
@@ -212,7 +230,8 @@ fn target(
             return Err(CL_INVALID_CONTEXT);
         }
     }
-    let waits = wait_list(num, list)?;
+    // SAFETY: the caller's contract: list holds num event handles.
+    let waits = unsafe { wait_list(num, list) }?;
     Ok(Target { q, waits })
 }
 
@@ -223,7 +242,9 @@ fn in_bounds(m: &Mem, offset: usize, len: usize) -> CLResult<()> {
     }
 }
 
-fn run(
+/// # Safety
+/// `event` is NULL or valid for writing a `cl_event`.
+unsafe fn run(
     t: Target,
     command_type: u32,
     blocking: bool,
@@ -237,12 +258,13 @@ fn run(
         want_event: !event.is_null(),
         blocking,
     };
-    hand_out(event, cmd.enqueue(work)?);
+    // SAFETY: the caller's contract: event is NULL or a cl_event.
+    unsafe { hand_out(event, cmd.enqueue(work)?) };
     Ok(())
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueReadBuffer(
+pub unsafe extern "C" fn clEnqueueReadBuffer(
     command_queue: cl_command_queue,
     buffer: cl_mem,
     blocking_read: cl_bool,
@@ -256,19 +278,22 @@ pub extern "C" fn clEnqueueReadBuffer(
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
-        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         if ptr.is_null() || cb == 0 {
             return Err(CL_INVALID_VALUE);
         }
         in_bounds(&m, offset, cb)?;
         m.check_host_access(HOST_READ)?;
-        let work = m.read(offset, cb, ptr);
-        run(t, CL_COMMAND_READ_BUFFER, blocking_read != 0, event, work)
+        // SAFETY: ptr has cb writable bytes until the read completes, per the spec.
+        let work = unsafe { m.read(offset, cb, ptr) };
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_READ_BUFFER, blocking_read != 0, event, work) }
     })
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueWriteBuffer(
+pub unsafe extern "C" fn clEnqueueWriteBuffer(
     command_queue: cl_command_queue,
     buffer: cl_mem,
     blocking_write: cl_bool,
@@ -282,19 +307,22 @@ pub extern "C" fn clEnqueueWriteBuffer(
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
-        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         if ptr.is_null() || cb == 0 {
             return Err(CL_INVALID_VALUE);
         }
         in_bounds(&m, offset, cb)?;
         m.check_host_access(HOST_WRITE)?;
-        let work = m.write(offset, cb, ptr);
-        run(t, CL_COMMAND_WRITE_BUFFER, blocking_write != 0, event, work)
+        // SAFETY: ptr has cb readable bytes until the write completes, per the spec.
+        let work = unsafe { m.write(offset, cb, ptr) };
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_WRITE_BUFFER, blocking_write != 0, event, work) }
     })
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueCopyBuffer(
+pub unsafe extern "C" fn clEnqueueCopyBuffer(
     command_queue: cl_command_queue,
     src_buffer: cl_mem,
     dst_buffer: cl_mem,
@@ -309,7 +337,8 @@ pub extern "C" fn clEnqueueCopyBuffer(
         Cl::<Queue>::get(command_queue)?;
         let s = Cl::<Mem>::get(src_buffer)?;
         let d = Cl::<Mem>::get(dst_buffer)?;
-        let t = target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list) }?;
         if cb == 0 {
             return Err(CL_INVALID_VALUE);
         }
@@ -323,12 +352,16 @@ pub extern "C" fn clEnqueueCopyBuffer(
             }
         }
         let work = Cl::<Mem>::copy(&s, &d, src_offset, dst_offset, cb);
-        run(t, CL_COMMAND_COPY_BUFFER, false, event, work)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_COPY_BUFFER, false, event, work) }
     })
 }
 
 /// Reads a size_t[3] argument (CL_INVALID_VALUE when NULL).
-fn triple(p: *const usize) -> CLResult<[usize; 3]> {
+///
+/// # Safety
+/// `p` holds three values.
+unsafe fn triple(p: *const usize) -> CLResult<[usize; 3]> {
     if p.is_null() {
         return Err(CL_INVALID_VALUE);
     }
@@ -336,8 +369,11 @@ fn triple(p: *const usize) -> CLResult<[usize; 3]> {
     Ok(unsafe { [*p, *p.add(1), *p.add(2)] })
 }
 
-fn region_of(p: *const usize) -> CLResult<[usize; 3]> {
-    let r = triple(p)?;
+/// # Safety
+/// `p` is NULL or holds three values.
+unsafe fn region_of(p: *const usize) -> CLResult<[usize; 3]> {
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let r = unsafe { triple(p) }?;
     if r.contains(&0) {
         return Err(CL_INVALID_VALUE);
     }
@@ -360,7 +396,9 @@ fn buffer_side(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn rect_host(
+/// # Safety
+/// The pointer arguments are valid as clEnqueueRead/WriteBufferRect's specification requires.
+unsafe fn rect_host(
     command_queue: cl_command_queue,
     buffer: cl_mem,
     read: bool,
@@ -379,22 +417,29 @@ fn rect_host(
 ) -> CLResult<()> {
     Cl::<Queue>::get(command_queue)?;
     let m = Cl::<Mem>::get(buffer)?;
-    let t = target(command_queue, &[&m], num, list)?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let t = unsafe { target(command_queue, &[&m], num, list) }?;
     if ptr.is_null() {
         return Err(CL_INVALID_VALUE);
     }
-    let region = region_of(region)?;
-    let buf = buffer_side(triple(buffer_origin)?, region, buffer_row_pitch, buffer_slice_pitch, m.size)?;
-    let host = Pitched::new(triple(host_origin)?, region, host_row_pitch, host_slice_pitch)?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let region = unsafe { region_of(region) }?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let buf =
+        buffer_side(unsafe { triple(buffer_origin) }?, region, buffer_row_pitch, buffer_slice_pitch, m.size)?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let host = Pitched::new(unsafe { triple(host_origin) }?, region, host_row_pitch, host_slice_pitch)?;
     host.end(region).ok_or(CL_INVALID_VALUE)?;
     m.check_host_access(if read { HOST_READ } else { HOST_WRITE })?;
-    let work = m.rect_host(read, buf, host, ptr, region);
+    // SAFETY: ptr holds the host region until the command completes, per the spec.
+    let work = unsafe { m.rect_host(read, buf, host, ptr, region) };
     let ty = if read { CL_COMMAND_READ_BUFFER_RECT } else { CL_COMMAND_WRITE_BUFFER_RECT };
-    run(t, ty, blocking != 0, event, work)
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    unsafe { run(t, ty, blocking != 0, event, work) }
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueReadBufferRect(
+pub unsafe extern "C" fn clEnqueueReadBufferRect(
     command_queue: cl_command_queue,
     buffer: cl_mem,
     blocking_read: cl_bool,
@@ -411,28 +456,31 @@ pub extern "C" fn clEnqueueReadBufferRect(
     event: *mut cl_event,
 ) -> cl_int {
     entry(|| {
-        rect_host(
-            command_queue,
-            buffer,
-            true,
-            blocking_read,
-            buffer_origin,
-            host_origin,
-            region,
-            buffer_row_pitch,
-            buffer_slice_pitch,
-            host_row_pitch,
-            host_slice_pitch,
-            ptr,
-            num_events_in_wait_list,
-            event_wait_list,
-            event,
-        )
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe {
+            rect_host(
+                command_queue,
+                buffer,
+                true,
+                blocking_read,
+                buffer_origin,
+                host_origin,
+                region,
+                buffer_row_pitch,
+                buffer_slice_pitch,
+                host_row_pitch,
+                host_slice_pitch,
+                ptr,
+                num_events_in_wait_list,
+                event_wait_list,
+                event,
+            )
+        }
     })
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueWriteBufferRect(
+pub unsafe extern "C" fn clEnqueueWriteBufferRect(
     command_queue: cl_command_queue,
     buffer: cl_mem,
     blocking_read: cl_bool,
@@ -449,28 +497,31 @@ pub extern "C" fn clEnqueueWriteBufferRect(
     event: *mut cl_event,
 ) -> cl_int {
     entry(|| {
-        rect_host(
-            command_queue,
-            buffer,
-            false,
-            blocking_read,
-            buffer_origin,
-            host_origin,
-            region,
-            buffer_row_pitch,
-            buffer_slice_pitch,
-            host_row_pitch,
-            host_slice_pitch,
-            ptr as *mut c_void,
-            num_events_in_wait_list,
-            event_wait_list,
-            event,
-        )
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe {
+            rect_host(
+                command_queue,
+                buffer,
+                false,
+                blocking_read,
+                buffer_origin,
+                host_origin,
+                region,
+                buffer_row_pitch,
+                buffer_slice_pitch,
+                host_row_pitch,
+                host_slice_pitch,
+                ptr as *mut c_void,
+                num_events_in_wait_list,
+                event_wait_list,
+                event,
+            )
+        }
     })
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueCopyBufferRect(
+pub unsafe extern "C" fn clEnqueueCopyBufferRect(
     command_queue: cl_command_queue,
     src_buffer: cl_mem,
     dst_buffer: cl_mem,
@@ -489,9 +540,12 @@ pub extern "C" fn clEnqueueCopyBufferRect(
         Cl::<Queue>::get(command_queue)?;
         let s = Cl::<Mem>::get(src_buffer)?;
         let d = Cl::<Mem>::get(dst_buffer)?;
-        let t = target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list)?;
-        let region = region_of(region)?;
-        let (so, dor) = (triple(src_origin)?, triple(dst_origin)?);
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list) }?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let region = unsafe { region_of(region) }?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let (so, dor) = (unsafe { triple(src_origin) }?, unsafe { triple(dst_origin) }?);
         let sp = buffer_side(so, region, src_row_pitch, src_slice_pitch, s.size)?;
         let dp = buffer_side(dor, region, dst_row_pitch, dst_slice_pitch, d.size)?;
         if Arc::ptr_eq(&s, &d) {
@@ -510,12 +564,13 @@ pub extern "C" fn clEnqueueCopyBufferRect(
             }
         }
         let work = Cl::<Mem>::copy_rect(&s, &d, sp, dp, region);
-        run(t, CL_COMMAND_COPY_BUFFER_RECT, false, event, work)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_COPY_BUFFER_RECT, false, event, work) }
     })
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueFillBuffer(
+pub unsafe extern "C" fn clEnqueueFillBuffer(
     command_queue: cl_command_queue,
     buffer: cl_mem,
     pattern: *const c_void,
@@ -529,23 +584,25 @@ pub extern "C" fn clEnqueueFillBuffer(
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
-        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         if pattern.is_null() || !matches!(pattern_size, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128) {
             return Err(CL_INVALID_VALUE);
         }
-        if offset % pattern_size != 0 || cb % pattern_size != 0 {
+        if !offset.is_multiple_of(pattern_size) || !cb.is_multiple_of(pattern_size) {
             return Err(CL_INVALID_VALUE);
         }
         in_bounds(&m, offset, cb)?;
         // SAFETY: pattern_size readable bytes.
         let p = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
         let work = m.fill(p, offset, cb);
-        run(t, CL_COMMAND_FILL_BUFFER, false, event, work)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_FILL_BUFFER, false, event, work) }
     })
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueMapBuffer(
+pub unsafe extern "C" fn clEnqueueMapBuffer(
     command_queue: cl_command_queue,
     buffer: cl_mem,
     blocking_map: cl_bool,
@@ -557,10 +614,11 @@ pub extern "C" fn clEnqueueMapBuffer(
     event: *mut cl_event,
     errcode_ret: *mut cl_int,
 ) -> *mut c_void {
-    entry_ret(errcode_ret, || {
+    let body = || {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
-        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         let known = (CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) as cl_map_flags;
         let inval = CL_MAP_WRITE_INVALIDATE_REGION as cl_map_flags;
         if map_flags & !known != 0 || (map_flags & inval != 0 && map_flags & !inval != 0) {
@@ -577,7 +635,8 @@ pub extern "C" fn clEnqueueMapBuffer(
             return Err(CL_INVALID_OPERATION);
         }
         let (ptr, work) = m.map(&t.q, map_flags, offset, cb)?;
-        match run(t, CL_COMMAND_MAP_BUFFER, blocking_map != 0, event, work) {
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        match unsafe { run(t, CL_COMMAND_MAP_BUFFER, blocking_map != 0, event, work) } {
             Ok(()) => Ok(ptr),
             Err(e) => {
                 // The mapping never happened: forget it again.
@@ -587,11 +646,13 @@ pub extern "C" fn clEnqueueMapBuffer(
                 Err(e)
             }
         }
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueUnmapMemObject(
+pub unsafe extern "C" fn clEnqueueUnmapMemObject(
     command_queue: cl_command_queue,
     memobj: cl_mem,
     mapped_ptr: *mut c_void,
@@ -602,14 +663,16 @@ pub extern "C" fn clEnqueueUnmapMemObject(
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(memobj)?;
-        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         let work = m.unmap(mapped_ptr)?;
-        run(t, CL_COMMAND_UNMAP_MEM_OBJECT, false, event, work)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_UNMAP_MEM_OBJECT, false, event, work) }
     })
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueMigrateMemObjects(
+pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
     command_queue: cl_command_queue,
     num_mem_objects: cl_uint,
     mem_objects: *const cl_mem,
@@ -620,7 +683,8 @@ pub extern "C" fn clEnqueueMigrateMemObjects(
 ) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
-        let handles = slice_arg(mem_objects, num_mem_objects as usize, CL_INVALID_VALUE)?;
+        // SAFETY: mem_objects holds num_mem_objects handles, per the spec.
+        let handles = unsafe { slice_arg(mem_objects, num_mem_objects as usize, CL_INVALID_VALUE) }?;
         if handles.is_empty() {
             return Err(CL_INVALID_VALUE);
         }
@@ -631,15 +695,19 @@ pub extern "C" fn clEnqueueMigrateMemObjects(
             return Err(CL_INVALID_VALUE);
         }
         let refs: Vec<&Arc<Cl<Mem>>> = mems.iter().collect();
-        let t = target(command_queue, &refs, num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &refs, num_events_in_wait_list, event_wait_list) }?;
         let to_host = flags & CL_MIGRATE_MEM_OBJECT_HOST as cl_mem_migration_flags != 0;
         let undefined = flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED as cl_mem_migration_flags != 0;
         let works: Vec<_> = mems.iter().map(|m| m.migrate(to_host, undefined)).collect();
-        run(t, CL_COMMAND_MIGRATE_MEM_OBJECTS, false, event, move |q: &Queue| {
-            for w in works {
-                w(q)?;
-            }
-            Ok(())
-        })
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe {
+            run(t, CL_COMMAND_MIGRATE_MEM_OBJECTS, false, event, move |q: &Queue| {
+                for w in works {
+                    w(q)?;
+                }
+                Ok(())
+            })
+        }
     })
 }

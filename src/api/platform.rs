@@ -1,7 +1,8 @@
 //! clGetPlatformIDs, clGetPlatformInfo, the ICD entry point and extension function lookup.
-use super::entry::{c_str, entry, write_opt, CLResult};
-use super::handle::Cl;
+use super::args::{c_str, write_opt};
 use super::info::InfoOut;
+use crate::base::entry::{entry, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::platform::{self, Platform};
 use std::ffi::{c_char, c_void};
@@ -14,7 +15,9 @@ fn check_platform(p: cl_platform_id) -> CLResult<()> {
     Cl::<Platform>::get(p).map(|_| ())
 }
 
-fn platform_ids(
+/// # Safety
+/// `platforms` is NULL or has `num_entries` writable slots; `num_platforms` is NULL or writable.
+unsafe fn platform_ids(
     num_entries: cl_uint,
     platforms: *mut cl_platform_id,
     num_platforms: *mut cl_uint,
@@ -26,31 +29,34 @@ fn platform_ids(
         // SAFETY: num_entries >= 1 slots.
         unsafe { platforms.write(platform::get().handle()) };
     }
-    write_opt(num_platforms, 1);
+    // SAFETY: num_platforms is NULL or a cl_uint, per the spec.
+    unsafe { write_opt(num_platforms, 1) };
     Ok(())
 }
 
 #[no_mangle]
-pub extern "C" fn clGetPlatformIDs(
+pub unsafe extern "C" fn clGetPlatformIDs(
     num_entries: cl_uint,
     platforms: *mut cl_platform_id,
     num_platforms: *mut cl_uint,
 ) -> cl_int {
-    entry(|| platform_ids(num_entries, platforms, num_platforms))
+    // SAFETY: the entry point's own pointer arguments, valid per the spec.
+    entry(|| unsafe { platform_ids(num_entries, platforms, num_platforms) })
 }
 
 /// What ocl-icd and the Khronos loader call to enumerate an ICD's platforms.
 #[no_mangle]
-pub extern "C" fn clIcdGetPlatformIDsKHR(
+pub unsafe extern "C" fn clIcdGetPlatformIDsKHR(
     num_entries: cl_uint,
     platforms: *mut cl_platform_id,
     num_platforms: *mut cl_uint,
 ) -> cl_int {
-    entry(|| platform_ids(num_entries, platforms, num_platforms))
+    // SAFETY: the entry point's own pointer arguments, valid per the spec.
+    entry(|| unsafe { platform_ids(num_entries, platforms, num_platforms) })
 }
 
 #[no_mangle]
-pub extern "C" fn clGetPlatformInfo(
+pub unsafe extern "C" fn clGetPlatformInfo(
     platform: cl_platform_id,
     param_name: cl_platform_info,
     param_value_size: usize,
@@ -59,7 +65,9 @@ pub extern "C" fn clGetPlatformInfo(
 ) -> cl_int {
     entry(|| {
         check_platform(platform)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_PLATFORM_PROFILE => out.str("FULL_PROFILE"),
             CL_PLATFORM_VERSION => out.str(&platform::version()),
@@ -72,7 +80,8 @@ pub extern "C" fn clGetPlatformInfo(
     })
 }
 
-/// Extension functions by name: the cl_khr_icd entry point, and every exported entry point.
+/// Extension functions by name. cudacl's one extension with functions is cl_khr_icd; core
+/// functions are not returned (the specification reserves this query for extensions).
 fn extension_function(name: &str) -> *mut c_void {
     match name {
         "clIcdGetPlatformIDsKHR" => clIcdGetPlatformIDsKHR as *mut c_void,
@@ -81,31 +90,33 @@ fn extension_function(name: &str) -> *mut c_void {
 }
 
 #[no_mangle]
-pub extern "C" fn clGetExtensionFunctionAddress(func_name: *const c_char) -> *mut c_void {
-    std::panic::catch_unwind(|| c_str(func_name).map_or(std::ptr::null_mut(), extension_function))
+pub unsafe extern "C" fn clGetExtensionFunctionAddress(func_name: *const c_char) -> *mut c_void {
+    // SAFETY: func_name is NULL or a NUL-terminated string, per the spec.
+    std::panic::catch_unwind(|| unsafe { c_str(func_name) }.map_or(std::ptr::null_mut(), extension_function))
         .unwrap_or(std::ptr::null_mut())
 }
 
 #[no_mangle]
-pub extern "C" fn clGetExtensionFunctionAddressForPlatform(
+pub unsafe extern "C" fn clGetExtensionFunctionAddressForPlatform(
     platform: cl_platform_id,
     func_name: *const c_char,
 ) -> *mut c_void {
     if check_platform(platform).is_err() || platform.is_null() {
         return std::ptr::null_mut();
     }
-    clGetExtensionFunctionAddress(func_name)
+    // SAFETY: the same contract as this function's own.
+    unsafe { clGetExtensionFunctionAddress(func_name) }
 }
 
 /// ptxgen keeps its caches for the life of the process; there is nothing to unload that would
 /// not be reloaded by the next build, so these only validate (as the spec allows: a hint).
 #[no_mangle]
-pub extern "C" fn clUnloadCompiler() -> cl_int {
+pub unsafe extern "C" fn clUnloadCompiler() -> cl_int {
     CL_SUCCESS
 }
 
 #[no_mangle]
-pub extern "C" fn clUnloadPlatformCompiler(platform: cl_platform_id) -> cl_int {
+pub unsafe extern "C" fn clUnloadPlatformCompiler(platform: cl_platform_id) -> cl_int {
     entry(|| {
         if platform.is_null() {
             return Err(CL_INVALID_PLATFORM);

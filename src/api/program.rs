@@ -1,7 +1,8 @@
 //! Programs: creation from source or binary, build/compile/link, queries.
-use super::entry::{c_str, entry, entry_ret, slice_arg, write_opt, CLResult};
-use super::handle::Cl;
+use super::args::{c_str, slice_arg, write_opt};
 use super::info::InfoOut;
+use crate::base::entry::{entry, entry_ret, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::device::Device;
@@ -13,12 +14,16 @@ type ProgramNotify = Option<unsafe extern "C" fn(program: cl_program, user_data:
 
 /// The devices of a (num_devices, device_list) pair, each checked to be in `devices`;
 /// all of `devices` when the list is empty.
-fn device_subset(
+///
+/// # Safety
+/// `list` holds `num` device handles, or is NULL with `num` 0.
+unsafe fn device_subset(
     devices: &[Arc<Cl<Device>>],
     num: cl_uint,
     list: *const cl_device_id,
 ) -> CLResult<Vec<usize>> {
-    let hs = slice_arg(list, num as usize, CL_INVALID_VALUE)?;
+    // SAFETY: the caller's contract: list holds num device handles.
+    let hs = unsafe { slice_arg(list, num as usize, CL_INVALID_VALUE) }?;
     if hs.is_empty() {
         return Ok((0..devices.len()).collect());
     }
@@ -40,29 +45,36 @@ fn check_notify(pfn: ProgramNotify, user_data: *mut c_void) -> CLResult<()> {
     Ok(())
 }
 
-fn notify(p: &Arc<Cl<Program>>, pfn: ProgramNotify, user_data: *mut c_void) {
+/// Calls the application's build/compile/link callback, if it gave one.
+///
+/// # Safety
+/// `pfn`, if any, is sound to call with `user_data`: the application's promise in passing them.
+unsafe fn notify(p: &Arc<Cl<Program>>, pfn: ProgramNotify, user_data: *mut c_void) {
     if let Some(f) = pfn {
-        // SAFETY: the application's callback with its own data.
+        // SAFETY: the application's callback with its own data (this function's contract).
         unsafe { f(p.handle(), user_data) };
     }
 }
 
-fn options_str(options: *const c_char) -> CLResult<String> {
+/// # Safety
+/// `options` is NULL or a NUL-terminated string.
+unsafe fn options_str(options: *const c_char) -> CLResult<String> {
     if options.is_null() {
         return Ok(String::new());
     }
-    c_str(options).map(str::to_string).ok_or(CL_INVALID_BUILD_OPTIONS)
+    // SAFETY: the caller's contract: options is a NUL-terminated string.
+    unsafe { c_str(options) }.map(str::to_string).ok_or(CL_INVALID_BUILD_OPTIONS)
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateProgramWithSource(
+pub unsafe extern "C" fn clCreateProgramWithSource(
     context: cl_context,
     count: cl_uint,
     strings: *mut *const c_char,
     lengths: *const usize,
     errcode_ret: *mut cl_int,
 ) -> cl_program {
-    entry_ret(errcode_ret, || {
+    let body = || {
         let c = Cl::<Context>::get(context)?;
         if count == 0 || strings.is_null() {
             return Err(CL_INVALID_VALUE);
@@ -74,21 +86,26 @@ pub extern "C" fn clCreateProgramWithSource(
             if s.is_null() {
                 return Err(CL_INVALID_VALUE);
             }
+            // SAFETY: lengths, when given, has count entries, per the spec.
             let len = if lengths.is_null() { 0 } else { unsafe { *lengths.add(i) } };
             if len == 0 {
+                // SAFETY: a zero length means a NUL-terminated string, per the spec.
                 src.extend_from_slice(unsafe { std::ffi::CStr::from_ptr(s) }.to_bytes());
             } else {
+                // SAFETY: strings[i] has lengths[i] bytes, per the spec.
                 src.extend_from_slice(unsafe { std::slice::from_raw_parts(s as *const u8, len) });
             }
         }
         let source = String::from_utf8_lossy(&src).into_owned();
         let devices = c.devices.clone();
         Ok(Cl::new_handle(Program::new(c, devices, source, Origin::Source)))
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateProgramWithBinary(
+pub unsafe extern "C" fn clCreateProgramWithBinary(
     context: cl_context,
     num_devices: cl_uint,
     device_list: *const cl_device_id,
@@ -97,7 +114,7 @@ pub extern "C" fn clCreateProgramWithBinary(
     binary_status: *mut cl_int,
     errcode_ret: *mut cl_int,
 ) -> cl_program {
-    entry_ret(errcode_ret, || {
+    let body = || {
         let c = Cl::<Context>::get(context)?;
         if num_devices == 0 || device_list.is_null() {
             return Err(CL_INVALID_VALUE);
@@ -124,7 +141,8 @@ pub extern "C" fn clCreateProgramWithBinary(
         };
         let mut result = Ok(());
         let mut parsed = Vec::with_capacity(n);
-        for i in 0..n {
+        for (i, device) in devices.iter().enumerate() {
+            // SAFETY: lengths and binaries hold num_devices entries (checked non-NULL above).
             let (len, bin) = unsafe { (*lengths.add(i), *binaries.add(i)) };
             if len == 0 || bin.is_null() {
                 status(i, CL_INVALID_VALUE);
@@ -133,8 +151,9 @@ pub extern "C" fn clCreateProgramWithBinary(
                 }
                 continue;
             }
+            // SAFETY: binaries[i] has lengths[i] bytes, per the spec.
             let bytes = unsafe { std::slice::from_raw_parts(bin, len) };
-            match parse_binary(bytes, &devices[i]) {
+            match parse_binary(bytes, device) {
                 Ok(p) => {
                     status(i, CL_SUCCESS);
                     parsed.push((p, bytes.to_vec()));
@@ -149,54 +168,61 @@ pub extern "C" fn clCreateProgramWithBinary(
         }
         result?;
         Ok(Cl::new_handle(Program::with_binaries(c, devices, parsed)))
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 /// cudacl has no built-in kernels (CL_DEVICE_BUILT_IN_KERNELS is empty).
 #[no_mangle]
-pub extern "C" fn clCreateProgramWithBuiltInKernels(
+pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
     context: cl_context,
     num_devices: cl_uint,
     device_list: *const cl_device_id,
     kernel_names: *const c_char,
     errcode_ret: *mut cl_int,
 ) -> cl_program {
-    entry_ret(errcode_ret, || {
+    let body = || {
         let c = Cl::<Context>::get(context)?;
         if num_devices == 0 || device_list.is_null() || kernel_names.is_null() {
             return Err(CL_INVALID_VALUE);
         }
-        device_subset(&c.devices, num_devices, device_list)?;
+        // SAFETY: device_list holds num_devices handles, per the spec.
+        unsafe { device_subset(&c.devices, num_devices, device_list) }?;
         Err(CL_INVALID_VALUE)
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 /// OpenCL 2.1 (SPIR-V): not supported by a 1.2 platform.
 #[no_mangle]
-pub extern "C" fn clCreateProgramWithIL(
+pub unsafe extern "C" fn clCreateProgramWithIL(
     context: cl_context,
     _il: *const c_void,
     _length: usize,
     errcode_ret: *mut cl_int,
 ) -> cl_program {
-    entry_ret(errcode_ret, || {
+    let body = || {
         Cl::<Context>::get(context)?;
         Err(CL_INVALID_OPERATION)
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clRetainProgram(program: cl_program) -> cl_int {
+pub unsafe extern "C" fn clRetainProgram(program: cl_program) -> cl_int {
     entry(|| Cl::<Program>::retain(program))
 }
 
 #[no_mangle]
-pub extern "C" fn clReleaseProgram(program: cl_program) -> cl_int {
+pub unsafe extern "C" fn clReleaseProgram(program: cl_program) -> cl_int {
     entry(|| Cl::<Program>::release(program))
 }
 
 #[no_mangle]
-pub extern "C" fn clBuildProgram(
+pub unsafe extern "C" fn clBuildProgram(
     program: cl_program,
     num_devices: cl_uint,
     device_list: *const cl_device_id,
@@ -206,22 +232,25 @@ pub extern "C" fn clBuildProgram(
 ) -> cl_int {
     entry(|| {
         let p = Cl::<Program>::get(program)?;
-        let positions = device_subset(&p.devices, num_devices, device_list)?;
+        // SAFETY: device_list holds num_devices handles, per the spec.
+        let positions = unsafe { device_subset(&p.devices, num_devices, device_list) }?;
         check_notify(pfn_notify, user_data)?;
-        let opts = options_str(options)?;
+        // SAFETY: options is NULL or a NUL-terminated string, per the spec.
+        let opts = unsafe { options_str(options) }?;
         if p.origin == Origin::Linked {
             return Err(CL_INVALID_OPERATION);
         }
         let r = p.build(&positions, &opts);
         if !matches!(r, Err(CL_INVALID_OPERATION)) {
-            notify(&p, pfn_notify, user_data);
+            // SAFETY: the application's callback and data, as it passed them to this entry point.
+            unsafe { notify(&p, pfn_notify, user_data) };
         }
         r
     })
 }
 
 #[no_mangle]
-pub extern "C" fn clCompileProgram(
+pub unsafe extern "C" fn clCompileProgram(
     program: cl_program,
     num_devices: cl_uint,
     device_list: *const cl_device_id,
@@ -234,9 +263,11 @@ pub extern "C" fn clCompileProgram(
 ) -> cl_int {
     entry(|| {
         let p = Cl::<Program>::get(program)?;
-        let positions = device_subset(&p.devices, num_devices, device_list)?;
+        // SAFETY: device_list holds num_devices handles, per the spec.
+        let positions = unsafe { device_subset(&p.devices, num_devices, device_list) }?;
         check_notify(pfn_notify, user_data)?;
-        let hs = slice_arg(input_headers, num_input_headers as usize, CL_INVALID_VALUE)?;
+        // SAFETY: input_headers holds num_input_headers program handles, per the spec.
+        let hs = unsafe { slice_arg(input_headers, num_input_headers as usize, CL_INVALID_VALUE) }?;
         if num_input_headers != 0 && header_include_names.is_null() {
             return Err(CL_INVALID_VALUE);
         }
@@ -247,23 +278,26 @@ pub extern "C" fn clCompileProgram(
         for (i, &h) in hs.iter().enumerate() {
             let hp = Cl::<Program>::get(h)?;
             // SAFETY: num_input_headers names.
-            let name = c_str(unsafe { *header_include_names.add(i) }).ok_or(CL_INVALID_VALUE)?;
+            // SAFETY: each of the num_input_headers names is a NUL-terminated string, per the spec.
+            let name = unsafe { c_str(*header_include_names.add(i)) }.ok_or(CL_INVALID_VALUE)?;
             headers.push((name.to_string(), hp.source.clone()));
         }
-        let opts = options_str(options).map_err(|_| CL_INVALID_COMPILER_OPTIONS)?;
+        // SAFETY: options is NULL or a NUL-terminated string, per the spec.
+        let opts = unsafe { options_str(options) }.map_err(|_| CL_INVALID_COMPILER_OPTIONS)?;
         if p.origin != Origin::Source {
             return Err(CL_INVALID_OPERATION);
         }
         let r = p.compile(&positions, &opts, &headers);
         if !matches!(r, Err(CL_INVALID_OPERATION)) {
-            notify(&p, pfn_notify, user_data);
+            // SAFETY: the application's callback and data, as it passed them to this entry point.
+            unsafe { notify(&p, pfn_notify, user_data) };
         }
         r
     })
 }
 
 #[no_mangle]
-pub extern "C" fn clLinkProgram(
+pub unsafe extern "C" fn clLinkProgram(
     context: cl_context,
     num_devices: cl_uint,
     device_list: *const cl_device_id,
@@ -278,20 +312,20 @@ pub extern "C" fn clLinkProgram(
     let mut failed_code = CL_SUCCESS;
     let fc = &mut failed_code;
     let mut code_slot: cl_int = CL_SUCCESS;
-    let h = entry_ret(&mut code_slot, || {
+    let body = || {
         let c = Cl::<Context>::get(context)?;
-        let positions = device_subset(&c.devices, num_devices, device_list)?;
+        // SAFETY: device_list holds num_devices handles, per the spec.
+        let positions = unsafe { device_subset(&c.devices, num_devices, device_list) }?;
         check_notify(pfn_notify, user_data)?;
-        let ins = slice_arg(input_programs, num_input_programs as usize, CL_INVALID_VALUE)?;
+        // SAFETY: input_programs holds num_input_programs handles, per the spec.
+        let ins = unsafe { slice_arg(input_programs, num_input_programs as usize, CL_INVALID_VALUE) }?;
         if ins.is_empty() {
             return Err(CL_INVALID_VALUE);
         }
         let inputs = Cl::<Program>::get_list(ins)?;
-        let opts = options_str(options).map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
-        let words: Vec<&str> = opts.split_whitespace().collect();
-        if words.contains(&"-enable-link-options") && !words.contains(&"-create-library") {
-            return Err(CL_INVALID_LINKER_OPTIONS);
-        }
+        // SAFETY: options is NULL or a NUL-terminated string, per the spec.
+        let opts = unsafe { options_str(options) }.map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
+        ptxgen::options::parse_link(&opts).map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
         let devices: Vec<Arc<Cl<Device>>> = positions.iter().map(|&i| c.devices[i].clone()).collect();
         // The objects of every input for each device.
         let mut per_dev = Vec::with_capacity(devices.len());
@@ -303,7 +337,7 @@ pub extern "C" fn clLinkProgram(
                 }
                 let pos = ip.device_pos(d).ok_or(CL_INVALID_OPERATION)?;
                 let b = ip.build_of(pos).ok_or(CL_INVALID_OPERATION)?;
-                let t = b.binary_type as u32;
+                let t = b.binary_type;
                 if b.objects.is_empty()
                     || !(t == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT || t == CL_PROGRAM_BINARY_TYPE_LIBRARY)
                 {
@@ -315,7 +349,8 @@ pub extern "C" fn clLinkProgram(
         }
         let p = Cl::publish(Program::new(c, devices, String::new(), Origin::Linked));
         let r = p.link(per_dev, &opts);
-        notify(&p, pfn_notify, user_data);
+        // SAFETY: the application's callback and data, as it passed them to this entry point.
+        unsafe { notify(&p, pfn_notify, user_data) };
         match r {
             Ok(()) => {}
             Err(CL_LINK_PROGRAM_FAILURE) => *fc = CL_LINK_PROGRAM_FAILURE,
@@ -325,14 +360,17 @@ pub extern "C" fn clLinkProgram(
             }
         }
         Ok(p.handle())
-    });
+    };
+    // SAFETY: code_slot is a local cl_int.
+    let h = unsafe { entry_ret(&mut code_slot, body) };
     let code = if code_slot == CL_SUCCESS { failed_code } else { code_slot };
-    write_opt(errcode_ret, code);
+    // SAFETY: errcode_ret is NULL or a cl_int, per the spec.
+    unsafe { write_opt(errcode_ret, code) };
     h
 }
 
 #[no_mangle]
-pub extern "C" fn clGetProgramInfo(
+pub unsafe extern "C" fn clGetProgramInfo(
     program: cl_program,
     param_name: cl_program_info,
     param_value_size: usize,
@@ -341,7 +379,9 @@ pub extern "C" fn clGetProgramInfo(
 ) -> cl_int {
     entry(|| {
         let p = Cl::<Program>::get(program)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_PROGRAM_REFERENCE_COUNT => out.value::<cl_uint>(p.ref_count()),
             CL_PROGRAM_CONTEXT => out.value(p.context.handle()),
@@ -368,11 +408,13 @@ pub extern "C" fn clGetProgramInfo(
                         let dst = unsafe { *ptrs.add(i) };
                         if !dst.is_null() {
                             let b = p.binary(i);
+                            // SAFETY: dst has room for binary i: the caller sized it from CL_PROGRAM_BINARY_SIZES.
                             unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), dst, b.len()) };
                         }
                     }
                 }
-                write_opt(param_value_size_ret, need);
+                // SAFETY: param_value_size_ret is NULL or a size_t, per the spec.
+                unsafe { write_opt(param_value_size_ret, need) };
                 Ok(())
             }
             CL_PROGRAM_NUM_KERNELS => {
@@ -390,7 +432,7 @@ pub extern "C" fn clGetProgramInfo(
 }
 
 #[no_mangle]
-pub extern "C" fn clGetProgramBuildInfo(
+pub unsafe extern "C" fn clGetProgramBuildInfo(
     program: cl_program,
     device: cl_device_id,
     param_name: cl_program_build_info,
@@ -403,7 +445,9 @@ pub extern "C" fn clGetProgramBuildInfo(
         let d = Cl::<Device>::get(device)?;
         let pos = p.device_pos(&d).ok_or(CL_INVALID_DEVICE)?;
         let b = p.build_of(pos).ok_or(CL_INVALID_DEVICE)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_PROGRAM_BUILD_STATUS => out.value::<cl_build_status>(b.status),
             CL_PROGRAM_BUILD_OPTIONS => out.str(&b.options),
@@ -416,7 +460,7 @@ pub extern "C" fn clGetProgramBuildInfo(
 
 /// OpenCL 2.2.
 #[no_mangle]
-pub extern "C" fn clSetProgramReleaseCallback(
+pub unsafe extern "C" fn clSetProgramReleaseCallback(
     program: cl_program,
     _pfn_notify: ProgramNotify,
     _user_data: *mut c_void,
@@ -429,7 +473,7 @@ pub extern "C" fn clSetProgramReleaseCallback(
 
 /// OpenCL 2.2 (SPIR-V specialization constants).
 #[no_mangle]
-pub extern "C" fn clSetProgramSpecializationConstant(
+pub unsafe extern "C" fn clSetProgramSpecializationConstant(
     program: cl_program,
     _spec_id: cl_uint,
     _spec_size: usize,

@@ -1,7 +1,8 @@
 //! Command queues, and the commands that only order work: flush, finish, markers, barriers.
-use super::entry::{entry, entry_ret, slice_arg, write_opt, CLResult};
-use super::handle::Cl;
+use super::args::{slice_arg, write_opt};
 use super::info::InfoOut;
+use crate::base::entry::{entry, entry_ret, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::device::Device;
@@ -30,24 +31,26 @@ fn create(
 }
 
 #[no_mangle]
-pub extern "C" fn clCreateCommandQueue(
+pub unsafe extern "C" fn clCreateCommandQueue(
     context: cl_context,
     device: cl_device_id,
     properties: cl_command_queue_properties,
     errcode_ret: *mut cl_int,
 ) -> cl_command_queue {
-    entry_ret(errcode_ret, || create(context, device, properties))
+    let body = || create(context, device, properties);
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 /// The OpenCL 2.0 form, accepted for host queues (what the ICD loaders route to it).
 #[no_mangle]
-pub extern "C" fn clCreateCommandQueueWithProperties(
+pub unsafe extern "C" fn clCreateCommandQueueWithProperties(
     context: cl_context,
     device: cl_device_id,
     properties: *const cl_queue_properties,
     errcode_ret: *mut cl_int,
 ) -> cl_command_queue {
-    entry_ret(errcode_ret, || {
+    let body = || {
         let mut bits = 0;
         if !properties.is_null() {
             let mut i = 0;
@@ -57,6 +60,7 @@ pub extern "C" fn clCreateCommandQueueWithProperties(
                 if name == 0 {
                     break;
                 }
+                // SAFETY: the pair's value follows its non-zero name in the caller's list.
                 let value = unsafe { *properties.add(i + 1) };
                 match name as u32 {
                     CL_QUEUE_PROPERTIES => bits = value,
@@ -72,16 +76,18 @@ pub extern "C" fn clCreateCommandQueueWithProperties(
             return Err(CL_INVALID_QUEUE_PROPERTIES);
         }
         create(context, device, bits)
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
 }
 
 #[no_mangle]
-pub extern "C" fn clRetainCommandQueue(command_queue: cl_command_queue) -> cl_int {
+pub unsafe extern "C" fn clRetainCommandQueue(command_queue: cl_command_queue) -> cl_int {
     entry(|| Cl::<Queue>::retain(command_queue))
 }
 
 #[no_mangle]
-pub extern "C" fn clReleaseCommandQueue(command_queue: cl_command_queue) -> cl_int {
+pub unsafe extern "C" fn clReleaseCommandQueue(command_queue: cl_command_queue) -> cl_int {
     entry(|| {
         let q = Cl::<Queue>::get(command_queue)?;
         if q.ref_count() == 1 {
@@ -93,7 +99,7 @@ pub extern "C" fn clReleaseCommandQueue(command_queue: cl_command_queue) -> cl_i
 }
 
 #[no_mangle]
-pub extern "C" fn clGetCommandQueueInfo(
+pub unsafe extern "C" fn clGetCommandQueueInfo(
     command_queue: cl_command_queue,
     param_name: cl_command_queue_info,
     param_value_size: usize,
@@ -102,7 +108,9 @@ pub extern "C" fn clGetCommandQueueInfo(
 ) -> cl_int {
     entry(|| {
         let q = Cl::<Queue>::get(command_queue)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_QUEUE_CONTEXT => out.value(q.context.handle()),
             CL_QUEUE_DEVICE => out.value(q.device.handle()),
@@ -116,7 +124,7 @@ pub extern "C" fn clGetCommandQueueInfo(
 /// OpenCL 1.0's way to change queue properties after creation, deprecated since 1.1: the
 /// stream and its profiling clock are fixed when the queue is created.
 #[no_mangle]
-pub extern "C" fn clSetCommandQueueProperty(
+pub unsafe extern "C" fn clSetCommandQueueProperty(
     command_queue: cl_command_queue,
     properties: cl_command_queue_properties,
     _enable: cl_bool,
@@ -127,13 +135,14 @@ pub extern "C" fn clSetCommandQueueProperty(
         if properties & !SUPPORTED != 0 {
             return Err(CL_INVALID_VALUE);
         }
-        write_opt(old_properties, q.properties);
+        // SAFETY: old_properties is NULL or a cl_command_queue_properties, per the spec.
+        unsafe { write_opt(old_properties, q.properties) };
         Err(CL_INVALID_OPERATION)
     })
 }
 
 #[no_mangle]
-pub extern "C" fn clFlush(command_queue: cl_command_queue) -> cl_int {
+pub unsafe extern "C" fn clFlush(command_queue: cl_command_queue) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         flush_deferred();
@@ -142,26 +151,37 @@ pub extern "C" fn clFlush(command_queue: cl_command_queue) -> cl_int {
 }
 
 #[no_mangle]
-pub extern "C" fn clFinish(command_queue: cl_command_queue) -> cl_int {
+pub unsafe extern "C" fn clFinish(command_queue: cl_command_queue) -> cl_int {
     entry(|| Cl::<Queue>::get(command_queue)?.finish())
 }
 
 /// The checked wait list of an enqueue call.
-pub fn wait_list(num: cl_uint, list: *const cl_event) -> CLResult<Vec<Arc<Cl<Event>>>> {
-    let handles = slice_arg(list, num as usize, CL_INVALID_EVENT_WAIT_LIST)?;
+///
+/// # Safety
+/// `list` holds `num` event handles, or is NULL with `num` 0.
+pub unsafe fn wait_list(num: cl_uint, list: *const cl_event) -> CLResult<Vec<Arc<Cl<Event>>>> {
+    // SAFETY: the caller's contract: list holds num event handles.
+    let handles = unsafe { slice_arg(list, num as usize, CL_INVALID_EVENT_WAIT_LIST) }?;
     Cl::<Event>::get_list(handles).map_err(|_| CL_INVALID_EVENT_WAIT_LIST)
 }
 
 /// Gives the application the event of a command it asked for.
-pub fn hand_out(event_out: *mut cl_event, event: Option<Arc<Cl<Event>>>) {
+///
+/// # Safety
+/// `event_out` is NULL or valid for writing a `cl_event`.
+pub unsafe fn hand_out(event_out: *mut cl_event, event: Option<Arc<Cl<Event>>>) {
     if let Some(e) = event {
-        write_opt(event_out, e.register());
+        // SAFETY: the caller's contract: event_out is NULL or a cl_event.
+        unsafe { write_opt(event_out, e.register()) };
     }
 }
 
 /// Enqueues a command that does no work of its own (markers, barriers): its completion is that
 /// of everything before it on the in-order stream, plus its wait list.
-fn enqueue_sync_point(
+///
+/// # Safety
+/// `event_wait_list` holds `num_events` handles (or is NULL with 0); `event` is NULL or writable.
+unsafe fn enqueue_sync_point(
     command_queue: cl_command_queue,
     command_type: cl_command_type,
     waits: Vec<Arc<Cl<Event>>>,
@@ -169,23 +189,25 @@ fn enqueue_sync_point(
 ) -> CLResult<()> {
     let q = Cl::<Queue>::get(command_queue)?;
     let cmd = Command { queue: &q, command_type, waits, want_event: !event.is_null(), blocking: false };
-    hand_out(event, cmd.enqueue(|_| Ok(()))?);
+    // SAFETY: the caller's contract: event is NULL or a cl_event.
+    unsafe { hand_out(event, cmd.enqueue(|_| Ok(()))?) };
     Ok(())
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueMarker(command_queue: cl_command_queue, event: *mut cl_event) -> cl_int {
+pub unsafe extern "C" fn clEnqueueMarker(command_queue: cl_command_queue, event: *mut cl_event) -> cl_int {
     entry(|| {
         if event.is_null() {
             Cl::<Queue>::get(command_queue)?;
             return Err(CL_INVALID_VALUE);
         }
-        enqueue_sync_point(command_queue, CL_COMMAND_MARKER, Vec::new(), event)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { enqueue_sync_point(command_queue, CL_COMMAND_MARKER, Vec::new(), event) }
     })
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueWaitForEvents(
+pub unsafe extern "C" fn clEnqueueWaitForEvents(
     command_queue: cl_command_queue,
     num_events: cl_uint,
     event_list: *const cl_event,
@@ -195,18 +217,23 @@ pub extern "C" fn clEnqueueWaitForEvents(
         if num_events == 0 || event_list.is_null() {
             return Err(CL_INVALID_VALUE);
         }
-        let waits = wait_list(num_events, event_list).map_err(|_| CL_INVALID_EVENT)?;
-        enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, waits, std::ptr::null_mut())
+        // SAFETY: event_list holds num_events event handles, per the spec.
+        let waits = unsafe { wait_list(num_events, event_list) }.map_err(|_| CL_INVALID_EVENT)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, waits, std::ptr::null_mut()) }
     })
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueBarrier(command_queue: cl_command_queue) -> cl_int {
-    entry(|| enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, Vec::new(), std::ptr::null_mut()))
+pub unsafe extern "C" fn clEnqueueBarrier(command_queue: cl_command_queue) -> cl_int {
+    // SAFETY: the entry point's own pointer arguments, valid per the spec.
+    entry(|| unsafe {
+        enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, Vec::new(), std::ptr::null_mut())
+    })
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueMarkerWithWaitList(
+pub unsafe extern "C" fn clEnqueueMarkerWithWaitList(
     command_queue: cl_command_queue,
     num_events_in_wait_list: cl_uint,
     event_wait_list: *const cl_event,
@@ -214,13 +241,15 @@ pub extern "C" fn clEnqueueMarkerWithWaitList(
 ) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
-        let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
-        enqueue_sync_point(command_queue, CL_COMMAND_MARKER, waits, event)
+        // SAFETY: event_wait_list holds num_events_in_wait_list handles, per the spec.
+        let waits = unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { enqueue_sync_point(command_queue, CL_COMMAND_MARKER, waits, event) }
     })
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueBarrierWithWaitList(
+pub unsafe extern "C" fn clEnqueueBarrierWithWaitList(
     command_queue: cl_command_queue,
     num_events_in_wait_list: cl_uint,
     event_wait_list: *const cl_event,
@@ -228,7 +257,9 @@ pub extern "C" fn clEnqueueBarrierWithWaitList(
 ) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
-        let waits = wait_list(num_events_in_wait_list, event_wait_list)?;
-        enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, waits, event)
+        // SAFETY: event_wait_list holds num_events_in_wait_list handles, per the spec.
+        let waits = unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, waits, event) }
     })
 }

@@ -1,8 +1,8 @@
 //! OpenCL 2.x features of a 2.x platform: shared virtual memory, pipes, device-side queues and
 //! host/device timer synchronisation. cudacl is an OpenCL 1.2 platform; each call checks its
 //! handles and answers the spec's code for a device without the feature.
-use super::entry::{entry, CLResult};
-use super::handle::Cl;
+use crate::base::entry::{entry, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::device::Device;
@@ -16,7 +16,7 @@ fn unsupported_on_queue(queue: cl_command_queue) -> CLResult<()> {
 
 /// No device supports SVM: the spec says clSVMAlloc then returns NULL.
 #[no_mangle]
-pub extern "C" fn clSVMAlloc(
+pub unsafe extern "C" fn clSVMAlloc(
     _arg1: cl_context,
     _arg2: cl_svm_mem_flags,
     _arg3: usize,
@@ -27,10 +27,10 @@ pub extern "C" fn clSVMAlloc(
 
 /// Nothing clSVMAlloc returned can be freed (it returned NULL).
 #[no_mangle]
-pub extern "C" fn clSVMFree(_arg1: cl_context, _arg2: *mut c_void) {}
+pub unsafe extern "C" fn clSVMFree(_arg1: cl_context, _arg2: *mut c_void) {}
 
 #[no_mangle]
-pub extern "C" fn clEnqueueSVMFree(
+pub unsafe extern "C" fn clEnqueueSVMFree(
     arg1: cl_command_queue,
     _arg2: cl_uint,
     _arg3: *mut *mut c_void,
@@ -51,7 +51,7 @@ pub extern "C" fn clEnqueueSVMFree(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueSVMMemcpy(
+pub unsafe extern "C" fn clEnqueueSVMMemcpy(
     arg1: cl_command_queue,
     _arg2: cl_bool,
     _arg3: *mut c_void,
@@ -65,7 +65,7 @@ pub extern "C" fn clEnqueueSVMMemcpy(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueSVMMemFill(
+pub unsafe extern "C" fn clEnqueueSVMMemFill(
     arg1: cl_command_queue,
     _arg2: *mut c_void,
     _arg3: *const c_void,
@@ -79,7 +79,7 @@ pub extern "C" fn clEnqueueSVMMemFill(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueSVMMap(
+pub unsafe extern "C" fn clEnqueueSVMMap(
     arg1: cl_command_queue,
     _arg2: cl_bool,
     _arg3: cl_map_flags,
@@ -93,7 +93,7 @@ pub extern "C" fn clEnqueueSVMMap(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueSVMUnmap(
+pub unsafe extern "C" fn clEnqueueSVMUnmap(
     arg1: cl_command_queue,
     _arg2: *mut c_void,
     _arg3: cl_uint,
@@ -104,7 +104,7 @@ pub extern "C" fn clEnqueueSVMUnmap(
 }
 
 #[no_mangle]
-pub extern "C" fn clEnqueueSVMMigrateMem(
+pub unsafe extern "C" fn clEnqueueSVMMigrateMem(
     command_queue: cl_command_queue,
     _num_svm_pointers: cl_uint,
     _svm_pointers: *mut *const c_void,
@@ -118,7 +118,7 @@ pub extern "C" fn clEnqueueSVMMigrateMem(
 }
 
 #[no_mangle]
-pub extern "C" fn clCreatePipe(
+pub unsafe extern "C" fn clCreatePipe(
     context: cl_context,
     _flags: cl_mem_flags,
     _packet_size: cl_uint,
@@ -126,15 +126,17 @@ pub extern "C" fn clCreatePipe(
     _properties: *const cl_pipe_properties,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    super::entry::entry_ret(errcode_ret, || {
+    let body = || {
         Cl::<Context>::get(context)?;
         Err(CL_INVALID_OPERATION)
-    })
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { crate::base::entry::entry_ret(errcode_ret, body) }
 }
 
 /// No pipe can exist.
 #[no_mangle]
-pub extern "C" fn clGetPipeInfo(
+pub unsafe extern "C" fn clGetPipeInfo(
     _arg1: cl_mem,
     _arg2: cl_pipe_info,
     _arg3: usize,
@@ -145,7 +147,7 @@ pub extern "C" fn clGetPipeInfo(
 }
 
 #[no_mangle]
-pub extern "C" fn clGetDeviceAndHostTimer(
+pub unsafe extern "C" fn clGetDeviceAndHostTimer(
     device: cl_device_id,
     _device_timestamp: *mut cl_ulong,
     _host_timestamp: *mut cl_ulong,
@@ -157,7 +159,7 @@ pub extern "C" fn clGetDeviceAndHostTimer(
 }
 
 #[no_mangle]
-pub extern "C" fn clGetHostTimer(device: cl_device_id, _host_timestamp: *mut cl_ulong) -> cl_int {
+pub unsafe extern "C" fn clGetHostTimer(device: cl_device_id, _host_timestamp: *mut cl_ulong) -> cl_int {
     entry(|| {
         Cl::<Device>::get(device)?;
         Err(CL_INVALID_OPERATION)
@@ -165,7 +167,7 @@ pub extern "C" fn clGetHostTimer(device: cl_device_id, _host_timestamp: *mut cl_
 }
 
 #[no_mangle]
-pub extern "C" fn clSetDefaultDeviceCommandQueue(
+pub unsafe extern "C" fn clSetDefaultDeviceCommandQueue(
     context: cl_context,
     _device: cl_device_id,
     _command_queue: cl_command_queue,

@@ -1,6 +1,6 @@
 //! An OpenCL context: a set of devices, each with its CUDA primary context.
 use super::device::Device;
-use crate::api::handle::Cl;
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda::context::PrimaryContext;
 use std::ffi::{c_char, c_void};

@@ -1,11 +1,12 @@
 //! A CUDA GPU as an OpenCL device: its limits, read once from the CUDA device attributes, are
 //! both what clGetDeviceInfo reports and what the launch path enforces.
+use crate::base::entry::lock;
 use crate::cl::*;
 use crate::cuda::context::PrimaryContext;
 use crate::cuda::driver::{attribute, device_name, pci_bus_id, total_memory};
 use crate::cuda::sys::{self, CUdevice_attribute as A};
 use crate::cuda::CudaError;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex};
 
 /// The device extensions; ptxgen enables exactly these in the compiler (-cl-ext).
 pub const EXTENSIONS: &str = "cl_khr_byte_addressable_store cl_khr_icd cl_khr_fp64 \
@@ -37,7 +38,9 @@ pub struct Device {
     pub ecc: bool,
     pub warp_size: u32,
     pub pci_bus_id: String,
-    primary: OnceLock<Result<Arc<PrimaryContext>, CudaError>>,
+    /// The primary context, once retained; kept for the life of the process unless a kernel
+    /// faults in it (see `primary_context`).
+    primary: Mutex<Option<Arc<PrimaryContext>>>,
 }
 crate::cl_object!(Device, cl_device_id, CL_INVALID_DEVICE);
 
@@ -84,14 +87,33 @@ impl Device {
             ecc: at(cu, A::CU_DEVICE_ATTRIBUTE_ECC_ENABLED) != 0,
             warp_size: at(cu, A::CU_DEVICE_ATTRIBUTE_WARP_SIZE).max(1) as u32,
             pci_bus_id: pci_bus_id(cu),
-            primary: OnceLock::new(),
+            primary: Mutex::new(None),
         }
     }
 
     /// The device's primary CUDA context, retained on first use (not at clGetDeviceIDs, so that
     /// clinfo and device queries never pay for CUDA context creation).
+    ///
+    /// After a kernel fault the context is unusable (CUDA's errors are sticky). Once no OpenCL
+    /// object uses it any more, the next caller drops it, which makes the driver reset it, and
+    /// retains a fresh one; while an old context still uses it, new contexts cannot be made.
     pub fn primary_context(&self) -> Result<Arc<PrimaryContext>, CudaError> {
-        self.primary.get_or_init(|| PrimaryContext::retain(self.cu).map(Arc::new)).clone()
+        let mut slot = lock(&self.primary);
+        if let Some(p) = slot.as_ref() {
+            if !p.faulted() {
+                return Ok(p.clone());
+            }
+            if Arc::strong_count(p) > 1 {
+                return Err(CudaError(sys::CUresult::CUDA_ERROR_ILLEGAL_ADDRESS));
+            }
+            if let Some(old) = slot.take() {
+                super::transfer::forget_context(&old);
+                old.forget_fault();
+            }
+        }
+        let p = Arc::new(PrimaryContext::retain(self.cu)?);
+        *slot = Some(p.clone());
+        Ok(p)
     }
 
     /// The largest kernel parameter buffer the driver takes for this device: 32764 bytes from

@@ -4,8 +4,8 @@
 //! application registers a callback, so commands without callbacks cost nothing extra.
 use super::context::Context;
 use super::queue::Queue;
-use crate::api::entry::lock;
-use crate::api::handle::Cl;
+use crate::base::entry::lock;
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda;
 use std::ffi::c_void;

@@ -1,6 +1,6 @@
 //! The one cudacl platform: present whether or not a CUDA driver is, with a device per CUDA GPU.
 use super::device::Device;
-use crate::api::handle::Cl;
+use crate::base::handle::Cl;
 use crate::cl::*;
 use std::sync::{Arc, OnceLock};
 

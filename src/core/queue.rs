@@ -5,8 +5,8 @@
 use super::context::Context;
 use super::device::Device;
 use super::event::Event;
-use crate::api::entry::{lock, CLResult};
-use crate::api::handle::Cl;
+use crate::base::entry::{lock, CLResult};
+use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda;
 use crate::cuda::context::PrimaryContext;

@@ -567,6 +567,61 @@ static void multi(cl_platform_id plat) {
     clReleaseContext(c2);
 }
 
+/* A kernel fault (the fake driver faults kernels named fakecuda_fault*, with CUDA's sticky
+ * error): the failing command's event gets a negative status, later commands in that context
+ * fail, the process lives, and once the application has released the context's objects a new
+ * context works. Releases the global context and queue. */
+static void fault_recovery(void) {
+    cl_int err;
+    const char *src = "__kernel void fakecuda_fault(__global int *p) { p[0] = 1; }\n"
+                      "__kernel void fine(__global int *p) { p[get_global_id(0)] = 2; }\n";
+    cl_program p = build(src, "");
+    cl_kernel k = clCreateKernel(p, "fakecuda_fault", &err);
+    EXPECT(err, CL_SUCCESS);
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+    EXPECT(clSetKernelArg(k, 0, sizeof b, &b), CL_SUCCESS);
+    size_t g = 16;
+    cl_event ev = NULL;
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, &ev), CL_SUCCESS);
+    cl_int w = clWaitForEvents(1, &ev), st = 0;
+    EXPECT(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL), CL_SUCCESS);
+    CHECK(st < 0, "status of the faulting command: %d", st);
+    CHECK(w != CL_SUCCESS, "clWaitForEvents on a faulted command: %d", w);
+    CHECK(clFinish(q) != CL_SUCCESS, "clFinish after a fault succeeded");
+    int v = 0;
+    CHECK(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS,
+          "a read in the faulted context succeeded");
+    /* While the faulted context lives, no new context can share its CUDA context. */
+    cl_context c2 = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    CHECK(c2 == NULL && err == CL_OUT_OF_RESOURCES, "context beside a faulted one: %d", err);
+    clReleaseEvent(ev);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseMemObject(b);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    /* Everything released: a new context gets a fresh CUDA context and works. */
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    EXPECT(err, CL_SUCCESS);
+    q = clCreateCommandQueue(ctx, dev, 0, &err);
+    EXPECT(err, CL_SUCCESS);
+    int in[16], out[16];
+    for (int i = 0; i < 16; i++) in[i] = 7 * i;
+    cl_mem b2 = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
+    EXPECT(err, CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(q, b2, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(!memcmp(in, out, sizeof in), "data after recovery");
+    cl_program p2 = build(src, "");
+    cl_kernel fine = clCreateKernel(p2, "fine", &err);
+    EXPECT(err, CL_SUCCESS);
+    EXPECT(clSetKernelArg(fine, 0, sizeof b2, &b2), CL_SUCCESS);
+    EXPECT(clEnqueueNDRangeKernel(q, fine, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clFinish(q), CL_SUCCESS);
+    clReleaseKernel(fine);
+    clReleaseProgram(p2);
+    clReleaseMemObject(b2);
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     cl_platform_id plat = find_platform();
@@ -591,5 +646,6 @@ int main(int argc, char **argv) {
     wide_vector();
     programs();
     threads();
+    fault_recovery();
     return report("kernel_api");
 }
