@@ -93,7 +93,7 @@ fn b5_string_defines_do_not_break_the_opencl_build() {
 fn b6_collapse_in_both_forms() {
     let (p, log) = build_and_compare("b6_collapse.c", &[]);
     all_on_opencl(&p, 4, &log); // three regions, the second one two kernels
-    // the rectangular nests are flattened (one work-item per (i, j[, k])), the triangular one not
+                                // the rectangular nests are flattened (one work-item per (i, j[, k])), the triangular one not
     let w = work("b6emit");
     let (ok, d) = ompcl(&["--emit-opencl", src("b6_collapse.c").to_str().unwrap(), "-o", "."], &w);
     assert!(ok, "{d}");
