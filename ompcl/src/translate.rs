@@ -175,8 +175,10 @@ impl Types {
                 }
                 let d = d.definition().unwrap_or(d);
                 let (s, e) = d.range();
-                if !self.decls.contains_key(&(s.file.clone(), s.off)) {
-                    self.decls.insert((s.file.clone(), s.off), e.off);
+                if let std::collections::btree_map::Entry::Vacant(slot) =
+                    self.decls.entry((s.file.clone(), s.off))
+                {
+                    slot.insert(e.off);
                     for f in c.fields() {
                         if f.canonical().kind() == CXType_Pointer {
                             return Err(format!("'{}' has a pointer member", t.spelling()));
@@ -1065,8 +1067,8 @@ impl<'a> Translator<'a> {
                     .filter(|d| !d.equals(&li.loopvar))
                     .all(|d| {
                         let at = d.loc();
-                        !outer_vars.iter().any(|o| o.equals(&d))
-                            && !(at.file == ls.file && at.off >= ls.off && at.off < le.off)
+                        let in_nest = at.file == ls.file && at.off >= ls.off && at.off < le.off;
+                        !(outer_vars.iter().any(|o| o.equals(&d)) || in_nest)
                     });
                 outer_vars.push(li.loopvar);
                 cur = li.body;
@@ -1105,9 +1107,7 @@ impl<'a> Translator<'a> {
         // classify outside variables
         for (_, v) in vars.iter_mut() {
             let n = v.name.as_str();
-            if v.decl.equals(&loopvar) {
-                v.kind = VK::LoopVar;
-            } else if collapsed.iter().any(|li| li.loopvar.equals(&v.decl)) {
+            if v.decl.equals(&loopvar) || collapsed.iter().any(|li| li.loopvar.equals(&v.decl)) {
                 v.kind = VK::LoopVar;
             } else if inner_private.iter().any(|d| d.equals(&v.decl)) {
                 v.kind = VK::Private;
@@ -1161,7 +1161,7 @@ impl<'a> Translator<'a> {
         // the loop variable may also not be referenced in the body
         let lv_outside = init.kind() != CXCursor_DeclStmt;
         let loopvar_after =
-            if lv_outside && lastprivate.iter().any(|x| *x == lvname) { Some(lvname.clone()) } else { None };
+            if lv_outside && lastprivate.contains(&lvname) { Some(lvname.clone()) } else { None };
 
         // rewrite references to variables living in buffers as (*x)
         let inout: HashSet<String> =
@@ -1279,7 +1279,7 @@ impl<'a> Translator<'a> {
                         "||" => (8, "0", "||"),
                         o => return Err(format!("reduction operator '{o}'")),
                     };
-                    if tcode >= 5 && matches!(ocode, 4 | 5 | 6) {
+                    if tcode >= 5 && matches!(ocode, 4..=6) {
                         return Err(format!("bitwise reduction on floating '{n}'"));
                     }
                     let ident = if tcode >= 5 && ident == "~0" { "0" } else { ident };
@@ -1685,23 +1685,16 @@ impl<'a> Translator<'a> {
                             if inside(&r) {
                                 continue;
                             }
-                            let key = key_of(&r);
-                            if !vars.contains_key(&key) {
-                                let global = r.semantic_parent().kind() == CXCursor_TranslationUnit;
-                                vars.insert(
-                                    key,
-                                    Var {
-                                        name: r.spelling(),
-                                        decl: r,
-                                        ty: r.ty(),
-                                        global,
-                                        kind: VK::ByValue,
-                                        assigned: false,
-                                        written_through: false,
-                                        red_op: String::new(),
-                                    },
-                                );
-                            }
+                            vars.entry(key_of(&r)).or_insert_with(|| Var {
+                                name: r.spelling(),
+                                decl: r,
+                                ty: r.ty(),
+                                global: r.semantic_parent().kind() == CXCursor_TranslationUnit,
+                                kind: VK::ByValue,
+                                assigned: false,
+                                written_through: false,
+                                red_op: String::new(),
+                            });
                         }
                         CXCursor_FunctionDecl => {
                             // rename user functions copied into the kernel
