@@ -483,6 +483,10 @@ struct Translator<'a> {
     bad_funcs: HashMap<String, String>,
     /// next kernel id for regions made of several kernels (ids below it: one per region)
     next_kid: usize,
+    /// global variables a kernel function uses (itself or through its callees): they become extra
+    /// parameters, passed at every call (OpenCL 1.2 has no program-scope __global variables).
+    /// function key -> (declaration, written)
+    func_globals: HashMap<String, Vec<(Node, bool)>>,
 }
 
 pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
@@ -588,6 +592,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         caller: String::new(),
         bad_funcs: HashMap::new(),
         next_kid: 0,
+        func_globals: HashMap::new(),
     };
     t.associate(&tu);
     let nesting = {
@@ -1648,11 +1653,13 @@ impl<'a> Translator<'a> {
                                 );
                                 self.caller = saved;
                                 if res.is_ok() {
-                                    if let Some(g) = fv.values().next() {
-                                        res = Err(format!(
-                                            "function '{name}' uses global variable '{}'",
-                                            g.name
-                                        ));
+                                    match function_globals(&name, &fv, &self.cx.threadprivate) {
+                                        Ok(g) => {
+                                            self.func_globals.insert(key.clone(), g);
+                                        }
+                                        Err(e) => res = Err(e),
+                                    }
+                                    if res.is_err() {
                                     } else if (fs.file == self.cx.file
                                         && !self.pragmas_in(fs.off, fe.off).is_empty())
                                         || (fs.file != self.cx.file
@@ -1668,6 +1675,37 @@ impl<'a> Translator<'a> {
                                 }
                                 if lpw {
                                     *local_ptr_writes = true;
+                                }
+                            }
+                            // the globals the callee uses: extra arguments at this call, and
+                            // variables of the caller's code
+                            let globals = self.func_globals.get(&key).cloned().unwrap_or_default();
+                            if !globals.is_empty() {
+                                let (_, ce) = n.range();
+                                if ce.file != file || ce.off == 0 || ftext.as_bytes()[ce.off - 1] != b')' {
+                                    return Err(format!(
+                                        "call to '{name}' (which uses globals) inside a macro"
+                                    ));
+                                }
+                                let names: Vec<String> = globals.iter().map(|(g, _)| g.spelling()).collect();
+                                let sep = if n.num_args() > 0 { ", " } else { "" };
+                                edits.push(Edit {
+                                    start: ce.off - 1,
+                                    end: ce.off - 1,
+                                    text: format!("{sep}{}", names.join(", ")),
+                                });
+                                for (g, w) in globals {
+                                    let v = vars.entry(key_of(&g)).or_insert_with(|| Var {
+                                        name: g.spelling(),
+                                        decl: g,
+                                        ty: g.ty(),
+                                        global: true,
+                                        kind: VK::ByValue,
+                                        assigned: false,
+                                        written_through: false,
+                                        red_op: String::new(),
+                                    });
+                                    v.written_through |= w;
                                 }
                             }
                         }
@@ -1992,6 +2030,32 @@ impl<'a> Translator<'a> {
             .ok_or("function without body")?;
         let bstart = body.range().0.off;
         let ftext = self.cx.file_text(&fs.file);
+        let globals = self.func_globals.get(&key_of(&f)).cloned().unwrap_or_default();
+        if !globals.is_empty() {
+            // the globals become trailing parameters (same names: the body is unchanged)
+            let mut ps = Vec::new();
+            for (g, _) in &globals {
+                let (ty, n) = (g.ty(), g.spelling());
+                self.types.note(ty, 0)?;
+                let c = ty.canonical();
+                ps.push(if ty.is_array() {
+                    let e = c.elem();
+                    let inner = if e.is_array() { format!("(*{n})") } else { format!("*{n}") };
+                    format!("__global {}", self.types.declr(e, &inner)?)
+                } else {
+                    self.types.declr(ty, &n)?
+                });
+            }
+            let head = &ftext[fs.off..bstart];
+            let close = fs.off + head.rfind(')').ok_or("function without a parameter list")?;
+            if f.num_args() > 0 {
+                edits.push(Edit { start: close, end: close, text: format!(", {}", ps.join(", ")) });
+            } else {
+                let open =
+                    fs.off + head[..close - fs.off].rfind('(').ok_or("function without a parameter list")?;
+                edits.push(Edit { start: open + 1, end: close, text: ps.join(", ") });
+            }
+        }
         let mut head = render(&ftext, &edits, fs.off, bstart);
         let mut all = render(&ftext, &edits, fs.off, fe.off);
         for h in [&mut head, &mut all] {
@@ -2024,6 +2088,37 @@ pub fn c_string(s: &str) -> String {
     }
     o.push('"');
     o
+}
+
+/// The globals a kernel function uses (its outside variables `fv`), each with whether the function
+/// may write it; or why they cannot be passed to it: arrays and pointers go as buffers, scalars
+/// only read go by value.
+fn function_globals(
+    name: &str,
+    fv: &BTreeMap<String, Var>,
+    threadprivate: &HashSet<String>,
+) -> Result<Vec<(Node, bool)>, String> {
+    let mut out = Vec::new();
+    for g in fv.values() {
+        let w = g.assigned || g.written_through;
+        if threadprivate.contains(&g.name) {
+            return Err(format!("function '{name}' uses threadprivate variable '{}'", g.name));
+        }
+        match g.ty.canonical().kind() {
+            CXType_ConstantArray | CXType_IncompleteArray => {}
+            CXType_Pointer if !g.assigned => {}
+            CXType_Record => return Err(format!("function '{name}' uses global struct '{}'", g.name)),
+            k if g.ty.is_arith() && !w && k != CXType_Bool => {}
+            _ => {
+                return Err(format!(
+                    "function '{name}' writes global variable '{}' (or it has a type passed by no argument)",
+                    g.name
+                ))
+            }
+        }
+        out.push((g.decl, w));
+    }
+    Ok(out)
 }
 
 /// Host C that runs one kernel: bounds, iteration count, arguments, the launch (sets `__ompcl_ok`).
