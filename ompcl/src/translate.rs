@@ -1100,6 +1100,26 @@ impl<'a> Translator<'a> {
             return Err("loop body comes from a macro or another file".into());
         }
         let (bs, be) = (bs.off, self.cx.stmt_end(be.off));
+        {
+            let mut par_vars = vec![loopvar];
+            par_vars.extend(collapsed.iter().map(|li| li.loopvar));
+            let skip: Vec<(usize, usize)> = self
+                .pragmas_in(bs, be)
+                .into_iter()
+                .filter(|&i| matches!(self.cx.pragmas[i].directive[0].as_str(), "atomic" | "critical"))
+                .filter_map(|i| self.cx.assoc.get(&i).map(|a| (a.1, a.2)))
+                .collect();
+            let file = self.cx.file.clone();
+            let local = |d: &Node| {
+                let p = d.loc();
+                p.file == file && p.off >= bs && p.off < be
+            };
+            if let Some(a) = races::racy_write(body, &par_vars, &skip, &local) {
+                return Err(format!(
+                    "every iteration writes '{a}[...]' at an index that does not depend on the loop variable (a data race in the program: its result depends on the schedule)"
+                ));
+            }
+        }
         let mut edits: Vec<Edit> = Vec::new();
         let mut vars: BTreeMap<String, Var> = BTreeMap::new();
         let mut local_ptr_writes = false;
@@ -2240,6 +2260,7 @@ const CL_PRELUDE: &str = "typedef char int8_t;\ntypedef uchar uint8_t;\ntypedef 
 #define sqrtf sqrt\n#define sinf sin\n#define cosf cos\n#define tanf tan\n#define expf exp\n#define logf log\n#define powf pow\n#define fabsf fabs\n#define floorf floor\n#define ceilf ceil\n#define fminf fmin\n#define fmaxf fmax\n#define fmodf fmod\n#define atanf atan\n#define atan2f atan2\n#define asinf asin\n#define acosf acos\n#define sinhf sinh\n#define coshf cosh\n#define tanhf tanh\n#define exp2f exp2\n#define log2f log2\n#define log10f log10\n#define cbrtf cbrt\n#define hypotf hypot\n#define roundf round\n#define truncf trunc\n#define copysignf copysign\n#define fmaf fma\n";
 
 mod cpu;
+mod races;
 mod sequence;
 
 const PARSE_OMP_H: &str = include_str!("../runtime/omp.h");
