@@ -252,6 +252,26 @@ int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na)
     return ok;
 }
 
+/* Whether no two memory arguments of a kernel, one of them written, lie in the same block (else the
+   kernel must keep whole rows in one work-item: see the translator's inner_loop_independent). */
+int ompcl_no_alias(ompcl_arg *a, int na) {
+    int ok = 1;
+    pthread_mutex_lock(&g_lock);
+    for (int i = 0; i < na && ok; i++) {
+        if (a[i].kind != OMPCL_BUF && a[i].kind != OMPCL_TMP) continue;
+        blk *bi = a[i].kind == OMPCL_BUF ? tab_find(a[i].addr) : NULL;
+        for (int j = i + 1; j < na && ok; j++) {
+            if (a[j].kind != OMPCL_BUF && a[j].kind != OMPCL_TMP) continue;
+            if (!a[i].written && !a[j].written) continue;
+            if (a[i].addr == a[j].addr) ok = 0;
+            blk *bj = a[j].kind == OMPCL_BUF ? tab_find(a[j].addr) : NULL;
+            if (bi && bj && bi == bj) ok = 0;
+        }
+    }
+    pthread_mutex_unlock(&g_lock);
+    return ok;
+}
+
 /* A kernel of a sequence failed after earlier ones ran: the CPU version cannot redo the region. */
 void ompcl_sequence_failed(ompcl_module *m, int line) {
     fprintf(stderr, "ompcl: error: %s:%d: a kernel of this region failed after earlier kernels of the region ran; "

@@ -452,6 +452,8 @@ struct KernelOut {
     ifcond: Option<String>,
     /// collapse(n): the inner loops merged into the index space (lb, ub, step, comparison)
     inner: Vec<(String, String, String, i32)>,
+    /// `inner[0]` is spread over work-items only when `ompcl_no_alias` allows (no collapse clause)
+    auto_flat: bool,
 }
 
 /// What an offloaded region does, in order.
@@ -1083,6 +1085,40 @@ impl<'a> Translator<'a> {
                 }
             }
         }
+        // no collapse: when the loop's whole body is a rectangular loop whose iterations are
+        // independent, work-items take (i, j) pairs (or whole rows if pointers alias at run time)
+        let mut auto_flat = false;
+        if ncollapse == 1 && reductions.is_empty() && lastprivate.is_empty() {
+            let st = strip(body);
+            let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
+            let (ls, le) = lp.range();
+            let no_directives = self.pragmas_in(ls.off, le.off).is_empty();
+            if kids.len() == 1 && kids[0].kind() == CXCursor_ForStmt && no_directives {
+                if let Ok(li) = self.parse_loop(kids[0]) {
+                    let rectangular = kids[0].children()[..3]
+                        .iter()
+                        .flat_map(|c| decl_refs(*c))
+                        .filter_map(|d| d.referenced())
+                        .filter(|d| !d.equals(&li.loopvar))
+                        .all(|d| {
+                            let at = d.loc();
+                            !(d.equals(&loopvar)
+                                || (at.file == ls.file && at.off >= ls.off && at.off < le.off))
+                        });
+                    let (js, je) = li.body.range();
+                    let local = |d: &Node| {
+                        let p = d.loc();
+                        p.file == js.file && p.off >= js.off && p.off < je.off
+                    };
+                    if rectangular && races::inner_loop_independent(li.body, &loopvar, &li.loopvar, &local) {
+                        auto_flat = true;
+                        inner_private.push(li.loopvar);
+                        body = li.body;
+                        collapsed.push(li);
+                    }
+                }
+            }
+        }
         if !collapsed.is_empty() && clauses.iter().any(|c| !c.list("lastprivate").is_empty()) {
             return Err("'lastprivate' with 'collapse' is not translated to OpenCL".into());
         }
@@ -1239,6 +1275,10 @@ impl<'a> Translator<'a> {
                 host_args.push(format!("{{OMPCL_VAL, \"__{x}{q}\", (void*)&__ompcl_{x}{q}, 8, 0, 0, 0}}"));
             }
         }
+        if auto_flat {
+            params.push("int __flat".into());
+            host_args.push("{OMPCL_VAL, \"__flat\", (void*)&__ompcl_flat, sizeof(int), 0, 0, 0}".into());
+        }
         let mut setup = String::new();
         let mut privs = String::new();
         let mut reds_pre = String::new();
@@ -1380,7 +1420,23 @@ impl<'a> Translator<'a> {
             k.push_str("  uint __l = (uint)get_local_id(0);\n");
         }
         let mut inner = Vec::new();
-        if collapsed.is_empty() {
+        let mut inner_loop = None;
+        if auto_flat {
+            let li = &collapsed[0];
+            let ty = li.loopvar.ty();
+            self.types.note(ty, 0)?;
+            let d = self.types.declr(ty, &li.loopvar.spelling())?;
+            let _ = writeln!(
+                k,
+                "  if (__gid < __n) {{\n    long __rem = __gid, __j0 = 0, __j1 = __n1;\n    if (__flat) {{ __j0 = __rem % __n1; __j1 = __j0 + 1; __rem /= __n1; }}\n    {lvdecl} = ({})(__lb + __rem * __st);",
+                self.types.base(lvty)?
+            );
+            inner_loop = Some(format!(
+                "    for (long __jj = __j0; __jj < __j1; __jj++) {{\n    {d} = ({})(__lb1 + __jj * __st1);\n",
+                self.types.base(ty)?
+            ));
+            inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
+        } else if collapsed.is_empty() {
             let _ = writeln!(
                 k,
                 "  if (__gid < __n) {{\n    {lvdecl} = ({})(__lb + __gid * __st);",
@@ -1407,12 +1463,18 @@ impl<'a> Translator<'a> {
             let _ = writeln!(k, "    {lvdecl} = ({})(__lb + __rem * __st);", self.types.base(lvty)?);
         }
         k.push_str(&privs);
+        if let Some(h) = &inner_loop {
+            k.push_str(h);
+        }
         let _ = writeln!(k, "    do {{\n{body_text}\n    }} while (0);");
+        if inner_loop.is_some() {
+            k.push_str("    }\n");
+        }
         k.push_str(&lp_post);
         k.push_str("  }\n");
         k.push_str(&reds_post);
         k.push_str("}\n");
-        Ok(KernelOut { code: k, host_args, loopvar_after, lb, ub, step, cmp, ifcond, inner })
+        Ok(KernelOut { code: k, host_args, loopvar_after, lb, ub, step, cmp, ifcond, inner, auto_flat })
     }
 
     /// A loop in OpenMP's canonical form.
@@ -2156,10 +2218,14 @@ fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> String {
             .replace("__ompcl_lb", &format!("__ompcl_lb{q}"))
             .replace("__ompcl_ub", &format!("__ompcl_ub{q}"))
             .replace("__ompcl_st", &format!("__ompcl_st{q}"));
+        let mul = if k.auto_flat { String::new() } else { format!("__ompcl_n *= __ompcl_n{q}; ") };
         let _ = write!(
             pre,
-            "long long __ompcl_lb{q} = (long long)({lb}); long long __ompcl_ub{q} = (long long)({ub}); long long __ompcl_st{q} = (long long)({st}); long long __ompcl_n{q} = {c}; __ompcl_n *= __ompcl_n{q}; "
+            "long long __ompcl_lb{q} = (long long)({lb}); long long __ompcl_ub{q} = (long long)({ub}); long long __ompcl_st{q} = (long long)({st}); long long __ompcl_n{q} = {c}; {mul}"
         );
+    }
+    if k.auto_flat {
+        pre.push_str("int __ompcl_flat = 0; ");
     }
     let n = k.host_args.len();
     let _ = write!(
@@ -2168,6 +2234,12 @@ fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> String {
         n.max(1),
         if n == 0 { "{0}".to_string() } else { k.host_args.join(", ") }
     );
+    if k.auto_flat {
+        let _ = write!(
+            pre,
+            "__ompcl_flat = ompcl_no_alias(__ompcl_a, {n}); if (__ompcl_flat) __ompcl_n *= __ompcl_n1; "
+        );
+    }
     let _ = write!(
         pre,
         "__ompcl_ok = ompcl_region_opencl(&__ompcl_mod, {kid}, {line}, {target}, __ompcl_lb, __ompcl_st, __ompcl_n, __ompcl_a, {n}); "

@@ -99,3 +99,134 @@ pub(super) fn racy_write(
     }
     None
 }
+
+/// Whether the iterations of `inner` (the loop over `j` that is the whole body of the parallel loop
+/// over `i`) are independent, so that work-items may take (i, j) pairs instead of whole rows
+/// (MOMP's one-work-item-per-outer-iteration leaves most of a GPU idle on PolyBench's 2000-row
+/// loops). Conservative: every shared array the body writes is only ever used as `X[..i..j..]`,
+/// with `i` and `j` themselves at fixed subscript positions; the only scalars it writes are its
+/// own locals and inner loop variables; no `break`, no calls to user functions. Distinct pointers
+/// must also not share memory: that is checked at run time (ompcl_no_alias) before each launch.
+pub(super) fn inner_loop_independent(body: Node, i: &Node, j: &Node, local: &dyn Fn(&Node) -> bool) -> bool {
+    let mut nodes = vec![body];
+    body.walk(&mut |c| nodes.push(c));
+    let is_var = |n: Node, v: &Node| {
+        let n = strip(n);
+        n.kind() == CXCursor_DeclRefExpr && n.referenced().map(|r| r.equals(v)).unwrap_or(false)
+    };
+    // loop variables of the loops inside the body
+    let mut inner_lvs: Vec<Node> = Vec::new();
+    for n in &nodes {
+        if n.kind() == CXCursor_ForStmt {
+            let init = n.children()[0];
+            let init = strip(init);
+            if init.kind() == CXCursor_BinaryOperator {
+                let lhs = strip(init.children()[0]);
+                if let Some(r) = lhs.referenced() {
+                    inner_lvs.push(r);
+                }
+            }
+        }
+    }
+    // subscript chains: (array, subscripts), outermost chains only
+    let mut inner_ase: HashSet<(usize, usize)> = HashSet::new();
+    for n in &nodes {
+        if n.kind() == CXCursor_ArraySubscriptExpr {
+            let b = strip(n.children()[0]);
+            if b.kind() == CXCursor_ArraySubscriptExpr {
+                let (s, e) = b.range();
+                inner_ase.insert((s.off, e.off));
+            }
+        }
+    }
+    let mut chains: Vec<(String, Vec<Node>)> = Vec::new();
+    for n in &nodes {
+        if n.kind() != CXCursor_ArraySubscriptExpr {
+            continue;
+        }
+        let (s, e) = n.range();
+        if inner_ase.contains(&(s.off, e.off)) {
+            continue;
+        }
+        let mut subs = Vec::new();
+        let mut x = *n;
+        while x.kind() == CXCursor_ArraySubscriptExpr {
+            let ch = x.children();
+            subs.push(ch[1]);
+            x = strip(ch[0]);
+        }
+        subs.reverse();
+        if x.kind() == CXCursor_DeclRefExpr {
+            if let Some(r) = x.referenced() {
+                chains.push((key_of(&r), subs));
+            }
+        }
+    }
+    // writes
+    let mut written: HashSet<String> = HashSet::new();
+    for n in &nodes {
+        match n.kind() {
+            CXCursor_BreakStmt => return false,
+            CXCursor_CallExpr => {
+                if let Some(f) = n.referenced() {
+                    if f.definition().map(|d| !d.in_system_header()).unwrap_or(false) {
+                        return false;
+                    }
+                }
+            }
+            _ => {}
+        }
+        let lhs = match n.kind() {
+            CXCursor_BinaryOperator | CXCursor_CompoundAssignOperator
+                if (CXBinaryOperator_Assign..=CXBinaryOperator_OrAssign).contains(&n.binop()) =>
+            {
+                strip(n.children()[0])
+            }
+            CXCursor_UnaryOperator
+                if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&n.unop()) =>
+            {
+                strip(n.children()[0])
+            }
+            _ => continue,
+        };
+        if lhs.kind() == CXCursor_DeclRefExpr {
+            let Some(r) = lhs.referenced() else { return false };
+            if !(local(&r) || inner_lvs.iter().any(|v| v.equals(&r))) {
+                return false;
+            }
+            continue;
+        }
+        let mut x = lhs;
+        while x.kind() == CXCursor_ArraySubscriptExpr {
+            x = strip(x.children()[0]);
+        }
+        if lhs.kind() != CXCursor_ArraySubscriptExpr || x.kind() != CXCursor_DeclRefExpr {
+            return false;
+        }
+        let Some(r) = x.referenced() else { return false };
+        if !local(&r) {
+            written.insert(key_of(&r));
+        }
+    }
+    // every use of a written array: a chain with i and j at the same positions
+    for w in &written {
+        let uses: Vec<&Vec<Node>> = chains.iter().filter(|c| &c.0 == w).map(|c| &c.1).collect();
+        let refs = nodes
+            .iter()
+            .filter(|n| {
+                n.kind() == CXCursor_DeclRefExpr && n.referenced().map(|r| &key_of(&r) == w).unwrap_or(false)
+            })
+            .count();
+        if uses.is_empty() || uses.len() != refs {
+            return false; // used other than subscripted (passed on, pointer arithmetic ...)
+        }
+        let pos = |subs: &Vec<Node>| {
+            (subs.iter().position(|s| is_var(*s, i)), subs.iter().position(|s| is_var(*s, j)), subs.len())
+        };
+        let p0 = pos(uses[0]);
+        if p0.0.is_none() || p0.1.is_none() || uses.iter().any(|u| pos(u) != p0) {
+            return false;
+        }
+    }
+    true
+}
