@@ -1146,9 +1146,12 @@ impl<'a> Translator<'a> {
                 .filter_map(|i| self.cx.assoc.get(&i).map(|a| (a.1, a.2)))
                 .collect();
             let file = self.cx.file.clone();
+            // the loop's locals and its private copies (private, firstprivate, lastprivate)
+            let privs: HashSet<String> =
+                private.iter().chain(&firstprivate).chain(&lastprivate).cloned().collect();
             let local = |d: &Node| {
                 let p = d.loc();
-                p.file == file && p.off >= bs && p.off < be
+                (p.file == file && p.off >= bs && p.off < be) || privs.contains(&d.spelling())
             };
             if let Some(a) = races::racy_write(body, &par_vars, &skip, &local) {
                 return Err(format!(

@@ -93,7 +93,13 @@ pub(super) fn racy_write(
         if local(&arr) {
             continue;
         }
-        if !indices.iter().any(|i| uses_dep(*i)) {
+        // an index computed by a call (`seen[omp_get_thread_num()]`) may well differ per thread
+        let has_call = |i: Node| {
+            let mut c = i.kind() == CXCursor_CallExpr;
+            i.walk(&mut |x| c |= x.kind() == CXCursor_CallExpr);
+            c
+        };
+        if !indices.iter().any(|i| uses_dep(*i) || has_call(*i)) {
             return Some(arr.spelling());
         }
     }
