@@ -143,6 +143,12 @@ fn geometry_follows_opencl_1_2() {
         geometry(2, None, Some(&[64, 64]), Some(&[4, 8]), Some([8, 4, 1]), &H100),
         Err(CL_INVALID_WORK_GROUP_SIZE)
     );
+    // OpenCL 1.2: no local size for a kernel with reqd_work_group_size is an error too.
+    assert_eq!(
+        geometry(2, None, Some(&[64, 64]), None, Some([8, 4, 1]), &H100),
+        Err(CL_INVALID_WORK_GROUP_SIZE)
+    );
+    assert!(geometry(2, None, Some(&[64, 64]), Some(&[8, 4]), Some([8, 4, 1]), &H100).is_ok());
     // More groups in y than CUDA's grid takes: accepted (launched in pieces); in x, refused.
     let g = geometry(2, None, Some(&[1, 1 << 17]), Some(&[1, 1]), None, &H100).unwrap();
     assert_eq!(g.grid, [1, 1 << 17, 1]);

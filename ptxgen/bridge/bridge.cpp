@@ -1081,6 +1081,169 @@ void splitUnderalignedVectorAccesses(Module &M) {
   }
 }
 
+// LLVM 19's NVPTX back end has no pattern for a compare of packed 16-bit (and 8-bit) vectors
+// ("Cannot select: v2i16 = setcc", short2/ushort2 relational and logical operators). Such compares
+// are done element by element before code generation; the i1 vector they build is legal.
+void scalarizeNarrowVectorCompares(Module &M) {
+  std::vector<ICmpInst *> work;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *C = dyn_cast<ICmpInst>(&I))
+        if (auto *VT = dyn_cast<FixedVectorType>(C->getOperand(0)->getType()))
+          if (VT->getElementType()->isIntegerTy(8) || VT->getElementType()->isIntegerTy(16)) work.push_back(C);
+  for (ICmpInst *C : work) {
+    IRBuilder<> B(C);
+    auto *VT = cast<FixedVectorType>(C->getOperand(0)->getType());
+    Value *r = PoisonValue::get(C->getType());
+    for (unsigned i = 0; i < VT->getNumElements(); i++) {
+      Value *a = B.CreateExtractElement(C->getOperand(0), (uint64_t)i);
+      Value *b = B.CreateExtractElement(C->getOperand(1), (uint64_t)i);
+      r = B.CreateInsertElement(r, B.CreateICmp(C->getPredicate(), a, b), (uint64_t)i);
+    }
+    C->replaceAllUsesWith(r);
+    C->eraseFromParent();
+  }
+}
+
+// LLVM 19's NVPTX back end loads a <2 x i8> kernel parameter (char2/uchar2 by value) with
+// ld.param.u32 and takes its elements from the two 16-bit halves: the second element is the next
+// parameter's first byte (the CTS's basic parameter_types). Such parameters are passed as i16
+// (same size, alignment and offset) and turned back into <2 x i8> at entry.
+void widenCharPairParams(Module &M) {
+  LLVMContext &C = M.getContext();
+  Type *i16 = Type::getInt16Ty(C);
+  auto isPair = [](Type *T) {
+    auto *VT = dyn_cast<FixedVectorType>(T);
+    return VT && VT->getNumElements() == 2 && VT->getElementType()->isIntegerTy(8);
+  };
+  for (Function *F : kernelsOf(M)) {
+    if (F->isDeclaration() || std::none_of(F->arg_begin(), F->arg_end(), [&](Argument &A) { return isPair(A.getType()); }))
+      continue;
+    std::vector<Type *> params;
+    for (Argument &A : F->args()) params.push_back(isPair(A.getType()) ? i16 : A.getType());
+    FunctionType *FT = FunctionType::get(F->getReturnType(), params, false);
+    Function *NF = Function::Create(FT, F->getLinkage(), F->getAddressSpace(), "", &M);
+    NF->copyAttributesFrom(F);
+    NF->copyMetadata(F, 0);
+    NF->takeName(F);
+    NF->splice(NF->begin(), F);
+    IRBuilder<> B(&*NF->getEntryBlock().getFirstInsertionPt());
+    for (unsigned i = 0; i < F->arg_size(); i++) {
+      Argument *Old = F->getArg(i), *New = NF->getArg(i);
+      New->setName(Old->getName());
+      if (isPair(Old->getType())) {
+        for (Attribute::AttrKind K : {Attribute::NoUndef, Attribute::SExt, Attribute::ZExt})
+          NF->removeParamAttr(i, K);
+        Old->replaceAllUsesWith(B.CreateBitCast(New, Old->getType()));
+      } else {
+        Old->replaceAllUsesWith(New);
+      }
+    }
+    F->replaceAllUsesWith(NF);
+    F->eraseFromParent();
+  }
+}
+
+// The element type of a mangled 3-component vector parameter ("Dv3_f" -> float), or null.
+Type *vec3Element(LLVMContext &C, const std::string &name) {
+  size_t at = name.find("Dv3_");
+  if (at == std::string::npos || at + 4 >= name.size()) return nullptr;
+  switch (name[at + 4]) {
+  case 'a': case 'c': case 'h': return Type::getInt8Ty(C);
+  case 's': case 't': return Type::getInt16Ty(C);
+  case 'i': case 'j': return Type::getInt32Ty(C);
+  case 'l': case 'm': return Type::getInt64Ty(C);
+  case 'f': return Type::getFloatTy(C);
+  case 'd': return Type::getDoubleTy(C);
+  case 'D': return at + 5 < name.size() && name[at + 5] == 'h' ? Type::getHalfTy(C) : nullptr;
+  default: return nullptr;
+  }
+}
+
+// Builtins libclc lacks on nvptx, defined here before it is linked:
+// - async_work_group_copy / async_work_group_strided_copy and prefetch of 3-component vectors
+//   (libclc has every other gentype). Each work-item of the group copies elements lid, lid + n,
+//   ... (n the group's size); a 3-vector element is 4 components wide in memory. prefetch is a
+//   hint: nothing to do.
+// - get_local_size(d) for d outside 0..2 is 1 (OpenCL 1.2 6.12.1; libclc answers 0).
+void defineMissingBuiltins(Module &M) {
+  LLVMContext &C = M.getContext();
+  Type *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
+  auto prepare = [](Function *F) {
+    F->setLinkage(GlobalValue::InternalLinkage);
+    F->removeFnAttr(Attribute::NoInline);
+    F->removeFnAttr(Attribute::OptimizeNone);
+  };
+  std::vector<Function *> decls;
+  for (Function &F : M)
+    if (F.isDeclaration() && !F.isIntrinsic()) decls.push_back(&F);
+  for (Function *F : decls) {
+    std::string name = F->getName().str();
+    bool copy = name.rfind("_Z21async_work_group_copy", 0) == 0;
+    bool strided = name.rfind("_Z29async_work_group_strided_copy", 0) == 0;
+    if (name.rfind("_Z8prefetch", 0) == 0 && vec3Element(C, name) && F->getReturnType()->isVoidTy()) {
+      prepare(F);
+      ReturnInst::Create(C, BasicBlock::Create(C, "entry", F));
+      continue;
+    }
+    if (name == "_Z14get_local_sizej" && F->arg_size() == 1 && F->getReturnType()->isIntegerTy(64)) {
+      prepare(F);
+      IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+      Value *d = F->getArg(0);
+      Value *r[3] = {B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_x, {}, {}),
+                     B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_y, {}, {}),
+                     B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_z, {}, {})};
+      Value *v = B.CreateSelect(B.CreateICmpEQ(d, ConstantInt::get(i32, 0)), r[0],
+                                B.CreateSelect(B.CreateICmpEQ(d, ConstantInt::get(i32, 1)), r[1],
+                                               B.CreateSelect(B.CreateICmpEQ(d, ConstantInt::get(i32, 2)), r[2],
+                                                              ConstantInt::get(i32, 1))));
+      B.CreateRet(B.CreateZExt(v, i64));
+      continue;
+    }
+    if (!copy && !strided) continue;
+    Type *ET = vec3Element(C, name);
+    unsigned nargs = strided ? 5 : 4;
+    if (!ET || F->arg_size() != nargs) continue;
+    Value *dst = F->getArg(0), *src = F->getArg(1), *num = F->getArg(2);
+    Value *stride = strided ? F->getArg(3) : nullptr;
+    Value *event = F->getArg(nargs - 1);
+    if (!dst->getType()->isPointerTy() || !src->getType()->isPointerTy() || !num->getType()->isIntegerTy(64))
+      continue;
+    bool toLocal = dst->getType()->getPointerAddressSpace() == 3;
+    prepare(F);
+    BasicBlock *entry = BasicBlock::Create(C, "entry", F);
+    BasicBlock *loop = BasicBlock::Create(C, "loop", F);
+    BasicBlock *done = BasicBlock::Create(C, "done", F);
+    IRBuilder<> B(entry);
+    auto sreg = [&](Intrinsic::ID id) { return B.CreateZExt(B.CreateIntrinsic(id, {}, {}), i64); };
+    Value *nx = sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_x), *ny = sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_y);
+    Value *nz = sreg(Intrinsic::nvvm_read_ptx_sreg_ntid_z);
+    Value *tx = sreg(Intrinsic::nvvm_read_ptx_sreg_tid_x), *ty = sreg(Intrinsic::nvvm_read_ptx_sreg_tid_y);
+    Value *tz = sreg(Intrinsic::nvvm_read_ptx_sreg_tid_z);
+    Value *lid = B.CreateAdd(tx, B.CreateMul(nx, B.CreateAdd(ty, B.CreateMul(ny, tz))));
+    Value *size = B.CreateMul(nx, B.CreateMul(ny, nz));
+    B.CreateCondBr(B.CreateICmpULT(lid, num), loop, done);
+    B.SetInsertPoint(loop);
+    PHINode *i = B.CreatePHI(i64, 2);
+    i->addIncoming(lid, entry);
+    auto *V3 = FixedVectorType::get(ET, 3);
+    uint64_t elem = 4 * ET->getPrimitiveSizeInBits() / 8;
+    Align al(elem);
+    Value *si = i, *di = i;
+    if (strided) (toLocal ? si : di) = B.CreateMul(i, stride);
+    Value *sp = B.CreateGEP(B.getInt8Ty(), src, B.CreateMul(si, ConstantInt::get(i64, elem)));
+    Value *dp = B.CreateGEP(B.getInt8Ty(), dst, B.CreateMul(di, ConstantInt::get(i64, elem)));
+    B.CreateAlignedStore(B.CreateAlignedLoad(V3, sp, al), dp, al);
+    Value *next = B.CreateAdd(i, size);
+    i->addIncoming(next, loop);
+    B.CreateCondBr(B.CreateICmpULT(next, num), loop, done);
+    B.SetInsertPoint(done);
+    if (F->getReturnType()->isVoidTy()) B.CreateRetVoid();
+    else if (F->getReturnType() == event->getType()) B.CreateRet(event);
+    else B.CreateRet(Constant::getNullValue(F->getReturnType()));
+  }
+}
+
 } // namespace
 
 extern "C" {
@@ -1107,6 +1270,7 @@ int pg_lower(LLVMModuleRef mref, char **log) {
     }
     defineIdFunctions(M, needOffset, needDim, needGroups);
     defineMacroBuiltins(M);
+    defineMissingBuiltins(M);
     lowerPrintf(M);
     return invalidIR(M, "the cudacl rewrites", log) ? 1 : 0;
   } catch (const std::exception &e) {
@@ -1470,6 +1634,8 @@ int pg_codegen(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char *
     M.setTargetTriple(kTriple);
     lowerNativeMath(M);
     splitUnderalignedVectorAccesses(M);
+    scalarizeNarrowVectorCompares(M);
+    widenCharPairParams(M);
     SmallString<0> buf;
     raw_svector_ostream os(buf);
     legacy::PassManager PM;

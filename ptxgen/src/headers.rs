@@ -5,3 +5,22 @@ pub const RESOURCE_INCLUDE: &str = "/cudacl/clang/include";
 pub const USER_HEADERS: &str = "/cudacl/headers";
 pub const EMBEDDED: &[(&str, &str)] =
     &[("opencl-c-base.h", include_str!(concat!(env!("PTXGEN_CLANG_INCLUDE"), "/opencl-c-base.h")))];
+
+/// `ctz` (OpenCL C 2.0's count-trailing-zeros), offered to OpenCL C 1.x programs that call it
+/// (the CTS's integer_ctz runs on 1.2 devices too): included (`-include`) only when the source
+/// names `ctz`, so that other programs are free to define a function of that name.
+pub const CTZ: (&str, &str) = (
+    "cudacl-ctz.h",
+    r#"#define __CUDACL_CTZ(S, U) \
+  static inline __attribute__((overloadable, always_inline)) U ctz(U x) { return popcount((U)(~x & (x - (U)1))); } \
+  static inline __attribute__((overloadable, always_inline)) S ctz(S x) { return as_##S(ctz(as_##U(x))); }
+#define __CUDACL_CTZ_ALL(S, U) __CUDACL_CTZ(S, U) __CUDACL_CTZ(S##2, U##2) __CUDACL_CTZ(S##3, U##3) \
+  __CUDACL_CTZ(S##4, U##4) __CUDACL_CTZ(S##8, U##8) __CUDACL_CTZ(S##16, U##16)
+__CUDACL_CTZ_ALL(char, uchar)
+__CUDACL_CTZ_ALL(short, ushort)
+__CUDACL_CTZ_ALL(int, uint)
+__CUDACL_CTZ_ALL(long, ulong)
+#undef __CUDACL_CTZ_ALL
+#undef __CUDACL_CTZ
+"#,
+);

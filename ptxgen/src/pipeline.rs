@@ -262,12 +262,18 @@ fn frontend<'c>(
         args.push(headers::USER_HEADERS.into());
     }
     args.extend(opts.cc1.iter().cloned());
+    let ctz = source.contains("ctz");
+    if ctz {
+        args.push("-include".into());
+        args.push(format!("{}/{}", headers::RESOURCE_INCLUDE, headers::CTZ.0));
+    }
     let cargs = cstrings(&args)?;
     let argv: Vec<*const c_char> = cargs.iter().map(|c| c.as_ptr()).collect();
 
     let mut names: Vec<CString> = Vec::new();
     let mut datas: Vec<&[u8]> = Vec::new();
-    for (n, d) in headers::EMBEDDED {
+    let extra: &[(&str, &str)] = if ctz { &[headers::CTZ] } else { &[] };
+    for (n, d) in headers::EMBEDDED.iter().chain(extra) {
         names.push(
             CString::new(format!("{}/{}", headers::RESOURCE_INCLUDE, n))
                 .map_err(|_| failed("bad header name"))?,

@@ -323,7 +323,8 @@ unsafe fn enqueue_ndrange(
     if params.unset != 0 {
         return Err(CL_INVALID_KERNEL_ARGS);
     }
-    let launch = Launch { kernel: k.clone(), params, dev: q.dev, geo };
+    let mems = params.bind()?;
+    let launch = Launch { kernel: k.clone(), params, mems, dev: q.dev, geo };
     launch.check()?;
     let cmd = Command { queue: &q, command_type, waits, want_event: !event.is_null(), blocking: false };
     // SAFETY: the caller's contract: event is NULL or a cl_event.

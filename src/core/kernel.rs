@@ -12,7 +12,7 @@ use crate::cuda::module::Function;
 use crate::cuda::sys::{CUfunction_attribute as FA, CUresult};
 use ptxgen::{ArgKind, ImplicitKind, KernelInfo};
 use std::sync::atomic::{AtomicI32, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 /// Parameter buffers up to this size are built on the stack at launch (CUDA's limit before 12.1;
 /// larger ones, up to a device's max_param_buffer, on the heap).
@@ -28,14 +28,17 @@ pub const LOCAL_ALIGN: u32 = 16;
 const DEFAULT_DYNAMIC_SHARED: u32 = 48 * 1024;
 
 /// A memory-object argument: where its device address goes in the parameter buffer, and the
-/// buffer (None for a NULL buffer argument, or until the argument is set).
+/// buffer (None for a NULL buffer argument, or until the argument is set). Weak: setting a
+/// kernel argument does not retain the buffer (the CTS's retain_mem_object_set_kernel_arg
+/// waits for the destructor callback of a buffer released while still set); a launch holds
+/// what it uses (`Params::bind`).
 #[derive(Clone)]
 pub struct MemArg {
     /// Byte offset of the argument's slot in `Params::bytes`.
     pub offset: u32,
     /// A `__constant` argument: launches never write it.
     pub constant: bool,
-    pub mem: Option<Arc<Cl<Mem>>>,
+    pub mem: Option<Weak<Cl<Mem>>>,
 }
 
 /// The local size chosen for a NULL local_work_size, remembered for the next launch with the
@@ -73,6 +76,20 @@ pub struct Params {
     pub local_sizes: Vec<u32>,
     /// Total dynamic shared bytes of the __local arguments (offsets aligned).
     pub dyn_shared: u32,
+}
+
+impl Params {
+    /// The memory objects for a launch, per pointer argument, held until it is done:
+    /// CL_INVALID_KERNEL_ARGS when one was released since it was set.
+    pub fn bind(&self) -> CLResult<Vec<Option<Arc<Cl<Mem>>>>> {
+        self.mems
+            .iter()
+            .map(|arg| match &arg.mem {
+                Some(w) => w.upgrade().map(Some).ok_or(CL_INVALID_KERNEL_ARGS),
+                None => Ok(None),
+            })
+            .collect()
+    }
 }
 
 pub struct Kernel {
@@ -210,7 +227,7 @@ impl Kernel {
         // Validate and read the value before taking the lock.
         enum V<'a> {
             Bytes(&'a [u8]),
-            Mem(Option<Arc<Cl<Mem>>>),
+            Mem(Option<Weak<Cl<Mem>>>),
             Local(u32),
         }
         let v = match a.kind {
@@ -228,7 +245,7 @@ impl Kernel {
                     if !Arc::ptr_eq(&m.context, &self.program.context) {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
-                    V::Mem(Some(m))
+                    V::Mem(Some(Arc::downgrade(&m)))
                 }
             }
             ArgKind::LocalPtr => {
@@ -515,6 +532,8 @@ impl Kernel {
 pub struct Launch {
     pub kernel: Arc<Cl<Kernel>>,
     pub params: Arc<Params>,
+    /// `params.bind()`: the memory objects, per pointer argument.
+    pub mems: Vec<Option<Arc<Cl<Mem>>>>,
     pub dev: usize,
     pub geo: Geometry,
 }
@@ -561,8 +580,8 @@ impl Launch {
     fn run_with(&self, q: &Queue, f: &DeviceFunc, params: &mut [u8]) -> CLResult<()> {
         let p = &*self.params;
         params.copy_from_slice(&p.bytes);
-        for arg in &p.mems {
-            let ptr = match &arg.mem {
+        for (arg, m) in p.mems.iter().zip(&self.mems) {
+            let ptr = match m {
                 Some(m) => m.device_ptr(q)?,
                 None => 0,
             };
@@ -618,9 +637,9 @@ impl Launch {
             }
             z0 += gz;
         }
-        for arg in &p.mems {
+        for (arg, m) in p.mems.iter().zip(&self.mems) {
             // __constant buffers are not written by the kernel.
-            if let (false, Some(m)) = (arg.constant, &arg.mem) {
+            if let (false, Some(m)) = (arg.constant, m) {
                 m.note_device_write(q);
             }
         }

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs the Khronos CTS's non-image suites (quick mode) on the GPU machine against cudacl and, in
+# the same run, NVIDIA's OpenCL: 8 groups of suites per platform at once, every suite given the
+# time left before DEADLINE seconds, so a hang costs its group only what remains.
+#   VENDORS="cudacl nvidia" DEADLINE=330 bash .gpu-conf/gpu-cts.sh
+# Staged by conformance/cts/stage.sh (libcudacl.so.xz, clc/, cts/{run.sh,cts-bin.tar.xz}).
+# Writes $OUT/summary.txt and $OUT/cts-logs.tgz (per suite: .log and .tests, both platforms).
+set -u
+G=$(cd "$(dirname "$0")" && pwd)
+FINAL=${OUT:-/tmp/out}; L=/tmp/ctslogs; rm -rf $L; mkdir -p $L "$FINAL"
+DEADLINE=${DEADLINE:-330}; VENDORS=${VENDORS:-cudacl nvidia}
+LIB=/tmp/cudacl/libcudacl.so; mkdir -p /tmp/cudacl; xz -dc "$G/libcudacl.so.xz" > $LIB
+export CUDACL_LIBCLC=$G/clc/nvptx64--nvidiacl.bc CUDACL_CACHE_DIR=/tmp/cudacl-cache
+NV=$(ldconfig -p | awk '/libnvidia-opencl\.so\.1 /{print $NF; exit}')
+{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; echo "nvidia lib: $NV";
+  echo "DEADLINE=$DEADLINE VENDORS=$VENDORS"; } > $L/machine.txt
+cat $L/machine.txt
+trap 'cp $L/summary.txt "$FINAL/" 2>/dev/null; tar czf "$FINAL/cts-logs.tgz" -C $L . 2>/dev/null' EXIT
+bash "$G/cts/run.sh" > /dev/null 2>&1   # unpacks once
+GRP=("basic" "compiler api" "events profiling allocations buffers"
+     "commonfns geometrics relationals select vectors" "integer_ops"
+     "atomics printf thread_dimensions mem_host_flags computeinfo device_timer contractions c11_atomics half"
+     "math_brute_force" "non_uniform_work_group workgroups multiple_device_context conversions")
+END=$((SECONDS + DEADLINE))
+pids=()
+for v in $VENDORS; do
+  lib=$LIB; [ $v = nvidia ] && lib=$NV
+  mkdir -p $L/$v
+  for i in "${!GRP[@]}"; do
+    setsid bash -c '
+      v=$1 lib=$2 end=$3 G=$4 L=$5; shift 5
+      for s in "$@"; do
+        left=$((end - $(date +%s) - 10))
+        if [ $left -lt 5 ]; then echo "$s pass=0 fail=0 skip=0 status=notrun"; continue; fi
+        LOGDIR=$L/$v CTS_TIMEOUT=$left OCL_ICD_VENDORS=$lib bash $G/cts/run.sh $s
+      done' _ $v "$lib" $(( $(date +%s) + DEADLINE )) "$G" $L ${GRP[$i]} > $L/$v/group$i.txt 2>&1 &
+    pids+=($!)
+  done
+done
+# Backstop: each group is its own process group; end what outlives the deadline by its id.
+( sleep $((DEADLINE + 40)); for p in "${pids[@]}"; do kill -- -$p 2>/dev/null; done ) &
+bk=$!
+for p in "${pids[@]}"; do wait $p; done
+kill $bk 2>/dev/null
+for v in $VENDORS; do
+  echo "== $v"; cat $L/$v/group*.txt | grep -E '^[a-z_0-9]+ pass=' | sort
+done | tee $L/summary.txt
