@@ -16,7 +16,7 @@ set -euo pipefail
 DEST=${1:?usage: stage.sh DEST}
 HERE=$(cd "$(dirname "$0")/.." && pwd)          # .../ompcl
 REPO=$(cd "$HERE/.." && pwd)
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-/work/target-ompcl}
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$REPO/target}
 (cd "$REPO" && cargo build --release -p ompcl --bin ompcl >&2)
 OMPCL="$CARGO_TARGET_DIR/release/ompcl"
 mkdir -p "$DEST/bin" "$DEST/expected" "$DEST/lib" "$DEST/src"

@@ -1,5 +1,5 @@
 /* ompcl's omp.h: read by the libclang parse, and by the C compiler when the CPU versions use
-   ompcl's pthreads runtime (runtime/ompcl_rt.c implements these). */
+   ompcl's pthreads runtime (runtime/rt_omp.c implements these). */
 #ifndef OMPCL_PARSE_OMP_H
 #define OMPCL_PARSE_OMP_H
 typedef struct { unsigned char _x[64] __attribute__((__aligned__(8))); } omp_lock_t;

@@ -30,6 +30,11 @@ typedef struct ompcl_arg {
 /* Run region `rid` as an OpenCL kernel over n iterations; 0 = use the CPU version. */
 int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long long lb, long long st,
                         long long n, ompcl_arg *a, int na);
+/* Several kernels for one region: all made ready before any runs (0 = use the CPU version). */
+int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na);
+void ompcl_sequence_failed(ompcl_module *m, int line);
+/* 1 if no two memory arguments (one of them written) share a block */
+int ompcl_no_alias(ompcl_arg *a, int na);
 double ompcl_now(void);
 void ompcl_cpu_end(ompcl_module *m, int rid, int line, double t0);
 

@@ -199,6 +199,29 @@ impl Tu {
         v
     }
 
+    /// Byte ranges of `file` that the preprocessor skipped (`#if 0`, `#ifdef UNDEFINED` ...).
+    pub fn skipped_ranges(&self, file: &str) -> Vec<(usize, usize)> {
+        let mut v = Vec::new();
+        unsafe {
+            let cfile = CString::new(file).unwrap();
+            let f = clang_getFile(self.tu, cfile.as_ptr());
+            if f.is_null() {
+                return v;
+            }
+            let list = clang_getSkippedRanges(self.tu, f);
+            if list.is_null() {
+                return v;
+            }
+            for i in 0..(*list).count as usize {
+                let r = *(*list).ranges.add(i);
+                let (s, e) = (loc_spelling(clang_getRangeStart(r)), loc_spelling(clang_getRangeEnd(r)));
+                v.push((s.off, e.off));
+            }
+            clang_disposeSourceRangeList(list);
+        }
+        v
+    }
+
     pub fn root(&self) -> Node {
         Node(unsafe { clang_getTranslationUnitCursor(self.tu) })
     }
@@ -234,6 +257,40 @@ fn loc_spelling(l: CXSourceLocation) -> Pos {
         let file = if f.is_null() { String::new() } else { cxs(clang_getFileName(f)) };
         Pos { file, off: off as usize, line, col }
     }
+}
+
+/// End of the macro invocation starting at `at`: the name, and a balanced `( ... )` if one follows.
+fn macro_invocation_end(text: &[u8], at: usize) -> usize {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut i = at;
+    if i >= text.len() || !ident(text[i]) {
+        return at;
+    }
+    while i < text.len() && ident(text[i]) {
+        i += 1;
+    }
+    let name_end = i;
+    while i < text.len() && (text[i] == b' ' || text[i] == b'\t') {
+        i += 1;
+    }
+    if i >= text.len() || text[i] != b'(' {
+        return name_end;
+    }
+    let mut depth = 0;
+    while i < text.len() {
+        match text[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    name_end
 }
 
 extern "C" fn collect_visitor(c: CXCursor, _p: CXCursor, data: CXClientData) -> CXChildVisitResult {
@@ -306,10 +363,28 @@ impl Node {
         unsafe { clang_hashCursor(self.0) }
     }
     /// Expansion range (start, end) as positions.
+    /// When the last token comes from a macro (`i < _PB_NI`, `x = MIN(a, b)`), the end is moved past
+    /// the whole macro invocation, so that the text between start and end is the expression as
+    /// written.
     pub fn range(&self) -> (Pos, Pos) {
         unsafe {
             let r = clang_getCursorExtent(self.0);
-            (loc_expansion(clang_getRangeStart(r)), loc_expansion(clang_getRangeEnd(r)))
+            let (s, mut e) = (loc_expansion(clang_getRangeStart(r)), loc_expansion(clang_getRangeEnd(r)));
+            let sp = loc_spelling(clang_getRangeEnd(r));
+            if (sp.file != e.file || sp.off != e.off) && !e.file.is_empty() {
+                let tu = clang_Cursor_getTranslationUnit(self.0);
+                let cf = CString::new(e.file.as_str()).unwrap();
+                let f = clang_getFile(tu, cf.as_ptr());
+                if !f.is_null() {
+                    let mut size: usize = 0;
+                    let p = clang_getFileContents(tu, f, &mut size);
+                    if !p.is_null() {
+                        let text = std::slice::from_raw_parts(p as *const u8, size);
+                        e.off = macro_invocation_end(text, e.off);
+                    }
+                }
+            }
+            (s, e)
         }
     }
     pub fn spelling_range(&self) -> (Pos, Pos) {

@@ -97,6 +97,7 @@ const KNOWN_CLAUSES: &[&str] = &[
     "copyprivate",
     "ordered",
     "target",
+    "collapse",
 ];
 
 const DIRECTIVES: &[&str] = &[
@@ -126,12 +127,12 @@ pub fn scan(text: &str) -> Result<Vec<Pragma>, (usize, String)> {
         let l = &text[pos..eol];
         let t = l.trim_start();
         let start_line = line;
-        if t.starts_with('#') {
-            let after = t[1..].trim_start();
-            if after.starts_with("pragma") {
-                let rest = after["pragma".len()..].trim_start();
+        if let Some(after) = t.strip_prefix('#') {
+            let after = after.trim_start();
+            if let Some(rest) = after.strip_prefix("pragma") {
+                let rest = rest.trim_start();
                 if rest.starts_with("omp")
-                    && rest[3..].chars().next().map_or(true, |c| !c.is_alphanumeric() && c != '_')
+                    && rest[3..].chars().next().is_none_or(|c| !c.is_alphanumeric() && c != '_')
                 {
                     // gather continuation lines
                     let mut end = eol;

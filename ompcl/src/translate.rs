@@ -8,6 +8,17 @@ use clang_sys::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write;
 
+mod analysis;
+mod cpu;
+mod host;
+mod kernel;
+mod races;
+mod sequence;
+mod types;
+
+use host::{command_line_macros, kernel_call, sequence_call};
+use types::{builtin_cl, Types};
+
 pub struct Options {
     /// Arguments for libclang (-I, -D, -U, -std...).
     pub clang_args: Vec<String>,
@@ -106,153 +117,6 @@ fn decl_refs(n: Node) -> Vec<Node> {
 fn key_of(d: &Node) -> String {
     let p = d.loc();
     format!("{}:{}:{}", p.file, p.off, d.spelling())
-}
-
-// ---------------------------------------------------------------------------------------------
-// OpenCL type spelling
-
-#[derive(Default)]
-struct Types {
-    /// declarations to copy into the kernel source: (file, start, end)
-    decls: BTreeMap<(String, usize), usize>,
-    /// anonymous record (decl key) -> typedef name
-    anon: HashMap<String, String>,
-    needs_fp64: bool,
-}
-
-fn builtin_cl(k: CXTypeKind) -> Option<&'static str> {
-    Some(match k {
-        CXType_Bool => "bool",
-        CXType_Char_S | CXType_SChar => "char",
-        CXType_Char_U | CXType_UChar => "uchar",
-        CXType_Short => "short",
-        CXType_UShort => "ushort",
-        CXType_Int => "int",
-        CXType_UInt => "uint",
-        CXType_Long | CXType_LongLong => "long",
-        CXType_ULong | CXType_ULongLong => "ulong",
-        CXType_Float => "float",
-        CXType_Double => "double",
-        CXType_Void => "void",
-        _ => return None,
-    })
-}
-
-impl Types {
-    /// Note a type used by kernel code; Err(reason) when OpenCL cannot express it.
-    fn note(&mut self, t: Type, depth: u32) -> Result<(), String> {
-        if depth > 16 {
-            return Ok(());
-        }
-        match t.kind() {
-            CXType_Pointer => return self.note(t.pointee(), depth + 1),
-            CXType_ConstantArray | CXType_IncompleteArray | CXType_VariableArray => {
-                return self.note(t.elem(), depth + 1)
-            }
-            CXType_Elaborated => return self.note(t.named(), depth + 1),
-            CXType_Typedef => {
-                let d = t.declaration();
-                if !d.in_system_header() {
-                    let (s, e) = d.range();
-                    self.decls.insert((s.file.clone(), s.off), e.off);
-                    let u = d.typedef_underlying();
-                    if u.canonical().kind() == CXType_Record || u.canonical().kind() == CXType_Enum {
-                        let rd = u.canonical().declaration();
-                        self.anon.insert(key_of(&rd), d.spelling());
-                    }
-                    return self.note(u, depth + 1);
-                }
-                return self.note(t.canonical(), depth + 1);
-            }
-            _ => {}
-        }
-        let c = t.canonical();
-        match c.kind() {
-            CXType_Record => {
-                let d = c.declaration();
-                if d.in_system_header() {
-                    return Err(format!("type '{}' from a system header", t.spelling()));
-                }
-                let d = d.definition().unwrap_or(d);
-                let (s, e) = d.range();
-                if !self.decls.contains_key(&(s.file.clone(), s.off)) {
-                    self.decls.insert((s.file.clone(), s.off), e.off);
-                    for f in c.fields() {
-                        if f.canonical().kind() == CXType_Pointer {
-                            return Err(format!("'{}' has a pointer member", t.spelling()));
-                        }
-                        self.note(f, depth + 1)?;
-                    }
-                }
-                Ok(())
-            }
-            CXType_Enum => {
-                let d = c.declaration();
-                if !d.in_system_header() {
-                    let (s, e) = d.range();
-                    self.decls.insert((s.file.clone(), s.off), e.off);
-                }
-                Ok(())
-            }
-            CXType_LongDouble => Err("long double".into()),
-            CXType_Double => {
-                self.needs_fp64 = true;
-                Ok(())
-            }
-            CXType_FunctionProto | CXType_FunctionNoProto => Err("function pointer".into()),
-            k if builtin_cl(k).is_some() => Ok(()),
-            k => Err(format!("type '{}' (kind {k})", t.spelling())),
-        }
-    }
-
-    fn base(&self, t: Type) -> Result<String, String> {
-        let c = t.canonical();
-        let konst = if c.is_const() { "const " } else { "" };
-        if let Some(b) = builtin_cl(c.kind()) {
-            return Ok(format!("{konst}{b}"));
-        }
-        match c.kind() {
-            CXType_Enum => Ok(format!("{konst}int")),
-            CXType_Record => {
-                let d = c.declaration();
-                let name = d.spelling();
-                if let Some(td) = self.anon.get(&key_of(&d)) {
-                    return Ok(format!("{konst}{td}"));
-                }
-                if name.is_empty() || name.contains('(') {
-                    return Err(format!("anonymous type '{}'", t.spelling()));
-                }
-                let tag = if d.kind() == CXCursor_UnionDecl { "union" } else { "struct" };
-                Ok(format!("{konst}{tag} {name}"))
-            }
-            k => Err(format!("type '{}' (kind {k})", t.spelling())),
-        }
-    }
-
-    /// A declarator: `inner` named with type `t`; pointers get `__global`.
-    fn declr(&self, t: Type, inner: &str) -> Result<String, String> {
-        let c = t.canonical();
-        match c.kind() {
-            CXType_Pointer => {
-                let p = if t.kind() == CXType_Pointer { t.pointee() } else { c.pointee() };
-                let p = if p.kind() == CXType_Invalid { c.pointee() } else { p };
-                let pc = p.canonical();
-                if pc.kind() == CXType_Pointer {
-                    return Err("pointer to pointer".into());
-                }
-                let inner2 = if matches!(pc.kind(), CXType_ConstantArray | CXType_IncompleteArray) {
-                    format!("(*{inner})")
-                } else {
-                    format!("*{inner}")
-                };
-                let d = self.declr(p, &inner2)?;
-                Ok(format!("__global {d}"))
-            }
-            CXType_ConstantArray => self.declr(c.elem(), &format!("{inner}[{}]", c.array_size())),
-            CXType_IncompleteArray => self.declr(c.elem(), &format!("{inner}[]")),
-            _ => Ok(format!("{} {inner}", self.base(t)?).trim_end().to_string()),
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -448,6 +312,23 @@ struct KernelOut {
     step: String,
     cmp: i32,
     ifcond: Option<String>,
+    /// collapse(n): the inner loops merged into the index space (lb, ub, step, comparison)
+    inner: Vec<(String, String, String, i32)>,
+    /// `inner[0]` is spread over work-items only when `ompcl_no_alias` allows (no collapse clause)
+    auto_flat: bool,
+}
+
+/// What an offloaded region does, in order.
+enum Step {
+    /// a worksharing loop: kernel `kid` (the `for` is at `line`)
+    Kernel { k: KernelOut, kid: usize, line: u32 },
+    /// a `single`/`master` body that the host runs between kernels
+    Host(HostStep),
+}
+
+struct HostStep {
+    line: u32,
+    text: String,
 }
 
 struct Translator<'a> {
@@ -464,6 +345,12 @@ struct Translator<'a> {
     caller: String,
     /// functions that cannot go into a kernel, with the reason
     bad_funcs: HashMap<String, String>,
+    /// next kernel id for regions made of several kernels (ids below it: one per region)
+    next_kid: usize,
+    /// global variables a kernel function uses (itself or through its callees): they become extra
+    /// parameters, passed at every call (OpenCL 1.2 has no program-scope __global variables).
+    /// function key -> (declaration, written)
+    func_globals: HashMap<String, Vec<(Node, bool)>>,
 }
 
 pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
@@ -472,21 +359,6 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     let file = abs.to_string_lossy().into_owned();
     let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
     let mut diags = Vec::new();
-    let pragmas = match pragma::scan(&text) {
-        Ok(p) => p,
-        Err((off, msg)) => {
-            let line = text[..off].matches('\n').count() + 1;
-            diags.push(format!("{file}:{line}:1: error: {msg}"));
-            return Ok(Output {
-                host_c: String::new(),
-                kernels: String::new(),
-                diags,
-                errors: true,
-                regions: vec![],
-                needs_cc: None,
-            });
-        }
-    };
     let mut args = opts.clang_args.clone();
     args.push("-D_OPENMP=200203".into());
     // libclang reads an omp.h of ompcl's own (GCC's uses attributes clang rejects)
@@ -517,6 +389,31 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
             needs_cc: None,
         });
     }
+    // pragmas: only those the preprocessor keeps (not inside `#ifdef UNDEFINED` ...)
+    let mut visible = text.clone().into_bytes();
+    for (s, e) in tu.skipped_ranges(&file) {
+        for b in visible.iter_mut().take(e.min(text.len())).skip(s) {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+    }
+    let visible = String::from_utf8_lossy(&visible).into_owned();
+    let pragmas = match pragma::scan(&visible) {
+        Ok(p) => p,
+        Err((off, msg)) => {
+            let line = visible[..off].matches('\n').count() + 1;
+            diags.push(format!("{file}:{line}:1: error: {msg}"));
+            return Ok(Output {
+                host_c: String::new(),
+                kernels: String::new(),
+                diags,
+                errors: true,
+                regions: vec![],
+                needs_cc: None,
+            });
+        }
+    };
     let threadprivate: HashSet<String> = pragmas
         .iter()
         .filter(|p| p.is(&["threadprivate"]))
@@ -558,8 +455,26 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         calls: BTreeMap::new(),
         caller: String::new(),
         bad_funcs: HashMap::new(),
+        next_kid: 0,
+        func_globals: HashMap::new(),
     };
     t.associate(&tu);
+    let nesting = {
+        let assoc = &t.cx.assoc;
+        crate::nesting::check(&file, &t.cx.pragmas, &|i| assoc.get(&i).map(|&(_, s, e)| (s, e)))
+    };
+    if !nesting.is_empty() {
+        let mut diags = std::mem::take(&mut t.cx.diags);
+        diags.extend(nesting);
+        return Ok(Output {
+            host_c: String::new(),
+            kernels: String::new(),
+            diags,
+            errors: true,
+            regions: vec![],
+            needs_cc: None,
+        });
+    }
     t.run(&tu, opts)
 }
 
@@ -633,6 +548,7 @@ impl<'a> Translator<'a> {
             regions.push(Region { pragma: i, id: regions.len() });
         }
 
+        self.next_kid = regions.len();
         for r in &regions {
             let p = self.cx.pragmas[r.pragma].clone();
             let (node, _s, e) = self.cx.assoc[&r.pragma];
@@ -662,40 +578,30 @@ impl<'a> Translator<'a> {
             let mut pre = String::new();
             let post = format!(" ompcl_cpu_end(&__ompcl_mod, {rid}, {line}, __ompcl_t0); }} }}");
             match res {
-                Ok(k) => {
-                    let _ = write!(
-                        kernels,
-                        "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {rid}{}#endif\n",
-                        k.code
-                    );
-                    offloaded.push(rid);
-                    let _ = write!(pre, "{{ int __ompcl_ok = 0; double __ompcl_t0; ");
-                    let cond = k.ifcond.clone().unwrap_or_else(|| "1".into());
-                    let _ = write!(
-                        pre,
-                        "if ({cond}) {{ long long __ompcl_lb = (long long)({}); long long __ompcl_ub = (long long)({}); long long __ompcl_st = (long long)({}); ",
-                        k.lb, k.ub, k.step
-                    );
-                    let count = match k.cmp {
-                        CXBinaryOperator_LT => "(__ompcl_ub > __ompcl_lb) ? (__ompcl_ub - __ompcl_lb + __ompcl_st - 1) / __ompcl_st : 0",
-                        CXBinaryOperator_LE => "(__ompcl_ub >= __ompcl_lb) ? (__ompcl_ub - __ompcl_lb) / __ompcl_st + 1 : 0",
-                        CXBinaryOperator_GT => "(__ompcl_lb > __ompcl_ub) ? (__ompcl_lb - __ompcl_ub - __ompcl_st - 1) / (-__ompcl_st) : 0",
-                        _ => "(__ompcl_lb >= __ompcl_ub) ? (__ompcl_lb - __ompcl_ub) / (-__ompcl_st) + 1 : 0",
-                    };
-                    let _ = write!(pre, "long long __ompcl_n = {count}; ");
-                    let n = k.host_args.len();
-                    let _ = write!(
-                        pre,
-                        "ompcl_arg __ompcl_a[{}] = {{ {} }}; ",
-                        n.max(1),
-                        if n == 0 { "{0}".to_string() } else { k.host_args.join(", ") }
-                    );
-                    let _ = write!(
-                        pre,
-                        "__ompcl_ok = ompcl_region_opencl(&__ompcl_mod, {rid}, {line}, {target}, __ompcl_lb, __ompcl_st, __ompcl_n, __ompcl_a, {n}); "
-                    );
-                    if let Some(lv) = &k.loopvar_after {
-                        let _ = write!(pre, "if (__ompcl_ok) {lv} = __ompcl_lb + __ompcl_n * __ompcl_st; ");
+                Ok(steps) => {
+                    let cond = steps.iter().find_map(|st| match st {
+                        Step::Kernel { k, .. } => k.ifcond.clone(),
+                        Step::Host(_) => None,
+                    });
+                    let cond = cond.unwrap_or_else(|| "1".into());
+                    let _ = write!(pre, "{{ int __ompcl_ok = 0; double __ompcl_t0; if ({cond}) {{ ");
+                    for st in &steps {
+                        if let Step::Kernel { k, kid, .. } = st {
+                            let _ = write!(
+                                kernels,
+                                "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {kid}{}#endif\n",
+                                k.code
+                            );
+                            offloaded.push(*kid);
+                        }
+                    }
+                    if let [Step::Kernel { k, kid, line: kline }] = steps.as_slice() {
+                        // one loop: its kernel, or the CPU version if it cannot run
+                        pre.push_str(&kernel_call(k, *kid, *kline, target));
+                    } else {
+                        // a sequence of kernels (and host code for single/master): all or nothing,
+                        // decided before any of them runs
+                        pre.push_str(&sequence_call(&steps, target, &file));
                     }
                     let _ = write!(
                         pre,
@@ -804,6 +710,7 @@ impl<'a> Translator<'a> {
             cl.push_str("#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n");
         }
         cl.push_str(CL_PRELUDE);
+        cl.push_str(&command_line_macros(&opts.cl_defines));
         if !kernels.is_empty() {
             // user macros
             let mut macros = String::new();
@@ -881,17 +788,16 @@ impl<'a> Translator<'a> {
         // host prefix
         let mut host = String::new();
         host.push_str("#include \"ompcl_rt.h\"\n");
-        let nk = regions.len();
+        let nk = self.next_kid;
         let _ = writeln!(
             host,
             "static const char __ompcl_src[] = {};",
             c_string(if kernels.is_empty() { "" } else { &cl })
         );
-        let mut optstr = String::from("-cl-std=CL1.2");
-        for d in &opts.cl_defines {
-            optstr.push(' ');
-            optstr.push_str(&shell_quote(d));
-        }
+        // -D/-U reach the kernels as #define/#undef lines of the source (above), never as build
+        // options: a value such as `-DFMT="%.9g "` is fine for the preprocessor but not for the
+        // option parser of every OpenCL implementation
+        let optstr = String::from("-cl-std=CL1.2");
         let _ = writeln!(
             host,
             "static ompcl_module __ompcl_mod = {{ {}, __ompcl_src, {}, {}, {}, 0 }};",
@@ -934,961 +840,6 @@ impl<'a> Translator<'a> {
             needs_cc: None,
         })
     }
-
-    /// Kernel for an offloadable parallel loop, or the reason it is not one.
-    fn region_kernel(&mut self, r: &Region, p: &Pragma, node: Node) -> Result<KernelOut, String> {
-        if let Some(u) = &p.unknown {
-            return Err(format!("'{u}' is not translated to OpenCL"));
-        }
-        let mut clauses: Vec<Pragma> = vec![p.clone()];
-        let lp = if p.is(&["parallel", "for"]) {
-            node
-        } else if p.is(&["parallel"]) {
-            let n = strip(node);
-            let kids = if n.kind() == CXCursor_CompoundStmt { n.children() } else { vec![n] };
-            let (_, s, e) = self.cx.assoc[&r.pragma];
-            let inner = self.pragmas_in(s, e);
-            let first = inner.first().map(|&i| self.cx.pragmas[i].clone());
-            if kids.len() == 1 && kids[0].kind() == CXCursor_ForStmt {
-                match first {
-                    Some(fp)
-                        if fp.is(&["for"])
-                            && self
-                                .cx
-                                .assoc
-                                .get(&inner[0])
-                                .map(|a| a.0.equals(&kids[0]))
-                                .unwrap_or(false) =>
-                    {
-                        clauses.push(fp);
-                        kids[0]
-                    }
-                    _ => return Err("the region is not a worksharing loop ('parallel' without 'for')".into()),
-                }
-            } else {
-                let names: Vec<String> =
-                    inner.iter().map(|&i| format!("'{}'", self.cx.pragmas[i].name())).collect();
-                if names.is_empty() {
-                    return Err("'parallel' region that is not a single worksharing loop".into());
-                }
-                let mut u = names.clone();
-                u.dedup();
-                return Err(format!("{} inside 'parallel' not translated to OpenCL", u.join(", ")));
-            }
-        } else {
-            return Err(format!("'{}' is not translated to OpenCL", p.name()));
-        };
-        if lp.kind() != CXCursor_ForStmt {
-            return Err("'parallel for' not followed by a for loop".into());
-        }
-        for c in &clauses {
-            if c.clause("ordered").is_some() {
-                return Err("'ordered' loops are not translated to OpenCL".into());
-            }
-            if c.clause("copyin").is_some() {
-                return Err("'copyin' (threadprivate data) is not translated to OpenCL".into());
-            }
-        }
-        let cl_list = |n: &str| -> Vec<String> { clauses.iter().flat_map(|c| c.list(n)).collect() };
-        let private = cl_list("private");
-        let firstprivate = cl_list("firstprivate");
-        let lastprivate = cl_list("lastprivate");
-        let reductions: Vec<(String, String)> = clauses.iter().flat_map(|c| c.reductions()).collect();
-        let ifcond = clauses.iter().find_map(|c| c.clause("if").and_then(|x| x.arg.clone()));
-
-        let LoopInfo { loopvar, init, body, lb, ub, step, cmp, .. } = self.parse_loop(lp)?;
-        let lvname = loopvar.spelling();
-        let lvty = loopvar.ty();
-        if !lvty.is_arith()
-            || matches!(lvty.canonical().kind(), CXType_Float | CXType_Double | CXType_LongDouble)
-        {
-            return Err("loop variable is not an integer".into());
-        }
-
-        // ---- analyse the body
-        let (bs, be) = body.range();
-        if bs.file != self.cx.file {
-            return Err("loop body comes from a macro or another file".into());
-        }
-        let (bs, be) = (bs.off, self.cx.stmt_end(be.off));
-        let mut edits: Vec<Edit> = Vec::new();
-        let mut vars: BTreeMap<String, Var> = BTreeMap::new();
-        let mut local_ptr_writes = false;
-        self.caller = format!("region:{}", r.id);
-        self.analyse_code(body, bs, be, &mut vars, &mut edits, &mut local_ptr_writes, true)?;
-        if let Some(f) = self.recursive_from(&self.caller.clone()) {
-            return Err(format!("recursive function '{f}' (OpenCL has no recursion)"));
-        }
-
-        // classify outside variables
-        for (_, v) in vars.iter_mut() {
-            let n = v.name.as_str();
-            if v.decl.equals(&loopvar) {
-                v.kind = VK::LoopVar;
-            } else if reductions.iter().any(|(_, x)| x == n) {
-                v.kind = VK::Reduction;
-                v.red_op = reductions.iter().find(|(_, x)| x == n).unwrap().0.clone();
-            } else if lastprivate.iter().any(|x| x == n) {
-                v.kind = VK::LastPrivate;
-            } else if private.iter().any(|x| x == n) {
-                v.kind = VK::Private;
-            } else if firstprivate.iter().any(|x| x == n) {
-                v.kind = VK::FirstPrivate;
-            } else if self.cx.threadprivate.contains(n) {
-                return Err(format!("threadprivate variable '{n}' is not translated to OpenCL"));
-            } else {
-                let c = v.ty.canonical();
-                v.kind = match c.kind() {
-                    CXType_Pointer => {
-                        if v.assigned {
-                            return Err(format!("shared pointer '{n}' is assigned inside the loop"));
-                        }
-                        VK::Buf
-                    }
-                    CXType_ConstantArray | CXType_IncompleteArray | CXType_VariableArray => {
-                        if c.kind() == CXType_VariableArray && c.elem().is_array() {
-                            return Err(format!("multi-dimensional variable-length array '{n}'"));
-                        }
-                        if v.global || c.kind() == CXType_IncompleteArray {
-                            VK::Buf
-                        } else {
-                            VK::TmpArr
-                        }
-                    }
-                    CXType_Record => VK::Inout,
-                    _ if v.assigned => VK::Inout,
-                    _ => VK::ByValue,
-                };
-            }
-            if CL_RESERVED.contains(&n) {
-                return Err(format!("variable name '{n}' is reserved in OpenCL C"));
-            }
-            if local_ptr_writes && matches!(v.kind, VK::Buf | VK::TmpArr) {
-                v.written_through = true;
-            }
-        }
-        // the loop variable may also not be referenced in the body
-        let lv_outside = init.kind() != CXCursor_DeclStmt;
-        let loopvar_after =
-            if lv_outside && lastprivate.iter().any(|x| *x == lvname) { Some(lvname.clone()) } else { None };
-
-        // rewrite references to variables living in buffers as (*x)
-        let inout: HashSet<String> =
-            vars.values().filter(|v| v.kind == VK::Inout).map(|v| key_of(&v.decl)).collect();
-        if !inout.is_empty() {
-            for d in decl_refs(body) {
-                let Some(r) = d.referenced() else { continue };
-                if inout.contains(&key_of(&r)) {
-                    let ps = d.loc_spelling();
-                    let name = r.spelling();
-                    if ps.file != self.cx.file
-                        || !self.cx.text[ps.off..].starts_with(&name)
-                        || ps.off < bs
-                        || ps.off >= be
-                    {
-                        return Err(format!("shared variable '{name}' used inside a macro"));
-                    }
-                    edits.push(Edit { start: ps.off, end: ps.off + name.len(), text: format!("(*{name})") });
-                }
-            }
-        }
-        // nested pragmas: atomic / critical / flush
-        let buffers: HashSet<String> = vars
-            .values()
-            .filter(|v| matches!(v.kind, VK::Buf | VK::TmpArr | VK::Inout))
-            .map(|v| key_of(&v.decl))
-            .collect();
-        for pi in self.pragmas_in(bs, be) {
-            let pp = self.cx.pragmas[pi].clone();
-            let d0 = pp.directive[0].as_str();
-            match d0 {
-                "flush" => edits.push(Edit { start: pp.line_start, end: pp.end, text: String::new() }),
-                "atomic" | "critical" => {
-                    let Some(&(st, _ss, se)) = self.cx.assoc.get(&pi) else {
-                        return Err(format!("'{d0}' without a statement"));
-                    };
-                    let ed = self.atomic_edit(&pp, st, se, &edits, &buffers)?;
-                    edits.push(ed);
-                }
-                _ => return Err(format!("'{}' inside the loop is not translated to OpenCL", pp.name())),
-            }
-        }
-
-        // ---- kernel text
-        let mut params = vec!["long __lb".to_string(), "long __st".to_string(), "long __n".to_string()];
-        let mut setup = String::new();
-        let mut privs = String::new();
-        let mut reds_pre = String::new();
-        let mut reds_post = String::new();
-        let mut lp_post = String::new();
-        let mut host_args = Vec::new();
-        for v in vars.values() {
-            let n = &v.name;
-            let w = v.written_through || v.assigned;
-            self.types.note(v.ty, 0).map_err(|e| format!("variable '{n}': {e}"))?;
-            match v.kind {
-                VK::LoopVar => {}
-                VK::Private => {
-                    let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
-                }
-                VK::LastPrivate => {
-                    if v.ty.is_array() {
-                        return Err(format!("lastprivate array '{n}' is not translated"));
-                    }
-                    if firstprivate.iter().any(|x| x == n) {
-                        // firstprivate too: each work-item starts from the host value
-                        params.push(self.types.declr(v.ty, &format!("{n}__fp"))?);
-                        host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
-                        let _ = writeln!(privs, "    {} = {n}__fp;", self.types.declr(v.ty, n)?);
-                    } else {
-                        let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
-                    }
-                    params.push(format!(
-                        "__global {}",
-                        self.types.declr(v.ty, &format!("*{n}__lp"))?.trim_start_matches("__global ")
-                    ));
-                    host_args.push(format!("{{OMPCL_LASTP, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
-                    let _ = writeln!(lp_post, "    if (__gid == __n - 1) *{n}__lp = {n};");
-                }
-                VK::FirstPrivate | VK::ByValue => {
-                    if v.ty.is_array() {
-                        return Err(format!("firstprivate array '{n}' is not translated"));
-                    }
-                    if v.ty.canonical().kind() == CXType_Bool {
-                        return Err(format!("_Bool variable '{n}' cannot be a kernel argument"));
-                    }
-                    params.push(self.types.declr(v.ty, n)?);
-                    host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
-                }
-                VK::Reduction => {
-                    let c = v.ty.canonical();
-                    let (tcode, tname) = match c.kind() {
-                        CXType_Int | CXType_Enum => (1, "int"),
-                        CXType_UInt => (2, "uint"),
-                        CXType_Long | CXType_LongLong => (3, "long"),
-                        CXType_ULong | CXType_ULongLong => (4, "ulong"),
-                        CXType_Float => (5, "float"),
-                        CXType_Double => (6, "double"),
-                        _ => return Err(format!("reduction variable '{n}' of type '{}'", v.ty.spelling())),
-                    };
-                    let (ocode, ident, comb) = match v.red_op.as_str() {
-                        "+" => (1, "0", "+"),
-                        "*" => (2, "1", "*"),
-                        "-" => (3, "0", "+"),
-                        "&" => (4, "~0", "&"),
-                        "|" => (5, "0", "|"),
-                        "^" => (6, "0", "^"),
-                        "&&" => (7, "1", "&&"),
-                        "||" => (8, "0", "||"),
-                        o => return Err(format!("reduction operator '{o}'")),
-                    };
-                    if tcode >= 5 && matches!(ocode, 4 | 5 | 6) {
-                        return Err(format!("bitwise reduction on floating '{n}'"));
-                    }
-                    let ident = if tcode >= 5 && ident == "~0" { "0" } else { ident };
-                    params.push(format!("__global {tname} *{n}__part"));
-                    host_args.push(format!(
-                        "{{OMPCL_RED, \"{n}\", (void*)&{n}, sizeof({n}), 0, {tcode}, {ocode}}}"
-                    ));
-                    // the work-group's scratch: static local memory (work-groups are at most 128)
-                    let _ = writeln!(
-                        reds_pre,
-                        "  __local {tname} {n}__loc[128];\n  {tname} {n} = ({tname})({ident});"
-                    );
-                    let _ = write!(
-                        reds_post,
-                        "  {n}__loc[__l] = {n};\n  barrier(CLK_LOCAL_MEM_FENCE);\n  for (uint __s = (uint)get_local_size(0) >> 1; __s > 0; __s >>= 1) {{\n    if (__l < __s) {n}__loc[__l] = {n}__loc[__l] {comb} {n}__loc[__l + __s];\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }}\n  if (__l == 0) {n}__part[get_group_id(0)] = {n}__loc[0];\n"
-                    );
-                }
-                VK::Buf | VK::TmpArr | VK::Inout => {
-                    // pointer to the element (arrays), the pointee (pointers) or the object itself
-                    let c = v.ty.canonical();
-                    let (decl, cast) = if c.kind() == CXType_Pointer {
-                        (self.types.declr(v.ty, n)?, self.types.declr(v.ty, "")?)
-                    } else if v.ty.is_array() {
-                        let e = c.elem();
-                        let inner_n = if e.is_array() { format!("(*{n})") } else { format!("*{n}") };
-                        let inner_c = if e.is_array() { "(*)".to_string() } else { "*".to_string() };
-                        (
-                            format!("__global {}", self.types.declr(e, &inner_n)?),
-                            format!("__global {}", self.types.declr(e, &inner_c)?),
-                        )
-                    } else {
-                        (
-                            format!("__global {}", self.types.declr(v.ty, &format!("*{n}"))?),
-                            format!("__global {}", self.types.declr(v.ty, "*")?),
-                        )
-                    };
-                    params.push(format!("__global char *{n}__b"));
-                    params.push(format!("long {n}__o"));
-                    let _ = writeln!(setup, "  {decl} = ({cast})({n}__b + {n}__o);");
-                    let addr = if c.kind() == CXType_Pointer || v.ty.is_array() {
-                        format!("(void*)({n})")
-                    } else {
-                        format!("(void*)&{n}")
-                    };
-                    let (kind, size) = if v.kind == VK::TmpArr || (v.kind == VK::Inout && !v.global) {
-                        ("OMPCL_TMP", format!("sizeof({n})"))
-                    } else {
-                        ("OMPCL_BUF", "0".to_string())
-                    };
-                    host_args.push(format!(
-                        "{{{kind}, \"{n}\", {addr}, {size}, {}, 0, 0}}",
-                        if w { 1 } else { 0 }
-                    ));
-                }
-            }
-        }
-        self.types.note(lvty, 0)?;
-        let lvdecl = self.types.declr(lvty, &lvname)?;
-        let body_text = render(self.cx.text, &edits, bs, be);
-        let mut k = String::new();
-        let _ = writeln!(
-            k,
-            "\n/* {}:{} */\n__kernel void ompcl_r{}({}) {{",
-            self.cx.file,
-            p.line,
-            r.id,
-            params.join(", ")
-        );
-        k.push_str(&setup);
-        k.push_str(&reds_pre);
-        k.push_str("  long __gid = (long)get_global_id(0);\n");
-        if !reds_post.is_empty() {
-            k.push_str("  uint __l = (uint)get_local_id(0);\n");
-        }
-        let _ = writeln!(
-            k,
-            "  if (__gid < __n) {{\n    {lvdecl} = ({})(__lb + __gid * __st);",
-            self.types.base(lvty)?
-        );
-        k.push_str(&privs);
-        let _ = writeln!(k, "    do {{\n{body_text}\n    }} while (0);");
-        k.push_str(&lp_post);
-        k.push_str("  }\n");
-        k.push_str(&reds_post);
-        k.push_str("}\n");
-        Ok(KernelOut { code: k, host_args, loopvar_after, lb, ub, step, cmp, ifcond })
-    }
-
-    /// A loop in OpenMP's canonical form.
-    fn parse_loop(&self, lp: Node) -> Result<LoopInfo, String> {
-        if lp.kind() != CXCursor_ForStmt {
-            return Err("a worksharing 'for' must be followed by a for loop".into());
-        }
-        let kids = lp.children();
-        if kids.len() != 4 {
-            return Err("loop is not in canonical form (init; test; increment)".into());
-        }
-        let (init, cond, inc, body) = (kids[0], strip(kids[1]), strip(kids[2]), kids[3]);
-        let (loopvar, lb_node): (Node, Node) = if init.kind() == CXCursor_DeclStmt {
-            let vd = init.children();
-            if vd.len() != 1 || vd[0].kind() != CXCursor_VarDecl {
-                return Err("loop is not in canonical form".into());
-            }
-            let ch = vd[0].children();
-            let Some(ini) = ch.last() else { return Err("loop variable not initialised".into()) };
-            (vd[0], *ini)
-        } else {
-            let i = strip(init);
-            if i.kind() != CXCursor_BinaryOperator || i.binop() != CXBinaryOperator_Assign {
-                return Err("loop is not in canonical form".into());
-            }
-            let ch = i.children();
-            let lv = strip(ch[0]);
-            if lv.kind() != CXCursor_DeclRefExpr {
-                return Err("loop is not in canonical form".into());
-            }
-            (lv.referenced().ok_or("loop variable")?, ch[1])
-        };
-        let is_lv = |n: Node| -> bool {
-            let n = strip(n);
-            n.kind() == CXCursor_DeclRefExpr && n.referenced().map(|d| d.equals(&loopvar)).unwrap_or(false)
-        };
-        if cond.kind() != CXCursor_BinaryOperator {
-            return Err("loop test is not a comparison".into());
-        }
-        let cc = cond.children();
-        let mut cmp = cond.binop();
-        let ub_node = if is_lv(cc[0]) {
-            cc[1]
-        } else if is_lv(cc[1]) {
-            cmp = match cmp {
-                CXBinaryOperator_LT => CXBinaryOperator_GT,
-                CXBinaryOperator_GT => CXBinaryOperator_LT,
-                CXBinaryOperator_LE => CXBinaryOperator_GE,
-                CXBinaryOperator_GE => CXBinaryOperator_LE,
-                x => x,
-            };
-            cc[0]
-        } else {
-            return Err("loop test does not compare the loop variable".into());
-        };
-        if !matches!(
-            cmp,
-            CXBinaryOperator_LT | CXBinaryOperator_LE | CXBinaryOperator_GT | CXBinaryOperator_GE
-        ) {
-            return Err("loop test is not <, <=, > or >=".into());
-        }
-        let txt = |n: Node| -> String {
-            let (s, e) = n.range();
-            self.cx.text[s.off..e.off].to_string()
-        };
-        let step = match inc.kind() {
-            CXCursor_UnaryOperator if is_lv(inc.children()[0]) => match inc.unop() {
-                CXUnaryOperator_PostInc | CXUnaryOperator_PreInc => "1".to_string(),
-                CXUnaryOperator_PostDec | CXUnaryOperator_PreDec => "-1".to_string(),
-                _ => return Err("loop increment is not canonical".into()),
-            },
-            CXCursor_CompoundAssignOperator if is_lv(inc.children()[0]) => match inc.binop() {
-                CXBinaryOperator_AddAssign => format!("({})", txt(inc.children()[1])),
-                CXBinaryOperator_SubAssign => format!("-({})", txt(inc.children()[1])),
-                _ => return Err("loop increment is not canonical".into()),
-            },
-            CXCursor_BinaryOperator if inc.binop() == CXBinaryOperator_Assign && is_lv(inc.children()[0]) => {
-                let rhs = strip(inc.children()[1]);
-                let rc = rhs.children();
-                if rhs.kind() == CXCursor_BinaryOperator
-                    && rc.len() == 2
-                    && is_lv(rc[0])
-                    && rhs.binop() == CXBinaryOperator_Add
-                {
-                    format!("({})", txt(rc[1]))
-                } else if rhs.kind() == CXCursor_BinaryOperator
-                    && rc.len() == 2
-                    && is_lv(rc[0])
-                    && rhs.binop() == CXBinaryOperator_Sub
-                {
-                    format!("-({})", txt(rc[1]))
-                } else if rhs.kind() == CXCursor_BinaryOperator
-                    && rc.len() == 2
-                    && is_lv(rc[1])
-                    && rhs.binop() == CXBinaryOperator_Add
-                {
-                    format!("({})", txt(rc[0]))
-                } else {
-                    return Err("loop increment is not canonical".into());
-                }
-            }
-            _ => return Err("loop increment is not canonical".into()),
-        };
-        let lb = txt(lb_node);
-        let ub = txt(ub_node);
-        Ok(LoopInfo { loopvar, init, body, lb, ub, step, cmp, in_init: init.kind() == CXCursor_DeclStmt })
-    }
-
-    /// Walk code that goes into the kernel: collect outside variables, functions called,
-    /// and the edits (pointer declarations get __global, user functions are renamed).
-    #[allow(clippy::too_many_arguments)]
-    fn analyse_code(
-        &mut self,
-        root: Node,
-        s: usize,
-        e: usize,
-        vars: &mut BTreeMap<String, Var>,
-        edits: &mut Vec<Edit>,
-        local_ptr_writes: &mut bool,
-        is_region: bool,
-    ) -> Result<(), String> {
-        let mut nodes = vec![root];
-        root.walk(&mut |c| nodes.push(c));
-        // the file this code is in (a called function may come from a user header)
-        let file = root.range().0.file;
-        let ftext = self.cx.file_text(&file);
-        let inside = |d: &Node| -> bool {
-            let p = d.loc();
-            p.file == file && p.off >= s && p.off < e
-        };
-        let mut written: Vec<(Node, bool)> = Vec::new(); // (lhs root, direct)
-        for n in &nodes {
-            let k = n.kind();
-            // every type must be expressible
-            let fnref = k == CXCursor_DeclRefExpr
-                && n.referenced().map(|r| r.kind() == CXCursor_FunctionDecl).unwrap_or(false);
-            if (n.is_expr() || k == CXCursor_VarDecl) && !fnref {
-                let t = n.ty();
-                let tc = t.canonical();
-                let is_fn = matches!(tc.kind(), CXType_FunctionProto | CXType_FunctionNoProto)
-                    || (tc.kind() == CXType_Pointer
-                        && matches!(
-                            tc.pointee().canonical().kind(),
-                            CXType_FunctionProto | CXType_FunctionNoProto
-                        )
-                        && k != CXCursor_VarDecl);
-                if t.kind() != CXType_Invalid && !is_fn {
-                    self.types.note(t, 0).map_err(|x| format!("{x} used in the loop"))?;
-                }
-            }
-            if k == CXCursor_FloatingLiteral && n.ty().canonical().kind() == CXType_Double {
-                self.types.needs_fp64 = true;
-            }
-            match k {
-                CXCursor_StringLiteral => return Err("string literal in the loop".into()),
-                CXCursor_UnaryExpr => {
-                    // sizeof of an array that is a pointer in the kernel: use the host's size
-                    let ch = n.children();
-                    if ch.len() == 1 {
-                        let op = strip(ch[0]);
-                        if op.kind() == CXCursor_DeclRefExpr {
-                            if let Some(r) = op.referenced() {
-                                if matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl)
-                                    && !inside(&r)
-                                    && r.ty().is_array()
-                                {
-                                    let (ss, se) = n.range();
-                                    let t = &ftext[ss.off..se.off];
-                                    let sz = r.ty().size_of();
-                                    if ss.file == file && t.starts_with("sizeof") && sz > 0 {
-                                        edits.push(Edit {
-                                            start: ss.off,
-                                            end: se.off,
-                                            text: format!("((ulong){sz})"),
-                                        });
-                                    } else {
-                                        return Err(format!("sizeof/alignof of array '{}'", r.spelling()));
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-                CXCursor_ReturnStmt if is_region => return Err("return in the loop".into()),
-                CXCursor_GotoStmt => return Err("goto in the loop".into()),
-                CXCursor_VarDecl | CXCursor_ParmDecl => {
-                    if k == CXCursor_VarDecl && n.storage_static() {
-                        return Err(format!("static local variable '{}'", n.spelling()));
-                    }
-                    if n.ty().canonical().kind() == CXType_Pointer {
-                        let ps = n.spelling_range().0;
-                        if ps.file == file
-                            && !edits.iter().any(|x| x.start == ps.off && x.text == "__global ")
-                        {
-                            edits.push(Edit { start: ps.off, end: ps.off, text: "__global ".into() });
-                        }
-                    }
-                }
-                CXCursor_CStyleCastExpr if n.ty().canonical().kind() == CXType_Pointer => {
-                    // casts to pointers inside kernels point into buffers
-                    let ps = n.spelling_range().0;
-                    if ps.file == file && ftext[ps.off..].starts_with('(') {
-                        edits.push(Edit { start: ps.off + 1, end: ps.off + 1, text: "__global ".into() });
-                    }
-                }
-                CXCursor_BinaryOperator | CXCursor_CompoundAssignOperator => {
-                    let op = n.binop();
-                    if (CXBinaryOperator_Assign..=CXBinaryOperator_OrAssign).contains(&op) {
-                        written.push((n.children()[0], true));
-                    }
-                }
-                CXCursor_UnaryOperator => {
-                    let op = n.unop();
-                    if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&op) {
-                        written.push((n.children()[0], true));
-                    } else if op == CXUnaryOperator_AddrOf {
-                        written.push((n.children()[0], false));
-                    }
-                }
-                CXCursor_CallExpr => {
-                    let Some(f) = n.referenced() else {
-                        return Err("call through a function pointer".into());
-                    };
-                    let name = f.spelling();
-                    let def = f.definition();
-                    match def {
-                        Some(d) if !d.in_system_header() && !d.loc().file.is_empty() => {
-                            // pointer arguments may be written by the callee
-                            for a in n.children().into_iter().skip(1) {
-                                written.push((a, false));
-                            }
-                            let key = key_of(&d);
-                            if let Some(why) = self.bad_funcs.get(&key) {
-                                return Err(why.clone());
-                            }
-                            self.calls.entry(self.caller.clone()).or_default().insert(key.clone());
-                            if !self.funcs.contains_key(&key) {
-                                if d.is_variadic() {
-                                    return Err(format!("call to variadic function '{name}'"));
-                                }
-                                if d.result_ty().canonical().kind() == CXType_Pointer {
-                                    return Err(format!("function '{name}' returns a pointer"));
-                                }
-                                self.funcs.insert(key.clone(), d);
-                                let (fs, fe) = d.range();
-                                let mut fv: BTreeMap<String, Var> = BTreeMap::new();
-                                let mut fedits = Vec::new();
-                                let mut lpw = false;
-                                let saved = std::mem::replace(&mut self.caller, key.clone());
-                                let mut res = self.analyse_code(
-                                    d,
-                                    fs.off,
-                                    fe.off,
-                                    &mut fv,
-                                    &mut fedits,
-                                    &mut lpw,
-                                    false,
-                                );
-                                self.caller = saved;
-                                if res.is_ok() {
-                                    if let Some(g) = fv.values().next() {
-                                        res = Err(format!(
-                                            "function '{name}' uses global variable '{}'",
-                                            g.name
-                                        ));
-                                    } else if (fs.file == self.cx.file
-                                        && !self.pragmas_in(fs.off, fe.off).is_empty())
-                                        || (fs.file != self.cx.file
-                                            && self.cx.file_text(&fs.file)[fs.off..fe.off].contains("omp"))
-                                    {
-                                        res = Err(format!("function '{name}' contains OpenMP directives"));
-                                    }
-                                }
-                                if let Err(why) = res {
-                                    self.funcs.remove(&key);
-                                    self.bad_funcs.insert(key, why.clone());
-                                    return Err(why);
-                                }
-                                if lpw {
-                                    *local_ptr_writes = true;
-                                }
-                            }
-                        }
-                        _ => {
-                            if !CL_BUILTINS.contains(&name.as_str()) {
-                                return Err(format!("call to '{name}' (no body available for the kernel)"));
-                            }
-                        }
-                    }
-                }
-                CXCursor_DeclRefExpr => {
-                    let Some(r) = n.referenced() else { continue };
-                    match r.kind() {
-                        CXCursor_VarDecl | CXCursor_ParmDecl => {
-                            if inside(&r) {
-                                continue;
-                            }
-                            let key = key_of(&r);
-                            if !vars.contains_key(&key) {
-                                let global = r.semantic_parent().kind() == CXCursor_TranslationUnit;
-                                vars.insert(
-                                    key,
-                                    Var {
-                                        name: r.spelling(),
-                                        decl: r,
-                                        ty: r.ty(),
-                                        global,
-                                        kind: VK::ByValue,
-                                        assigned: false,
-                                        written_through: false,
-                                        red_op: String::new(),
-                                    },
-                                );
-                            }
-                        }
-                        CXCursor_FunctionDecl => {
-                            // rename user functions copied into the kernel
-                            if let Some(d) = r.definition() {
-                                if !d.in_system_header() && !d.loc().file.is_empty() {
-                                    let ps = n.loc_spelling();
-                                    let name = r.spelling();
-                                    if ps.file == file && ftext[ps.off..].starts_with(&name) {
-                                        edits.push(Edit {
-                                            start: ps.off,
-                                            end: ps.off + name.len(),
-                                            text: format!("ompcl_f_{name}"),
-                                        });
-                                    } else {
-                                        return Err(format!("call to '{name}' inside a macro"));
-                                    }
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                _ => {}
-            }
-        }
-        // writes
-        for (lhs, direct) in written {
-            let root = strip(lhs);
-            let whole = if root.kind() == CXCursor_DeclRefExpr { root.referenced() } else { None };
-            for d in decl_refs(lhs) {
-                let Some(r) = d.referenced() else { continue };
-                if !matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl) {
-                    continue;
-                }
-                let is_whole = direct && whole.map(|w| w.equals(&r)).unwrap_or(false);
-                if inside(&r) {
-                    if !is_whole && (r.ty().is_pointer()) {
-                        *local_ptr_writes = true;
-                    }
-                    continue;
-                }
-                if let Some(v) = vars.get_mut(&key_of(&r)) {
-                    if is_whole {
-                        v.assigned = true;
-                    } else {
-                        v.written_through = true;
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn atomic_edit(
-        &mut self,
-        pp: &Pragma,
-        st: Node,
-        se: usize,
-        edits: &[Edit],
-        buffers: &HashSet<String>,
-    ) -> Result<Edit, String> {
-        let what = pp.directive[0].clone();
-        let mut n = strip(st);
-        if n.kind() == CXCursor_CompoundStmt {
-            let k = n.children();
-            if k.len() != 1 {
-                return Err(format!(
-                    "'{what}' section is not a single update (cannot become an OpenCL atomic)"
-                ));
-            }
-            n = strip(k[0]);
-        }
-        let text = self.cx.text;
-        let rr = |x: Node| -> String {
-            let (s, e) = x.range();
-            render(text, edits, s.off, e.off)
-        };
-        let (lhs, op, rhs): (Node, &str, String) = match n.kind() {
-            CXCursor_UnaryOperator => {
-                let c = n.children()[0];
-                match n.unop() {
-                    CXUnaryOperator_PostInc | CXUnaryOperator_PreInc => (c, "add", "1".into()),
-                    CXUnaryOperator_PostDec | CXUnaryOperator_PreDec => (c, "sub", "1".into()),
-                    _ => return Err(format!("'{what}' statement is not an update")),
-                }
-            }
-            CXCursor_CompoundAssignOperator => {
-                let c = n.children();
-                let op = match n.binop() {
-                    CXBinaryOperator_AddAssign => "add",
-                    CXBinaryOperator_SubAssign => "sub",
-                    CXBinaryOperator_MulAssign => "mul",
-                    CXBinaryOperator_DivAssign => "div",
-                    CXBinaryOperator_AndAssign => "and",
-                    CXBinaryOperator_OrAssign => "or",
-                    CXBinaryOperator_XorAssign => "xor",
-                    CXBinaryOperator_ShlAssign => "shl",
-                    CXBinaryOperator_ShrAssign => "shr",
-                    _ => return Err(format!("'{what}' statement is not an update")),
-                };
-                (c[0], op, rr(c[1]))
-            }
-            CXCursor_BinaryOperator if n.binop() == CXBinaryOperator_Assign && what == "critical" => {
-                // x = x op e  /  x = e op x (commutative)
-                let c = n.children();
-                let r = strip(c[1]);
-                let lt = rr(c[0]);
-                let rc = r.children();
-                if r.kind() != CXCursor_BinaryOperator || rc.len() != 2 {
-                    return Err(
-                        "'critical' section is not a single update (cannot become an OpenCL atomic)".into()
-                    );
-                }
-                let op = match r.binop() {
-                    CXBinaryOperator_Add => "add",
-                    CXBinaryOperator_Mul => "mul",
-                    CXBinaryOperator_Sub => "sub",
-                    CXBinaryOperator_And => "and",
-                    CXBinaryOperator_Or => "or",
-                    CXBinaryOperator_Xor => "xor",
-                    _ => {
-                        return Err(
-                            "'critical' section is not a single update (cannot become an OpenCL atomic)"
-                                .into(),
-                        )
-                    }
-                };
-                if rr(rc[0]).trim() == lt.trim() {
-                    (c[0], op, rr(rc[1]))
-                } else if rr(rc[1]).trim() == lt.trim() && op != "sub" {
-                    (c[0], op, rr(rc[0]))
-                } else {
-                    return Err(
-                        "'critical' section is not a single update (cannot become an OpenCL atomic)".into()
-                    );
-                }
-            }
-            CXCursor_IfStmt if what == "critical" => {
-                // if (v > x) x = v;  /  if (x < v) x = v;  (and min): an atomic max/min
-                let c = n.children();
-                let bad = || {
-                    "'critical' section is not a single update (cannot become an OpenCL atomic)".to_string()
-                };
-                if c.len() != 2 {
-                    return Err(bad());
-                }
-                let cond = strip(c[0]);
-                let mut th = strip(c[1]);
-                if th.kind() == CXCursor_CompoundStmt {
-                    let k = th.children();
-                    if k.len() != 1 {
-                        return Err(bad());
-                    }
-                    th = strip(k[0]);
-                }
-                if cond.kind() != CXCursor_BinaryOperator
-                    || th.kind() != CXCursor_BinaryOperator
-                    || th.binop() != CXBinaryOperator_Assign
-                {
-                    return Err(bad());
-                }
-                let cc = cond.children();
-                let tc = th.children();
-                let (c0, c1, l, r) = (rr(cc[0]), rr(cc[1]), rr(tc[0]), rr(tc[1]));
-                let (c0, c1, l, r) = (c0.trim(), c1.trim(), l.trim(), r.trim());
-                let op = match cond.binop() {
-                    CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == r && c1 == l => "max",
-                    CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == l && c1 == r => "min",
-                    CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == l && c1 == r => "max",
-                    CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == r && c1 == l => "min",
-                    _ => return Err(bad()),
-                };
-                (tc[0], op, r.to_string())
-            }
-            _ => {
-                return Err(format!(
-                    "'{what}' section is not a single update (cannot become an OpenCL atomic)"
-                ))
-            }
-        };
-        // target must live in a buffer
-        let base = decl_refs(lhs)
-            .into_iter()
-            .filter_map(|d| d.referenced())
-            .find(|r| matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl));
-        let in_buf = base.map(|b| buffers.contains(&key_of(&b))).unwrap_or(false);
-        let (ls, _) = pp_range(pp);
-        if !in_buf {
-            // private target: a plain update is enough
-            let (s, e) = st.range();
-            return Ok(Edit {
-                start: ls,
-                end: se,
-                text: format!(
-                    "{};",
-                    render(text, edits, s.off, self.cx.stmt_end(e.off).min(se)).trim_end_matches(';')
-                ),
-            });
-        }
-        let t = lhs.ty().canonical();
-        let tn = builtin_cl(t.kind()).ok_or_else(|| format!("atomic on type '{}'", lhs.ty().spelling()))?;
-        if !matches!(tn, "int" | "uint" | "long" | "ulong" | "float" | "double") {
-            return Err(format!("atomic on type '{tn}'"));
-        }
-        if matches!(tn, "float" | "double") && matches!(op, "and" | "or" | "xor" | "shl" | "shr") {
-            return Err("bitwise atomic on a floating type".into());
-        }
-        let fname = format!("ompcl_atomic_{op}_{tn}");
-        if !self.atomics.contains_key(&fname) {
-            let sym = match op {
-                "add" => "+",
-                "sub" => "-",
-                "mul" => "*",
-                "div" => "/",
-                "and" => "&",
-                "or" => "|",
-                "xor" => "^",
-                "shl" => "<<",
-                _ => ">>",
-            };
-            let code = if matches!(op, "max" | "min") && !matches!(tn, "int" | "uint") {
-                let (u, cas) = if matches!(tn, "long" | "ulong" | "double") {
-                    ("ulong", "atom_cmpxchg")
-                } else {
-                    ("uint", "atomic_cmpxchg")
-                };
-                if u == "ulong" {
-                    self.int64_atomics = true;
-                }
-                let cmp = if op == "max" { "<" } else { ">" };
-                format!(
-                    "void {fname}(volatile __global {tn} *p, {tn} v) {{\n  volatile __global {u} *q = (volatile __global {u} *)p;\n  {u} o;\n  do {{ o = *q; if (!(as_{tn}(o) {cmp} v)) return; }} while ({cas}(q, o, as_{u}(v)) != o);\n}}\n"
-                )
-            } else if matches!(tn, "int" | "uint")
-                && matches!(op, "add" | "sub" | "and" | "or" | "xor" | "max" | "min")
-            {
-                format!("void {fname}(volatile __global {tn} *p, {tn} v) {{ atomic_{op}(p, v); }}\n")
-            } else {
-                let (u, cas) = if matches!(tn, "long" | "ulong" | "double") {
-                    ("ulong", "atom_cmpxchg")
-                } else {
-                    ("uint", "atomic_cmpxchg")
-                };
-                if u == "ulong" {
-                    self.int64_atomics = true;
-                }
-                format!(
-                    "void {fname}(volatile __global {tn} *p, {tn} v) {{\n  volatile __global {u} *q = (volatile __global {u} *)p;\n  {u} o, n;\n  do {{ o = *q; n = as_{u}(({tn})(as_{tn}(o) {sym} v)); }} while ({cas}(q, o, n) != o);\n}}\n"
-                )
-            };
-            self.atomics.insert(fname.clone(), code);
-        }
-        Ok(Edit { start: ls, end: se, text: format!("{fname}(&({}), ({}));", rr(lhs), rhs) })
-    }
-
-    /// Functions reachable from `from` in the kernel call graph.
-    fn reachable(&self, from: &str) -> BTreeSet<String> {
-        let mut seen = BTreeSet::new();
-        let mut stack = vec![from.to_string()];
-        while let Some(x) = stack.pop() {
-            if let Some(cs) = self.calls.get(&x) {
-                for c in cs {
-                    if seen.insert(c.clone()) {
-                        stack.push(c.clone());
-                    }
-                }
-            }
-        }
-        seen
-    }
-
-    /// A function on a call cycle reachable from `from`, if any.
-    fn recursive_from(&self, from: &str) -> Option<String> {
-        self.reachable(from)
-            .into_iter()
-            .find(|f| self.reachable(f).contains(f))
-            .map(|k| k.rsplit(':').next().unwrap_or("").to_string())
-    }
-
-    fn render_function(&mut self, f: Node) -> Result<(String, String), String> {
-        let (fs, fe) = f.range();
-        let mut vars = BTreeMap::new();
-        let mut edits = Vec::new();
-        let mut lpw = false;
-        self.caller = key_of(&f);
-        self.analyse_code(f, fs.off, fe.off, &mut vars, &mut edits, &mut lpw, false)?;
-        // the function's own name
-        let name = f.spelling();
-        let np = f.loc_spelling();
-        edits.push(Edit { start: np.off, end: np.off + name.len(), text: format!("ompcl_f_{name}") });
-        let body = f
-            .children()
-            .into_iter()
-            .find(|c| c.kind() == CXCursor_CompoundStmt)
-            .ok_or("function without body")?;
-        let bstart = body.range().0.off;
-        let ftext = self.cx.file_text(&fs.file);
-        let mut head = render(&ftext, &edits, fs.off, bstart);
-        let mut all = render(&ftext, &edits, fs.off, fe.off);
-        for h in [&mut head, &mut all] {
-            if h.starts_with("inline ") {
-                h.replace_range(0..7, "static inline ");
-            }
-        }
-        Ok((format!("{};\n", head.trim_end()), format!("{all}\n")))
-    }
 }
 
 fn pp_range(p: &Pragma) -> (usize, usize) {
@@ -1914,17 +865,7 @@ pub fn c_string(s: &str) -> String {
     o
 }
 
-fn shell_quote(s: &str) -> String {
-    if s.chars().all(|c| c.is_alphanumeric() || "-_=.,/:+".contains(c)) {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
-}
-
 const CL_PRELUDE: &str = "typedef char int8_t;\ntypedef uchar uint8_t;\ntypedef short int16_t;\ntypedef ushort uint16_t;\ntypedef int int32_t;\ntypedef uint uint32_t;\ntypedef long int64_t;\ntypedef ulong uint64_t;\n\
 #define sqrtf sqrt\n#define sinf sin\n#define cosf cos\n#define tanf tan\n#define expf exp\n#define logf log\n#define powf pow\n#define fabsf fabs\n#define floorf floor\n#define ceilf ceil\n#define fminf fmin\n#define fmaxf fmax\n#define fmodf fmod\n#define atanf atan\n#define atan2f atan2\n#define asinf asin\n#define acosf acos\n#define sinhf sinh\n#define coshf cosh\n#define tanhf tanh\n#define exp2f exp2\n#define log2f log2\n#define log10f log10\n#define cbrtf cbrt\n#define hypotf hypot\n#define roundf round\n#define truncf trunc\n#define copysignf copysign\n#define fmaf fma\n";
 
 const PARSE_OMP_H: &str = include_str!("../runtime/omp.h");
-
-include!("cpu.rs");

@@ -1,4 +1,4 @@
-/* ompcl-test: offload=none warn="'single'" */
+/* ompcl-test: offload=all (single/master run on the host between kernels) */
 #include <stdio.h>
 #include <omp.h>
 int main(void) {

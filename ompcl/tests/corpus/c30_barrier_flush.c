@@ -1,4 +1,4 @@
-/* ompcl-test: offload=none warn="'barrier'" */
+/* ompcl-test: offload=none warn="a statement outside any worksharing construct" */
 #include <stdio.h>
 #include <omp.h>
 int main(void) {

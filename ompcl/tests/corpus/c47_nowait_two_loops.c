@@ -1,4 +1,4 @@
-/* ompcl-test: offload=none warn="'for'" */
+/* ompcl-test: offload=all (two loops, nowait: a sequence of two kernels) */
 #include <stdio.h>
 #include <stdlib.h>
 int main(void) {

@@ -1,4 +1,4 @@
-/* ompcl-test: offload=none warn="'for' inside 'parallel'" */
+/* ompcl-test: offload=none warn="a statement outside any worksharing construct" */
 #include <stdio.h>
 #include <omp.h>
 /* orphaned worksharing: the 'for' is in a function called inside the region (and outside) */

@@ -1,4 +1,4 @@
-/* ompcl-test: offload=none warn="'parallel' region" */
+/* ompcl-test: offload=none warn="'reduction' on a 'parallel'" */
 #include <stdio.h>
 #include <omp.h>
 int main(void) {

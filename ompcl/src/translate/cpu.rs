@@ -1,11 +1,13 @@
-// The CPU version of every OpenMP construct, for ompcl's pthreads runtime (runtime/ompcl_rt.c).
-// Included into translate.rs.
-//
-// A parallel region becomes a GCC nested function (it reaches the enclosing function's variables
-// through its static chain: shared variables stay shared) started on a team of threads by
-// ompc_parallel(); private copies are declarations that shadow the shared variable inside the
-// region; worksharing loops and sections become chunk loops over ompc_for_next(); the other
-// constructs become runtime calls around their statement.
+//! The CPU version of every OpenMP construct, for ompcl's pthreads runtime (runtime/rt_omp.c):
+//! the host edits that rewrite the pragmas (used when the program is not built with `cc -fopenmp`).
+//!
+//! A parallel region becomes a GCC nested function (it reaches the enclosing function's variables
+//! through its static chain: shared variables stay shared) started on a team of threads by
+//! ompc_parallel(); private copies are declarations that shadow the shared variable inside the
+//! region; worksharing loops and sections become chunk loops over ompc_for_next(); the other
+//! constructs become runtime calls around their statement.
+
+use super::*;
 
 fn count_expr(cmp: i32, k: usize) -> String {
     let (lb, ub, st) = (format!("__lb_{k}"), format!("__ub_{k}"), format!("__st_{k}"));
@@ -71,7 +73,10 @@ fn shadows(k: usize, p: &Pragma, skip: &[String]) -> Result<Shadow, String> {
             "||" => ("0", format!("*__rd_{x}_{k} || {x}")),
             o => return Err(format!("unknown reduction operator '{o}'")),
         };
-        let _ = write!(sh.prolog, "__typeof__({x}) *__rd_{x}_{k} = &{x}; __typeof__({x}) {x} = (__typeof__({x}))({ident}); ");
+        let _ = write!(
+            sh.prolog,
+            "__typeof__({x}) *__rd_{x}_{k} = &{x}; __typeof__({x}) {x} = (__typeof__({x}))({ident}); "
+        );
         let _ = write!(sh.epilog, "ompc_red_lock(); *__rd_{x}_{k} = {comb}; ompc_red_unlock(); ");
     }
     Ok(sh)
@@ -150,6 +155,27 @@ impl<'a> Translator<'a> {
             let _ = write!(open, "__typeof__({lv}) {lv}; ");
         }
         open.push_str(&sh.prolog);
+        // collapse(n): the CPU version spreads the outer loop only; the inner loop variables are
+        // private, as OpenMP makes them
+        let ncollapse =
+            p.clause("collapse").and_then(|c| c.arg.as_deref()?.trim().parse::<usize>().ok()).unwrap_or(1);
+        let mut cur = li.body;
+        for _ in 1..ncollapse {
+            let st = strip(cur);
+            let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
+            if kids.len() != 1 || kids[0].kind() != CXCursor_ForStmt {
+                return Err("collapse: the loops are not perfectly nested".into());
+            }
+            let inner = self.parse_loop(kids[0])?;
+            let iv = inner.loopvar.spelling();
+            if lastp.contains(&iv) {
+                return Err(format!("lastprivate({iv}) of a collapsed inner loop is not supported"));
+            }
+            if !inner.in_init {
+                let _ = write!(open, "__typeof__({iv}) {iv}; ");
+            }
+            cur = inner.body;
+        }
         let _ = write!(
             open,
             "ompc_ws __ws_{k}; long long __lo_{k}, __hi_{k}; ompc_for_init(&__ws_{k}, __n_{k}, {sched}, {chunk}, {}); while (ompc_for_next(&__ws_{k}, &__lo_{k}, &__hi_{k})) {{ ",
@@ -179,7 +205,13 @@ impl<'a> Translator<'a> {
     }
 
     /// (open text, extra edits, close text) for a sections construct.
-    fn ws_sections(&self, k: usize, p: &Pragma, st: Node, inner: &[usize]) -> Result<(String, Vec<HEdit>, String), String> {
+    fn ws_sections(
+        &self,
+        k: usize,
+        p: &Pragma,
+        st: Node,
+        inner: &[usize],
+    ) -> Result<(String, Vec<HEdit>, String), String> {
         let st = strip(st);
         if st.kind() != CXCursor_CompoundStmt {
             return Err("'sections' must be followed by a compound statement".into());
@@ -245,7 +277,7 @@ impl<'a> Translator<'a> {
     }
 
     /// Edits for every construct; Err is a formatted `file:line:col: error:` diagnostic.
-    fn cpu_edits(&mut self, tu: &clang::Tu) -> Result<Vec<HEdit>, String> {
+    pub(super) fn cpu_edits(&mut self, tu: &clang::Tu) -> Result<Vec<HEdit>, String> {
         let mut out: Vec<HEdit> = Vec::new();
         for k in 0..self.cx.pragmas.len() {
             let p = self.cx.pragmas[k].clone();
@@ -296,21 +328,29 @@ impl<'a> Translator<'a> {
                     let mut body_pro = String::new();
                     for x in p.list("copyin") {
                         let _ = write!(open, "__typeof__({x}) *__ci_{x}_{k} = &{x}; ");
-                        let _ = write!(body_pro, "if (ompc_thread_num() != 0) __builtin_memcpy(&{x}, __ci_{x}_{k}, sizeof({x})); ");
+                        let _ = write!(
+                            body_pro,
+                            "if (ompc_thread_num() != 0) __builtin_memcpy(&{x}, __ci_{x}_{k}, sizeof({x})); "
+                        );
                     }
                     if !body_pro.is_empty() {
                         body_pro.push_str("ompc_barrier(); ");
                     }
                     let combined = p.directive.len() == 2;
                     // data clauses: on the worksharing part of a combined construct
-                    let par_clauses = if combined {
-                        Pragma { clauses: vec![], ..p.clone() }
-                    } else {
-                        p.clone()
-                    };
+                    let par_clauses =
+                        if combined { Pragma { clauses: vec![], ..p.clone() } } else { p.clone() };
                     let sh = shadows(k, &par_clauses, &[])?;
-                    let nt = p.clause("num_threads").and_then(|c| c.arg.clone()).map(|a| format!("({a})")).unwrap_or("0".into());
-                    let ifc = p.clause("if").and_then(|c| c.arg.clone()).map(|a| format!("({a})")).unwrap_or("1".into());
+                    let nt = p
+                        .clause("num_threads")
+                        .and_then(|c| c.arg.clone())
+                        .map(|a| format!("({a})"))
+                        .unwrap_or("0".into());
+                    let ifc = p
+                        .clause("if")
+                        .and_then(|c| c.arg.clone())
+                        .map(|a| format!("({a})"))
+                        .unwrap_or("1".into());
                     let _ = write!(open, "void __ompc_par_{k}(void) {{ {}{}", sh.prolog, body_pro);
                     let mut close = String::new();
                     if combined && p.directive[1] == "for" {
@@ -344,7 +384,10 @@ impl<'a> Translator<'a> {
                         return Err("'copyprivate' is not supported".into());
                     }
                     let sh = shadows(k, &p, &[])?;
-                    (format!("{{ if (ompc_single_begin()) {{ {}", sh.prolog), format!(" }} ompc_single_end({}); }}", p.clause("nowait").is_some() as i32))
+                    (
+                        format!("{{ if (ompc_single_begin()) {{ {}", sh.prolog),
+                        format!(" }} ompc_single_end({}); }}", p.clause("nowait").is_some() as i32),
+                    )
                 }
                 "master" => ("if (ompc_thread_num() == 0) { ".into(), " }".into()),
                 "critical" => {

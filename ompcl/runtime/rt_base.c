@@ -1,0 +1,102 @@
+/* ompcl runtime. The C file linked into every program is the concatenation, in this order, of
+ * rt_base.c, rt_memory.c, rt_device.c, rt_launch.c, rt_omp.c (ompcl/src/lib.rs: RT_C).
+ *
+ * Its parts: device choice, OpenCL loaded with dlopen, the host-allocation table with
+ * write tracking, kernel launch with two-stage reductions, and the OMPCL_PROFILE report.
+ *
+ * Data-tracking rule (see README): every block (malloc'd or global) has at most one device buffer.
+ * A block is copied host->device when it has no device copy yet or when the host may have written
+ * it since the last copy. "May have written" is tracked with page protection: after a block has
+ * been synchronised, its whole pages are made read-only; the first host write to them faults, the
+ * handler makes them writable again and marks the block host-dirty. Bytes of a block that do not
+ * fill whole pages (small blocks, the edges of globals) are copied on every region that uses them.
+ * After a kernel, only the blocks the region may write (from the translator's analysis) are copied
+ * back, eagerly, so host memory is always current when the region returns.
+ */
+#define _GNU_SOURCE
+#include "ompcl_rt.h"
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- minimal OpenCL 1.2 declarations (no OpenCL headers needed to build) ---- */
+typedef int32_t cl_int;
+typedef uint32_t cl_uint;
+typedef uint64_t cl_ulong;
+typedef int64_t cl_long;
+typedef cl_ulong cl_bitfield;
+typedef struct _cl_platform_id *cl_platform_id;
+typedef struct _cl_device_id *cl_device_id;
+typedef struct _cl_context *cl_context;
+typedef struct _cl_command_queue *cl_command_queue;
+typedef struct _cl_mem *cl_mem;
+typedef struct _cl_program *cl_program;
+typedef struct _cl_kernel *cl_kernel;
+typedef struct _cl_event *cl_event;
+#define CL_SUCCESS 0
+#define CL_DEVICE_TYPE_CPU (1 << 1)
+#define CL_DEVICE_TYPE_GPU (1 << 2)
+#define CL_DEVICE_TYPE_ALL 0xFFFFFFFF
+#define CL_PLATFORM_NAME 0x0902
+#define CL_DEVICE_NAME 0x102B
+#define CL_DEVICE_EXTENSIONS 0x1030
+#define CL_MEM_READ_WRITE 1
+#define CL_PROGRAM_BUILD_LOG 0x1183
+#define CL_KERNEL_WORK_GROUP_SIZE 0x11B0
+#define CL_CONTEXT_PLATFORM 0x1084
+
+static struct {
+    cl_int (*GetPlatformIDs)(cl_uint, cl_platform_id *, cl_uint *);
+    cl_int (*GetPlatformInfo)(cl_platform_id, cl_uint, size_t, void *, size_t *);
+    cl_int (*GetDeviceIDs)(cl_platform_id, cl_bitfield, cl_uint, cl_device_id *, cl_uint *);
+    cl_int (*GetDeviceInfo)(cl_device_id, cl_uint, size_t, void *, size_t *);
+    cl_context (*CreateContext)(const intptr_t *, cl_uint, const cl_device_id *, void *, void *, cl_int *);
+    cl_command_queue (*CreateCommandQueue)(cl_context, cl_device_id, cl_bitfield, cl_int *);
+    cl_mem (*CreateBuffer)(cl_context, cl_bitfield, size_t, void *, cl_int *);
+    cl_int (*ReleaseMemObject)(cl_mem);
+    cl_program (*CreateProgramWithSource)(cl_context, cl_uint, const char **, const size_t *, cl_int *);
+    cl_int (*BuildProgram)(cl_program, cl_uint, const cl_device_id *, const char *, void *, void *);
+    cl_int (*GetProgramBuildInfo)(cl_program, cl_device_id, cl_uint, size_t, void *, size_t *);
+    cl_kernel (*CreateKernel)(cl_program, const char *, cl_int *);
+    cl_int (*SetKernelArg)(cl_kernel, cl_uint, size_t, const void *);
+    cl_int (*GetKernelWorkGroupInfo)(cl_kernel, cl_device_id, cl_uint, size_t, void *, size_t *);
+    cl_int (*EnqueueWriteBuffer)(cl_command_queue, cl_mem, cl_uint, size_t, size_t, const void *, cl_uint, const cl_event *, cl_event *);
+    cl_int (*EnqueueReadBuffer)(cl_command_queue, cl_mem, cl_uint, size_t, size_t, void *, cl_uint, const cl_event *, cl_event *);
+    cl_int (*EnqueueNDRangeKernel)(cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *, const size_t *, cl_uint, const cl_event *, cl_event *);
+    cl_int (*Finish)(cl_command_queue);
+} cl;
+
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t g_launch = PTHREAD_MUTEX_INITIALIZER;
+static int g_init;          /* 0 not yet, 1 done */
+static int g_have_cl;       /* an OpenCL device is in use */
+static cl_device_id g_dev;
+static cl_context g_ctx;
+static cl_command_queue g_q;
+static char g_devname[256], g_platname[256];
+static int g_fp64;
+static int g_profile;
+static int g_notrack; /* OMPCL_TRACK=0: no page protection, every used block is copied each time */
+static long g_page = 4096;
+
+double ompcl_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void warnf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "ompcl: warning: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+}

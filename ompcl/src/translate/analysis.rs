@@ -1,0 +1,603 @@
+//! Analysis of code that goes into a kernel: the outside variables it uses (with how it writes
+//! them), the functions it calls (copied into the kernel, globals passed as parameters), atomic and
+//! critical updates, and the rendering of kernel functions.
+
+use super::*;
+
+impl<'a> Translator<'a> {
+    /// Walk code that goes into the kernel: collect outside variables, functions called,
+    /// and the edits (pointer declarations get __global, user functions are renamed).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn analyse_code(
+        &mut self,
+        root: Node,
+        s: usize,
+        e: usize,
+        vars: &mut BTreeMap<String, Var>,
+        edits: &mut Vec<Edit>,
+        local_ptr_writes: &mut bool,
+        is_region: bool,
+    ) -> Result<(), String> {
+        let mut nodes = vec![root];
+        root.walk(&mut |c| nodes.push(c));
+        // the file this code is in (a called function may come from a user header)
+        let file = root.range().0.file;
+        let ftext = self.cx.file_text(&file);
+        let inside = |d: &Node| -> bool {
+            let p = d.loc();
+            p.file == file && p.off >= s && p.off < e
+        };
+        let mut written: Vec<(Node, bool)> = Vec::new(); // (lhs root, direct)
+        for n in &nodes {
+            let k = n.kind();
+            // every type must be expressible
+            let fnref = k == CXCursor_DeclRefExpr
+                && n.referenced().map(|r| r.kind() == CXCursor_FunctionDecl).unwrap_or(false);
+            if (n.is_expr() || k == CXCursor_VarDecl) && !fnref {
+                let t = n.ty();
+                let tc = t.canonical();
+                let is_fn = matches!(tc.kind(), CXType_FunctionProto | CXType_FunctionNoProto)
+                    || (tc.kind() == CXType_Pointer
+                        && matches!(
+                            tc.pointee().canonical().kind(),
+                            CXType_FunctionProto | CXType_FunctionNoProto
+                        )
+                        && k != CXCursor_VarDecl);
+                if t.kind() != CXType_Invalid && !is_fn {
+                    self.types.note(t, 0).map_err(|x| format!("{x} used in the loop"))?;
+                }
+            }
+            if k == CXCursor_FloatingLiteral && n.ty().canonical().kind() == CXType_Double {
+                self.types.needs_fp64 = true;
+            }
+            match k {
+                CXCursor_StringLiteral => return Err("string literal in the loop".into()),
+                CXCursor_UnaryExpr => {
+                    // sizeof of an array that is a pointer in the kernel: use the host's size
+                    let ch = n.children();
+                    if ch.len() == 1 {
+                        let op = strip(ch[0]);
+                        if op.kind() == CXCursor_DeclRefExpr {
+                            if let Some(r) = op.referenced() {
+                                if matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl)
+                                    && !inside(&r)
+                                    && r.ty().is_array()
+                                {
+                                    let (ss, se) = n.range();
+                                    let t = &ftext[ss.off..se.off];
+                                    let sz = r.ty().size_of();
+                                    if ss.file == file && t.starts_with("sizeof") && sz > 0 {
+                                        edits.push(Edit {
+                                            start: ss.off,
+                                            end: se.off,
+                                            text: format!("((ulong){sz})"),
+                                        });
+                                    } else {
+                                        return Err(format!("sizeof/alignof of array '{}'", r.spelling()));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                CXCursor_ReturnStmt if is_region => return Err("return in the loop".into()),
+                CXCursor_GotoStmt => return Err("goto in the loop".into()),
+                CXCursor_VarDecl | CXCursor_ParmDecl => {
+                    if k == CXCursor_VarDecl && n.storage_static() {
+                        return Err(format!("static local variable '{}'", n.spelling()));
+                    }
+                    if n.ty().canonical().kind() == CXType_Pointer {
+                        let ps = n.spelling_range().0;
+                        if ps.file == file
+                            && !edits.iter().any(|x| x.start == ps.off && x.text == "__global ")
+                        {
+                            edits.push(Edit { start: ps.off, end: ps.off, text: "__global ".into() });
+                        }
+                    }
+                }
+                CXCursor_CStyleCastExpr if n.ty().canonical().kind() == CXType_Pointer => {
+                    // casts to pointers inside kernels point into buffers
+                    let ps = n.spelling_range().0;
+                    if ps.file == file && ftext[ps.off..].starts_with('(') {
+                        edits.push(Edit { start: ps.off + 1, end: ps.off + 1, text: "__global ".into() });
+                    }
+                }
+                CXCursor_BinaryOperator | CXCursor_CompoundAssignOperator => {
+                    let op = n.binop();
+                    if (CXBinaryOperator_Assign..=CXBinaryOperator_OrAssign).contains(&op) {
+                        written.push((n.children()[0], true));
+                    }
+                }
+                CXCursor_UnaryOperator => {
+                    let op = n.unop();
+                    if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&op) {
+                        written.push((n.children()[0], true));
+                    } else if op == CXUnaryOperator_AddrOf {
+                        written.push((n.children()[0], false));
+                    }
+                }
+                CXCursor_CallExpr => {
+                    let Some(f) = n.referenced() else {
+                        return Err("call through a function pointer".into());
+                    };
+                    let name = f.spelling();
+                    let def = f.definition();
+                    match def {
+                        Some(d) if !d.in_system_header() && !d.loc().file.is_empty() => {
+                            // pointer arguments may be written by the callee
+                            for a in n.children().into_iter().skip(1) {
+                                written.push((a, false));
+                            }
+                            let key = key_of(&d);
+                            if let Some(why) = self.bad_funcs.get(&key) {
+                                return Err(why.clone());
+                            }
+                            self.calls.entry(self.caller.clone()).or_default().insert(key.clone());
+                            if !self.funcs.contains_key(&key) {
+                                if d.is_variadic() {
+                                    return Err(format!("call to variadic function '{name}'"));
+                                }
+                                if d.result_ty().canonical().kind() == CXType_Pointer {
+                                    return Err(format!("function '{name}' returns a pointer"));
+                                }
+                                self.funcs.insert(key.clone(), d);
+                                let (fs, fe) = d.range();
+                                let mut fv: BTreeMap<String, Var> = BTreeMap::new();
+                                let mut fedits = Vec::new();
+                                let mut lpw = false;
+                                let saved = std::mem::replace(&mut self.caller, key.clone());
+                                let mut res = self.analyse_code(
+                                    d,
+                                    fs.off,
+                                    fe.off,
+                                    &mut fv,
+                                    &mut fedits,
+                                    &mut lpw,
+                                    false,
+                                );
+                                self.caller = saved;
+                                if res.is_ok() {
+                                    match function_globals(&name, &fv, &self.cx.threadprivate) {
+                                        Ok(g) => {
+                                            self.func_globals.insert(key.clone(), g);
+                                        }
+                                        Err(e) => res = Err(e),
+                                    }
+                                    if res.is_err() {
+                                    } else if (fs.file == self.cx.file
+                                        && !self.pragmas_in(fs.off, fe.off).is_empty())
+                                        || (fs.file != self.cx.file
+                                            && self.cx.file_text(&fs.file)[fs.off..fe.off].contains("omp"))
+                                    {
+                                        res = Err(format!("function '{name}' contains OpenMP directives"));
+                                    }
+                                }
+                                if let Err(why) = res {
+                                    self.funcs.remove(&key);
+                                    self.bad_funcs.insert(key, why.clone());
+                                    return Err(why);
+                                }
+                                if lpw {
+                                    *local_ptr_writes = true;
+                                }
+                            }
+                            // the globals the callee uses: extra arguments at this call, and
+                            // variables of the caller's code
+                            let globals = self.func_globals.get(&key).cloned().unwrap_or_default();
+                            if !globals.is_empty() {
+                                let (_, ce) = n.range();
+                                if ce.file != file || ce.off == 0 || ftext.as_bytes()[ce.off - 1] != b')' {
+                                    return Err(format!(
+                                        "call to '{name}' (which uses globals) inside a macro"
+                                    ));
+                                }
+                                let names: Vec<String> = globals.iter().map(|(g, _)| g.spelling()).collect();
+                                let sep = if n.num_args() > 0 { ", " } else { "" };
+                                edits.push(Edit {
+                                    start: ce.off - 1,
+                                    end: ce.off - 1,
+                                    text: format!("{sep}{}", names.join(", ")),
+                                });
+                                for (g, w) in globals {
+                                    let v = vars.entry(key_of(&g)).or_insert_with(|| Var {
+                                        name: g.spelling(),
+                                        decl: g,
+                                        ty: g.ty(),
+                                        global: true,
+                                        kind: VK::ByValue,
+                                        assigned: false,
+                                        written_through: false,
+                                        red_op: String::new(),
+                                    });
+                                    v.written_through |= w;
+                                }
+                            }
+                        }
+                        _ => {
+                            if !CL_BUILTINS.contains(&name.as_str()) {
+                                return Err(format!("call to '{name}' (no body available for the kernel)"));
+                            }
+                        }
+                    }
+                }
+                CXCursor_DeclRefExpr => {
+                    let Some(r) = n.referenced() else { continue };
+                    match r.kind() {
+                        CXCursor_VarDecl | CXCursor_ParmDecl => {
+                            if inside(&r) {
+                                continue;
+                            }
+                            vars.entry(key_of(&r)).or_insert_with(|| Var {
+                                name: r.spelling(),
+                                decl: r,
+                                ty: r.ty(),
+                                global: r.semantic_parent().kind() == CXCursor_TranslationUnit,
+                                kind: VK::ByValue,
+                                assigned: false,
+                                written_through: false,
+                                red_op: String::new(),
+                            });
+                        }
+                        CXCursor_FunctionDecl => {
+                            // rename user functions copied into the kernel
+                            if let Some(d) = r.definition() {
+                                if !d.in_system_header() && !d.loc().file.is_empty() {
+                                    let ps = n.loc_spelling();
+                                    let name = r.spelling();
+                                    if ps.file == file && ftext[ps.off..].starts_with(&name) {
+                                        edits.push(Edit {
+                                            start: ps.off,
+                                            end: ps.off + name.len(),
+                                            text: format!("ompcl_f_{name}"),
+                                        });
+                                    } else {
+                                        return Err(format!("call to '{name}' inside a macro"));
+                                    }
+                                }
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+        // writes
+        for (lhs, direct) in written {
+            let root = strip(lhs);
+            let whole = if root.kind() == CXCursor_DeclRefExpr { root.referenced() } else { None };
+            for d in decl_refs(lhs) {
+                let Some(r) = d.referenced() else { continue };
+                if !matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl) {
+                    continue;
+                }
+                let is_whole = direct && whole.map(|w| w.equals(&r)).unwrap_or(false);
+                if inside(&r) {
+                    if !is_whole && (r.ty().is_pointer()) {
+                        *local_ptr_writes = true;
+                    }
+                    continue;
+                }
+                if let Some(v) = vars.get_mut(&key_of(&r)) {
+                    if is_whole {
+                        v.assigned = true;
+                    } else {
+                        v.written_through = true;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn atomic_edit(
+        &mut self,
+        pp: &Pragma,
+        st: Node,
+        se: usize,
+        edits: &[Edit],
+        buffers: &HashSet<String>,
+    ) -> Result<Edit, String> {
+        let what = pp.directive[0].clone();
+        let mut n = strip(st);
+        if n.kind() == CXCursor_CompoundStmt {
+            let k = n.children();
+            if k.len() != 1 {
+                return Err(format!(
+                    "'{what}' section is not a single update (cannot become an OpenCL atomic)"
+                ));
+            }
+            n = strip(k[0]);
+        }
+        let text = self.cx.text;
+        let rr = |x: Node| -> String {
+            let (s, e) = x.range();
+            render(text, edits, s.off, e.off)
+        };
+        let (lhs, op, rhs): (Node, &str, String) = match n.kind() {
+            CXCursor_UnaryOperator => {
+                let c = n.children()[0];
+                match n.unop() {
+                    CXUnaryOperator_PostInc | CXUnaryOperator_PreInc => (c, "add", "1".into()),
+                    CXUnaryOperator_PostDec | CXUnaryOperator_PreDec => (c, "sub", "1".into()),
+                    _ => return Err(format!("'{what}' statement is not an update")),
+                }
+            }
+            CXCursor_CompoundAssignOperator => {
+                let c = n.children();
+                let op = match n.binop() {
+                    CXBinaryOperator_AddAssign => "add",
+                    CXBinaryOperator_SubAssign => "sub",
+                    CXBinaryOperator_MulAssign => "mul",
+                    CXBinaryOperator_DivAssign => "div",
+                    CXBinaryOperator_AndAssign => "and",
+                    CXBinaryOperator_OrAssign => "or",
+                    CXBinaryOperator_XorAssign => "xor",
+                    CXBinaryOperator_ShlAssign => "shl",
+                    CXBinaryOperator_ShrAssign => "shr",
+                    _ => return Err(format!("'{what}' statement is not an update")),
+                };
+                (c[0], op, rr(c[1]))
+            }
+            CXCursor_BinaryOperator if n.binop() == CXBinaryOperator_Assign && what == "critical" => {
+                // x = x op e  /  x = e op x (commutative)
+                let c = n.children();
+                let r = strip(c[1]);
+                let lt = rr(c[0]);
+                let rc = r.children();
+                if r.kind() != CXCursor_BinaryOperator || rc.len() != 2 {
+                    return Err(
+                        "'critical' section is not a single update (cannot become an OpenCL atomic)".into()
+                    );
+                }
+                let op = match r.binop() {
+                    CXBinaryOperator_Add => "add",
+                    CXBinaryOperator_Mul => "mul",
+                    CXBinaryOperator_Sub => "sub",
+                    CXBinaryOperator_And => "and",
+                    CXBinaryOperator_Or => "or",
+                    CXBinaryOperator_Xor => "xor",
+                    _ => {
+                        return Err(
+                            "'critical' section is not a single update (cannot become an OpenCL atomic)"
+                                .into(),
+                        )
+                    }
+                };
+                if rr(rc[0]).trim() == lt.trim() {
+                    (c[0], op, rr(rc[1]))
+                } else if rr(rc[1]).trim() == lt.trim() && op != "sub" {
+                    (c[0], op, rr(rc[0]))
+                } else {
+                    return Err(
+                        "'critical' section is not a single update (cannot become an OpenCL atomic)".into()
+                    );
+                }
+            }
+            CXCursor_IfStmt if what == "critical" => {
+                // if (v > x) x = v;  /  if (x < v) x = v;  (and min): an atomic max/min
+                let c = n.children();
+                let bad = || {
+                    "'critical' section is not a single update (cannot become an OpenCL atomic)".to_string()
+                };
+                if c.len() != 2 {
+                    return Err(bad());
+                }
+                let cond = strip(c[0]);
+                let mut th = strip(c[1]);
+                if th.kind() == CXCursor_CompoundStmt {
+                    let k = th.children();
+                    if k.len() != 1 {
+                        return Err(bad());
+                    }
+                    th = strip(k[0]);
+                }
+                if cond.kind() != CXCursor_BinaryOperator
+                    || th.kind() != CXCursor_BinaryOperator
+                    || th.binop() != CXBinaryOperator_Assign
+                {
+                    return Err(bad());
+                }
+                let cc = cond.children();
+                let tc = th.children();
+                let (c0, c1, l, r) = (rr(cc[0]), rr(cc[1]), rr(tc[0]), rr(tc[1]));
+                let (c0, c1, l, r) = (c0.trim(), c1.trim(), l.trim(), r.trim());
+                let op = match cond.binop() {
+                    CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == r && c1 == l => "max",
+                    CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == l && c1 == r => "min",
+                    CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == l && c1 == r => "max",
+                    CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == r && c1 == l => "min",
+                    _ => return Err(bad()),
+                };
+                (tc[0], op, r.to_string())
+            }
+            _ => {
+                return Err(format!(
+                    "'{what}' section is not a single update (cannot become an OpenCL atomic)"
+                ))
+            }
+        };
+        // target must live in a buffer
+        let base = decl_refs(lhs)
+            .into_iter()
+            .filter_map(|d| d.referenced())
+            .find(|r| matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl));
+        let in_buf = base.map(|b| buffers.contains(&key_of(&b))).unwrap_or(false);
+        let (ls, _) = pp_range(pp);
+        if !in_buf {
+            // private target: a plain update is enough
+            let (s, e) = st.range();
+            return Ok(Edit {
+                start: ls,
+                end: se,
+                text: format!(
+                    "{};",
+                    render(text, edits, s.off, self.cx.stmt_end(e.off).min(se)).trim_end_matches(';')
+                ),
+            });
+        }
+        let t = lhs.ty().canonical();
+        let tn = builtin_cl(t.kind()).ok_or_else(|| format!("atomic on type '{}'", lhs.ty().spelling()))?;
+        if !matches!(tn, "int" | "uint" | "long" | "ulong" | "float" | "double") {
+            return Err(format!("atomic on type '{tn}'"));
+        }
+        if matches!(tn, "float" | "double") && matches!(op, "and" | "or" | "xor" | "shl" | "shr") {
+            return Err("bitwise atomic on a floating type".into());
+        }
+        let fname = format!("ompcl_atomic_{op}_{tn}");
+        if !self.atomics.contains_key(&fname) {
+            let sym = match op {
+                "add" => "+",
+                "sub" => "-",
+                "mul" => "*",
+                "div" => "/",
+                "and" => "&",
+                "or" => "|",
+                "xor" => "^",
+                "shl" => "<<",
+                _ => ">>",
+            };
+            let code = if matches!(op, "max" | "min") && !matches!(tn, "int" | "uint") {
+                let (u, cas) = if matches!(tn, "long" | "ulong" | "double") {
+                    ("ulong", "atom_cmpxchg")
+                } else {
+                    ("uint", "atomic_cmpxchg")
+                };
+                if u == "ulong" {
+                    self.int64_atomics = true;
+                }
+                let cmp = if op == "max" { "<" } else { ">" };
+                format!(
+                    "void {fname}(volatile __global {tn} *p, {tn} v) {{\n  volatile __global {u} *q = (volatile __global {u} *)p;\n  {u} o;\n  do {{ o = *q; if (!(as_{tn}(o) {cmp} v)) return; }} while ({cas}(q, o, as_{u}(v)) != o);\n}}\n"
+                )
+            } else if matches!(tn, "int" | "uint")
+                && matches!(op, "add" | "sub" | "and" | "or" | "xor" | "max" | "min")
+            {
+                format!("void {fname}(volatile __global {tn} *p, {tn} v) {{ atomic_{op}(p, v); }}\n")
+            } else {
+                let (u, cas) = if matches!(tn, "long" | "ulong" | "double") {
+                    ("ulong", "atom_cmpxchg")
+                } else {
+                    ("uint", "atomic_cmpxchg")
+                };
+                if u == "ulong" {
+                    self.int64_atomics = true;
+                }
+                format!(
+                    "void {fname}(volatile __global {tn} *p, {tn} v) {{\n  volatile __global {u} *q = (volatile __global {u} *)p;\n  {u} o, n;\n  do {{ o = *q; n = as_{u}(({tn})(as_{tn}(o) {sym} v)); }} while ({cas}(q, o, n) != o);\n}}\n"
+                )
+            };
+            self.atomics.insert(fname.clone(), code);
+        }
+        Ok(Edit { start: ls, end: se, text: format!("{fname}(&({}), ({}));", rr(lhs), rhs) })
+    }
+
+    /// Functions reachable from `from` in the kernel call graph.
+    pub(super) fn reachable(&self, from: &str) -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![from.to_string()];
+        while let Some(x) = stack.pop() {
+            if let Some(cs) = self.calls.get(&x) {
+                for c in cs {
+                    if seen.insert(c.clone()) {
+                        stack.push(c.clone());
+                    }
+                }
+            }
+        }
+        seen
+    }
+
+    /// A function on a call cycle reachable from `from`, if any.
+    pub(super) fn recursive_from(&self, from: &str) -> Option<String> {
+        self.reachable(from)
+            .into_iter()
+            .find(|f| self.reachable(f).contains(f))
+            .map(|k| k.rsplit(':').next().unwrap_or("").to_string())
+    }
+
+    pub(super) fn render_function(&mut self, f: Node) -> Result<(String, String), String> {
+        let (fs, fe) = f.range();
+        let mut vars = BTreeMap::new();
+        let mut edits = Vec::new();
+        let mut lpw = false;
+        self.caller = key_of(&f);
+        self.analyse_code(f, fs.off, fe.off, &mut vars, &mut edits, &mut lpw, false)?;
+        // the function's own name
+        let name = f.spelling();
+        let np = f.loc_spelling();
+        edits.push(Edit { start: np.off, end: np.off + name.len(), text: format!("ompcl_f_{name}") });
+        let body = f
+            .children()
+            .into_iter()
+            .find(|c| c.kind() == CXCursor_CompoundStmt)
+            .ok_or("function without body")?;
+        let bstart = body.range().0.off;
+        let ftext = self.cx.file_text(&fs.file);
+        let globals = self.func_globals.get(&key_of(&f)).cloned().unwrap_or_default();
+        if !globals.is_empty() {
+            // the globals become trailing parameters (same names: the body is unchanged)
+            let mut ps = Vec::new();
+            for (g, _) in &globals {
+                let (ty, n) = (g.ty(), g.spelling());
+                self.types.note(ty, 0)?;
+                let c = ty.canonical();
+                ps.push(if ty.is_array() {
+                    let e = c.elem();
+                    let inner = if e.is_array() { format!("(*{n})") } else { format!("*{n}") };
+                    format!("__global {}", self.types.declr(e, &inner)?)
+                } else {
+                    self.types.declr(ty, &n)?
+                });
+            }
+            let head = &ftext[fs.off..bstart];
+            let close = fs.off + head.rfind(')').ok_or("function without a parameter list")?;
+            if f.num_args() > 0 {
+                edits.push(Edit { start: close, end: close, text: format!(", {}", ps.join(", ")) });
+            } else {
+                let open =
+                    fs.off + head[..close - fs.off].rfind('(').ok_or("function without a parameter list")?;
+                edits.push(Edit { start: open + 1, end: close, text: ps.join(", ") });
+            }
+        }
+        let mut head = render(&ftext, &edits, fs.off, bstart);
+        let mut all = render(&ftext, &edits, fs.off, fe.off);
+        for h in [&mut head, &mut all] {
+            if h.starts_with("inline ") {
+                h.replace_range(0..7, "static inline ");
+            }
+        }
+        Ok((format!("{};\n", head.trim_end()), format!("{all}\n")))
+    }
+}
+
+/// The globals a kernel function uses (its outside variables `fv`), each with whether the function
+/// may write it; or why they cannot be passed to it: arrays and pointers go as buffers, scalars
+/// only read go by value.
+pub(super) fn function_globals(
+    name: &str,
+    fv: &BTreeMap<String, Var>,
+    threadprivate: &HashSet<String>,
+) -> Result<Vec<(Node, bool)>, String> {
+    let mut out = Vec::new();
+    for g in fv.values() {
+        let w = g.assigned || g.written_through;
+        if threadprivate.contains(&g.name) {
+            return Err(format!("function '{name}' uses threadprivate variable '{}'", g.name));
+        }
+        match g.ty.canonical().kind() {
+            CXType_ConstantArray | CXType_IncompleteArray => {}
+            CXType_Pointer if !g.assigned => {}
+            CXType_Record => return Err(format!("function '{name}' uses global struct '{}'", g.name)),
+            k if g.ty.is_arith() && !w && k != CXType_Bool => {}
+            _ => {
+                return Err(format!(
+                    "function '{name}' writes global variable '{}' (or it has a type passed by no argument)",
+                    g.name
+                ))
+            }
+        }
+        out.push((g.decl, w));
+    }
+    Ok(out)
+}

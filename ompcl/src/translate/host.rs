@@ -1,0 +1,129 @@
+//! Host C of an offloaded region: the launch of a kernel (bounds, counts, arguments), sequences of
+//! kernels made ready before any runs, and the kernel source's command-line macros.
+
+use super::*;
+
+/// Host C that runs one kernel: bounds, iteration count, arguments, the launch (sets `__ompcl_ok`).
+pub(super) fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> String {
+    let mut pre = String::new();
+    let _ = write!(
+        pre,
+        "long long __ompcl_lb = (long long)({}); long long __ompcl_ub = (long long)({}); long long __ompcl_st = (long long)({}); ",
+        k.lb, k.ub, k.step
+    );
+    let _ = write!(pre, "long long __ompcl_n = {}; ", host_count(k.cmp));
+    for (q, (lb, ub, st, cmp)) in k.inner.iter().enumerate() {
+        let q = q + 1;
+        let c = host_count(*cmp)
+            .replace("__ompcl_lb", &format!("__ompcl_lb{q}"))
+            .replace("__ompcl_ub", &format!("__ompcl_ub{q}"))
+            .replace("__ompcl_st", &format!("__ompcl_st{q}"));
+        let mul = if k.auto_flat { String::new() } else { format!("__ompcl_n *= __ompcl_n{q}; ") };
+        let _ = write!(
+            pre,
+            "long long __ompcl_lb{q} = (long long)({lb}); long long __ompcl_ub{q} = (long long)({ub}); long long __ompcl_st{q} = (long long)({st}); long long __ompcl_n{q} = {c}; {mul}"
+        );
+    }
+    if k.auto_flat {
+        pre.push_str("int __ompcl_flat = 0; ");
+    }
+    let n = k.host_args.len();
+    let _ = write!(
+        pre,
+        "ompcl_arg __ompcl_a[{}] = {{ {} }}; ",
+        n.max(1),
+        if n == 0 { "{0}".to_string() } else { k.host_args.join(", ") }
+    );
+    if k.auto_flat {
+        let _ = write!(
+            pre,
+            "__ompcl_flat = ompcl_no_alias(__ompcl_a, {n}); if (__ompcl_flat) __ompcl_n *= __ompcl_n1; "
+        );
+    }
+    let _ = write!(
+        pre,
+        "__ompcl_ok = ompcl_region_opencl(&__ompcl_mod, {kid}, {line}, {target}, __ompcl_lb, __ompcl_st, __ompcl_n, __ompcl_a, {n}); "
+    );
+    if let Some(lv) = &k.loopvar_after {
+        let _ = write!(pre, "if (__ompcl_ok) {lv} = __ompcl_lb + __ompcl_n * __ompcl_st; ");
+    }
+    pre
+}
+
+/// Host C for a region made of several steps: every kernel is made ready (built, its memory known
+/// to the runtime) first; only then do they run, in order, with the host steps between them. A
+/// kernel that fails after an earlier one ran cannot fall back to the CPU version: the program
+/// stops with an error (never a wrong result).
+pub(super) fn sequence_call(steps: &[Step], target: i32, file: &str) -> String {
+    let mut pre = String::new();
+    let mut ready = Vec::new();
+    for (i, st) in steps.iter().enumerate() {
+        if let Step::Kernel { k, kid, line } = st {
+            let mem: Vec<&String> = k
+                .host_args
+                .iter()
+                .filter(|a| a.starts_with("{OMPCL_BUF") || a.starts_with("{OMPCL_TMP"))
+                .collect();
+            let n = mem.len();
+            let list = if n == 0 {
+                "{0}".to_string()
+            } else {
+                mem.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            };
+            let _ = write!(pre, "ompcl_arg __ompcl_m{i}[{}] = {{ {list} }}; ", n.max(1));
+            ready.push(format!("ompcl_kernel_ready(&__ompcl_mod, {kid}, {line}, __ompcl_m{i}, {n})"));
+        }
+    }
+    let _ = write!(pre, "__ompcl_ok = {}; if (__ompcl_ok) {{ ", ready.join(" && "));
+    for st in steps {
+        match st {
+            Step::Kernel { k, kid, line } => {
+                let _ = write!(
+                    pre,
+                    "{{ {}if (!__ompcl_ok) ompcl_sequence_failed(&__ompcl_mod, {line}); }} ",
+                    kernel_call(k, *kid, *line, target)
+                );
+            }
+            Step::Host(h) => {
+                let _ = write!(pre, "\n#line {} \"{file}\"\n{}\n", h.line, h.text);
+            }
+        }
+    }
+    pre.push_str("} ");
+    pre
+}
+
+/// Iteration count of a canonical loop from `__ompcl_lb`, `__ompcl_ub`, `__ompcl_st` (host C).
+pub(super) fn host_count(cmp: i32) -> &'static str {
+    match cmp {
+        CXBinaryOperator_LT => {
+            "(__ompcl_ub > __ompcl_lb) ? (__ompcl_ub - __ompcl_lb + __ompcl_st - 1) / __ompcl_st : 0"
+        }
+        CXBinaryOperator_LE => "(__ompcl_ub >= __ompcl_lb) ? (__ompcl_ub - __ompcl_lb) / __ompcl_st + 1 : 0",
+        CXBinaryOperator_GT => {
+            "(__ompcl_lb > __ompcl_ub) ? (__ompcl_lb - __ompcl_ub - __ompcl_st - 1) / (-__ompcl_st) : 0"
+        }
+        _ => "(__ompcl_lb >= __ompcl_ub) ? (__ompcl_lb - __ompcl_ub) / (-__ompcl_st) + 1 : 0",
+    }
+}
+
+/// `-DNAME`, `-DNAME=VALUE`, `-UNAME` as preprocessor lines of the kernel source.
+pub(super) fn command_line_macros(defs: &[String]) -> String {
+    let mut out = String::new();
+    for d in defs {
+        if let Some(u) = d.strip_prefix("-U") {
+            let _ = writeln!(out, "#undef {}", u.trim());
+        } else if let Some(x) = d.strip_prefix("-D") {
+            let x = x.trim_start();
+            match x.split_once('=') {
+                Some((n, v)) => {
+                    let _ = writeln!(out, "#define {n} {}", v.replace('\n', " "));
+                }
+                None => {
+                    let _ = writeln!(out, "#define {x} 1");
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,613 @@
+//! Kernel emission: the shape of an offloadable region (one loop, or a sequence: sequence.rs), and
+//! the OpenCL kernel of one worksharing loop (variable classes, collapse, row spreading, reductions).
+
+use super::*;
+
+impl<'a> Translator<'a> {
+    /// What an offloadable region does (one kernel, or a sequence of kernels and host steps), or the
+    /// reason it stays on the CPU.
+    pub(super) fn region_kernel(&mut self, r: &Region, p: &Pragma, node: Node) -> Result<Vec<Step>, String> {
+        if let Some(u) = &p.unknown {
+            return Err(format!("'{u}' is not translated to OpenCL"));
+        }
+        let clauses: Vec<Pragma> = vec![p.clone()];
+        if p.is(&["parallel", "for"]) {
+            let k = self.loop_kernel(r.id, p.line, clauses, node)?;
+            return Ok(vec![Step::Kernel { k, kid: r.id, line: p.line }]);
+        }
+        if !p.is(&["parallel"]) {
+            return Err(format!("'{}' is not translated to OpenCL", p.name()));
+        }
+        let n = strip(node);
+        let kids = if n.kind() == CXCursor_CompoundStmt { n.children() } else { vec![n] };
+        let (_, s, e) = self.cx.assoc[&r.pragma];
+        let inner = self.pragmas_in(s, e);
+        if kids.len() == 1 && kids[0].kind() == CXCursor_ForStmt {
+            let first = inner.first().map(|&i| self.cx.pragmas[i].clone());
+            match first {
+                Some(fp)
+                    if fp.is(&["for"])
+                        && self.cx.assoc.get(&inner[0]).map(|a| a.0.equals(&kids[0])).unwrap_or(false) =>
+                {
+                    let k = self.loop_kernel(r.id, fp.line, vec![p.clone(), fp], kids[0])?;
+                    Ok(vec![Step::Kernel { k, kid: r.id, line: p.line }])
+                }
+                _ => Err("the region is not a worksharing loop ('parallel' without 'for')".into()),
+            }
+        } else {
+            self.sequence(p, &kids, &inner)
+        }
+    }
+
+    /// The kernel of one worksharing loop `lp` (kernel id `kid`), with the clauses of its
+    /// directives (the `parallel`'s and the `for`'s), or the reason it cannot be one.
+    pub(super) fn loop_kernel(
+        &mut self,
+        kid: usize,
+        line: u32,
+        clauses: Vec<Pragma>,
+        lp: Node,
+    ) -> Result<KernelOut, String> {
+        if lp.kind() != CXCursor_ForStmt {
+            return Err("'parallel for' not followed by a for loop".into());
+        }
+        for c in &clauses {
+            if c.clause("ordered").is_some() {
+                return Err("'ordered' loops are not translated to OpenCL".into());
+            }
+            if c.clause("copyin").is_some() {
+                return Err("'copyin' (threadprivate data) is not translated to OpenCL".into());
+            }
+        }
+        let cl_list = |n: &str| -> Vec<String> { clauses.iter().flat_map(|c| c.list(n)).collect() };
+        let private = cl_list("private");
+        let firstprivate = cl_list("firstprivate");
+        let lastprivate = cl_list("lastprivate");
+        let reductions: Vec<(String, String)> = clauses.iter().flat_map(|c| c.reductions()).collect();
+        let ifcond = clauses.iter().find_map(|c| c.clause("if").and_then(|x| x.arg.clone()));
+
+        let LoopInfo { loopvar, init, body, lb, ub, step, cmp, .. } = self.parse_loop(lp)?;
+        // collapse(n): the n nested loops become one flattened index space when they are
+        // rectangular (bounds computable on the host before the loop); else only the outer loop
+        // is spread over work-items and the inner loop variables are private, as OpenMP makes them
+        let ncollapse: usize = clauses
+            .iter()
+            .find_map(|c| c.clause("collapse").and_then(|x| x.arg.clone()))
+            .map(|a| a.trim().parse::<usize>().map_err(|_| format!("collapse({a}): not a constant")))
+            .transpose()?
+            .unwrap_or(1);
+        let mut collapsed: Vec<LoopInfo> = Vec::new(); // inner loops merged into the index space
+        let mut inner_private: Vec<Node> = Vec::new(); // their loop variables
+        let mut body = body;
+        {
+            let mut cur = body;
+            let mut outer_vars = vec![loopvar];
+            for _ in 1..ncollapse {
+                let st = strip(cur);
+                let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
+                if kids.len() != 1 || kids[0].kind() != CXCursor_ForStmt {
+                    return Err("collapse: the loops are not perfectly nested".into());
+                }
+                let li = self.parse_loop(kids[0])?;
+                inner_private.push(li.loopvar);
+                // the bounds may use nothing declared inside the collapsed nest (the host computes them)
+                let (ls, le) = lp.range();
+                let rectangular = kids[0].children()[..3]
+                    .iter()
+                    .flat_map(|c| decl_refs(*c))
+                    .filter_map(|d| d.referenced())
+                    .filter(|d| !d.equals(&li.loopvar))
+                    .all(|d| {
+                        let at = d.loc();
+                        let in_nest = at.file == ls.file && at.off >= ls.off && at.off < le.off;
+                        !(outer_vars.iter().any(|o| o.equals(&d)) || in_nest)
+                    });
+                outer_vars.push(li.loopvar);
+                cur = li.body;
+                if rectangular && collapsed.len() + 1 == outer_vars.len() - 1 {
+                    body = li.body;
+                    collapsed.push(li);
+                }
+            }
+        }
+        // no collapse: when the loop's whole body is a rectangular loop whose iterations are
+        // independent, work-items take (i, j) pairs (or whole rows if pointers alias at run time)
+        let mut auto_flat = false;
+        if ncollapse == 1 && reductions.is_empty() && lastprivate.is_empty() {
+            let st = strip(body);
+            let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
+            let (ls, le) = lp.range();
+            let no_directives = self.pragmas_in(ls.off, le.off).is_empty();
+            if kids.len() == 1 && kids[0].kind() == CXCursor_ForStmt && no_directives {
+                if let Ok(li) = self.parse_loop(kids[0]) {
+                    let rectangular = kids[0].children()[..3]
+                        .iter()
+                        .flat_map(|c| decl_refs(*c))
+                        .filter_map(|d| d.referenced())
+                        .filter(|d| !d.equals(&li.loopvar))
+                        .all(|d| {
+                            let at = d.loc();
+                            !(d.equals(&loopvar)
+                                || (at.file == ls.file && at.off >= ls.off && at.off < le.off))
+                        });
+                    let (js, je) = li.body.range();
+                    let local = |d: &Node| {
+                        let p = d.loc();
+                        p.file == js.file && p.off >= js.off && p.off < je.off
+                    };
+                    if rectangular && races::inner_loop_independent(li.body, &loopvar, &li.loopvar, &local) {
+                        auto_flat = true;
+                        inner_private.push(li.loopvar);
+                        body = li.body;
+                        collapsed.push(li);
+                    }
+                }
+            }
+        }
+        if !collapsed.is_empty() && clauses.iter().any(|c| !c.list("lastprivate").is_empty()) {
+            return Err("'lastprivate' with 'collapse' is not translated to OpenCL".into());
+        }
+        let lvname = loopvar.spelling();
+        let lvty = loopvar.ty();
+        if !lvty.is_arith()
+            || matches!(lvty.canonical().kind(), CXType_Float | CXType_Double | CXType_LongDouble)
+        {
+            return Err("loop variable is not an integer".into());
+        }
+
+        // ---- analyse the body
+        let (bs, be) = body.range();
+        if bs.file != self.cx.file {
+            return Err("loop body comes from a macro or another file".into());
+        }
+        let (bs, be) = (bs.off, self.cx.stmt_end(be.off));
+        {
+            let mut par_vars = vec![loopvar];
+            par_vars.extend(collapsed.iter().map(|li| li.loopvar));
+            let skip: Vec<(usize, usize)> = self
+                .pragmas_in(bs, be)
+                .into_iter()
+                .filter(|&i| matches!(self.cx.pragmas[i].directive[0].as_str(), "atomic" | "critical"))
+                .filter_map(|i| self.cx.assoc.get(&i).map(|a| (a.1, a.2)))
+                .collect();
+            let file = self.cx.file.clone();
+            // the loop's locals and its private copies (private, firstprivate, lastprivate)
+            let privs: HashSet<String> =
+                private.iter().chain(&firstprivate).chain(&lastprivate).cloned().collect();
+            let local = |d: &Node| {
+                let p = d.loc();
+                (p.file == file && p.off >= bs && p.off < be) || privs.contains(&d.spelling())
+            };
+            if let Some(a) = races::racy_write(body, &par_vars, &skip, &local) {
+                return Err(format!(
+                    "every iteration writes '{a}[...]' at an index that does not depend on the loop variable (a data race in the program: its result depends on the schedule)"
+                ));
+            }
+        }
+        let mut edits: Vec<Edit> = Vec::new();
+        let mut vars: BTreeMap<String, Var> = BTreeMap::new();
+        let mut local_ptr_writes = false;
+        self.caller = format!("region:{kid}");
+        self.analyse_code(body, bs, be, &mut vars, &mut edits, &mut local_ptr_writes, true)?;
+        if let Some(f) = self.recursive_from(&self.caller.clone()) {
+            return Err(format!("recursive function '{f}' (OpenCL has no recursion)"));
+        }
+
+        // classify outside variables
+        for (_, v) in vars.iter_mut() {
+            let n = v.name.as_str();
+            if v.decl.equals(&loopvar) || collapsed.iter().any(|li| li.loopvar.equals(&v.decl)) {
+                v.kind = VK::LoopVar;
+            } else if inner_private.iter().any(|d| d.equals(&v.decl)) {
+                v.kind = VK::Private;
+            } else if reductions.iter().any(|(_, x)| x == n) {
+                v.kind = VK::Reduction;
+                v.red_op = reductions.iter().find(|(_, x)| x == n).unwrap().0.clone();
+            } else if lastprivate.iter().any(|x| x == n) {
+                v.kind = VK::LastPrivate;
+            } else if private.iter().any(|x| x == n) {
+                v.kind = VK::Private;
+            } else if firstprivate.iter().any(|x| x == n) {
+                v.kind = VK::FirstPrivate;
+            } else if self.cx.threadprivate.contains(n) {
+                return Err(format!("threadprivate variable '{n}' is not translated to OpenCL"));
+            } else {
+                let c = v.ty.canonical();
+                v.kind = match c.kind() {
+                    CXType_Pointer => {
+                        if v.assigned {
+                            return Err(format!("shared pointer '{n}' is assigned inside the loop"));
+                        }
+                        VK::Buf
+                    }
+                    CXType_ConstantArray | CXType_IncompleteArray | CXType_VariableArray => {
+                        if c.kind() == CXType_VariableArray && c.elem().is_array() {
+                            return Err(format!("multi-dimensional variable-length array '{n}'"));
+                        }
+                        // an array parameter is a pointer (`float C[N][M]` is `float (*C)[M]`):
+                        // its block is found in the allocation table, never sized by `sizeof`
+                        if v.global
+                            || c.kind() == CXType_IncompleteArray
+                            || v.decl.kind() == CXCursor_ParmDecl
+                        {
+                            VK::Buf
+                        } else {
+                            VK::TmpArr
+                        }
+                    }
+                    CXType_Record => VK::Inout,
+                    _ if v.assigned => VK::Inout,
+                    _ => VK::ByValue,
+                };
+            }
+            if CL_RESERVED.contains(&n) {
+                return Err(format!("variable name '{n}' is reserved in OpenCL C"));
+            }
+            if local_ptr_writes && matches!(v.kind, VK::Buf | VK::TmpArr) {
+                v.written_through = true;
+            }
+        }
+        // the loop variable may also not be referenced in the body
+        let lv_outside = init.kind() != CXCursor_DeclStmt;
+        let loopvar_after =
+            if lv_outside && lastprivate.contains(&lvname) { Some(lvname.clone()) } else { None };
+
+        // rewrite references to variables living in buffers as (*x)
+        let inout: HashSet<String> =
+            vars.values().filter(|v| v.kind == VK::Inout).map(|v| key_of(&v.decl)).collect();
+        if !inout.is_empty() {
+            for d in decl_refs(body) {
+                let Some(r) = d.referenced() else { continue };
+                if inout.contains(&key_of(&r)) {
+                    let ps = d.loc_spelling();
+                    let name = r.spelling();
+                    if ps.file != self.cx.file
+                        || !self.cx.text[ps.off..].starts_with(&name)
+                        || ps.off < bs
+                        || ps.off >= be
+                    {
+                        return Err(format!("shared variable '{name}' used inside a macro"));
+                    }
+                    edits.push(Edit { start: ps.off, end: ps.off + name.len(), text: format!("(*{name})") });
+                }
+            }
+        }
+        // nested pragmas: atomic / critical / flush
+        let buffers: HashSet<String> = vars
+            .values()
+            .filter(|v| matches!(v.kind, VK::Buf | VK::TmpArr | VK::Inout))
+            .map(|v| key_of(&v.decl))
+            .collect();
+        for pi in self.pragmas_in(bs, be) {
+            let pp = self.cx.pragmas[pi].clone();
+            let d0 = pp.directive[0].as_str();
+            match d0 {
+                "flush" => edits.push(Edit { start: pp.line_start, end: pp.end, text: String::new() }),
+                "atomic" | "critical" => {
+                    let Some(&(st, _ss, se)) = self.cx.assoc.get(&pi) else {
+                        return Err(format!("'{d0}' without a statement"));
+                    };
+                    let ed = self.atomic_edit(&pp, st, se, &edits, &buffers)?;
+                    edits.push(ed);
+                }
+                _ => return Err(format!("'{}' inside the loop is not translated to OpenCL", pp.name())),
+            }
+        }
+
+        // ---- kernel text
+        let mut params = vec!["long __lb".to_string(), "long __st".to_string(), "long __n".to_string()];
+        let mut host_args = Vec::new();
+        for q in 1..=collapsed.len() {
+            for x in ["lb", "st", "n"] {
+                params.push(format!("long __{x}{q}"));
+                host_args.push(format!("{{OMPCL_VAL, \"__{x}{q}\", (void*)&__ompcl_{x}{q}, 8, 0, 0, 0}}"));
+            }
+        }
+        if auto_flat {
+            params.push("int __flat".into());
+            host_args.push("{OMPCL_VAL, \"__flat\", (void*)&__ompcl_flat, sizeof(int), 0, 0, 0}".into());
+        }
+        let mut setup = String::new();
+        let mut privs = String::new();
+        let mut reds_pre = String::new();
+        let mut reds_post = String::new();
+        let mut lp_post = String::new();
+        for v in vars.values() {
+            let n = &v.name;
+            let w = v.written_through || v.assigned;
+            self.types.note(v.ty, 0).map_err(|e| format!("variable '{n}': {e}"))?;
+            match v.kind {
+                VK::LoopVar => {}
+                VK::Private => {
+                    let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
+                }
+                VK::LastPrivate => {
+                    if v.ty.is_array() {
+                        return Err(format!("lastprivate array '{n}' is not translated"));
+                    }
+                    if firstprivate.iter().any(|x| x == n) {
+                        // firstprivate too: each work-item starts from the host value
+                        params.push(self.types.declr(v.ty, &format!("{n}__fp"))?);
+                        host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
+                        let _ = writeln!(privs, "    {} = {n}__fp;", self.types.declr(v.ty, n)?);
+                    } else {
+                        let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
+                    }
+                    params.push(format!(
+                        "__global {}",
+                        self.types.declr(v.ty, &format!("*{n}__lp"))?.trim_start_matches("__global ")
+                    ));
+                    host_args.push(format!("{{OMPCL_LASTP, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
+                    let _ = writeln!(lp_post, "    if (__gid == __n - 1) *{n}__lp = {n};");
+                }
+                VK::FirstPrivate | VK::ByValue => {
+                    if v.ty.is_array() {
+                        return Err(format!("firstprivate array '{n}' is not translated"));
+                    }
+                    if v.ty.canonical().kind() == CXType_Bool {
+                        return Err(format!("_Bool variable '{n}' cannot be a kernel argument"));
+                    }
+                    params.push(self.types.declr(v.ty, n)?);
+                    host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
+                }
+                VK::Reduction => {
+                    let c = v.ty.canonical();
+                    let (tcode, tname) = match c.kind() {
+                        CXType_Int | CXType_Enum => (1, "int"),
+                        CXType_UInt => (2, "uint"),
+                        CXType_Long | CXType_LongLong => (3, "long"),
+                        CXType_ULong | CXType_ULongLong => (4, "ulong"),
+                        CXType_Float => (5, "float"),
+                        CXType_Double => (6, "double"),
+                        _ => return Err(format!("reduction variable '{n}' of type '{}'", v.ty.spelling())),
+                    };
+                    let (ocode, ident, comb) = match v.red_op.as_str() {
+                        "+" => (1, "0", "+"),
+                        "*" => (2, "1", "*"),
+                        "-" => (3, "0", "+"),
+                        "&" => (4, "~0", "&"),
+                        "|" => (5, "0", "|"),
+                        "^" => (6, "0", "^"),
+                        "&&" => (7, "1", "&&"),
+                        "||" => (8, "0", "||"),
+                        o => return Err(format!("reduction operator '{o}'")),
+                    };
+                    if tcode >= 5 && matches!(ocode, 4..=6) {
+                        return Err(format!("bitwise reduction on floating '{n}'"));
+                    }
+                    let ident = if tcode >= 5 && ident == "~0" { "0" } else { ident };
+                    params.push(format!("__global {tname} *{n}__part"));
+                    host_args.push(format!(
+                        "{{OMPCL_RED, \"{n}\", (void*)&{n}, sizeof({n}), 0, {tcode}, {ocode}}}"
+                    ));
+                    // the work-group's scratch: static local memory (work-groups are at most 128)
+                    let _ = writeln!(
+                        reds_pre,
+                        "  __local {tname} {n}__loc[128];\n  {tname} {n} = ({tname})({ident});"
+                    );
+                    let _ = write!(
+                        reds_post,
+                        "  {n}__loc[__l] = {n};\n  barrier(CLK_LOCAL_MEM_FENCE);\n  for (uint __s = (uint)get_local_size(0) >> 1; __s > 0; __s >>= 1) {{\n    if (__l < __s) {n}__loc[__l] = {n}__loc[__l] {comb} {n}__loc[__l + __s];\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }}\n  if (__l == 0) {n}__part[get_group_id(0)] = {n}__loc[0];\n"
+                    );
+                }
+                VK::Buf | VK::TmpArr | VK::Inout => {
+                    // pointer to the element (arrays), the pointee (pointers) or the object itself
+                    let c = v.ty.canonical();
+                    let (decl, cast) = if c.kind() == CXType_Pointer {
+                        (self.types.declr(v.ty, n)?, self.types.declr(v.ty, "")?)
+                    } else if v.ty.is_array() {
+                        let e = c.elem();
+                        let inner_n = if e.is_array() { format!("(*{n})") } else { format!("*{n}") };
+                        let inner_c = if e.is_array() { "(*)".to_string() } else { "*".to_string() };
+                        (
+                            format!("__global {}", self.types.declr(e, &inner_n)?),
+                            format!("__global {}", self.types.declr(e, &inner_c)?),
+                        )
+                    } else {
+                        (
+                            format!("__global {}", self.types.declr(v.ty, &format!("*{n}"))?),
+                            format!("__global {}", self.types.declr(v.ty, "*")?),
+                        )
+                    };
+                    params.push(format!("__global char *{n}__b"));
+                    params.push(format!("long {n}__o"));
+                    let _ = writeln!(setup, "  {decl} = ({cast})({n}__b + {n}__o);");
+                    let addr = if c.kind() == CXType_Pointer || v.ty.is_array() {
+                        format!("(void*)({n})")
+                    } else {
+                        format!("(void*)&{n}")
+                    };
+                    let (kind, size) = if v.kind == VK::TmpArr || (v.kind == VK::Inout && !v.global) {
+                        ("OMPCL_TMP", format!("sizeof({n})"))
+                    } else {
+                        ("OMPCL_BUF", "0".to_string())
+                    };
+                    host_args.push(format!(
+                        "{{{kind}, \"{n}\", {addr}, {size}, {}, 0, 0}}",
+                        if w { 1 } else { 0 }
+                    ));
+                }
+            }
+        }
+        self.types.note(lvty, 0)?;
+        let lvdecl = self.types.declr(lvty, &lvname)?;
+        let body_text = render(self.cx.text, &edits, bs, be);
+        let mut k = String::new();
+        let _ = writeln!(
+            k,
+            "\n/* {}:{} */\n__kernel void ompcl_r{}({}) {{",
+            self.cx.file,
+            line,
+            kid,
+            params.join(", ")
+        );
+        k.push_str(&setup);
+        k.push_str(&reds_pre);
+        k.push_str("  long __gid = (long)get_global_id(0);\n");
+        if !reds_post.is_empty() {
+            k.push_str("  uint __l = (uint)get_local_id(0);\n");
+        }
+        let mut inner = Vec::new();
+        let mut inner_loop = None;
+        if auto_flat {
+            let li = &collapsed[0];
+            let ty = li.loopvar.ty();
+            self.types.note(ty, 0)?;
+            let d = self.types.declr(ty, &li.loopvar.spelling())?;
+            let _ = writeln!(
+                k,
+                "  if (__gid < __n) {{\n    long __rem = __gid, __j0 = 0, __j1 = __n1;\n    if (__flat) {{ __j0 = __rem % __n1; __j1 = __j0 + 1; __rem /= __n1; }}\n    {lvdecl} = ({})(__lb + __rem * __st);",
+                self.types.base(lvty)?
+            );
+            inner_loop = Some(format!(
+                "    for (long __jj = __j0; __jj < __j1; __jj++) {{\n    {d} = ({})(__lb1 + __jj * __st1);\n",
+                self.types.base(ty)?
+            ));
+            inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
+        } else if collapsed.is_empty() {
+            let _ = writeln!(
+                k,
+                "  if (__gid < __n) {{\n    {lvdecl} = ({})(__lb + __gid * __st);",
+                self.types.base(lvty)?
+            );
+        } else {
+            // flattened index: gid = ((i0 * n1) + i1) * n2 + i2 ...
+            k.push_str("  if (__gid < __n) {\n    long __rem = __gid;\n");
+            let mut assigns = String::new();
+            for (lvl, li) in collapsed.iter().enumerate().rev() {
+                let q = lvl + 1;
+                let ty = li.loopvar.ty();
+                self.types.note(ty, 0)?;
+                let d = self.types.declr(ty, &li.loopvar.spelling())?;
+                let _ = writeln!(
+                    assigns,
+                    "    {d} = ({})(__lb{q} + (__rem % __n{q}) * __st{q});\n    __rem /= __n{q};",
+                    self.types.base(ty)?
+                );
+                inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
+            }
+            inner.reverse();
+            k.push_str(&assigns);
+            let _ = writeln!(k, "    {lvdecl} = ({})(__lb + __rem * __st);", self.types.base(lvty)?);
+        }
+        k.push_str(&privs);
+        if let Some(h) = &inner_loop {
+            k.push_str(h);
+        }
+        let _ = writeln!(k, "    do {{\n{body_text}\n    }} while (0);");
+        if inner_loop.is_some() {
+            k.push_str("    }\n");
+        }
+        k.push_str(&lp_post);
+        k.push_str("  }\n");
+        k.push_str(&reds_post);
+        k.push_str("}\n");
+        Ok(KernelOut { code: k, host_args, loopvar_after, lb, ub, step, cmp, ifcond, inner, auto_flat })
+    }
+
+    /// A loop in OpenMP's canonical form.
+    pub(super) fn parse_loop(&self, lp: Node) -> Result<LoopInfo, String> {
+        if lp.kind() != CXCursor_ForStmt {
+            return Err("a worksharing 'for' must be followed by a for loop".into());
+        }
+        let kids = lp.children();
+        if kids.len() != 4 {
+            return Err("loop is not in canonical form (init; test; increment)".into());
+        }
+        let (init, cond, inc, body) = (kids[0], strip(kids[1]), strip(kids[2]), kids[3]);
+        let (loopvar, lb_node): (Node, Node) = if init.kind() == CXCursor_DeclStmt {
+            let vd = init.children();
+            if vd.len() != 1 || vd[0].kind() != CXCursor_VarDecl {
+                return Err("loop is not in canonical form".into());
+            }
+            let ch = vd[0].children();
+            let Some(ini) = ch.last() else { return Err("loop variable not initialised".into()) };
+            (vd[0], *ini)
+        } else {
+            let i = strip(init);
+            if i.kind() != CXCursor_BinaryOperator || i.binop() != CXBinaryOperator_Assign {
+                return Err("loop is not in canonical form".into());
+            }
+            let ch = i.children();
+            let lv = strip(ch[0]);
+            if lv.kind() != CXCursor_DeclRefExpr {
+                return Err("loop is not in canonical form".into());
+            }
+            (lv.referenced().ok_or("loop variable")?, ch[1])
+        };
+        let is_lv = |n: Node| -> bool {
+            let n = strip(n);
+            n.kind() == CXCursor_DeclRefExpr && n.referenced().map(|d| d.equals(&loopvar)).unwrap_or(false)
+        };
+        if cond.kind() != CXCursor_BinaryOperator {
+            return Err("loop test is not a comparison".into());
+        }
+        let cc = cond.children();
+        let mut cmp = cond.binop();
+        let ub_node = if is_lv(cc[0]) {
+            cc[1]
+        } else if is_lv(cc[1]) {
+            cmp = match cmp {
+                CXBinaryOperator_LT => CXBinaryOperator_GT,
+                CXBinaryOperator_GT => CXBinaryOperator_LT,
+                CXBinaryOperator_LE => CXBinaryOperator_GE,
+                CXBinaryOperator_GE => CXBinaryOperator_LE,
+                x => x,
+            };
+            cc[0]
+        } else {
+            return Err("loop test does not compare the loop variable".into());
+        };
+        if !matches!(
+            cmp,
+            CXBinaryOperator_LT | CXBinaryOperator_LE | CXBinaryOperator_GT | CXBinaryOperator_GE
+        ) {
+            return Err("loop test is not <, <=, > or >=".into());
+        }
+        let txt = |n: Node| -> String {
+            let (s, e) = n.range();
+            self.cx.text[s.off..e.off].to_string()
+        };
+        let step = match inc.kind() {
+            CXCursor_UnaryOperator if is_lv(inc.children()[0]) => match inc.unop() {
+                CXUnaryOperator_PostInc | CXUnaryOperator_PreInc => "1".to_string(),
+                CXUnaryOperator_PostDec | CXUnaryOperator_PreDec => "-1".to_string(),
+                _ => return Err("loop increment is not canonical".into()),
+            },
+            CXCursor_CompoundAssignOperator if is_lv(inc.children()[0]) => match inc.binop() {
+                CXBinaryOperator_AddAssign => format!("({})", txt(inc.children()[1])),
+                CXBinaryOperator_SubAssign => format!("-({})", txt(inc.children()[1])),
+                _ => return Err("loop increment is not canonical".into()),
+            },
+            CXCursor_BinaryOperator if inc.binop() == CXBinaryOperator_Assign && is_lv(inc.children()[0]) => {
+                let rhs = strip(inc.children()[1]);
+                let rc = rhs.children();
+                if rhs.kind() == CXCursor_BinaryOperator
+                    && rc.len() == 2
+                    && is_lv(rc[0])
+                    && rhs.binop() == CXBinaryOperator_Add
+                {
+                    format!("({})", txt(rc[1]))
+                } else if rhs.kind() == CXCursor_BinaryOperator
+                    && rc.len() == 2
+                    && is_lv(rc[0])
+                    && rhs.binop() == CXBinaryOperator_Sub
+                {
+                    format!("-({})", txt(rc[1]))
+                } else if rhs.kind() == CXCursor_BinaryOperator
+                    && rc.len() == 2
+                    && is_lv(rc[1])
+                    && rhs.binop() == CXBinaryOperator_Add
+                {
+                    format!("({})", txt(rc[0]))
+                } else {
+                    return Err("loop increment is not canonical".into());
+                }
+            }
+            _ => return Err("loop increment is not canonical".into()),
+        };
+        let lb = txt(lb_node);
+        let ub = txt(ub_node);
+        Ok(LoopInfo { loopvar, init, body, lb, ub, step, cmp, in_init: init.kind() == CXCursor_DeclStmt })
+    }
+}
