@@ -25,6 +25,7 @@
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
@@ -1144,6 +1145,140 @@ void widenCharPairParams(Module &M) {
   }
 }
 
+// Results libclc gets wrong, fixed where the program calls the function (scalar or vector):
+// - sinpi(n), atanpi(+-0): a zero takes x's sign; cospi(n + 0.5) is +0; tanpi(n) is a zero
+//   of x's sign for even n and of the opposite sign for odd n (the CTS's math_edge_cases);
+// - acospi(NaN) is NaN (libclc answers 0.5 for some NaNs).
+void fixMathCalls(Module &M) {
+  struct Fix { const char *prefix; int kind; };
+  const Fix fixes[] = {{"_Z5sinpi", 0}, {"_Z6atanpi", 0}, {"_Z5cospi", 1}, {"_Z5tanpi", 2}, {"_Z6acospi", 3}};
+  std::vector<CallInst *> calls;
+  std::vector<int> kinds;
+  for (Function &F : M) {
+    if (!F.isDeclaration() || F.arg_size() != 1) continue;
+    Type *T = F.getReturnType();
+    if (!T->isFPOrFPVectorTy() || F.getArg(0)->getType() != T) continue;
+    for (const Fix &f : fixes)
+      if (F.getName().starts_with(f.prefix) && F.getName().size() > strlen(f.prefix) &&
+          (F.getName()[strlen(f.prefix)] == 'f' || F.getName()[strlen(f.prefix)] == 'd' ||
+           F.getName()[strlen(f.prefix)] == 'D'))
+        for (User *U : F.users())
+          if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getCalledFunction() == &F) {
+            calls.push_back(CI);
+            kinds.push_back(f.kind);
+          }
+  }
+  for (size_t i = 0; i < calls.size(); i++) {
+    CallInst *CI = calls[i];
+    std::vector<Use *> uses;
+    for (Use &U : CI->uses()) uses.push_back(&U);
+    IRBuilder<> B(CI->getNextNode());
+    Value *x = CI->getArgOperand(0), *r = CI;
+    Type *T = CI->getType();
+    Value *zero = ConstantFP::get(T, 0.0);
+    Value *isZero = B.CreateFCmpOEQ(r, zero);
+    Value *fixed = nullptr;
+    switch (kinds[i]) {
+    case 0: // a zero with x's sign
+      fixed = B.CreateSelect(isZero, B.CreateCopySign(zero, x), r);
+      break;
+    case 1: // +0
+      fixed = B.CreateSelect(isZero, zero, r);
+      break;
+    case 2: { // x's sign, flipped for odd integers (x/2 not an integer)
+      Value *h = B.CreateFMul(x, ConstantFP::get(T, 0.5));
+      Value *odd = B.CreateFCmpUNE(h, B.CreateUnaryIntrinsic(Intrinsic::floor, h));
+      Value *signOf = B.CreateSelect(odd, B.CreateFNeg(x), x);
+      fixed = B.CreateSelect(isZero, B.CreateCopySign(zero, signOf), r);
+      break;
+    }
+    default: // NaN in, NaN out
+      fixed = B.CreateSelect(B.CreateFCmpUNO(x, x), x, r);
+      break;
+    }
+    for (Use *U : uses) U->set(fixed);
+  }
+}
+
+// convert_float*_rt[nzp](int/uint/long/ulong/double) and convert_double*_rt[nzp](long/ulong):
+// libclc's emulated rounding is wrong near powers of two (the CTS's conversions); the PTX
+// conversion instructions round as asked.
+void defineRoundingConversions(Module &M) {
+  LLVMContext &C = M.getContext();
+  for (Function &F : M) {
+    if (!F.isDeclaration() || F.arg_size() != 1) continue;
+    StringRef n = F.getName();
+    size_t at = n.find("convert_");
+    if (!n.starts_with("_Z") || at == StringRef::npos) continue;
+    StringRef rest = n.substr(at + 8);
+    bool toFloat = rest.starts_with("float"), toDouble = rest.starts_with("double");
+    if (!toFloat && !toDouble) continue;
+    size_t r = rest.find("_rt");
+    if (r == StringRef::npos || r + 4 > rest.size()) continue;
+    char mode = rest[r + 3];
+    char src = n.back();
+    Type *RT = F.getReturnType(), *AT = F.getArg(0)->getType();
+    Type *RE = RT->getScalarType(), *AE = AT->getScalarType();
+    unsigned lanes = isa<FixedVectorType>(RT) ? cast<FixedVectorType>(RT)->getNumElements() : 1;
+    unsigned alanes = isa<FixedVectorType>(AT) ? cast<FixedVectorType>(AT)->getNumElements() : 1;
+    if (lanes != alanes || !(toFloat ? RE->isFloatTy() : RE->isDoubleTy())) continue;
+    int m = mode == 'n' ? 0 : mode == 'z' ? 1 : mode == 'p' ? 2 : mode == 'e' ? 3 : -1;
+    if (m < 0) continue;
+    // The PTX conversion, as inline assembly: LLVM's InstCombine turns llvm.nvvm.*2f.rz into a
+    // plain sitofp/uitofp, which rounds to nearest.
+    const char *from = nullptr, *cons = nullptr;
+    if (src == 'i' && AE->isIntegerTy(32)) from = "s32", cons = "r";
+    else if (src == 'j' && AE->isIntegerTy(32)) from = "u32", cons = "r";
+    else if (src == 'l' && AE->isIntegerTy(64)) from = "s64", cons = "l";
+    else if (src == 'm' && AE->isIntegerTy(64)) from = "u64", cons = "l";
+    else if (src == 'd' && AE->isDoubleTy() && toFloat) from = "f64", cons = "d";
+    if (!from || (toDouble && AE->isIntegerTy(32))) continue;
+    const char *rnd[4] = {"rm", "rz", "rp", "rn"};
+    std::string text = std::string("cvt.") + rnd[m] + (toFloat ? ".f32." : ".f64.") + from + " $0, $1;";
+    std::string constraints = std::string(toFloat ? "=f," : "=d,") + cons;
+    InlineAsm *cvt = InlineAsm::get(FunctionType::get(RE, {AE}, false), text, constraints, false);
+    F.setLinkage(GlobalValue::InternalLinkage);
+    F.removeFnAttr(Attribute::NoInline);
+    F.removeFnAttr(Attribute::OptimizeNone);
+    IRBuilder<> B(BasicBlock::Create(C, "entry", &F));
+    Value *x = F.getArg(0);
+    auto one = [&](Value *e) { return B.CreateCall(cvt, {e}); };
+    if (lanes == 1 && !isa<FixedVectorType>(RT)) {
+      B.CreateRet(one(x));
+    } else {
+      Value *v = PoisonValue::get(RT);
+      for (unsigned i = 0; i < lanes; i++) v = B.CreateInsertElement(v, one(B.CreateExtractElement(x, (uint64_t)i)), (uint64_t)i);
+      B.CreateRet(v);
+    }
+  }
+}
+
+// smoothstep(edge0, edge1, x) with scalar edges and a vector x: libclc defines the double
+// forms under a float-edged name (_Z10smoothstepffDv2_d), so smoothstep(double, double,
+// double2) was an undefined function.
+void defineSmoothstep(Module &M) {
+  LLVMContext &C = M.getContext();
+  for (Function &F : M) {
+    if (!F.isDeclaration() || F.arg_size() != 3 || !F.getName().starts_with("_Z10smoothstep")) continue;
+    Type *RT = F.getReturnType();
+    auto *VT = dyn_cast<FixedVectorType>(RT);
+    if (!VT || !VT->getElementType()->isFloatingPointTy()) continue;
+    Type *E = VT->getElementType();
+    if (F.getArg(0)->getType() != E || F.getArg(1)->getType() != E || F.getArg(2)->getType() != RT) continue;
+    F.setLinkage(GlobalValue::InternalLinkage);
+    F.removeFnAttr(Attribute::NoInline);
+    F.removeFnAttr(Attribute::OptimizeNone);
+    IRBuilder<> B(BasicBlock::Create(C, "entry", &F));
+    unsigned n = VT->getNumElements();
+    Value *e0 = B.CreateVectorSplat(n, F.getArg(0)), *e1 = B.CreateVectorSplat(n, F.getArg(1));
+    Value *t = B.CreateFDiv(B.CreateFSub(F.getArg(2), e0), B.CreateFSub(e1, e0));
+    t = B.CreateBinaryIntrinsic(Intrinsic::minnum, B.CreateBinaryIntrinsic(Intrinsic::maxnum, t, ConstantFP::get(RT, 0.0)),
+                                ConstantFP::get(RT, 1.0));
+    Value *p = B.CreateFSub(ConstantFP::get(RT, 3.0), B.CreateFMul(ConstantFP::get(RT, 2.0), t));
+    B.CreateRet(B.CreateFMul(B.CreateFMul(t, t), p));
+  }
+}
+
 // The element type of a mangled 3-component vector parameter ("Dv3_f" -> float), or null.
 Type *vec3Element(LLVMContext &C, const std::string &name) {
   size_t at = name.find("Dv3_");
@@ -1271,6 +1406,9 @@ int pg_lower(LLVMModuleRef mref, char **log) {
     defineIdFunctions(M, needOffset, needDim, needGroups);
     defineMacroBuiltins(M);
     defineMissingBuiltins(M);
+    defineSmoothstep(M);
+    defineRoundingConversions(M);
+    fixMathCalls(M);
     lowerPrintf(M);
     return invalidIR(M, "the cudacl rewrites", log) ? 1 : 0;
   } catch (const std::exception &e) {

@@ -73,6 +73,9 @@ pub struct DeviceFunc {
     dyn_shared_optin: AtomicI32,
 }
 
+/// A memory-object argument: (slot offset, __constant?, the object unless NULL or unset).
+pub type MemArg = (u32, bool, Option<Weak<dyn KernelMem>>);
+
 /// The arguments as last set: shared with launches in flight (copy on write).
 #[derive(Clone)]
 pub struct Params {
@@ -84,7 +87,7 @@ pub struct Params {
     /// per pointer argument in order (None until set). Weak: setting a kernel argument does not
     /// retain the object (the CTS's retain_mem_object_set_kernel_arg waits for the destructor
     /// callback of a buffer released while still set); an enqueue holds what it uses (`bind`).
-    pub mems: Vec<(u32, bool, Option<Weak<dyn KernelMem>>)>,
+    pub mems: Vec<MemArg>,
     /// __local argument sizes (bytes wanted), per argument (0 for other kinds).
     pub local_sizes: Vec<u32>,
     /// Total dynamic shared bytes of the __local arguments (offsets aligned).
