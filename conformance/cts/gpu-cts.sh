@@ -48,6 +48,7 @@ for v in $VENDORS; do
 done
 # Backstop: each group is its own process group; end what outlives the deadline by its id.
 ( sleep $((DEADLINE + 40)); for p in "${pids[@]}"; do kill -- -$p 2>/dev/null; done ) &
+bk=$!
 # The project's own C test programs staged in bin/ (cudacl only), beside the CTS.
 if [ -d "$G/bin" ]; then
   mkdir -p $L/cudacl; V=/tmp/cts-vendor-cudacl; mkdir -p $V; echo $LIB > $V/cudacl.icd
@@ -59,7 +60,6 @@ if [ -d "$G/bin" ]; then
     pids+=($!)
   done
 fi
-bk=$!
 for p in "${pids[@]}"; do wait $p; done
 kill $bk 2>/dev/null
 for v in $VENDORS; do
