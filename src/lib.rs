@@ -5,7 +5,9 @@
 //! - `api`: the exported OpenCL entry points (validation, error codes, info queries).
 //! - `core`: the runtime logic (platform, devices, contexts, queues, events, memory, programs).
 //! - `cuda`: safe wrappers over the CUDA driver API, loaded at run time.
+// Every unsafe operation sits in its own block with a comment saying why it holds.
 #![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 pub mod api;
 pub mod base;

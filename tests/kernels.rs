@@ -87,22 +87,34 @@ fn divisors() {
 #[test]
 fn chosen_local_sizes_divide_and_fill_the_gpu() {
     // Large 1-D: 256 per group.
-    assert_eq!(choose_local(&[1 << 24], None, &H100), [256, 1, 1]);
+    assert_eq!(choose_local(&[1 << 24], &H100), [256, 1, 1]);
     // Small 1-D: smaller groups so that all 132 SMs get work.
-    let l = choose_local(&[16384], None, &H100);
+    let l = choose_local(&[16384], &H100);
     assert!(16384 % l[0] == 0 && 16384 / l[0] >= 132, "{l:?}");
     // 2-D: a square-ish tile, dividing both sizes.
-    let l = choose_local(&[1024, 1024], None, &H100);
+    let l = choose_local(&[1024, 1024], &H100);
     assert!(l[0] * l[1] == 256 && 1024 % l[0] == 0 && 1024 % l[1] == 0, "{l:?}");
-    let l = choose_local(&[48, 20], None, &H100);
+    let l = choose_local(&[48, 20], &H100);
     assert!(48 % l[0] == 0 && 20 % l[1] == 0 && l[0] * l[1] <= 256, "{l:?}");
     // 3-D respects the z limit (64).
-    let l = choose_local(&[8, 8, 1024], None, &H100);
+    let l = choose_local(&[8, 8, 1024], &H100);
     assert!(l[2] <= 64 && l[0] * l[1] * l[2] <= 1024, "{l:?}");
     // reqd_work_group_size wins.
-    assert_eq!(choose_local(&[64, 64], Some([8, 4, 1]), &H100), [8, 4, 1]);
+    // More work-items than a size_t counts (2^66): refused; 2^48 and 2^32 + 16 are fine.
+    assert_eq!(
+        geometry(2, None, Some(&[1 << 33, 1 << 33]), Some(&[128, 8]), None, &H100),
+        Err(CL_INVALID_GLOBAL_WORK_SIZE)
+    );
+    assert!(geometry(3, None, Some(&[65536, 65536, 65536]), Some(&[256, 1, 4]), None, &H100).is_ok());
+    assert!(geometry(1, None, Some(&[(1 << 32) + 16]), None, None, &H100).is_ok());
+    // A kernel with reqd_work_group_size must be given that local size (OpenCL 1.2, 5.8).
+    assert_eq!(
+        geometry(2, None, Some(&[64, 64]), None, Some([8, 4, 1]), &H100),
+        Err(CL_INVALID_WORK_GROUP_SIZE)
+    );
+    assert!(geometry(2, None, Some(&[64, 64]), Some(&[8, 4]), Some([8, 4, 1]), &H100).is_ok());
     // Too many groups in y: larger groups in y.
-    let l = choose_local(&[1, 1 << 17], None, &H100);
+    let l = choose_local(&[1, 1 << 17], &H100);
     assert!((1u64 << 17) / l[1] <= 65535, "{l:?}");
 }
 
@@ -131,12 +143,6 @@ fn geometry_follows_opencl_1_2() {
         geometry(2, None, Some(&[64, 64]), Some(&[4, 8]), Some([8, 4, 1]), &H100),
         Err(CL_INVALID_WORK_GROUP_SIZE)
     );
-    // OpenCL 1.2: no local size for a kernel with reqd_work_group_size is an error too.
-    assert_eq!(
-        geometry(2, None, Some(&[64, 64]), None, Some([8, 4, 1]), &H100),
-        Err(CL_INVALID_WORK_GROUP_SIZE)
-    );
-    assert!(geometry(2, None, Some(&[64, 64]), Some(&[8, 4]), Some([8, 4, 1]), &H100).is_ok());
     // More groups in y than CUDA's grid takes: accepted (launched in pieces); in x, refused.
     let g = geometry(2, None, Some(&[1, 1 << 17]), Some(&[1, 1]), None, &H100).unwrap();
     assert_eq!(g.grid, [1, 1 << 17, 1]);
@@ -161,93 +167,106 @@ fn null_handles() {
     use cudacl::api::program::*;
     use std::ptr::null_mut;
     let mut err = 0;
-    assert!(clCreateKernel(null_mut(), c"k".as_ptr(), &mut err).is_null());
-    assert_eq!(err, CL_INVALID_PROGRAM);
-    assert_eq!(clSetKernelArg(null_mut(), 0, 0, std::ptr::null()), CL_INVALID_KERNEL);
-    assert_eq!(
-        clEnqueueNDRangeKernel(
+    // SAFETY: every pointer passed is NULL or points to a local of the type the entry point
+    // writes; the handles are NULL, which each entry point checks before use.
+    unsafe {
+        assert!(clCreateKernel(null_mut(), c"k".as_ptr(), &mut err).is_null());
+        assert_eq!(err, CL_INVALID_PROGRAM);
+        assert_eq!(clSetKernelArg(null_mut(), 0, 0, std::ptr::null()), CL_INVALID_KERNEL);
+        assert_eq!(
+            clEnqueueNDRangeKernel(
+                null_mut(),
+                null_mut(),
+                1,
+                std::ptr::null(),
+                std::ptr::null(),
+                std::ptr::null(),
+                0,
+                std::ptr::null(),
+                null_mut()
+            ),
+            CL_INVALID_COMMAND_QUEUE
+        );
+        assert_eq!(
+            clEnqueueTask(null_mut(), null_mut(), 0, std::ptr::null(), null_mut()),
+            CL_INVALID_COMMAND_QUEUE
+        );
+        assert_eq!(
+            clGetProgramBuildInfo(null_mut(), null_mut(), CL_PROGRAM_BUILD_LOG, 0, null_mut(), null_mut()),
+            CL_INVALID_PROGRAM
+        );
+        assert_eq!(
+            clCompileProgram(
+                null_mut(),
+                0,
+                std::ptr::null(),
+                std::ptr::null(),
+                0,
+                std::ptr::null(),
+                null_mut(),
+                None,
+                null_mut()
+            ),
+            CL_INVALID_PROGRAM
+        );
+        assert!(clLinkProgram(
             null_mut(),
-            null_mut(),
-            1,
-            std::ptr::null(),
+            0,
             std::ptr::null(),
             std::ptr::null(),
             0,
             std::ptr::null(),
-            null_mut()
-        ),
-        CL_INVALID_COMMAND_QUEUE
-    );
-    assert_eq!(
-        clEnqueueTask(null_mut(), null_mut(), 0, std::ptr::null(), null_mut()),
-        CL_INVALID_COMMAND_QUEUE
-    );
-    assert_eq!(
-        clGetProgramBuildInfo(null_mut(), null_mut(), CL_PROGRAM_BUILD_LOG, 0, null_mut(), null_mut()),
-        CL_INVALID_PROGRAM
-    );
-    assert_eq!(
-        clCompileProgram(
-            null_mut(),
-            0,
-            std::ptr::null(),
-            std::ptr::null(),
-            0,
-            std::ptr::null(),
-            null_mut(),
-            None,
-            null_mut()
-        ),
-        CL_INVALID_PROGRAM
-    );
-    assert!(clLinkProgram(
-        null_mut(),
-        0,
-        std::ptr::null(),
-        std::ptr::null(),
-        0,
-        std::ptr::null(),
-        None,
-        null_mut(),
-        &mut err
-    )
-    .is_null());
-    assert_eq!(err, CL_INVALID_CONTEXT);
-    assert_eq!(clCreateKernelsInProgram(null_mut(), 0, null_mut(), null_mut()), CL_INVALID_PROGRAM);
-    assert!(clCloneKernel(null_mut(), &mut err).is_null());
-    assert_eq!(err, CL_INVALID_KERNEL);
-    assert_eq!(
-        clGetKernelArgInfo(null_mut(), 0, CL_KERNEL_ARG_NAME, 0, null_mut(), null_mut()),
-        CL_INVALID_KERNEL
-    );
-    assert_eq!(
-        clGetKernelWorkGroupInfo(
-            null_mut(),
-            null_mut(),
-            CL_KERNEL_WORK_GROUP_SIZE,
-            0,
-            null_mut(),
-            null_mut()
-        ),
-        CL_INVALID_KERNEL
-    );
-    assert_eq!(
-        clGetKernelSubGroupInfo(null_mut(), null_mut(), 0, 0, std::ptr::null(), 0, null_mut(), null_mut()),
-        CL_INVALID_KERNEL
-    );
-    assert_eq!(
-        clEnqueueNativeKernel(
-            null_mut(),
             None,
             null_mut(),
-            0,
-            0,
-            std::ptr::null(),
-            null_mut(),
-            0,
-            std::ptr::null(),
-            null_mut()
-        ),
-        CL_INVALID_COMMAND_QUEUE
-    );
+            &mut err
+        )
+        .is_null());
+        assert_eq!(err, CL_INVALID_CONTEXT);
+        assert_eq!(clCreateKernelsInProgram(null_mut(), 0, null_mut(), null_mut()), CL_INVALID_PROGRAM);
+        assert!(clCloneKernel(null_mut(), &mut err).is_null());
+        assert_eq!(err, CL_INVALID_KERNEL);
+        assert_eq!(
+            clGetKernelArgInfo(null_mut(), 0, CL_KERNEL_ARG_NAME, 0, null_mut(), null_mut()),
+            CL_INVALID_KERNEL
+        );
+        assert_eq!(
+            clGetKernelWorkGroupInfo(
+                null_mut(),
+                null_mut(),
+                CL_KERNEL_WORK_GROUP_SIZE,
+                0,
+                null_mut(),
+                null_mut()
+            ),
+            CL_INVALID_KERNEL
+        );
+        assert_eq!(
+            clGetKernelSubGroupInfo(
+                null_mut(),
+                null_mut(),
+                0,
+                0,
+                std::ptr::null(),
+                0,
+                null_mut(),
+                null_mut()
+            ),
+            CL_INVALID_KERNEL
+        );
+        assert_eq!(
+            clEnqueueNativeKernel(
+                null_mut(),
+                None,
+                null_mut(),
+                0,
+                0,
+                std::ptr::null(),
+                null_mut(),
+                0,
+                std::ptr::null(),
+                null_mut()
+            ),
+            CL_INVALID_COMMAND_QUEUE
+        );
+    }
 }

@@ -61,6 +61,7 @@ pub fn take_string(p: *mut c_char) -> String {
     }
     // SAFETY: the bridge returns NUL-terminated malloc'd strings; freed right after the copy.
     let s = unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy().into_owned();
+    // SAFETY: p was allocated by the bridge and is freed once, here.
     unsafe { pg_free(p) };
     s
 }

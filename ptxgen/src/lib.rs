@@ -5,6 +5,8 @@
 
 //! See README.md for the pipeline, the libclc search order, the caches and the CLI.
 
+#![warn(clippy::undocumented_unsafe_blocks)]
+
 mod binary;
 mod cache;
 mod ffi;
@@ -110,6 +112,11 @@ pub struct ArgInfo {
     pub type_qualifier: u64,
 }
 
+/// The most bytes the implicit parameters take after the user's: global offset (24), work_dim
+/// (4) and groups (24), 52 bytes, after at most 7 bytes of alignment. The runtime keeps this
+/// much of the driver's parameter limit out of CL_DEVICE_MAX_PARAMETER_SIZE.
+pub const IMPLICIT_PARAMS_MAX_BYTES: usize = 64;
+
 /// Parameters ptxgen appends after the user's, filled in by the runtime at each launch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ImplicitKind {
@@ -174,7 +181,7 @@ pub enum BuildError {
 
 /// clBuildProgram: source + options -> PTX + kernel layout. Uses the in-process and disk caches.
 pub fn build(source: &str, options: &str, target: &Target) -> Result<Program, BuildError> {
-    pipeline::build(source, options, target, None)
+    pipeline::build(source, options, target)
 }
 
 /// clCompileProgram: source + options + embedded headers (name as #include'd, contents).

@@ -9,6 +9,17 @@ pub struct Options {
     /// Fuse multiply-add freely (-cl-mad-enable, -cl-unsafe-math-optimizations, -cl-fast-relaxed-math).
     pub fast_fma: bool,
     pub kernel_arg_info: bool,
+    /// Link only: -create-library (the result is a library, not an executable).
+    pub create_library: bool,
+    /// Link only: -enable-link-options (allowed with -create-library alone).
+    pub enable_link_options: bool,
+}
+
+/// Whether an option string holds `flag` as one of its words (quoted words count as one), for
+/// the runtime's questions about options (-cl-kernel-arg-info, -create-library...). A string
+/// that does not tokenize holds no flag; building with it reports the error.
+pub fn has_flag(options: &str, flag: &str) -> bool {
+    tokenize(options).is_ok_and(|words| words.iter().any(|w| w == flag))
 }
 
 /// Splits an option string like a shell would, for the simple cases OpenCL programs use:
@@ -136,14 +147,15 @@ pub fn parse_link(s: &str) -> Result<Options, String> {
     let mut o = Options::default();
     for t in tokenize(s)? {
         match t.as_str() {
-            "-create-library"
-            | "-enable-link-options"
-            | "-cl-denorms-are-zero"
-            | "-cl-no-signed-zeros"
-            | "-cl-finite-math-only" => {}
+            "-create-library" => o.create_library = true,
+            "-enable-link-options" => o.enable_link_options = true,
+            "-cl-denorms-are-zero" | "-cl-no-signed-zeros" | "-cl-finite-math-only" => {}
             "-cl-unsafe-math-optimizations" | "-cl-fast-relaxed-math" => o.fast_fma = true,
             _ => return Err(format!("invalid link option '{t}'")),
         }
+    }
+    if o.enable_link_options && !o.create_library {
+        return Err("-enable-link-options is allowed only with -create-library".into());
     }
     Ok(o)
 }
@@ -164,6 +176,11 @@ mod tests {
         assert!(parse_build("-D").is_err());
         assert_eq!(tokenize(r#"-D X="a b" -D 'Y=c'"#).unwrap(), vec!["-D", "X=a b", "-D", "Y=c"]);
         assert!(parse_link("-create-library -cl-fast-relaxed-math").unwrap().fast_fma);
+        assert!(parse_link("-create-library").unwrap().create_library);
+        assert!(parse_link("-enable-link-options").is_err());
+        assert!(has_flag("-D 'X=-cl-kernel-arg-info' -cl-kernel-arg-info", "-cl-kernel-arg-info"));
+        assert!(!has_flag("-D 'X=-cl-kernel-arg-info'", "-cl-kernel-arg-info"));
+        assert!(!has_flag("-D \"X", "-D"));
         assert!(parse_link("-D X").is_err());
     }
 }

@@ -340,11 +340,13 @@ fn backend(
     let mr = m.as_mut_ptr();
     let mut log: *mut c_char = std::ptr::null_mut();
     // SAFETY (all bridge calls below): `mr` is the live module owned by `m`.
+    // SAFETY: mr is a live module reference; log is a local out-pointer.
     stage(unsafe { ffi::pg_lower(mr, &mut log) }, log, "the IR rewrites")?;
     t.lap("lower");
     let lib = libclc::get().map_err(failed)?;
     let lib = CString::new(lib.to_string_lossy().as_bytes()).map_err(|_| failed("bad libclc path"))?;
     let mut log: *mut c_char = std::ptr::null_mut();
+    // SAFETY: mr is live; lib is a NUL-terminated path that outlives the call; log is local.
     stage(unsafe { ffi::pg_link_libclc(mr, lib.as_ptr(), &mut log) }, log, "linking libclc")?;
     t.lap("libclc-link");
     // Several kernels: optimised and emitted side by side (split.rs); else here, whole.
@@ -379,12 +381,14 @@ pub(crate) fn optimize_and_emit(
     let fma = opts.fast_fma as c_int;
     let mut log: *mut c_char = std::ptr::null_mut();
     // SAFETY (both bridge calls): `mr` is the live module owned by `m`.
+    // SAFETY: mr is live; log is a local out-pointer.
     stage(unsafe { ffi::pg_optimize(mr, sm, ptx, opt, fma, &mut log) }, log, "optimisation")?;
     t.lap("optimize");
     let kernels = info::kernels(m).map_err(failed)?;
     t.lap("layout");
     let mut log: *mut c_char = std::ptr::null_mut();
     let mut out: *mut c_char = std::ptr::null_mut();
+    // SAFETY: mr is live; out and log are local out-pointers.
     stage(unsafe { ffi::pg_codegen(mr, sm, ptx, opt, fma, &mut out, &mut log) }, log, "PTX code generation")?;
     let ptx_text = ffi::take_string(out);
     t.lap("codegen");
@@ -398,12 +402,7 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, BuildError>) -> Result<T, BuildError
     }
 }
 
-pub fn build(
-    source: &str,
-    options: &str,
-    target: &Target,
-    _unused: Option<()>,
-) -> Result<Program, BuildError> {
+pub fn build(source: &str, options: &str, target: &Target) -> Result<Program, BuildError> {
     build_timed(source, options, target, true).0
 }
 

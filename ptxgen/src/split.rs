@@ -69,6 +69,7 @@ pub(crate) fn build_kernels_in_parallel(
     let mut weights = vec![0i64; n];
     // SAFETY (all bridge calls here): `mr` is the live module owned by `m`; only read. The
     // weights buffer holds n values (long long on the C++ side).
+    // SAFETY: mr is live; weights has n slots.
     if unsafe { ffi::pg_split_weights(mr, weights.as_mut_ptr(), n as i32) } == 0 {
         return Ok(None);
     }
@@ -99,6 +100,7 @@ pub(crate) fn build_kernels_in_parallel(
         for (p, kernels) in groups.iter().enumerate() {
             let idx: Vec<i32> = kernels.iter().map(|&k| k as i32).collect();
             let mut log: *mut c_char = std::ptr::null_mut();
+            // SAFETY: mr is live; idx holds idx.len() kernel indices; log is local.
             let raw = unsafe { ffi::pg_split_part(mr, p as i32, idx.as_ptr(), idx.len() as i32, &mut log) };
             let log = ffi::take_string(log);
             if raw.is_null() {

@@ -13,7 +13,10 @@ use std::sync::Arc;
 type PfnNotify = Option<unsafe extern "C" fn(*const c_char, *const c_void, usize, *mut c_void)>;
 
 /// Reads a 0-terminated property list; returns the pairs as given (terminator included).
-fn parse_properties(props: *const cl_context_properties) -> CLResult<Vec<cl_context_properties>> {
+///
+/// # Safety
+/// `props` is NULL or a 0-terminated list of (name, value) pairs.
+unsafe fn parse_properties(props: *const cl_context_properties) -> CLResult<Vec<cl_context_properties>> {
     let mut out = Vec::new();
     if props.is_null() {
         return Ok(out);
@@ -27,16 +30,17 @@ fn parse_properties(props: *const cl_context_properties) -> CLResult<Vec<cl_cont
             out.push(0);
             return Ok(out);
         }
+        // SAFETY: the pair's value follows its non-zero name in the caller's list.
         let value = unsafe { *props.add(i + 1) };
         if seen.contains(&name) {
             return Err(CL_INVALID_PROPERTY);
         }
         seen.push(name);
-        match name as u32 {
+        // The whole name is compared: an arbitrary value must not match by its low bits.
+        match u32::try_from(name).unwrap_or(0) {
             CL_CONTEXT_PLATFORM => {
                 Cl::<Platform>::get(value as cl_platform_id).map_err(|_| CL_INVALID_PLATFORM)?;
             }
-            // A cl_bool: anything else is an invalid value for a supported name.
             CL_CONTEXT_INTEROP_USER_SYNC => {
                 if value != CL_TRUE as cl_context_properties && value != CL_FALSE as cl_context_properties {
                     return Err(CL_INVALID_PROPERTY);
@@ -58,13 +62,16 @@ fn notify_of(pfn: PfnNotify, user_data: *mut c_void) -> CLResult<Option<(NotifyF
     }
 }
 
-fn create(
+/// # Safety
+/// `properties` as `parse_properties` requires, `devices` as `slice_arg`.
+unsafe fn create(
     properties: *const cl_context_properties,
     devices: Vec<Arc<Cl<Device>>>,
     pfn: PfnNotify,
     user_data: *mut c_void,
 ) -> CLResult<cl_context> {
-    let props = parse_properties(properties)?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let props = unsafe { parse_properties(properties) }?;
     let notify = notify_of(pfn, user_data)?;
     Ok(Cl::new_handle(Context::new(devices, props, notify)?))
 }
@@ -90,7 +97,8 @@ pub unsafe extern "C" fn clCreateContext(
                 list.push(d);
             }
         }
-        create(properties, list, pfn_notify, user_data)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { create(properties, list, pfn_notify, user_data) }
     };
     // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
     unsafe { entry_ret(errcode_ret, body) }
@@ -114,7 +122,8 @@ pub unsafe extern "C" fn clCreateContextFromType(
         if device_type != all && (device_type & !known != 0 || device_type == 0) {
             return Err(CL_INVALID_DEVICE_TYPE);
         }
-        parse_properties(properties)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { parse_properties(properties) }?;
         notify_of(pfn_notify, user_data)?;
         let gpu = device_type == all
             || device_type & (CL_DEVICE_TYPE_GPU | CL_DEVICE_TYPE_DEFAULT) as cl_device_type != 0;
@@ -125,7 +134,8 @@ pub unsafe extern "C" fn clCreateContextFromType(
         if devices.is_empty() {
             return Err(CL_DEVICE_NOT_FOUND);
         }
-        create(properties, devices, pfn_notify, user_data)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { create(properties, devices, pfn_notify, user_data) }
     };
     // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
     unsafe { entry_ret(errcode_ret, body) }
@@ -151,7 +161,9 @@ pub unsafe extern "C" fn clGetContextInfo(
 ) -> cl_int {
     entry(|| {
         let c = Cl::<Context>::get(context)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_CONTEXT_REFERENCE_COUNT => out.value::<cl_uint>(c.ref_count()),
             CL_CONTEXT_NUM_DEVICES => out.value::<cl_uint>(c.devices.len() as cl_uint),

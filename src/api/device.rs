@@ -22,9 +22,6 @@ const CL_DEVICE_PCI_BUS_ID_NV: cl_device_info = 0x4008;
 const CL_DEVICE_PCI_SLOT_ID_NV: cl_device_info = 0x4009;
 const CL_DEVICE_PCI_DOMAIN_ID_NV: cl_device_info = 0x400A;
 
-/// Space the runtime's implicit kernel parameters (global offset, work_dim, groups: 52 bytes
-/// after at most 7 of alignment) may take from the driver's parameter limit.
-pub const IMPLICIT_PARAMS: usize = 64;
 /// CUDA's device-side printf buffer (the driver's default FIFO size).
 const PRINTF_BUFFER_SIZE: usize = 1 << 20;
 
@@ -124,7 +121,9 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         | CL_DEVICE_IMAGE3D_MAX_DEPTH
         | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
         | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => out.value::<usize>(0),
-        CL_DEVICE_MAX_PARAMETER_SIZE => out.value::<usize>(d.max_param_buffer() - IMPLICIT_PARAMS),
+        CL_DEVICE_MAX_PARAMETER_SIZE => {
+            out.value::<usize>(d.max_param_buffer() - ptxgen::IMPLICIT_PARAMS_MAX_BYTES)
+        }
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => out.value::<cl_uint>((BASE_ADDR_ALIGN * 8) as cl_uint),
         CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => out.value::<cl_uint>(128),
         CL_DEVICE_SINGLE_FP_CONFIG => out.value(fp_config_single()),
@@ -202,11 +201,11 @@ pub unsafe extern "C" fn clGetDeviceInfo(
     param_value_size_ret: *mut usize,
 ) -> cl_int {
     entry(|| {
-        device_info(
-            &*Cl::<Device>::get(device)?,
-            param_name,
-            InfoOut::new(param_value_size, param_value, param_value_size_ret),
-        )
+        let d = Cl::<Device>::get(device)?;
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
+        device_info(&d, param_name, out)
     })
 }
 

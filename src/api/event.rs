@@ -43,7 +43,9 @@ pub unsafe extern "C" fn clGetEventInfo(
 ) -> cl_int {
     entry(|| {
         let e = Cl::<Event>::get(event)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_EVENT_COMMAND_QUEUE => {
                 out.value(e.queue.as_ref().map_or(std::ptr::null_mut(), |q| q.handle()))
@@ -82,7 +84,9 @@ pub unsafe extern "C" fn clGetEventProfilingInfo(
             return Err(CL_PROFILING_INFO_NOT_AVAILABLE);
         }
         let p = e.profile().ok_or(CL_PROFILING_INFO_NOT_AVAILABLE)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_PROFILING_COMMAND_QUEUED => out.value::<cl_ulong>(p.queued),
             CL_PROFILING_COMMAND_SUBMIT => out.value::<cl_ulong>(p.submit),

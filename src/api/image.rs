@@ -96,22 +96,7 @@ pub unsafe extern "C" fn clGetSupportedImageFormats(
 ) -> cl_int {
     entry(|| {
         Cl::<Context>::get(context)?;
-        // The arguments are checked as for a device with images: flags as clCreateBuffer takes
-        // them (at most one access flag, one host-access flag, USE_HOST_PTR with neither other
-        // host-pointer flag), an image type, and a list only with room in it.
-        let access = (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY) as cl_mem_flags;
-        let host_ptr = (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR) as cl_mem_flags;
-        let host_access =
-            (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) as cl_mem_flags;
-        let use_ptr = flags & CL_MEM_USE_HOST_PTR as cl_mem_flags != 0;
-        if flags & !(access | host_ptr | host_access) != 0
-            || (flags & access).count_ones() > 1
-            || (flags & host_access).count_ones() > 1
-            || (use_ptr && flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR) as cl_mem_flags != 0)
-        {
-            return Err(CL_INVALID_VALUE);
-        }
-        let types = [
+        let image_types = [
             CL_MEM_OBJECT_IMAGE1D,
             CL_MEM_OBJECT_IMAGE1D_BUFFER,
             CL_MEM_OBJECT_IMAGE1D_ARRAY,
@@ -119,7 +104,10 @@ pub unsafe extern "C" fn clGetSupportedImageFormats(
             CL_MEM_OBJECT_IMAGE2D_ARRAY,
             CL_MEM_OBJECT_IMAGE3D,
         ];
-        if !types.contains(&image_type) || (num_entries == 0 && !image_formats.is_null()) {
+        if !super::memory::valid_mem_flags(flags)
+            || !image_types.contains(&image_type)
+            || (num_entries == 0 && !image_formats.is_null())
+        {
             return Err(CL_INVALID_VALUE);
         }
         // SAFETY: num_image_formats is NULL or a cl_uint, per the spec.

@@ -12,7 +12,10 @@ pub struct InfoOut {
 }
 
 impl InfoOut {
-    pub fn new(size: usize, value: *mut c_void, size_ret: *mut usize) -> InfoOut {
+    /// # Safety
+    /// `value` is NULL or has `size` writable bytes; `size_ret` is NULL or a writable `usize`;
+    /// both stay valid while the `InfoOut` lives.
+    pub unsafe fn new(size: usize, value: *mut c_void, size_ret: *mut usize) -> InfoOut {
         InfoOut { size, value, size_ret }
     }
 
@@ -22,11 +25,11 @@ impl InfoOut {
             if self.size < data.len() {
                 return Err(CL_INVALID_VALUE);
             }
-            // SAFETY: the caller promised `size` writable bytes at `value`.
+            // SAFETY: `size` writable bytes at `value` (the contract of `new`), and size >= len.
             unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), self.value.cast(), data.len()) };
         }
         if !self.size_ret.is_null() {
-            // SAFETY: non-NULL size_ret points to a size_t.
+            // SAFETY: non-NULL size_ret is a writable usize (the contract of `new`).
             unsafe { self.size_ret.write(data.len()) };
         }
         Ok(())

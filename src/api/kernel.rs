@@ -132,7 +132,9 @@ pub unsafe extern "C" fn clGetKernelInfo(
 ) -> cl_int {
     entry(|| {
         let k = Cl::<Kernel>::get(kernel)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_KERNEL_FUNCTION_NAME => out.str(&k.info.name),
             CL_KERNEL_NUM_ARGS => out.value::<cl_uint>(k.num_args() as cl_uint),
@@ -172,7 +174,9 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
     entry(|| {
         let k = Cl::<Kernel>::get(kernel)?;
         let dev = query_device(&k, device)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         let d = &k.program.context.devices[dev];
         let f = k.funcs.get(dev).and_then(|f| f.as_ref());
         match param_name {
@@ -209,7 +213,9 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
     entry(|| {
         let k = Cl::<Kernel>::get(kernel)?;
         let a = k.info.args.get(arg_indx as usize).ok_or(CL_INVALID_ARG_INDEX)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         let known = matches!(
             param_name,
             CL_KERNEL_ARG_ADDRESS_QUALIFIER
@@ -267,7 +273,10 @@ pub unsafe extern "C" fn clGetKernelSubGroupInfo(
 }
 
 /// An array argument of `n` entries, or None for NULL.
-fn opt_dims<'a>(p: *const usize, n: u32) -> Option<&'a [usize]> {
+///
+/// # Safety
+/// `p` is NULL or holds `n` values that outlive `'a`.
+unsafe fn opt_dims<'a>(p: *const usize, n: u32) -> Option<&'a [usize]> {
     if p.is_null() || !(1..=3).contains(&n) {
         None
     } else {
@@ -277,7 +286,9 @@ fn opt_dims<'a>(p: *const usize, n: u32) -> Option<&'a [usize]> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn enqueue_ndrange(
+/// # Safety
+/// The pointer arguments are valid as clEnqueueNDRangeKernel's specification requires.
+unsafe fn enqueue_ndrange(
     command_queue: cl_command_queue,
     kernel: cl_kernel,
     work_dim: cl_uint,
@@ -301,9 +312,12 @@ fn enqueue_ndrange(
         q.dev,
         f,
         work_dim,
-        opt_dims(offset, work_dim),
-        opt_dims(global, work_dim),
-        opt_dims(local, work_dim),
+        // SAFETY: the pointers passed on are covered by this function's own contract.
+        unsafe { opt_dims(offset, work_dim) },
+        // SAFETY: the pointers passed on are covered by this function's own contract.
+        unsafe { opt_dims(global, work_dim) },
+        // SAFETY: the pointers passed on are covered by this function's own contract.
+        unsafe { opt_dims(local, work_dim) },
     )?;
     let params = k.params();
     if params.unset != 0 {
@@ -331,18 +345,21 @@ pub unsafe extern "C" fn clEnqueueNDRangeKernel(
     event: *mut cl_event,
 ) -> cl_int {
     entry(|| {
-        enqueue_ndrange(
-            command_queue,
-            kernel,
-            work_dim,
-            global_work_offset,
-            global_work_size,
-            local_work_size,
-            num_events_in_wait_list,
-            event_wait_list,
-            event,
-            CL_COMMAND_NDRANGE_KERNEL,
-        )
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe {
+            enqueue_ndrange(
+                command_queue,
+                kernel,
+                work_dim,
+                global_work_offset,
+                global_work_size,
+                local_work_size,
+                num_events_in_wait_list,
+                event_wait_list,
+                event,
+                CL_COMMAND_NDRANGE_KERNEL,
+            )
+        }
     })
 }
 
@@ -356,18 +373,21 @@ pub unsafe extern "C" fn clEnqueueTask(
 ) -> cl_int {
     let one = [1usize; 1];
     entry(|| {
-        enqueue_ndrange(
-            command_queue,
-            kernel,
-            1,
-            std::ptr::null(),
-            one.as_ptr(),
-            one.as_ptr(),
-            num_events_in_wait_list,
-            event_wait_list,
-            event,
-            CL_COMMAND_TASK,
-        )
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe {
+            enqueue_ndrange(
+                command_queue,
+                kernel,
+                1,
+                std::ptr::null(),
+                one.as_ptr(),
+                one.as_ptr(),
+                num_events_in_wait_list,
+                event_wait_list,
+                event,
+                CL_COMMAND_TASK,
+            )
+        }
     })
 }
 

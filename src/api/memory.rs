@@ -28,22 +28,26 @@ fn at_most_one(flags: cl_mem_flags, group: cl_mem_flags) -> bool {
     (flags & group).count_ones() <= 1
 }
 
-fn create_buffer(
+/// Whether `flags` is a valid memory-object flag set: known bits only, at most one device access
+/// and one host access flag, and USE_HOST_PTR alone of the host-pointer flags but COPY with ALLOC.
+pub fn valid_mem_flags(flags: cl_mem_flags) -> bool {
+    flags & !(ACCESS | HOST_PTR_FLAGS | HOST_ACCESS) == 0
+        && at_most_one(flags, ACCESS)
+        && at_most_one(flags, HOST_ACCESS)
+        && !(has(flags, CL_MEM_USE_HOST_PTR)
+            && (has(flags, CL_MEM_ALLOC_HOST_PTR) || has(flags, CL_MEM_COPY_HOST_PTR)))
+}
+
+/// # Safety
+/// `host_ptr` is valid as clCreateBuffer's specification requires for `flags`.
+unsafe fn create_buffer(
     context: cl_context,
     flags: cl_mem_flags,
     size: usize,
     host_ptr: *mut c_void,
 ) -> CLResult<cl_mem> {
     let c = Cl::<Context>::get(context)?;
-    if flags & !(ACCESS | HOST_PTR_FLAGS | HOST_ACCESS) != 0
-        || !at_most_one(flags, ACCESS)
-        || !at_most_one(flags, HOST_ACCESS)
-    {
-        return Err(CL_INVALID_VALUE);
-    }
-    if has(flags, CL_MEM_USE_HOST_PTR)
-        && (has(flags, CL_MEM_ALLOC_HOST_PTR) || has(flags, CL_MEM_COPY_HOST_PTR))
-    {
+    if !valid_mem_flags(flags) {
         return Err(CL_INVALID_VALUE);
     }
     let max = c.devices.iter().map(|d| d.max_alloc).max().unwrap_or(0);
@@ -55,7 +59,8 @@ fn create_buffer(
         return Err(CL_INVALID_HOST_PTR);
     }
     let flags = if flags & ACCESS == 0 { flags | CL_MEM_READ_WRITE as cl_mem_flags } else { flags };
-    Ok(Mem::new_buffer(c, flags, size, host_ptr)?.handle())
+    // SAFETY: host_ptr is as the flags require: the caller's contract, and the checks above.
+    Ok(unsafe { Mem::new_buffer(c, flags, size, host_ptr) }?.handle())
 }
 
 #[no_mangle]
@@ -66,7 +71,8 @@ pub unsafe extern "C" fn clCreateBuffer(
     host_ptr: *mut c_void,
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
-    let body = || create_buffer(context, flags, size, host_ptr);
+    // SAFETY: the entry point's own pointer arguments, valid per the spec.
+    let body = || unsafe { create_buffer(context, flags, size, host_ptr) };
     // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
     unsafe { entry_ret(errcode_ret, body) }
 }
@@ -87,7 +93,8 @@ pub unsafe extern "C" fn clCreateBufferWithProperties(
         if !properties.is_null() && unsafe { *properties } != 0 {
             return Err(CL_INVALID_PROPERTY);
         }
-        create_buffer(context, flags, size, host_ptr)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { create_buffer(context, flags, size, host_ptr) }
     };
     // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
     unsafe { entry_ret(errcode_ret, body) }
@@ -133,7 +140,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
         if region.size == 0 {
             return Err(CL_INVALID_BUFFER_SIZE);
         }
-        if region.origin.checked_add(region.size).map_or(true, |end| end > parent.size) {
+        if region.origin.checked_add(region.size).is_none_or(|end| end > parent.size) {
             return Err(CL_INVALID_VALUE);
         }
         if region.origin % BASE_ADDR_ALIGN != 0 {
@@ -168,7 +175,9 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
 ) -> cl_int {
     entry(|| {
         let m = Cl::<Mem>::get(memobj)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_MEM_TYPE => out.value::<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER as cl_mem_object_type),
             CL_MEM_FLAGS => out.value::<cl_mem_flags>(m.flags),
@@ -207,7 +216,9 @@ struct Target {
     waits: Vec<Arc<Cl<crate::core::event::Event>>>,
 }
 
-fn target(
+/// # Safety
+/// `list` holds `num` event handles, or is NULL with `num` 0.
+unsafe fn target(
     command_queue: cl_command_queue,
     mems: &[&Arc<Cl<Mem>>],
     num: cl_uint,
@@ -231,7 +242,9 @@ fn in_bounds(m: &Mem, offset: usize, len: usize) -> CLResult<()> {
     }
 }
 
-fn run(
+/// # Safety
+/// `event` is NULL or valid for writing a `cl_event`.
+unsafe fn run(
     t: Target,
     command_type: u32,
     blocking: bool,
@@ -265,14 +278,17 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
-        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         if ptr.is_null() || cb == 0 {
             return Err(CL_INVALID_VALUE);
         }
         in_bounds(&m, offset, cb)?;
         m.check_host_access(HOST_READ)?;
-        let work = m.read(offset, cb, ptr);
-        run(t, CL_COMMAND_READ_BUFFER, blocking_read != 0, event, work)
+        // SAFETY: ptr has cb writable bytes until the read completes, per the spec.
+        let work = unsafe { m.read(offset, cb, ptr) };
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_READ_BUFFER, blocking_read != 0, event, work) }
     })
 }
 
@@ -291,14 +307,17 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
-        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         if ptr.is_null() || cb == 0 {
             return Err(CL_INVALID_VALUE);
         }
         in_bounds(&m, offset, cb)?;
         m.check_host_access(HOST_WRITE)?;
-        let work = m.write(offset, cb, ptr);
-        run(t, CL_COMMAND_WRITE_BUFFER, blocking_write != 0, event, work)
+        // SAFETY: ptr has cb readable bytes until the write completes, per the spec.
+        let work = unsafe { m.write(offset, cb, ptr) };
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_WRITE_BUFFER, blocking_write != 0, event, work) }
     })
 }
 
@@ -318,7 +337,8 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
         Cl::<Queue>::get(command_queue)?;
         let s = Cl::<Mem>::get(src_buffer)?;
         let d = Cl::<Mem>::get(dst_buffer)?;
-        let t = target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list) }?;
         if cb == 0 {
             return Err(CL_INVALID_VALUE);
         }
@@ -332,12 +352,16 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
             }
         }
         let work = Cl::<Mem>::copy(&s, &d, src_offset, dst_offset, cb);
-        run(t, CL_COMMAND_COPY_BUFFER, false, event, work)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_COPY_BUFFER, false, event, work) }
     })
 }
 
 /// Reads a size_t[3] argument (CL_INVALID_VALUE when NULL).
-fn triple(p: *const usize) -> CLResult<[usize; 3]> {
+///
+/// # Safety
+/// `p` holds three values.
+unsafe fn triple(p: *const usize) -> CLResult<[usize; 3]> {
     if p.is_null() {
         return Err(CL_INVALID_VALUE);
     }
@@ -345,8 +369,11 @@ fn triple(p: *const usize) -> CLResult<[usize; 3]> {
     Ok(unsafe { [*p, *p.add(1), *p.add(2)] })
 }
 
-fn region_of(p: *const usize) -> CLResult<[usize; 3]> {
-    let r = triple(p)?;
+/// # Safety
+/// `p` is NULL or holds three values.
+unsafe fn region_of(p: *const usize) -> CLResult<[usize; 3]> {
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let r = unsafe { triple(p) }?;
     if r.contains(&0) {
         return Err(CL_INVALID_VALUE);
     }
@@ -369,7 +396,9 @@ fn buffer_side(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn rect_host(
+/// # Safety
+/// The pointer arguments are valid as clEnqueueRead/WriteBufferRect's specification requires.
+unsafe fn rect_host(
     command_queue: cl_command_queue,
     buffer: cl_mem,
     read: bool,
@@ -388,18 +417,25 @@ fn rect_host(
 ) -> CLResult<()> {
     Cl::<Queue>::get(command_queue)?;
     let m = Cl::<Mem>::get(buffer)?;
-    let t = target(command_queue, &[&m], num, list)?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let t = unsafe { target(command_queue, &[&m], num, list) }?;
     if ptr.is_null() {
         return Err(CL_INVALID_VALUE);
     }
-    let region = region_of(region)?;
-    let buf = buffer_side(triple(buffer_origin)?, region, buffer_row_pitch, buffer_slice_pitch, m.size)?;
-    let host = Pitched::new(triple(host_origin)?, region, host_row_pitch, host_slice_pitch)?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let region = unsafe { region_of(region) }?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let buf =
+        buffer_side(unsafe { triple(buffer_origin) }?, region, buffer_row_pitch, buffer_slice_pitch, m.size)?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let host = Pitched::new(unsafe { triple(host_origin) }?, region, host_row_pitch, host_slice_pitch)?;
     host.end(region).ok_or(CL_INVALID_VALUE)?;
     m.check_host_access(if read { HOST_READ } else { HOST_WRITE })?;
-    let work = m.rect_host(read, buf, host, ptr, region);
+    // SAFETY: ptr holds the host region until the command completes, per the spec.
+    let work = unsafe { m.rect_host(read, buf, host, ptr, region) };
     let ty = if read { CL_COMMAND_READ_BUFFER_RECT } else { CL_COMMAND_WRITE_BUFFER_RECT };
-    run(t, ty, blocking != 0, event, work)
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    unsafe { run(t, ty, blocking != 0, event, work) }
 }
 
 #[no_mangle]
@@ -420,23 +456,26 @@ pub unsafe extern "C" fn clEnqueueReadBufferRect(
     event: *mut cl_event,
 ) -> cl_int {
     entry(|| {
-        rect_host(
-            command_queue,
-            buffer,
-            true,
-            blocking_read,
-            buffer_origin,
-            host_origin,
-            region,
-            buffer_row_pitch,
-            buffer_slice_pitch,
-            host_row_pitch,
-            host_slice_pitch,
-            ptr,
-            num_events_in_wait_list,
-            event_wait_list,
-            event,
-        )
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe {
+            rect_host(
+                command_queue,
+                buffer,
+                true,
+                blocking_read,
+                buffer_origin,
+                host_origin,
+                region,
+                buffer_row_pitch,
+                buffer_slice_pitch,
+                host_row_pitch,
+                host_slice_pitch,
+                ptr,
+                num_events_in_wait_list,
+                event_wait_list,
+                event,
+            )
+        }
     })
 }
 
@@ -458,23 +497,26 @@ pub unsafe extern "C" fn clEnqueueWriteBufferRect(
     event: *mut cl_event,
 ) -> cl_int {
     entry(|| {
-        rect_host(
-            command_queue,
-            buffer,
-            false,
-            blocking_read,
-            buffer_origin,
-            host_origin,
-            region,
-            buffer_row_pitch,
-            buffer_slice_pitch,
-            host_row_pitch,
-            host_slice_pitch,
-            ptr as *mut c_void,
-            num_events_in_wait_list,
-            event_wait_list,
-            event,
-        )
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe {
+            rect_host(
+                command_queue,
+                buffer,
+                false,
+                blocking_read,
+                buffer_origin,
+                host_origin,
+                region,
+                buffer_row_pitch,
+                buffer_slice_pitch,
+                host_row_pitch,
+                host_slice_pitch,
+                ptr as *mut c_void,
+                num_events_in_wait_list,
+                event_wait_list,
+                event,
+            )
+        }
     })
 }
 
@@ -498,9 +540,12 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
         Cl::<Queue>::get(command_queue)?;
         let s = Cl::<Mem>::get(src_buffer)?;
         let d = Cl::<Mem>::get(dst_buffer)?;
-        let t = target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list)?;
-        let region = region_of(region)?;
-        let (so, dor) = (triple(src_origin)?, triple(dst_origin)?);
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list) }?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let region = unsafe { region_of(region) }?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let (so, dor) = (unsafe { triple(src_origin) }?, unsafe { triple(dst_origin) }?);
         let sp = buffer_side(so, region, src_row_pitch, src_slice_pitch, s.size)?;
         let dp = buffer_side(dor, region, dst_row_pitch, dst_slice_pitch, d.size)?;
         if Arc::ptr_eq(&s, &d) {
@@ -519,7 +564,8 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
             }
         }
         let work = Cl::<Mem>::copy_rect(&s, &d, sp, dp, region);
-        run(t, CL_COMMAND_COPY_BUFFER_RECT, false, event, work)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_COPY_BUFFER_RECT, false, event, work) }
     })
 }
 
@@ -538,18 +584,20 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
-        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         if pattern.is_null() || !matches!(pattern_size, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128) {
             return Err(CL_INVALID_VALUE);
         }
-        if offset % pattern_size != 0 || cb % pattern_size != 0 {
+        if !offset.is_multiple_of(pattern_size) || !cb.is_multiple_of(pattern_size) {
             return Err(CL_INVALID_VALUE);
         }
         in_bounds(&m, offset, cb)?;
         // SAFETY: pattern_size readable bytes.
         let p = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
         let work = m.fill(p, offset, cb);
-        run(t, CL_COMMAND_FILL_BUFFER, false, event, work)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_FILL_BUFFER, false, event, work) }
     })
 }
 
@@ -569,7 +617,8 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
     let body = || {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(buffer)?;
-        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         let known = (CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) as cl_map_flags;
         let inval = CL_MAP_WRITE_INVALIDATE_REGION as cl_map_flags;
         if map_flags & !known != 0 || (map_flags & inval != 0 && map_flags & !inval != 0) {
@@ -586,7 +635,8 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
             return Err(CL_INVALID_OPERATION);
         }
         let (ptr, work) = m.map(&t.q, map_flags, offset, cb)?;
-        match run(t, CL_COMMAND_MAP_BUFFER, blocking_map != 0, event, work) {
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        match unsafe { run(t, CL_COMMAND_MAP_BUFFER, blocking_map != 0, event, work) } {
             Ok(()) => Ok(ptr),
             Err(e) => {
                 // The mapping never happened: forget it again.
@@ -613,9 +663,11 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
         let m = Cl::<Mem>::get(memobj)?;
-        let t = target(command_queue, &[&m], num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         let work = m.unmap(mapped_ptr)?;
-        run(t, CL_COMMAND_UNMAP_MEM_OBJECT, false, event, work)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { run(t, CL_COMMAND_UNMAP_MEM_OBJECT, false, event, work) }
     })
 }
 
@@ -643,15 +695,19 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
             return Err(CL_INVALID_VALUE);
         }
         let refs: Vec<&Arc<Cl<Mem>>> = mems.iter().collect();
-        let t = target(command_queue, &refs, num_events_in_wait_list, event_wait_list)?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let t = unsafe { target(command_queue, &refs, num_events_in_wait_list, event_wait_list) }?;
         let to_host = flags & CL_MIGRATE_MEM_OBJECT_HOST as cl_mem_migration_flags != 0;
         let undefined = flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED as cl_mem_migration_flags != 0;
         let works: Vec<_> = mems.iter().map(|m| m.migrate(to_host, undefined)).collect();
-        run(t, CL_COMMAND_MIGRATE_MEM_OBJECTS, false, event, move |q: &Queue| {
-            for w in works {
-                w(q)?;
-            }
-            Ok(())
-        })
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe {
+            run(t, CL_COMMAND_MIGRATE_MEM_OBJECTS, false, event, move |q: &Queue| {
+                for w in works {
+                    w(q)?;
+                }
+                Ok(())
+            })
+        }
     })
 }

@@ -15,7 +15,9 @@ fn check_platform(p: cl_platform_id) -> CLResult<()> {
     Cl::<Platform>::get(p).map(|_| ())
 }
 
-fn platform_ids(
+/// # Safety
+/// `platforms` is NULL or has `num_entries` writable slots; `num_platforms` is NULL or writable.
+unsafe fn platform_ids(
     num_entries: cl_uint,
     platforms: *mut cl_platform_id,
     num_platforms: *mut cl_uint,
@@ -38,7 +40,8 @@ pub unsafe extern "C" fn clGetPlatformIDs(
     platforms: *mut cl_platform_id,
     num_platforms: *mut cl_uint,
 ) -> cl_int {
-    entry(|| platform_ids(num_entries, platforms, num_platforms))
+    // SAFETY: the entry point's own pointer arguments, valid per the spec.
+    entry(|| unsafe { platform_ids(num_entries, platforms, num_platforms) })
 }
 
 /// What ocl-icd and the Khronos loader call to enumerate an ICD's platforms.
@@ -48,7 +51,8 @@ pub unsafe extern "C" fn clIcdGetPlatformIDsKHR(
     platforms: *mut cl_platform_id,
     num_platforms: *mut cl_uint,
 ) -> cl_int {
-    entry(|| platform_ids(num_entries, platforms, num_platforms))
+    // SAFETY: the entry point's own pointer arguments, valid per the spec.
+    entry(|| unsafe { platform_ids(num_entries, platforms, num_platforms) })
 }
 
 #[no_mangle]
@@ -61,7 +65,9 @@ pub unsafe extern "C" fn clGetPlatformInfo(
 ) -> cl_int {
     entry(|| {
         check_platform(platform)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_PLATFORM_PROFILE => out.str("FULL_PROFILE"),
             CL_PLATFORM_VERSION => out.str(&platform::version()),
@@ -74,7 +80,8 @@ pub unsafe extern "C" fn clGetPlatformInfo(
     })
 }
 
-/// Extension functions by name: the cl_khr_icd entry point, and every exported entry point.
+/// Extension functions by name. cudacl's one extension with functions is cl_khr_icd; core
+/// functions are not returned (the specification reserves this query for extensions).
 fn extension_function(name: &str) -> *mut c_void {
     match name {
         "clIcdGetPlatformIDsKHR" => clIcdGetPlatformIDsKHR as *mut c_void,

@@ -45,9 +45,13 @@ fn check_notify(pfn: ProgramNotify, user_data: *mut c_void) -> CLResult<()> {
     Ok(())
 }
 
-fn notify(p: &Arc<Cl<Program>>, pfn: ProgramNotify, user_data: *mut c_void) {
+/// Calls the application's build/compile/link callback, if it gave one.
+///
+/// # Safety
+/// `pfn`, if any, is sound to call with `user_data`: the application's promise in passing them.
+unsafe fn notify(p: &Arc<Cl<Program>>, pfn: ProgramNotify, user_data: *mut c_void) {
     if let Some(f) = pfn {
-        // SAFETY: the application's callback with its own data.
+        // SAFETY: the application's callback with its own data (this function's contract).
         unsafe { f(p.handle(), user_data) };
     }
 }
@@ -82,10 +86,13 @@ pub unsafe extern "C" fn clCreateProgramWithSource(
             if s.is_null() {
                 return Err(CL_INVALID_VALUE);
             }
+            // SAFETY: lengths, when given, has count entries, per the spec.
             let len = if lengths.is_null() { 0 } else { unsafe { *lengths.add(i) } };
             if len == 0 {
+                // SAFETY: a zero length means a NUL-terminated string, per the spec.
                 src.extend_from_slice(unsafe { std::ffi::CStr::from_ptr(s) }.to_bytes());
             } else {
+                // SAFETY: strings[i] has lengths[i] bytes, per the spec.
                 src.extend_from_slice(unsafe { std::slice::from_raw_parts(s as *const u8, len) });
             }
         }
@@ -134,7 +141,8 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
         };
         let mut result = Ok(());
         let mut parsed = Vec::with_capacity(n);
-        for i in 0..n {
+        for (i, device) in devices.iter().enumerate() {
+            // SAFETY: lengths and binaries hold num_devices entries (checked non-NULL above).
             let (len, bin) = unsafe { (*lengths.add(i), *binaries.add(i)) };
             if len == 0 || bin.is_null() {
                 status(i, CL_INVALID_VALUE);
@@ -143,8 +151,9 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
                 }
                 continue;
             }
+            // SAFETY: binaries[i] has lengths[i] bytes, per the spec.
             let bytes = unsafe { std::slice::from_raw_parts(bin, len) };
-            match parse_binary(bytes, &devices[i]) {
+            match parse_binary(bytes, device) {
                 Ok(p) => {
                     status(i, CL_SUCCESS);
                     parsed.push((p, bytes.to_vec()));
@@ -233,7 +242,8 @@ pub unsafe extern "C" fn clBuildProgram(
         }
         let r = p.build(&positions, &opts);
         if !matches!(r, Err(CL_INVALID_OPERATION)) {
-            notify(&p, pfn_notify, user_data);
+            // SAFETY: the application's callback and data, as it passed them to this entry point.
+            unsafe { notify(&p, pfn_notify, user_data) };
         }
         r
     })
@@ -279,7 +289,8 @@ pub unsafe extern "C" fn clCompileProgram(
         }
         let r = p.compile(&positions, &opts, &headers);
         if !matches!(r, Err(CL_INVALID_OPERATION)) {
-            notify(&p, pfn_notify, user_data);
+            // SAFETY: the application's callback and data, as it passed them to this entry point.
+            unsafe { notify(&p, pfn_notify, user_data) };
         }
         r
     })
@@ -314,10 +325,7 @@ pub unsafe extern "C" fn clLinkProgram(
         let inputs = Cl::<Program>::get_list(ins)?;
         // SAFETY: options is NULL or a NUL-terminated string, per the spec.
         let opts = unsafe { options_str(options) }.map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
-        let words: Vec<&str> = opts.split_whitespace().collect();
-        if words.contains(&"-enable-link-options") && !words.contains(&"-create-library") {
-            return Err(CL_INVALID_LINKER_OPTIONS);
-        }
+        ptxgen::options::parse_link(&opts).map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
         let devices: Vec<Arc<Cl<Device>>> = positions.iter().map(|&i| c.devices[i].clone()).collect();
         // The objects of every input for each device.
         let mut per_dev = Vec::with_capacity(devices.len());
@@ -329,7 +337,7 @@ pub unsafe extern "C" fn clLinkProgram(
                 }
                 let pos = ip.device_pos(d).ok_or(CL_INVALID_OPERATION)?;
                 let b = ip.build_of(pos).ok_or(CL_INVALID_OPERATION)?;
-                let t = b.binary_type as u32;
+                let t = b.binary_type;
                 if b.objects.is_empty()
                     || !(t == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT || t == CL_PROGRAM_BINARY_TYPE_LIBRARY)
                 {
@@ -341,7 +349,8 @@ pub unsafe extern "C" fn clLinkProgram(
         }
         let p = Cl::publish(Program::new(c, devices, String::new(), Origin::Linked));
         let r = p.link(per_dev, &opts);
-        notify(&p, pfn_notify, user_data);
+        // SAFETY: the application's callback and data, as it passed them to this entry point.
+        unsafe { notify(&p, pfn_notify, user_data) };
         match r {
             Ok(()) => {}
             Err(CL_LINK_PROGRAM_FAILURE) => *fc = CL_LINK_PROGRAM_FAILURE,
@@ -370,7 +379,9 @@ pub unsafe extern "C" fn clGetProgramInfo(
 ) -> cl_int {
     entry(|| {
         let p = Cl::<Program>::get(program)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_PROGRAM_REFERENCE_COUNT => out.value::<cl_uint>(p.ref_count()),
             CL_PROGRAM_CONTEXT => out.value(p.context.handle()),
@@ -397,6 +408,7 @@ pub unsafe extern "C" fn clGetProgramInfo(
                         let dst = unsafe { *ptrs.add(i) };
                         if !dst.is_null() {
                             let b = p.binary(i);
+                            // SAFETY: dst has room for binary i: the caller sized it from CL_PROGRAM_BINARY_SIZES.
                             unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), dst, b.len()) };
                         }
                     }
@@ -433,7 +445,9 @@ pub unsafe extern "C" fn clGetProgramBuildInfo(
         let d = Cl::<Device>::get(device)?;
         let pos = p.device_pos(&d).ok_or(CL_INVALID_DEVICE)?;
         let b = p.build_of(pos).ok_or(CL_INVALID_DEVICE)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_PROGRAM_BUILD_STATUS => out.value::<cl_build_status>(b.status),
             CL_PROGRAM_BUILD_OPTIONS => out.str(&b.options),

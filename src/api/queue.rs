@@ -60,6 +60,7 @@ pub unsafe extern "C" fn clCreateCommandQueueWithProperties(
                 if name == 0 {
                     break;
                 }
+                // SAFETY: the pair's value follows its non-zero name in the caller's list.
                 let value = unsafe { *properties.add(i + 1) };
                 match name as u32 {
                     CL_QUEUE_PROPERTIES => bits = value,
@@ -107,7 +108,9 @@ pub unsafe extern "C" fn clGetCommandQueueInfo(
 ) -> cl_int {
     entry(|| {
         let q = Cl::<Queue>::get(command_queue)?;
-        let out = InfoOut::new(param_value_size, param_value, param_value_size_ret);
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
             CL_QUEUE_CONTEXT => out.value(q.context.handle()),
             CL_QUEUE_DEVICE => out.value(q.device.handle()),
@@ -175,7 +178,10 @@ pub unsafe fn hand_out(event_out: *mut cl_event, event: Option<Arc<Cl<Event>>>) 
 
 /// Enqueues a command that does no work of its own (markers, barriers): its completion is that
 /// of everything before it on the in-order stream, plus its wait list.
-fn enqueue_sync_point(
+///
+/// # Safety
+/// `event_wait_list` holds `num_events` handles (or is NULL with 0); `event` is NULL or writable.
+unsafe fn enqueue_sync_point(
     command_queue: cl_command_queue,
     command_type: cl_command_type,
     waits: Vec<Arc<Cl<Event>>>,
@@ -195,7 +201,8 @@ pub unsafe extern "C" fn clEnqueueMarker(command_queue: cl_command_queue, event:
             Cl::<Queue>::get(command_queue)?;
             return Err(CL_INVALID_VALUE);
         }
-        enqueue_sync_point(command_queue, CL_COMMAND_MARKER, Vec::new(), event)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { enqueue_sync_point(command_queue, CL_COMMAND_MARKER, Vec::new(), event) }
     })
 }
 
@@ -212,13 +219,17 @@ pub unsafe extern "C" fn clEnqueueWaitForEvents(
         }
         // SAFETY: event_list holds num_events event handles, per the spec.
         let waits = unsafe { wait_list(num_events, event_list) }.map_err(|_| CL_INVALID_EVENT)?;
-        enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, waits, std::ptr::null_mut())
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, waits, std::ptr::null_mut()) }
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clEnqueueBarrier(command_queue: cl_command_queue) -> cl_int {
-    entry(|| enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, Vec::new(), std::ptr::null_mut()))
+    // SAFETY: the entry point's own pointer arguments, valid per the spec.
+    entry(|| unsafe {
+        enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, Vec::new(), std::ptr::null_mut())
+    })
 }
 
 #[no_mangle]
@@ -232,7 +243,8 @@ pub unsafe extern "C" fn clEnqueueMarkerWithWaitList(
         Cl::<Queue>::get(command_queue)?;
         // SAFETY: event_wait_list holds num_events_in_wait_list handles, per the spec.
         let waits = unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;
-        enqueue_sync_point(command_queue, CL_COMMAND_MARKER, waits, event)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { enqueue_sync_point(command_queue, CL_COMMAND_MARKER, waits, event) }
     })
 }
 
@@ -247,6 +259,7 @@ pub unsafe extern "C" fn clEnqueueBarrierWithWaitList(
         Cl::<Queue>::get(command_queue)?;
         // SAFETY: event_wait_list holds num_events_in_wait_list handles, per the spec.
         let waits = unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;
-        enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, waits, event)
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        unsafe { enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, waits, event) }
     })
 }

@@ -1,51 +1,57 @@
-//! OpenCL handles: every object handed to the application is an `Arc<Cl<T>>` whose first field
-//! is the ICD dispatch-table pointer (so ocl-icd and the Khronos loader can dispatch on it), and
-//! whose address is registered in one process-wide table. A handle is valid only while it is in
-//! that table: NULL, garbage, a handle of another kind, or one released to zero are all
-//! detected without reading the memory behind it, and answer the kind's CL_INVALID_* code.
+//! OpenCL handles. A handle is the address of a small cell whose one word is the ICD
+//! dispatch-table pointer (ocl-icd and the Khronos loader read it through the handle to pick
+//! the function to call); the object behind it is an `Arc<Cl<T>>`, found through one
+//! process-wide table keyed by the cell's address. A handle is valid only while it is in that
+//! table: NULL, garbage, a handle of another kind, or one released to zero are all detected
+//! without reading the memory behind it, and answer the kind's CL_INVALID_* code.
 //!
-//! The handle itself is the address of a small cell (not of the object) whose one word is the
-//! dispatch pointer. The ICD loaders read that word through the handle before cudacl sees the
-//! call, also for a handle the application already released: a cell is never freed, only reused
-//! as another handle's cell (a free list), so that word stays the dispatch pointer for the life
-//! of the process, and cell memory stays bounded by the peak number of live handles.
+//! Cells are never freed. A loader dereferences a handle before cudacl sees it, so a handle the
+//! application uses after its last release must still point at a dispatch pointer: released
+//! cells wait in a first-in first-out queue and serve again only as other handles, after
+//! `QUARANTINE` later releases. Memory stays bounded by the peak number of live handles.
 use super::entry::{lock, CLResult};
 use crate::cl::*;
 use dashmap::DashMap;
 use rustc_hash::FxBuildHasher;
 use std::any::Any;
+use std::collections::VecDeque;
 use std::ops::Deref;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
-
+use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 
-/// An OpenCL object as the application sees it.
+/// What a handle points to: the dispatch-table pointer, and nothing else.
 #[repr(C)]
-pub struct Cl<T> {
-    /// Must stay the first field: the loaders read it through the handle.
+pub struct HandleCell {
     dispatch: &'static Dispatch,
+}
+
+/// Released cells reused only after this many later releases: a stale handle then fails as
+/// invalid for as long as possible before its address can name another object.
+const QUARANTINE: usize = 4096;
+
+/// Released cells, oldest first.
+static FREE_CELLS: Mutex<VecDeque<&'static HandleCell>> = Mutex::new(VecDeque::new());
+
+/// A cell for a new handle: the oldest released one past the quarantine, else a new one.
+fn take_cell() -> &'static HandleCell {
+    let mut free = lock(&FREE_CELLS);
+    if free.len() > QUARANTINE {
+        if let Some(cell) = free.pop_front() {
+            return cell;
+        }
+    }
+    drop(free);
+    Box::leak(Box::new(HandleCell { dispatch: crate::icd_dispatch() }))
+}
+
+/// An OpenCL object as the application sees it.
+pub struct Cl<T> {
+    /// The cell whose address is the handle (NULL until the object is first registered).
+    cell: AtomicPtr<HandleCell>,
     /// The reference count the API exposes (clRetain*/clRelease*). Internal references are plain
     /// `Arc` clones and keep the object alive after the application's last release.
     api_refs: AtomicU32,
-    /// The handle's cell (0 until registered; kept after the last release, as a value only).
-    cell: AtomicUsize,
     inner: T,
-}
-
-/// What a handle points to: the dispatch pointer, the loaders' first word of any object.
-#[repr(C)]
-struct HandleCell {
-    _dispatch: &'static Dispatch,
-}
-
-/// Cells of released handles, for reuse by the next handle of any kind.
-static FREE_CELLS: Mutex<Vec<usize>> = Mutex::new(Vec::new());
-
-fn new_cell() -> usize {
-    if let Some(c) = lock(&FREE_CELLS).pop() {
-        return c;
-    }
-    Box::into_raw(Box::new(HandleCell { _dispatch: crate::icd_dispatch() })) as usize
 }
 
 impl<T> Deref for Cl<T> {
@@ -61,8 +67,8 @@ pub trait ClObject: Send + Sync + Sized + 'static {
     type Handle: Copy;
     /// The error for a bad handle of this kind (CL_INVALID_CONTEXT, ...).
     const INVALID: cl_int;
-    fn to_handle(p: *const Cl<Self>) -> Self::Handle;
-    fn from_handle(h: Self::Handle) -> *const Cl<Self>;
+    fn to_handle(cell: *const HandleCell) -> Self::Handle;
+    fn handle_addr(h: Self::Handle) -> usize;
 }
 
 /// The ICD dispatch table (the loaders' `cl_icd_dispatch`), shareable between threads: it is
@@ -75,7 +81,7 @@ unsafe impl Sync for Dispatch {}
 
 type Entry = Arc<dyn Any + Send + Sync>;
 
-/// Live handles by address. The table owns one strong reference to each object.
+/// Live handles by cell address. The table owns one strong reference to each object.
 static LIVE: LazyLock<DashMap<usize, Entry, FxBuildHasher>> =
     LazyLock::new(|| DashMap::with_hasher(FxBuildHasher));
 
@@ -83,21 +89,16 @@ impl<T: ClObject> Cl<T> {
     /// A new object the application does not hold yet (reference count zero, not a valid
     /// handle until `register`): e.g. an event nobody asked for.
     pub fn new(inner: T) -> Arc<Cl<T>> {
-        Arc::new(Cl {
-            dispatch: crate::icd_dispatch(),
-            api_refs: AtomicU32::new(0),
-            cell: AtomicUsize::new(0),
-            inner,
-        })
+        Arc::new(Cl { cell: AtomicPtr::new(std::ptr::null_mut()), api_refs: AtomicU32::new(0), inner })
     }
 
     /// Hands the object to the application: its handle becomes valid, with one reference.
     pub fn register(self: &Arc<Self>) -> T::Handle {
-        let cell = new_cell();
+        let cell = take_cell() as *const HandleCell as *mut HandleCell;
         self.cell.store(cell, Ordering::Release);
         self.api_refs.store(1, Ordering::Release);
-        LIVE.insert(cell, self.clone() as Entry);
-        self.handle()
+        LIVE.insert(cell as usize, self.clone() as Entry);
+        T::to_handle(cell)
     }
 
     /// Creates and registers an object (reference count one).
@@ -107,9 +108,10 @@ impl<T: ClObject> Cl<T> {
         obj
     }
 
-    /// The handle the application holds for this object (NULL before `register`).
+    /// The handle the application holds (or held) for this object; NULL if it never had one.
+    /// It stays the same after the last release, for callbacks that name the object.
     pub fn handle(self: &Arc<Self>) -> T::Handle {
-        T::to_handle(self.cell.load(Ordering::Acquire) as *const Cl<T>)
+        T::to_handle(self.cell.load(Ordering::Acquire))
     }
 
     /// Publishes `inner` and returns its new handle.
@@ -119,14 +121,13 @@ impl<T: ClObject> Cl<T> {
 
     /// The live object behind a handle, or T::INVALID.
     pub fn get(h: T::Handle) -> CLResult<Arc<Cl<T>>> {
-        let addr = T::from_handle(h) as usize;
-        let entry = LIVE.get(&addr).ok_or(T::INVALID)?;
+        let entry = LIVE.get(&T::handle_addr(h)).ok_or(T::INVALID)?;
         entry.value().clone().downcast::<Cl<T>>().map_err(|_| T::INVALID)
     }
 
     /// Like `get`, for optional handles (NULL allowed).
     pub fn get_opt(h: T::Handle) -> CLResult<Option<Arc<Cl<T>>>> {
-        if T::from_handle(h).is_null() {
+        if T::handle_addr(h) == 0 {
             Ok(None)
         } else {
             Cl::get(h).map(Some)
@@ -148,8 +149,9 @@ impl<T: ClObject> Cl<T> {
         Ok(())
     }
 
-    /// clRelease*: at zero the handle dies; the object itself lives on while the runtime still
-    /// uses it (a queue's pending commands, a buffer's context...).
+    /// clRelease*: at zero the handle dies (its cell goes to the quarantine queue); the object
+    /// itself lives on while the runtime still uses it (a queue's pending commands, a buffer's
+    /// context...).
     pub fn release(h: T::Handle) -> CLResult<()> {
         let obj = Cl::<T>::get(h)?;
         let mut refs = obj.api_refs.load(Ordering::Acquire);
@@ -163,9 +165,11 @@ impl<T: ClObject> Cl<T> {
             }
         }
         if refs == 1 {
-            let cell = obj.cell.load(Ordering::Acquire);
-            if LIVE.remove(&cell).is_some() {
-                lock(&FREE_CELLS).push(cell);
+            let addr = T::handle_addr(h);
+            if LIVE.remove(&addr).is_some() {
+                // SAFETY: every key of LIVE is the address of a leaked, never-freed cell.
+                let cell: &'static HandleCell = unsafe { &*(addr as *const HandleCell) };
+                lock(&FREE_CELLS).push_back(cell);
             }
         }
         Ok(())
@@ -179,11 +183,11 @@ macro_rules! cl_object {
         impl $crate::base::handle::ClObject for $t {
             type Handle = $handle;
             const INVALID: $crate::cl::cl_int = $invalid;
-            fn to_handle(p: *const $crate::base::handle::Cl<Self>) -> $handle {
-                p as $handle
+            fn to_handle(cell: *const $crate::base::handle::HandleCell) -> $handle {
+                cell as $handle
             }
-            fn from_handle(h: $handle) -> *const $crate::base::handle::Cl<Self> {
-                h as *const $crate::base::handle::Cl<Self>
+            fn handle_addr(h: $handle) -> usize {
+                h as usize
             }
         }
     };

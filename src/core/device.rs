@@ -1,5 +1,6 @@
 //! A CUDA GPU as an OpenCL device: its limits, read once from the CUDA device attributes, are
 //! both what clGetDeviceInfo reports and what the launch path enforces.
+use crate::base::entry::lock;
 use crate::cl::*;
 use crate::cuda::context::PrimaryContext;
 use crate::cuda::driver::{attribute, device_name, pci_bus_id, total_memory};
@@ -37,6 +38,8 @@ pub struct Device {
     pub ecc: bool,
     pub warp_size: u32,
     pub pci_bus_id: String,
+    /// The primary context, once retained; kept for the life of the process unless a kernel
+    /// faults in it (see `primary_context`).
     primary: Mutex<Option<Arc<PrimaryContext>>>,
 }
 crate::cl_object!(Device, cl_device_id, CL_INVALID_DEVICE);
@@ -91,21 +94,25 @@ impl Device {
     /// The device's primary CUDA context, retained on first use (not at clGetDeviceIDs, so that
     /// clinfo and device queries never pay for CUDA context creation).
     ///
-    /// A kernel fault leaves CUDA's context unusable for good (a sticky error): every later call
-    /// on it fails, which is what the OpenCL objects of that context then answer. Once nothing
-    /// uses it any more (this device holds the only reference), the next OpenCL context resets it
-    /// (cuDevicePrimaryCtxReset) and starts on a fresh one.
+    /// After a kernel fault the context is unusable (CUDA's errors are sticky). Once no OpenCL
+    /// object uses it any more, the next caller drops it, which makes the driver reset it, and
+    /// retains a fresh one; while an old context still uses it, new contexts cannot be made.
     pub fn primary_context(&self) -> Result<Arc<PrimaryContext>, CudaError> {
-        let mut held = crate::base::entry::lock(&self.primary);
-        if let Some(p) = held.as_ref() {
-            if Arc::strong_count(p) > 1 || !p.is_broken() {
+        let mut slot = lock(&self.primary);
+        if let Some(p) = slot.as_ref() {
+            if !p.faulted() {
                 return Ok(p.clone());
             }
-            *held = None;
-            crate::cuda::context::reset_primary(self.cu);
+            if Arc::strong_count(p) > 1 {
+                return Err(CudaError(sys::CUresult::CUDA_ERROR_ILLEGAL_ADDRESS));
+            }
+            if let Some(old) = slot.take() {
+                super::transfer::forget_context(&old);
+                old.forget_fault();
+            }
         }
         let p = Arc::new(PrimaryContext::retain(self.cu)?);
-        *held = Some(p.clone());
+        *slot = Some(p.clone());
         Ok(p)
     }
 

@@ -2,6 +2,7 @@
 //! clSetKernelArg, and the launch path (stack copy of the buffer, device pointers and implicit
 //! arguments patched in, one cuLaunchKernel per launch; nothing allocated beyond the command's
 //! closure).
+use super::memory::Mem;
 use super::program::{LoadedModule, Program};
 use super::queue::Queue;
 use crate::base::entry::{lock, CLResult};
@@ -26,40 +27,29 @@ pub const LOCAL_ALIGN: u32 = 16;
 /// Above this much dynamic shared memory a function must opt in (cuFuncSetAttribute).
 const DEFAULT_DYNAMIC_SHARED: u32 = 48 * 1024;
 
-// ---------------------------------------------------------------------------------------------
-// Memory objects, as kernel arguments see them. The one place that knows the memory helper's
-// `Mem`: switch `lookup_mem` over when src/core/memory.rs lands.
-// ---------------------------------------------------------------------------------------------
-
-/// A memory object bound to a kernel argument.
-pub trait KernelMem: Send + Sync {
-    /// The device address for a launch on `q` (migration, if needed, enqueued on q's stream;
-    /// sub-buffer offset included).
-    fn device_ptr(&self, q: &Queue) -> CLResult<u64>;
-    /// The launch on `q` may have written the object.
-    fn note_device_write(&self, q: &Queue);
-    /// Identity of the object's context, to check against the kernel's.
-    fn context_addr(&self) -> usize;
+/// A memory-object argument: where its device address goes in the parameter buffer, and the
+/// buffer (None for a NULL buffer argument, or until the argument is set).
+#[derive(Clone)]
+pub struct MemArg {
+    /// Byte offset of the argument's slot in `Params::bytes`.
+    pub offset: u32,
+    /// A `__constant` argument: launches never write it.
+    pub constant: bool,
+    /// Weak: setting a kernel argument does not retain the buffer (the CTS's
+    /// retain_mem_object_set_kernel_arg waits for the destructor callback of a buffer released
+    /// while still set as an argument); an enqueue holds what it uses (`Params::bind`).
+    pub mem: Option<Weak<Cl<Mem>>>,
 }
 
-impl KernelMem for Cl<super::memory::Mem> {
-    fn device_ptr(&self, q: &Queue) -> CLResult<u64> {
-        super::memory::Mem::device_ptr(self, q).map(|p| p as u64)
-    }
-    fn note_device_write(&self, q: &Queue) {
-        super::memory::Mem::note_device_write(self, q)
-    }
-    fn context_addr(&self) -> usize {
-        Arc::as_ptr(&self.context) as usize
-    }
+/// The local size chosen for a NULL local_work_size, remembered for the next launch with the
+/// same shape.
+#[derive(Clone, Copy)]
+struct ChosenLocal {
+    dev: usize,
+    work_dim: u32,
+    global: [usize; 3],
+    local: [usize; 3],
 }
-
-/// The memory object behind a cl_mem handle.
-pub fn lookup_mem(h: cl_mem) -> CLResult<Arc<dyn KernelMem>> {
-    Ok(Cl::<super::memory::Mem>::get(h)? as Arc<dyn KernelMem>)
-}
-
-// ---------------------------------------------------------------------------------------------
 
 /// What one device needs to launch the kernel.
 pub struct DeviceFunc {
@@ -73,9 +63,6 @@ pub struct DeviceFunc {
     dyn_shared_optin: AtomicI32,
 }
 
-/// A memory-object argument: (slot offset, __constant?, the object unless NULL or unset).
-pub type MemArg = (u32, bool, Option<Weak<dyn KernelMem>>);
-
 /// The arguments as last set: shared with launches in flight (copy on write).
 #[derive(Clone)]
 pub struct Params {
@@ -83,10 +70,7 @@ pub struct Params {
     /// Per user argument: was it set?
     pub set: Vec<bool>,
     pub unset: usize,
-    /// Memory-object arguments: (slot offset, __constant?, object or None for a NULL buffer),
-    /// per pointer argument in order (None until set). Weak: setting a kernel argument does not
-    /// retain the object (the CTS's retain_mem_object_set_kernel_arg waits for the destructor
-    /// callback of a buffer released while still set); an enqueue holds what it uses (`bind`).
+    /// Memory-object arguments, per pointer argument in order.
     pub mems: Vec<MemArg>,
     /// __local argument sizes (bytes wanted), per argument (0 for other kinds).
     pub local_sizes: Vec<u32>,
@@ -95,12 +79,12 @@ pub struct Params {
 }
 
 impl Params {
-    /// The memory objects for a launch, held until it is done: CL_INVALID_KERNEL_ARGS when one
-    /// was released since it was set.
-    pub fn bind(&self) -> CLResult<Vec<Option<Arc<dyn KernelMem>>>> {
+    /// The buffers of the memory-object arguments, per `mems` entry, held by a launch until it
+    /// is done: CL_INVALID_KERNEL_ARGS when one was released since it was set.
+    pub fn bind(&self) -> CLResult<Vec<Option<Arc<Cl<Mem>>>>> {
         self.mems
             .iter()
-            .map(|(_, _, m)| match m {
+            .map(|arg| match &arg.mem {
                 Some(w) => w.upgrade().map(Some).ok_or(CL_INVALID_KERNEL_ARGS),
                 None => Ok(None),
             })
@@ -118,7 +102,7 @@ pub struct Kernel {
     mem_slot: Vec<usize>,
     params: Mutex<Arc<Params>>,
     /// The last local size chosen for a NULL local_work_size: (device, work_dim, global, local).
-    chosen: Mutex<Option<(usize, u32, [usize; 3], [usize; 3])>>,
+    chosen: Mutex<Option<ChosenLocal>>,
     goff: Option<u32>,
     wdim: Option<u32>,
     groups: Option<u32>,
@@ -174,7 +158,7 @@ impl Kernel {
             };
             funcs.push(f);
         }
-        let arg_info_opt = |o: &str| o.split_whitespace().any(|o| o == "-cl-kernel-arg-info");
+        let arg_info_opt = |o: &str| ptxgen::options::has_flag(o, "-cl-kernel-arg-info");
         // Asked for at this build, or at the build that made the binary / compiled the objects.
         let arg_info_available = arg_info_opt(&exe.options)
             || program.builds().iter().any(|b| {
@@ -187,7 +171,7 @@ impl Kernel {
         for (i, a) in info.args.iter().enumerate() {
             if matches!(a.kind, ArgKind::GlobalPtr | ArgKind::ConstantPtr) {
                 mem_slot[i] = mems.len();
-                mems.push((a.offset, a.kind == ArgKind::ConstantPtr, None));
+                mems.push(MemArg { offset: a.offset, constant: a.kind == ArgKind::ConstantPtr, mem: None });
             }
         }
         let params = Params {
@@ -243,7 +227,7 @@ impl Kernel {
         // Validate and read the value before taking the lock.
         enum V<'a> {
             Bytes(&'a [u8]),
-            Mem(Option<Weak<dyn KernelMem>>),
+            Mem(Option<Weak<Cl<Mem>>>),
             Local(u32),
         }
         let v = match a.kind {
@@ -252,12 +236,13 @@ impl Kernel {
                     return Err(CL_INVALID_ARG_SIZE);
                 }
                 let h: cl_mem =
+                    // SAFETY: a memory-object argument's value points to a cl_mem (size checked above).
                     if value.is_null() { std::ptr::null_mut() } else { unsafe { *(value as *const cl_mem) } };
                 if h.is_null() {
                     V::Mem(None)
                 } else {
-                    let m = lookup_mem(h).map_err(|_| CL_INVALID_MEM_OBJECT)?;
-                    if m.context_addr() != Arc::as_ptr(&self.program.context) as usize {
+                    let m = Cl::<Mem>::get(h).map_err(|_| CL_INVALID_MEM_OBJECT)?;
+                    if !Arc::ptr_eq(&m.context, &self.program.context) {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
                     V::Mem(Some(Arc::downgrade(&m)))
@@ -292,6 +277,7 @@ impl Kernel {
                 if value.is_null() {
                     return Err(CL_INVALID_ARG_VALUE);
                 }
+                // SAFETY: value has size readable bytes (this function's contract).
                 V::Bytes(unsafe { std::slice::from_raw_parts(value as *const u8, size) })
             }
         };
@@ -305,7 +291,7 @@ impl Kernel {
             V::Mem(m) => {
                 let slot = self.mem_slot[i];
                 if let Some(e) = p.mems.get_mut(slot) {
-                    e.2 = m;
+                    e.mem = m;
                 }
             }
             V::Local(n) => {
@@ -352,7 +338,7 @@ pub struct Geometry {
 /// Largest divisor of `n` that is <= `cap` (>= 1).
 pub fn largest_divisor_at_most(n: u64, cap: u64) -> u64 {
     let cap = cap.min(n).max(1);
-    (1..=cap).rev().find(|d| n % d == 0).unwrap_or(1)
+    (1..=cap).rev().find(|d| n.is_multiple_of(*d)).unwrap_or(1)
 }
 
 /// Limits the local-size choice and the checks work with.
@@ -367,10 +353,7 @@ pub struct Limits {
 
 /// A local size for `global` when the application gave none: divides the global size, fits
 /// the limits, about 256 work-items, and enough groups to fill the GPU for large 1-D ranges.
-pub fn choose_local(global: &[u64], reqd: Option<[u32; 3]>, l: &Limits) -> [u64; 3] {
-    if let Some(r) = reqd {
-        return [r[0] as u64, r[1] as u64, r[2] as u64];
-    }
+pub fn choose_local(global: &[u64], l: &Limits) -> [u64; 3] {
     let mut local = [1u64; 3];
     let budget = l.max_threads.clamp(1, 256);
     match global.len() {
@@ -437,6 +420,11 @@ pub fn geometry(
         }
         g[d] = global[d] as u64;
     }
+    // The work-items must be countable in a size_t: 2^33 x 2^33 is not an NDRange any device
+    // could finish, and get_global_id's arithmetic would wrap.
+    if g[..n].iter().try_fold(1u64, |total, &d| total.checked_mul(d)).is_none() {
+        return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+    }
     let mut off = [0u64; 3];
     if let Some(o) = offset {
         for d in 0..n {
@@ -457,9 +445,9 @@ pub fn geometry(
             }
             v
         }
-        // OpenCL 1.2: a kernel declared with reqd_work_group_size needs the local size given.
+        // OpenCL 1.2: a kernel declared with reqd_work_group_size must be given that size.
         None if reqd.is_some() => return Err(CL_INVALID_WORK_GROUP_SIZE),
-        None => choose_local(&g[..n], reqd, l),
+        None => choose_local(&g[..n], l),
     };
     if let Some(r) = reqd {
         for d in 0..3 {
@@ -476,10 +464,8 @@ pub fn geometry(
     if loc[0].saturating_mul(loc[1]).saturating_mul(loc[2]) > l.max_threads {
         return Err(CL_INVALID_WORK_GROUP_SIZE);
     }
-    for d in 0..3 {
-        if loc[d] > l.max_item[d] {
-            return Err(CL_INVALID_WORK_ITEM_SIZE);
-        }
+    if loc.iter().zip(&l.max_item).any(|(size, max)| size > max) {
+        return Err(CL_INVALID_WORK_ITEM_SIZE);
     }
     let mut grid = [1u32; 3];
     for d in 0..n {
@@ -516,14 +502,14 @@ impl Kernel {
         let mut key = [1usize; 3];
         key[..n].copy_from_slice(&g[..n]);
         let cached = *lock(&self.chosen);
-        if let Some((d, w, kg, kl)) = cached {
-            if d == dev && w == work_dim && kg == key {
-                return geometry(work_dim, offset, global, Some(&kl[..n]), reqd, &limits);
+        if let Some(c) = cached {
+            if c.dev == dev && c.work_dim == work_dim && c.global == key {
+                return geometry(work_dim, offset, global, Some(&c.local[..n]), reqd, &limits);
             }
         }
         let geo = geometry(work_dim, offset, global, None, reqd, &limits)?;
         let l = [geo.block[0] as usize, geo.block[1] as usize, geo.block[2] as usize];
-        *lock(&self.chosen) = Some((dev, work_dim, key, l));
+        *lock(&self.chosen) = Some(ChosenLocal { dev, work_dim, global: key, local: l });
         Ok(geo)
     }
 
@@ -546,8 +532,8 @@ impl Kernel {
 pub struct Launch {
     pub kernel: Arc<Cl<Kernel>>,
     pub params: Arc<Params>,
-    /// `params.bind()`: the memory objects, per pointer argument.
-    pub mems: Vec<Option<Arc<dyn KernelMem>>>,
+    /// `params.bind()`: the buffers, per memory-object argument.
+    pub mems: Vec<Option<Arc<Cl<Mem>>>>,
     pub dev: usize,
     pub geo: Geometry,
 }
@@ -594,12 +580,12 @@ impl Launch {
     fn run_with(&self, q: &Queue, f: &DeviceFunc, params: &mut [u8]) -> CLResult<()> {
         let p = &*self.params;
         params.copy_from_slice(&p.bytes);
-        for ((off, _, _), m) in p.mems.iter().zip(&self.mems) {
-            let ptr = match m {
+        for (arg, mem) in p.mems.iter().zip(&self.mems) {
+            let ptr = match mem {
                 Some(m) => m.device_ptr(q)?,
                 None => 0,
             };
-            let o = *off as usize;
+            let o = arg.offset as usize;
             if let Some(s) = params.get_mut(o..o + 8) {
                 s.copy_from_slice(&ptr.to_le_bytes());
             }
@@ -651,9 +637,9 @@ impl Launch {
             }
             z0 += gz;
         }
-        for ((_, constant, _), m) in p.mems.iter().zip(&self.mems) {
+        for (arg, mem) in p.mems.iter().zip(&self.mems) {
             // __constant buffers are not written by the kernel.
-            if let (false, Some(m)) = (constant, m) {
+            if let (false, Some(m)) = (arg.constant, mem) {
                 m.note_device_write(q);
             }
         }

@@ -11,14 +11,12 @@
 //! Sub-buffers share their parent's `Storage` (validity is tracked for the whole allocation).
 //! All work is issued on the queue's stream at submission time, in queue order; pageable host
 //! memory goes through a pipelined set of pinned staging chunks (see `htod_on` / `dtoh_on`).
-//!
-//! Tuning (environment, read once): CUDACL_STAGING_MIN (bytes; smaller pageable transfers go
-//! straight to the driver, default 8 MiB), CUDACL_STAGING_CHUNK_MB (default 8) and
-//! CUDACL_STAGING_CHUNKS (default 4) per CUDA context, CUDACL_COPY_THREADS (threads for the host
-//! side of staged copies, default half the cores, at most 8).
+//! The transfers themselves (staging, pipelining) are in `transfer`.
 use super::context::Context;
 use super::device::Device;
+use super::par_copy::par_copy;
 use super::queue::Queue;
+use super::transfer::{aux, dtoh_on, htod_on};
 use crate::base::entry::{lock, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
@@ -27,11 +25,10 @@ use crate::cuda::context::PrimaryContext;
 use crate::cuda::memory::{self as cm, DeviceAlloc, DevicePtr, HostRegistration, PinnedAlloc};
 use crate::cuda::stream::Stream;
 use crate::cuda::sys;
-use std::collections::HashMap;
 use std::ffi::c_void;
 use std::mem::ManuallyDrop;
 use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::{Arc, Mutex};
 
 pub type DestructorFn = unsafe extern "C" fn(cl_mem, *mut c_void);
 
@@ -182,7 +179,7 @@ impl State {
         // Zero-copy only for memory aligned as kernels expect (CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE):
         // vector loads from a misaligned CL_MEM_USE_HOST_PTR pointer would fault.
         let alias = match &self.host {
-            Some(h) if device.integrated && (h.ptr() as usize) % MIN_ALIGN == 0 => h.device_ptr(),
+            Some(h) if device.integrated && (h.ptr() as usize).is_multiple_of(MIN_ALIGN) => h.device_ptr(),
             _ => None,
         };
         let m = match alias {
@@ -218,7 +215,8 @@ impl State {
         }
         if self.valid & HOST != 0 {
             if let Some(h) = &self.host {
-                htod_on(&q.stream, &q.cuda, dst, h.ptr(), size)?;
+                // SAFETY: the buffer's own host copy (`size` bytes), alive as long as `self`.
+                unsafe { htod_on(&q.stream, &q.cuda, dst, h.ptr(), size) }?;
             }
         } else if let Some(j) = self.valid_device() {
             self.copy_from(q, j, dst, 0, size)?;
@@ -245,7 +243,8 @@ impl State {
         if Arc::ptr_eq(src_ctx, &q.cuda) {
             cm::copy_dtod(&q.stream, dst, src, len).map_err(cl)
         } else {
-            cm::copy_peer(&q.stream, dst, q.cuda.ctx, src, src_ctx.ctx, len).map_err(cl)
+            // SAFETY: both are the context's own live CUDA contexts, which own the allocations.
+            unsafe { cm::copy_peer(&q.stream, dst, q.cuda.ctx, src, src_ctx.ctx, len) }.map_err(cl)
         }
     }
 
@@ -270,7 +269,16 @@ impl Storage {
     /// The allocation of a new buffer: host memory per the flags, device memory at once in a
     /// single-device context (so allocation failures surface at clCreateBuffer), and the
     /// application's data uploaded before returning.
-    fn new(context: &Context, flags: cl_mem_flags, size: usize, host_ptr: *mut c_void) -> CLResult<Storage> {
+    ///
+    /// # Safety
+    /// With CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR, `host_ptr` has `size` bytes (writable
+    /// too with USE_HOST_PTR) that, with USE_HOST_PTR, stay allocated while the buffer lives.
+    unsafe fn new(
+        context: &Context,
+        flags: cl_mem_flags,
+        size: usize,
+        host_ptr: *mut c_void,
+    ) -> CLResult<Storage> {
         let n = context.devices.len();
         if n == 0 || n > MAX_DEVICES {
             return Err(CL_OUT_OF_RESOURCES);
@@ -283,7 +291,8 @@ impl Storage {
         cuda0.make_current().map_err(cl)?;
         let host = if use_ptr {
             let reg = if context.devices.iter().any(|d| d.host_register) {
-                HostRegistration::new(host_ptr, size).ok()
+                // SAFETY: the application's `size` bytes live as long as the buffer (contract).
+                unsafe { HostRegistration::new(host_ptr, size) }.ok()
             } else {
                 None
             };
@@ -314,7 +323,9 @@ impl Storage {
                     Some(h) => h.ptr() as *const u8,
                     None => host_ptr as *const u8,
                 };
-                htod_on(&aux.stream, cuda0, dst, src, size)?;
+                // SAFETY: `size` readable bytes (contract, or our pinned copy), read before the
+                // stream synchronisation below returns.
+                unsafe { htod_on(&aux.stream, cuda0, dst, src, size) }?;
                 aux.stream.synchronize().map_err(cl)?;
                 st.valid = bit(0) | if st.host.is_some() { HOST } else { 0 };
             }
@@ -371,13 +382,17 @@ pub const HOST_WRITE: u32 = 2;
 
 impl Mem {
     /// clCreateBuffer, after argument checks.
-    pub fn new_buffer(
+    ///
+    /// # Safety
+    /// `host_ptr` as `Storage::new` requires for `flags`.
+    pub unsafe fn new_buffer(
         context: Arc<Cl<Context>>,
         flags: cl_mem_flags,
         size: usize,
         host_ptr: *mut c_void,
     ) -> CLResult<Arc<Cl<Mem>>> {
-        let storage = Storage::new(&context, flags, size, host_ptr)?;
+        // SAFETY: this function's contract.
+        let storage = unsafe { Storage::new(&context, flags, size, host_ptr) }?;
         let use_ptr = flags & CL_MEM_USE_HOST_PTR as cl_mem_flags != 0;
         let mem = Mem {
             context,
@@ -479,7 +494,11 @@ impl Mem {
 /// The memory commands' work (closures that keep the buffer alive until they ran).
 impl Cl<Mem> {
     /// Work of clEnqueueReadBuffer.
-    pub fn read(
+    ///
+    /// # Safety
+    /// `dst` has `len` writable bytes that stay allocated, and untouched by the application,
+    /// until the command completes.
+    pub unsafe fn read(
         self: &Arc<Self>,
         offset: usize,
         len: usize,
@@ -489,13 +508,18 @@ impl Cl<Mem> {
         move |q: &Queue| {
             let mut st = lock(&mem.storage.state);
             let src = st.ensure_valid(q, mem.storage.size)? + (mem.offset + offset) as DevicePtr;
-            dtoh_on(&q.stream, &q.cuda, dst as *mut u8, src, len)
+            // SAFETY: the destination is valid until the command completes (contract).
+            unsafe { dtoh_on(&q.stream, &q.cuda, dst as *mut u8, src, len) }
         }
     }
 
     /// Work of clEnqueueWriteBuffer. The source is read during submission or by the copy
     /// engine before the command completes, as the spec allows.
-    pub fn write(
+    ///
+    /// # Safety
+    /// `src` has `len` readable bytes that stay allocated, and unchanged, until the command
+    /// completes.
+    pub unsafe fn write(
         self: &Arc<Self>,
         offset: usize,
         len: usize,
@@ -505,7 +529,8 @@ impl Cl<Mem> {
         move |q: &Queue| {
             let mut st = lock(&mem.storage.state);
             let dst = mem.ptr_for_overwrite(&mut st, q, offset, len)?;
-            htod_on(&q.stream, &q.cuda, dst, src as *const u8, len)?;
+            // SAFETY: the source is valid until the command completes (contract).
+            unsafe { htod_on(&q.stream, &q.cuda, dst, src as *const u8, len) }?;
             st.written(q, mem.storage.multi);
             Ok(())
         }
@@ -564,7 +589,11 @@ impl Cl<Mem> {
     }
 
     /// Work of the rect reads and writes (`to_host`: read). Offsets and pitches were checked.
-    pub fn rect_host(
+    ///
+    /// # Safety
+    /// `host_ptr` holds the bytes `host` and `region` describe (writable for a read), valid and
+    /// left alone by the application until the command completes.
+    pub unsafe fn rect_host(
         self: &Arc<Self>,
         to_host: bool,
         buf: Pitched,
@@ -578,10 +607,13 @@ impl Cl<Mem> {
             let base = st.ensure_valid(q, mem.storage.size)? + mem.offset as DevicePtr;
             let dev = End::Dev(base + buf.origin as DevicePtr);
             let h = End::Host(hp + host.origin);
+            // SAFETY: the host side is valid until the command completes (contract).
             if to_host {
-                copy_rect(&q.stream, dev, buf, h, host, region)
+                // SAFETY: the host side is valid until the command completes (the contract of rect_host).
+                unsafe { copy_rect(&q.stream, dev, buf, h, host, region) }
             } else {
-                copy_rect(&q.stream, h, host, dev, buf, region)?;
+                // SAFETY: the host side is valid until the command completes (the contract of rect_host).
+                unsafe { copy_rect(&q.stream, h, host, dev, buf, region) }?;
                 st.written(q, mem.storage.multi);
                 Ok(())
             }
@@ -604,7 +636,8 @@ impl Cl<Mem> {
             };
             let mut dt = lock(&dst.storage.state);
             let d = dt.ensure_valid(q, dst.storage.size)? + (dst.offset + dp.origin) as DevicePtr;
-            copy_rect(&q.stream, End::Dev(s), sp, End::Dev(d), dp, region)?;
+            // SAFETY: both ends are device memory.
+            unsafe { copy_rect(&q.stream, End::Dev(s), sp, End::Dev(d), dp, region) }?;
             dt.written(q, dst.storage.multi);
             Ok(())
         }
@@ -654,7 +687,8 @@ impl Cl<Mem> {
             if st.is_alias(q.dev) {
                 return Ok(());
             }
-            dtoh_on(&q.stream, &q.cuda, hp as *mut u8, base + root_off as DevicePtr, len)?;
+            // SAFETY: the buffer's own host copy, which holds the mapped range.
+            unsafe { dtoh_on(&q.stream, &q.cuda, hp as *mut u8, base + root_off as DevicePtr, len) }?;
             if len == mem.storage.size {
                 // The whole allocation is on the host now: later maps need no copy.
                 let v = st.valid | HOST;
@@ -714,7 +748,11 @@ impl Cl<Mem> {
             let dev_was_valid = st.valid & bit(q.dev) != 0;
             let base = st.ensure_valid(q, size)?;
             if dev_was_valid || !host_valid {
-                htod_on(&q.stream, &q.cuda, base + m.offset as DevicePtr, m.ptr as *const u8, m.len)?;
+                // SAFETY: the mapping's host memory is this buffer's own (or the application's
+                // USE_HOST_PTR memory, live while the buffer is), `m.len` bytes from `m.ptr`.
+                unsafe {
+                    htod_on(&q.stream, &q.cuda, base + m.offset as DevicePtr, m.ptr as *const u8, m.len)
+                }?;
             }
             st.set_valid(bit(q.dev) | if host_valid { HOST } else { 0 });
             st.note_last(q, multi);
@@ -744,7 +782,8 @@ impl Cl<Mem> {
                     if let Some(hp) = st.host.as_ref().map(|h| h.ptr() as usize) {
                         let base = st.ensure_valid(q, size)?;
                         if !st.is_alias(q.dev) {
-                            dtoh_on(&q.stream, &q.cuda, hp as *mut u8, base, size)?;
+                            // SAFETY: the buffer's own host copy (`size` bytes).
+                            unsafe { dtoh_on(&q.stream, &q.cuda, hp as *mut u8, base, size) }?;
                         }
                         let v = st.valid | HOST;
                         st.set_valid(v);
@@ -802,7 +841,10 @@ enum End {
     Dev(DevicePtr),
 }
 
-fn copy_rect(
+/// # Safety
+/// Host ends hold the bytes the pitches and region describe (writable for a destination), valid
+/// until the copy on `stream` is done.
+unsafe fn copy_rect(
     stream: &Stream,
     src: End,
     sp: Pitched,
@@ -810,7 +852,7 @@ fn copy_rect(
     dp: Pitched,
     region: [usize; 3],
 ) -> CLResult<()> {
-    let whole = sp.slice % sp.row == 0 && dp.slice % dp.row == 0;
+    let whole = sp.slice.is_multiple_of(sp.row) && dp.slice.is_multiple_of(dp.row);
     let (depth_per_call, calls) = if whole { (region[2], 1) } else { (1, region[2]) };
     for z in 0..calls {
         let (src_type, src_host, src_dev) = match shift(src, z * sp.slice) {
@@ -855,13 +897,15 @@ fn copy_rect(
         p.WidthInBytes = region[0];
         p.Height = region[1];
         p.Depth = depth_per_call;
-        if cm::copy_3d(stream, &p).is_err() {
+        // SAFETY: the host ends are valid (contract).
+        if unsafe { cm::copy_3d(stream, &p) }.is_err() {
             // Pitches beyond what the copy engine takes: row by row.
             for zz in 0..depth_per_call {
                 for y in 0..region[1] {
                     let so = (z + zz) * sp.slice + y * sp.row;
                     let doff = (z + zz) * dp.slice + y * dp.row;
-                    copy_linear(stream, shift(src, so), shift(dst, doff), region[0])?;
+                    // SAFETY: one row of the ranges this function's contract covers.
+                    unsafe { copy_linear(stream, shift(src, so), shift(dst, doff), region[0]) }?;
                 }
             }
         }
@@ -876,13 +920,17 @@ fn shift(e: End, by: usize) -> End {
     }
 }
 
-fn copy_linear(stream: &Stream, src: End, dst: End, n: usize) -> CLResult<()> {
+/// # Safety
+/// Host ends have `n` bytes (writable for a destination), valid until the copy is done.
+unsafe fn copy_linear(stream: &Stream, src: End, dst: End, n: usize) -> CLResult<()> {
     match (src, dst) {
-        (End::Host(s), End::Dev(d)) => cm::copy_htod(stream, d, s as *const c_void, n),
-        (End::Dev(s), End::Host(d)) => cm::copy_dtoh(stream, d as *mut c_void, s, n),
+        // SAFETY: valid host ranges (contract).
+        (End::Host(s), End::Dev(d)) => unsafe { cm::copy_htod(stream, d, s as *const c_void, n) },
+        // SAFETY: valid host ranges (contract).
+        (End::Dev(s), End::Host(d)) => unsafe { cm::copy_dtoh(stream, d as *mut c_void, s, n) },
         (End::Dev(s), End::Dev(d)) => cm::copy_dtod(stream, d, s, n),
         (End::Host(s), End::Host(d)) => {
-            // SAFETY: both ranges were checked by the caller.
+            // SAFETY: valid host ranges (contract).
             unsafe { std::ptr::copy(s as *const u8, d as *mut u8, n) };
             Ok(())
         }
@@ -937,15 +985,16 @@ fn fill_on(stream: &Stream, dst: DevicePtr, p: &[u8], len: usize) -> CLResult<()
     // need not be.
     match p.len() {
         1 => cm::fill_u8(stream, dst, p[0], len),
-        2 if dst % 2 == 0 => cm::fill_u16(stream, dst, u16::from_ne_bytes([p[0], p[1]]), len / 2),
-        4 if dst % 4 == 0 => cm::fill_u32(stream, dst, word(0), len / 4),
+        2 if dst.is_multiple_of(2) => cm::fill_u16(stream, dst, u16::from_ne_bytes([p[0], p[1]]), len / 2),
+        4 if dst.is_multiple_of(4) => cm::fill_u32(stream, dst, word(0), len / 4),
         n => {
             // Write the pattern once, then double the filled prefix with device copies (a few
             // dozen copies at most, whatever the size; strided 2-D memsets would do 8- and
             // 16-byte patterns too, but their limits on the row count are not documented).
             // From pageable memory the driver stages the source before returning, so `p` may
             // go away right after.
-            let mut r = cm::copy_htod(stream, dst, p.as_ptr().cast(), n.min(len));
+            // SAFETY: `p` holds n bytes, and the driver reads pageable memory before returning.
+            let mut r = unsafe { cm::copy_htod(stream, dst, p.as_ptr().cast(), n.min(len)) };
             let mut filled = n;
             while r.is_ok() && filled < len {
                 let k = filled.min(len - filled);
@@ -956,235 +1005,4 @@ fn fill_on(stream: &Stream, dst: DevicePtr, p: &[u8], len: usize) -> CLResult<()
         }
     }
     .map_err(cl)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Host <-> device transfers: pinned memory goes straight to the copy engine; large pageable
-// transfers go through pinned staging chunks, pipelined (the host copies into chunk i while
-// the engine moves chunk i-1).
-
-fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-/// Smallest pageable transfer that goes through staging (CUDACL_STAGING_MIN, bytes).
-fn staging_min() -> usize {
-    // 8 MiB: below that the one-time cost of pinning the staging chunks (tens of ms, seen as
-    // 17 ms for a 3 MB upload in ompcl's matmul on the H100) outweighs the faster copy.
-    static V: LazyLock<usize> = LazyLock::new(|| env_usize("CUDACL_STAGING_MIN", 8 << 20));
-    *V
-}
-
-/// Chunk size (CUDACL_STAGING_CHUNK_MB) and count (CUDACL_STAGING_CHUNKS).
-fn staging_shape() -> (usize, usize) {
-    static V: LazyLock<(usize, usize)> = LazyLock::new(|| {
-        (
-            env_usize("CUDACL_STAGING_CHUNK_MB", 8).clamp(1, 256) << 20,
-            env_usize("CUDACL_STAGING_CHUNKS", 4).clamp(2, 16),
-        )
-    });
-    *V
-}
-
-struct Chunk {
-    mem: PinnedAlloc,
-    done: cuda::event::Event,
-    busy: bool,
-}
-
-/// Per CUDA context: a private stream for uploads at creation, and the staging chunks.
-struct Aux {
-    stream: Stream,
-    staging: Mutex<Vec<Chunk>>,
-}
-
-fn aux(ctx: &PrimaryContext) -> CLResult<Arc<Aux>> {
-    static AUX: LazyLock<Mutex<HashMap<usize, Arc<Aux>>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
-    let mut all = lock(&AUX);
-    if let Some(a) = all.get(&(ctx.ctx as usize)) {
-        return Ok(a.clone());
-    }
-    ctx.make_current().map_err(cl)?;
-    let a = Arc::new(Aux { stream: Stream::new().map_err(cl)?, staging: Mutex::new(Vec::new()) });
-    all.insert(ctx.ctx as usize, a.clone());
-    Ok(a)
-}
-
-/// The staging chunks, allocated on first use; false when pinned memory is not available.
-fn ensure_chunks(pool: &mut Vec<Chunk>) -> bool {
-    if pool.is_empty() {
-        let (size, count) = staging_shape();
-        for _ in 0..count {
-            match (PinnedAlloc::new(size), cuda::event::Event::new(false)) {
-                (Ok(mem), Ok(done)) => pool.push(Chunk { mem, done, busy: false }),
-                _ => break,
-            }
-        }
-        if pool.len() < 2 {
-            pool.clear();
-        }
-    }
-    !pool.is_empty()
-}
-
-/// The part of a transfer one staging chunk carries: transfers of a few chunks are cut finer so
-/// that host copies and DMA still overlap.
-fn piece_size(chunk: usize, n: usize) -> usize {
-    (n / 4).clamp(1 << 20, chunk.max(1 << 20)).next_multiple_of(64 << 10).min(chunk)
-}
-
-/// Host to device on `stream` (whose context, `ctx`, is current).
-fn htod_on(stream: &Stream, ctx: &PrimaryContext, dst: DevicePtr, src: *const u8, n: usize) -> CLResult<()> {
-    if n < staging_min() || cm::is_pinned(src.cast(), n) {
-        return cm::copy_htod(stream, dst, src.cast(), n).map_err(cl);
-    }
-    let aux = aux(ctx)?;
-    let mut pool = lock(&aux.staging);
-    if !ensure_chunks(&mut pool) {
-        return cm::copy_htod(stream, dst, src.cast(), n).map_err(cl);
-    }
-    let count = pool.len();
-    let piece = piece_size(pool[0].mem.size, n);
-    let (mut off, mut k) = (0usize, 0usize);
-    while off < n {
-        let c = &mut pool[k % count];
-        let len = piece.min(n - off);
-        if c.busy {
-            c.done.synchronize().map_err(cl)?;
-        }
-        // SAFETY: src has n readable bytes; the chunk has at least len bytes and no DMA uses it.
-        unsafe { par_copy(c.mem.host.cast(), src.add(off), len) };
-        cm::copy_htod(stream, dst + off as DevicePtr, c.mem.host, len).map_err(cl)?;
-        c.done.record(stream).map_err(cl)?;
-        c.busy = true;
-        off += len;
-        k += 1;
-    }
-    Ok(())
-}
-
-/// Device to host on `stream`. Staged reads return once the data is in `dst`.
-fn dtoh_on(stream: &Stream, ctx: &PrimaryContext, dst: *mut u8, src: DevicePtr, n: usize) -> CLResult<()> {
-    if n < staging_min() || cm::is_pinned(dst as *const c_void, n) {
-        return cm::copy_dtoh(stream, dst.cast(), src, n).map_err(cl);
-    }
-    let aux = aux(ctx)?;
-    let mut pool = lock(&aux.staging);
-    if !ensure_chunks(&mut pool) {
-        return cm::copy_dtoh(stream, dst.cast(), src, n).map_err(cl);
-    }
-    let count = pool.len();
-    let size = piece_size(pool[0].mem.size, n);
-    let pieces = n.div_ceil(size);
-    let issue = |c: &mut Chunk, piece: usize| -> CLResult<()> {
-        let off = piece * size;
-        let len = size.min(n - off);
-        if c.busy {
-            c.done.synchronize().map_err(cl)?;
-        }
-        cm::copy_dtoh(stream, c.mem.host, src + off as DevicePtr, len).map_err(cl)?;
-        c.done.record(stream).map_err(cl)?;
-        c.busy = true;
-        Ok(())
-    };
-    for piece in 0..pieces.min(count) {
-        issue(&mut pool[piece], piece)?;
-    }
-    for piece in 0..pieces {
-        let c = &mut pool[piece % count];
-        c.done.synchronize().map_err(cl)?;
-        c.busy = false;
-        let off = piece * size;
-        let len = size.min(n - off);
-        // SAFETY: dst has n writable bytes; the chunk's DMA is complete.
-        unsafe { par_copy(dst.add(off), c.mem.host as *const u8, len) };
-        if piece + count < pieces {
-            issue(c, piece + count)?;
-        }
-    }
-    Ok(())
-}
-
-// ---------------------------------------------------------------------------------------------
-// Host memcpy split over a few persistent threads (one core does not saturate the memory bus).
-
-struct Done {
-    left: Mutex<usize>,
-    cv: std::sync::Condvar,
-}
-
-struct Job {
-    dst: usize,
-    src: usize,
-    len: usize,
-    done: Arc<Done>,
-}
-
-fn workers() -> &'static [Mutex<std::sync::mpsc::Sender<Job>>] {
-    static W: LazyLock<Vec<Mutex<std::sync::mpsc::Sender<Job>>>> = LazyLock::new(|| {
-        let n = std::env::var("CUDACL_COPY_THREADS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or_else(|| (std::thread::available_parallelism().map_or(1, |n| n.get()) / 2).clamp(1, 8));
-        let mut v = Vec::new();
-        for _ in 1..n.max(1) {
-            let (tx, rx) = std::sync::mpsc::channel::<Job>();
-            let spawned = std::thread::Builder::new().name("cudacl-copy".into()).spawn(move || {
-                while let Ok(j) = rx.recv() {
-                    // SAFETY: the submitter keeps both ranges alive until `left` reaches zero.
-                    unsafe { std::ptr::copy_nonoverlapping(j.src as *const u8, j.dst as *mut u8, j.len) };
-                    let mut left = lock(&j.done.left);
-                    *left -= 1;
-                    j.done.cv.notify_all();
-                }
-            });
-            if spawned.is_ok() {
-                v.push(Mutex::new(tx));
-            }
-        }
-        v
-    });
-    &W
-}
-
-/// memcpy of non-overlapping ranges, in parallel when large.
-///
-/// # Safety
-/// `src` must have `len` readable bytes, `dst` `len` writable ones, not overlapping.
-pub unsafe fn par_copy(dst: *mut u8, src: *const u8, len: usize) {
-    let w = if len >= (1 << 20) { workers() } else { &[] };
-    if w.is_empty() {
-        // SAFETY: the ranges are valid and disjoint, per this function's contract.
-        unsafe { std::ptr::copy_nonoverlapping(src, dst, len) };
-        return;
-    }
-    let parts = w.len() + 1;
-    let part = (len / parts + 4095) & !4095;
-    let done = Arc::new(Done { left: Mutex::new(0), cv: std::sync::Condvar::new() });
-    let mut off = part;
-    for tx in w {
-        if off >= len {
-            break;
-        }
-        let l = part.min(len - off);
-        *lock(&done.left) += 1;
-        let job = Job { dst: dst as usize + off, src: src as usize + off, len: l, done: done.clone() };
-        if let Err(e) = lock(tx).send(job) {
-            let j = e.0;
-            // SAFETY: a part of the caller's ranges (the worker is gone: copy it here).
-            unsafe { std::ptr::copy_nonoverlapping(j.src as *const u8, j.dst as *mut u8, j.len) };
-            *lock(&done.left) -= 1;
-        }
-        off += l;
-    }
-    if off < len {
-        // SAFETY: the tail of the caller's ranges (off < len).
-        unsafe { std::ptr::copy_nonoverlapping(src.add(off), dst.add(off), len - off) };
-    }
-    // SAFETY: the head of the caller's ranges; the workers copy other parts.
-    unsafe { std::ptr::copy_nonoverlapping(src, dst, part.min(len)) };
-    let mut left = lock(&done.left);
-    while *left > 0 {
-        left = done.cv.wait(left).unwrap_or_else(|e| e.into_inner());
-    }
 }

@@ -5,6 +5,8 @@ pub mod device;
 pub mod event;
 pub mod kernel;
 pub mod memory;
+pub mod par_copy;
 pub mod platform;
 pub mod program;
 pub mod queue;
+pub mod transfer;

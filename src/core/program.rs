@@ -227,9 +227,8 @@ fn build_reporting_times(
     r
 }
 
-fn has_option(options: &str, opt: &str) -> bool {
-    options.split_whitespace().any(|o| o == opt)
-}
+/// One ptxgen build's result: the executable, or the error code and build log.
+type BuildOutcome = Result<Arc<ptxgen::Program>, (cl_int, String)>;
 
 impl Program {
     pub fn new(
@@ -349,7 +348,7 @@ impl Program {
             }
         };
         // Executables by target (one ptxgen build per distinct target).
-        let mut by_target: Vec<(ptxgen::Target, Result<Arc<ptxgen::Program>, (cl_int, String)>)> = Vec::new();
+        let mut by_target: Vec<(ptxgen::Target, BuildOutcome)> = Vec::new();
         for &pos in positions {
             let dev = &self.devices[pos];
             let prev = &builds[pos];
@@ -466,12 +465,7 @@ impl Program {
     pub fn link(&self, inputs: Vec<Vec<Arc<ptxgen::Object>>>, options: &str) -> CLResult<()> {
         let positions: Vec<usize> = (0..self.devices.len()).collect();
         let _g = self.begin(&positions)?;
-        let library = has_option(options, "-create-library");
-        let link_opts: String = options
-            .split_whitespace()
-            .filter(|o| *o != "-create-library" && *o != "-enable-link-options")
-            .collect::<Vec<_>>()
-            .join(" ");
+        let library = ptxgen::options::has_flag(options, "-create-library");
         let mut result = Ok(());
         let mut by_target: Vec<(ptxgen::Target, Vec<*const ptxgen::Object>, Arc<ptxgen::Program>)> =
             Vec::new();
@@ -493,7 +487,7 @@ impl Program {
                         Ok(p.clone())
                     } else {
                         let refs: Vec<&ptxgen::Object> = objs.iter().map(|o| &**o).collect();
-                        let r = match guarded("link", || ptxgen::link(&refs, &link_opts, &t)) {
+                        let r = match guarded("link", || ptxgen::link(&refs, options, &t)) {
                             Ok(Ok(p)) => Ok(Arc::new(p)),
                             Ok(Err(ptxgen::BuildError::InvalidOptions { log })) => {
                                 Err((CL_INVALID_LINKER_OPTIONS, log))

@@ -2,6 +2,25 @@
 use super::error::{check, CudaResult};
 use super::sys;
 use std::cell::Cell;
+use std::collections::HashSet;
+use std::sync::{Mutex, PoisonError};
+
+/// Contexts (by address) that reported a sticky error: unusable until the primary context is
+/// reset, which the driver does when its last reference is released.
+static FAULTED: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
+
+/// Records that the calling thread's current context faulted.
+pub fn note_fault() {
+    let mut ctx = std::ptr::null_mut();
+    // SAFETY: a local out-pointer.
+    if unsafe { sys::cuCtxGetCurrent(&mut ctx) } == sys::CUresult::CUDA_SUCCESS && !ctx.is_null() {
+        FAULTED
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_or_insert_with(HashSet::new)
+            .insert(ctx as usize);
+    }
+}
 
 /// The device's primary context, retained for as long as this value lives.
 pub struct PrimaryContext {
@@ -11,6 +30,7 @@ pub struct PrimaryContext {
 
 // SAFETY: CUDA contexts may be used from any thread.
 unsafe impl Send for PrimaryContext {}
+// SAFETY: the driver API is thread-safe for a context's handle.
 unsafe impl Sync for PrimaryContext {}
 
 thread_local! {
@@ -26,27 +46,18 @@ impl PrimaryContext {
         Ok(PrimaryContext { device, ctx })
     }
 
-    /// True when the context has a sticky error (a kernel fault): it can run nothing more.
-    pub fn is_broken(&self) -> bool {
-        use sys::CUresult as R;
-        if self.make_current().is_err() {
-            return true;
+    /// Whether a kernel faulted in this context (every later command in it fails).
+    pub fn faulted(&self) -> bool {
+        let faulted = FAULTED.lock().unwrap_or_else(PoisonError::into_inner);
+        faulted.as_ref().is_some_and(|set| set.contains(&(self.ctx as usize)))
+    }
+
+    /// Forgets the fault: for the owner dropping its last reference, after which the driver
+    /// resets the context (a new one may get the same address).
+    pub fn forget_fault(&self) {
+        if let Some(set) = FAULTED.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
+            set.remove(&(self.ctx as usize));
         }
-        // SAFETY: this context is current on the calling thread.
-        let r = unsafe { sys::cuCtxSynchronize() };
-        matches!(
-            r,
-            R::CUDA_ERROR_ILLEGAL_ADDRESS
-                | R::CUDA_ERROR_LAUNCH_FAILED
-                | R::CUDA_ERROR_MISALIGNED_ADDRESS
-                | R::CUDA_ERROR_ILLEGAL_INSTRUCTION
-                | R::CUDA_ERROR_INVALID_PC
-                | R::CUDA_ERROR_INVALID_ADDRESS_SPACE
-                | R::CUDA_ERROR_HARDWARE_STACK_ERROR
-                | R::CUDA_ERROR_ASSERT
-                | R::CUDA_ERROR_LAUNCH_TIMEOUT
-                | R::CUDA_ERROR_CONTEXT_IS_DESTROYED
-        )
     }
 
     /// Makes this context current on the calling thread (cheap when it already is).
@@ -55,6 +66,7 @@ impl PrimaryContext {
         if CURRENT.with(|c| c.get()) == want {
             let mut now = std::ptr::null_mut();
             // The application may have switched contexts itself (CUDA interop): verify.
+            // SAFETY: a local out-pointer.
             unsafe { sys::cuCtxGetCurrent(&mut now) };
             if now as usize == want {
                 return Ok(());
@@ -77,12 +89,4 @@ impl Drop for PrimaryContext {
         // SAFETY: we retained it in `retain`.
         unsafe { sys::cuDevicePrimaryCtxRelease_v2(self.device) };
     }
-}
-
-/// Destroys everything of `device`'s primary context after a sticky error, so that the next
-/// retain starts a working one. Only once no cudacl object uses it (see Device::primary_context).
-pub fn reset_primary(device: sys::CUdevice) {
-    CURRENT.with(|c| c.set(0));
-    // SAFETY: a device ordinal; nothing of the old context is used again.
-    unsafe { sys::cuDevicePrimaryCtxReset_v2(device) };
 }

@@ -63,6 +63,8 @@ pub fn device_name(dev: sys::CUdevice) -> String {
     let mut buf = [0 as std::os::raw::c_char; 256];
     // SAFETY: buffer and its length.
     unsafe { sys::cuDeviceGetName(buf.as_mut_ptr(), buf.len() as i32, dev) };
+    buf[buf.len() - 1] = 0;
+    // SAFETY: buf ends in a NUL whatever the driver wrote (or did not write).
     unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_string_lossy().into_owned()
 }
 
@@ -75,6 +77,9 @@ pub fn total_memory(dev: sys::CUdevice) -> u64 {
 
 pub fn pci_bus_id(dev: sys::CUdevice) -> String {
     let mut buf = [0 as std::os::raw::c_char; 64];
+    // SAFETY: buf has buf.len() writable bytes.
     unsafe { sys::cuDeviceGetPCIBusId(buf.as_mut_ptr(), buf.len() as i32, dev) };
+    buf[buf.len() - 1] = 0;
+    // SAFETY: buf ends in a NUL whatever the driver wrote (or did not write).
     unsafe { std::ffi::CStr::from_ptr(buf.as_ptr()) }.to_string_lossy().into_owned()
 }

@@ -7,12 +7,17 @@ pub struct CudaError(pub sys::CUresult);
 
 pub type CudaResult<T> = Result<T, CudaError>;
 
-/// Turns a CUresult into a Result.
+/// Turns a CUresult into a Result. A sticky error (a kernel fault) marks the calling thread's
+/// current context as faulted (see `context::note_fault`).
 pub fn check(r: sys::CUresult) -> CudaResult<()> {
     if r == sys::CUresult::CUDA_SUCCESS {
         Ok(())
     } else {
-        Err(CudaError(r))
+        let e = CudaError(r);
+        if e.is_sticky() {
+            super::context::note_fault();
+        }
+        Err(e)
     }
 }
 
@@ -25,8 +30,27 @@ impl CudaError {
         if p.is_null() {
             format!("CUDA error {}", self.0 as i32)
         } else {
+            // SAFETY: the driver returns a static NUL-terminated string (checked non-NULL).
             unsafe { std::ffi::CStr::from_ptr(p) }.to_string_lossy().into_owned()
         }
+    }
+
+    /// An error that leaves the context unusable until it is reset: a kernel faulted (CUDA
+    /// reports it to every later call in the context).
+    pub fn is_sticky(&self) -> bool {
+        use sys::CUresult as R;
+        matches!(
+            self.0,
+            R::CUDA_ERROR_ILLEGAL_ADDRESS
+                | R::CUDA_ERROR_LAUNCH_TIMEOUT
+                | R::CUDA_ERROR_ASSERT
+                | R::CUDA_ERROR_HARDWARE_STACK_ERROR
+                | R::CUDA_ERROR_ILLEGAL_INSTRUCTION
+                | R::CUDA_ERROR_MISALIGNED_ADDRESS
+                | R::CUDA_ERROR_INVALID_ADDRESS_SPACE
+                | R::CUDA_ERROR_INVALID_PC
+                | R::CUDA_ERROR_LAUNCH_FAILED
+        )
     }
 
     /// The OpenCL code for a failed allocation.

@@ -7,6 +7,7 @@ pub struct Event(pub sys::CUevent);
 
 // SAFETY: events may be used from any thread.
 unsafe impl Send for Event {}
+// SAFETY: the driver API is thread-safe for an event's handle.
 unsafe impl Sync for Event {}
 
 impl Event {
@@ -18,20 +19,24 @@ impl Event {
             sys::CUevent_flags::CU_EVENT_DISABLE_TIMING as u32
         };
         let mut e = std::ptr::null_mut();
+        // SAFETY: a local out-pointer.
         check(unsafe { sys::cuEventCreate(&mut e, flags) })?;
         Ok(Event(e))
     }
 
     pub fn record(&self, stream: &Stream) -> CudaResult<()> {
+        // SAFETY: both handles are owned by their wrappers and alive.
         check(unsafe { sys::cuEventRecord(self.0, stream.0) })
     }
 
     pub fn synchronize(&self) -> CudaResult<()> {
+        // SAFETY: an event this wrapper owns.
         check(unsafe { sys::cuEventSynchronize(self.0) })
     }
 
     /// Ok(true) when done, Ok(false) while pending, Err when the work failed.
     pub fn query(&self) -> CudaResult<bool> {
+        // SAFETY: an event this wrapper owns.
         match unsafe { sys::cuEventQuery(self.0) } {
             sys::CUresult::CUDA_SUCCESS => Ok(true),
             sys::CUresult::CUDA_ERROR_NOT_READY => Ok(false),
@@ -42,6 +47,7 @@ impl Event {
     /// Milliseconds from `start` to `self` (both timing events, both complete).
     pub fn elapsed_ms_since(&self, start: &Event) -> CudaResult<f32> {
         let mut ms = 0f32;
+        // SAFETY: events owned by their wrappers; a local out-pointer.
         check(unsafe { sys::cuEventElapsedTime(&mut ms, start.0, self.0) })?;
         Ok(ms)
     }
@@ -49,6 +55,7 @@ impl Event {
 
 impl Drop for Event {
     fn drop(&mut self) {
+        // SAFETY: the event is owned here and destroyed once.
         unsafe { sys::cuEventDestroy_v2(self.0) };
     }
 }

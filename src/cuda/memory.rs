@@ -40,6 +40,7 @@ impl DeviceAlloc {
     /// The right context must be current.
     pub fn new(size: usize) -> CudaResult<DeviceAlloc> {
         let mut ptr = 0;
+        // SAFETY: a local out-pointer.
         check(unsafe { sys::cuMemAlloc_v2(&mut ptr, size.max(1)) })?;
         Ok(DeviceAlloc { ptr, size })
     }
@@ -47,6 +48,7 @@ impl DeviceAlloc {
 
 impl Drop for DeviceAlloc {
     fn drop(&mut self) {
+        // SAFETY: allocated by `new`, freed once.
         unsafe { sys::cuMemFree_v2(self.ptr) };
     }
 }
@@ -59,12 +61,14 @@ pub struct PinnedAlloc {
 
 // SAFETY: plain memory.
 unsafe impl Send for PinnedAlloc {}
+// SAFETY: shared access hands out the address only; who writes through it synchronises.
 unsafe impl Sync for PinnedAlloc {}
 
 impl PinnedAlloc {
     pub fn new(size: usize) -> CudaResult<PinnedAlloc> {
         let mut host = std::ptr::null_mut();
         let flags = sys::CU_MEMHOSTALLOC_PORTABLE | sys::CU_MEMHOSTALLOC_DEVICEMAP;
+        // SAFETY: a local out-pointer.
         check(unsafe { sys::cuMemHostAlloc(&mut host, size.max(1), flags) })?;
         pinned_add(host, size.max(1));
         Ok(PinnedAlloc { host, size })
@@ -79,6 +83,7 @@ impl PinnedAlloc {
 impl Drop for PinnedAlloc {
     fn drop(&mut self) {
         pinned_remove(self.host);
+        // SAFETY: allocated by `new`, freed once.
         unsafe { sys::cuMemFreeHost(self.host) };
     }
 }
@@ -88,12 +93,19 @@ pub struct HostRegistration {
     pub host: *mut c_void,
 }
 
+// SAFETY: the registration holds an address and unregisters it once; the driver call is
+// thread-safe.
 unsafe impl Send for HostRegistration {}
+// SAFETY: as for Send: shared access reads the address only.
 unsafe impl Sync for HostRegistration {}
 
 impl HostRegistration {
-    pub fn new(host: *mut c_void, size: usize) -> CudaResult<HostRegistration> {
+    /// # Safety
+    /// `host` points to `size` bytes of the application's memory that stay allocated until the
+    /// registration is dropped.
+    pub unsafe fn new(host: *mut c_void, size: usize) -> CudaResult<HostRegistration> {
         let flags = sys::CU_MEMHOSTREGISTER_PORTABLE | sys::CU_MEMHOSTREGISTER_DEVICEMAP;
+        // SAFETY: the range is live application memory, per this function's contract.
         check(unsafe { sys::cuMemHostRegister_v2(host, size, flags) })?;
         pinned_add(host, size);
         Ok(HostRegistration { host })
@@ -107,32 +119,45 @@ impl HostRegistration {
 impl Drop for HostRegistration {
     fn drop(&mut self) {
         pinned_remove(self.host);
+        // SAFETY: registered by `new`, unregistered once.
         unsafe { sys::cuMemHostUnregister(self.host) };
     }
 }
 
 fn device_ptr_of_host(host: *mut c_void) -> CudaResult<DevicePtr> {
     let mut d = 0;
+    // SAFETY: a local out-pointer; host is registered memory (or the driver says no).
     check(unsafe { sys::cuMemHostGetDevicePointer_v2(&mut d, host, 0) })?;
     Ok(d)
 }
 
 /// Asynchronous copies and fills on a stream. Pageable host memory makes the driver copy
 /// synchronously with respect to the host; callers that must not block use pinned memory.
-pub fn copy_htod(stream: &Stream, dst: DevicePtr, src: *const c_void, n: usize) -> CudaResult<()> {
+///
+/// # Safety
+/// `src` has `n` readable bytes that stay unchanged until the copy is done on `stream`.
+pub unsafe fn copy_htod(stream: &Stream, dst: DevicePtr, src: *const c_void, n: usize) -> CudaResult<()> {
+    // SAFETY: the source range is valid until the copy completes, per this function's contract.
     check(unsafe { sys::cuMemcpyHtoDAsync_v2(dst, src, n, stream.0) })
 }
 
-pub fn copy_dtoh(stream: &Stream, dst: *mut c_void, src: DevicePtr, n: usize) -> CudaResult<()> {
+/// # Safety
+/// `dst` has `n` writable bytes that nothing else touches until the copy is done on `stream`.
+pub unsafe fn copy_dtoh(stream: &Stream, dst: *mut c_void, src: DevicePtr, n: usize) -> CudaResult<()> {
+    // SAFETY: the destination range is valid until the copy completes, per this function's contract.
     check(unsafe { sys::cuMemcpyDtoHAsync_v2(dst, src, n, stream.0) })
 }
 
 pub fn copy_dtod(stream: &Stream, dst: DevicePtr, src: DevicePtr, n: usize) -> CudaResult<()> {
+    // SAFETY: device memory only; a bad address is a driver error, not host memory.
     check(unsafe { sys::cuMemcpyDtoDAsync_v2(dst, src, n, stream.0) })
 }
 
 /// Between devices (or contexts): the source context's device reads, the destination's writes.
-pub fn copy_peer(
+///
+/// # Safety
+/// `dst_ctx` and `src_ctx` are live CUDA contexts that own `dst` and `src`.
+pub unsafe fn copy_peer(
     stream: &Stream,
     dst: DevicePtr,
     dst_ctx: sys::CUcontext,
@@ -140,18 +165,22 @@ pub fn copy_peer(
     src_ctx: sys::CUcontext,
     n: usize,
 ) -> CudaResult<()> {
+    // SAFETY: live contexts, per this function's contract.
     check(unsafe { sys::cuMemcpyPeerAsync(dst, dst_ctx, src, src_ctx, n, stream.0) })
 }
 
 pub fn fill_u8(stream: &Stream, dst: DevicePtr, value: u8, n: usize) -> CudaResult<()> {
+    // SAFETY: device memory only; a bad address is a driver error, not host memory.
     check(unsafe { sys::cuMemsetD8Async(dst, value, n, stream.0) })
 }
 
 pub fn fill_u16(stream: &Stream, dst: DevicePtr, value: u16, n: usize) -> CudaResult<()> {
+    // SAFETY: device memory only; a bad address is a driver error, not host memory.
     check(unsafe { sys::cuMemsetD16Async(dst, value, n, stream.0) })
 }
 
 pub fn fill_u32(stream: &Stream, dst: DevicePtr, value: u32, n: usize) -> CudaResult<()> {
+    // SAFETY: device memory only; a bad address is a driver error, not host memory.
     check(unsafe { sys::cuMemsetD32Async(dst, value, n, stream.0) })
 }
 
@@ -164,11 +193,17 @@ pub fn fill_2d_u32(
     width: usize,
     height: usize,
 ) -> CudaResult<()> {
+    // SAFETY: device memory only; a bad address is a driver error, not host memory.
     check(unsafe { sys::cuMemsetD2D32Async(dst, pitch, value, width, height, stream.0) })
 }
 
 /// A 3-D (or 2-D) rectangular copy described by cuMemcpy3D's parameter block.
-pub fn copy_3d(stream: &Stream, p: &sys::CUDA_MEMCPY3D) -> CudaResult<()> {
+///
+/// # Safety
+/// The host ranges `p` names stay valid (and, for a destination, untouched) until the copy is
+/// done on `stream`.
+pub unsafe fn copy_3d(stream: &Stream, p: &sys::CUDA_MEMCPY3D) -> CudaResult<()> {
+    // SAFETY: the ranges are valid, per this function's contract.
     check(unsafe { sys::cuMemcpy3DAsync_v2(p, stream.0) })
 }
 
@@ -188,12 +223,14 @@ pub fn preserving_current_context<R>(f: impl FnOnce() -> R) -> R {
 
 /// Waits for all work of the current context (before releasing memory the application owns).
 pub fn synchronize_current() -> CudaResult<()> {
+    // SAFETY: no arguments.
     check(unsafe { sys::cuCtxSynchronize() })
 }
 
 /// (free, total) bytes of the current context's device.
 pub fn mem_info() -> CudaResult<(usize, usize)> {
     let (mut free, mut total) = (0, 0);
+    // SAFETY: local out-pointers.
     check(unsafe { sys::cuMemGetInfo_v2(&mut free, &mut total) })?;
     Ok((free, total))
 }

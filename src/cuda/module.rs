@@ -14,7 +14,9 @@ static SPLIT_REFUSED: AtomicBool = AtomicBool::new(false);
 
 pub struct Module(pub sys::CUmodule);
 
+// SAFETY: the driver API is thread-safe for a module's handle.
 unsafe impl Send for Module {}
+// SAFETY: as for Send.
 unsafe impl Sync for Module {}
 
 impl Module {
@@ -81,6 +83,7 @@ impl Module {
     pub fn function(&self, name: &str) -> CudaResult<Function> {
         let name = CString::new(name).map_err(|_| CudaError(sys::CUresult::CUDA_ERROR_NOT_FOUND))?;
         let mut f = std::ptr::null_mut();
+        // SAFETY: a local out-pointer; name is NUL-terminated; the module is loaded.
         check(unsafe { sys::cuModuleGetFunction(&mut f, self.0, name.as_ptr()) })?;
         Ok(Function(f))
     }
@@ -88,6 +91,7 @@ impl Module {
 
 impl Drop for Module {
     fn drop(&mut self) {
+        // SAFETY: loaded by this wrapper, unloaded once.
         unsafe { sys::cuModuleUnload(self.0) };
     }
 }
@@ -95,18 +99,23 @@ impl Drop for Module {
 #[derive(Clone, Copy)]
 pub struct Function(pub sys::CUfunction);
 
+// SAFETY: the driver API is thread-safe for a function's handle (launches are serialised per
+// stream by the driver).
 unsafe impl Send for Function {}
+// SAFETY: as for Send.
 unsafe impl Sync for Function {}
 
 impl Function {
     pub fn attribute(&self, a: sys::CUfunction_attribute) -> i32 {
         let mut v = 0;
+        // SAFETY: a local out-pointer; a function of a loaded module.
         unsafe { sys::cuFuncGetAttribute(&mut v, a, self.0) };
         v
     }
 
     /// Lets the kernel use up to `bytes` of dynamic shared memory (above 48 KiB needs opting in).
     pub fn set_max_dynamic_shared(&self, bytes: i32) -> CudaResult<()> {
+        // SAFETY: a function of a loaded module; the attribute is a plain integer.
         check(unsafe {
             sys::cuFuncSetAttribute(
                 self.0,
@@ -128,7 +137,7 @@ impl Function {
     ) -> CudaResult<()> {
         let mut size = params.len();
         let mut extra = [
-            1usize as *mut c_void, // CU_LAUNCH_PARAM_BUFFER_POINTER
+            std::ptr::dangling_mut::<c_void>(), // CU_LAUNCH_PARAM_BUFFER_POINTER
             params.as_mut_ptr() as *mut c_void,
             2usize as *mut c_void, // CU_LAUNCH_PARAM_BUFFER_SIZE
             &mut size as *mut usize as *mut c_void,

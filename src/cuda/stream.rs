@@ -7,6 +7,7 @@ pub struct Stream(pub sys::CUstream);
 
 // SAFETY: streams may be used from any thread.
 unsafe impl Send for Stream {}
+// SAFETY: the driver API is thread-safe for a stream's handle.
 unsafe impl Sync for Stream {}
 
 impl Stream {
@@ -20,27 +21,34 @@ impl Stream {
     }
 
     pub fn synchronize(&self) -> CudaResult<()> {
+        // SAFETY: a stream this wrapper owns.
         check(unsafe { sys::cuStreamSynchronize(self.0) })
     }
 
     /// Later work on this stream waits for `event` (recorded on any stream, any device).
     pub fn wait(&self, event: &Event) -> CudaResult<()> {
+        // SAFETY: both handles are owned by their wrappers and alive.
         check(unsafe { sys::cuStreamWaitEvent(self.0, event.0, 0) })
     }
 
     /// Runs `f(data)` on a driver thread once all earlier work on the stream is done.
     /// `f` must not call CUDA.
-    pub fn host_callback(
+    ///
+    /// # Safety
+    /// `f(data)` is sound to call once, on another thread, at any later time.
+    pub unsafe fn host_callback(
         &self,
         f: unsafe extern "C" fn(*mut std::ffi::c_void),
         data: *mut std::ffi::c_void,
     ) -> CudaResult<()> {
+        // SAFETY: `f` may run on `data` later, per this function's contract.
         check(unsafe { sys::cuLaunchHostFunc(self.0, Some(f), data) })
     }
 }
 
 impl Drop for Stream {
     fn drop(&mut self) {
+        // SAFETY: the stream is owned here and destroyed once.
         unsafe { sys::cuStreamDestroy_v2(self.0) };
     }
 }

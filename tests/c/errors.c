@@ -5,7 +5,7 @@
  *
  * Modes (argv[1]):
  *   full     a device is present (real or fake driver), reached by LD_PRELOAD: every row
- *   loader   a device is present, reached through ocl-icd: no garbage/released-handle rows
+ *   loader   a device is present, reached through ocl-icd: no garbage-handle rows
  *   nodevice no device: platform-level rows only
  */
 #include "common.h"
@@ -108,15 +108,27 @@ static void device_rows(cl_platform_id p, cl_device_id d) {
     cl_context_properties dup_prop[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p, CL_CONTEXT_PLATFORM, (cl_context_properties)p, 0};
     EXPECT((clCreateContext(dup_prop, 1, &d, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
     EXPECT((clCreateContext(NULL, 1, &d, NULL, &err, &err), err), CL_INVALID_VALUE);
-    /* CL_CONTEXT_INTEROP_USER_SYNC takes a cl_bool (the CTS's negative_create_context*). */
-    cl_context_properties bad_sync[] = {CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
-    EXPECT((clCreateContext(bad_sync, 1, &d, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
-    cl_context_properties bad_sync_p[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p, CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
-    EXPECT((clCreateContextFromType(bad_sync_p, CL_DEVICE_TYPE_GPU, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
-    cl_context_properties sync_ok[] = {CL_CONTEXT_INTEROP_USER_SYNC, CL_FALSE, 0};
-    cl_context sctx = clCreateContext(sync_ok, 1, &d, NULL, NULL, &err);
-    EXPECT(err, CL_SUCCESS);
-    if (sctx) EXPECT(clReleaseContext(sctx), CL_SUCCESS);
+    /* The CTS's negative_create_context(_from_type) cases. */
+    cl_context_properties null_platform[] = {CL_CONTEXT_PLATFORM, 0, 0, 0, 0};
+    EXPECT((clCreateContext(null_platform, 1, &d, NULL, NULL, &err), err), CL_INVALID_PLATFORM);
+    EXPECT((clCreateContextFromType(null_platform, CL_DEVICE_TYPE_DEFAULT, NULL, NULL, &err), err), CL_INVALID_PLATFORM);
+    cl_context_properties named_by_pointer[] = {(cl_context_properties)"INVALID_PROPERTY", 0, 0};
+    EXPECT((clCreateContext(named_by_pointer, 1, &d, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
+    cl_context_properties bad_sync[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p, CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+    EXPECT((clCreateContext(bad_sync + 2, 1, &d, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
+    EXPECT((clCreateContextFromType(bad_sync, CL_DEVICE_TYPE_DEFAULT, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
+    cl_context_properties dup_sync[] = {CL_CONTEXT_INTEROP_USER_SYNC, CL_FALSE, CL_CONTEXT_INTEROP_USER_SYNC, CL_FALSE, 0};
+    EXPECT((clCreateContext(dup_sync, 1, &d, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
+    EXPECT((clCreateContextFromType(dup_prop, CL_DEVICE_TYPE_DEFAULT, NULL, NULL, &err), err), CL_INVALID_PROPERTY);
+    EXPECT((clCreateContext(NULL, 1, NULL, NULL, NULL, &err), err), CL_INVALID_VALUE);
+    EXPECT((clCreateContext(NULL, 0, &d, NULL, NULL, &err), err), CL_INVALID_VALUE);
+    cl_device_id null_device = NULL;
+    EXPECT((clCreateContext(NULL, 1, &null_device, NULL, NULL, &err), err), CL_INVALID_DEVICE);
+    EXPECT((clCreateContextFromType(NULL, 0, NULL, NULL, &err), err), CL_INVALID_DEVICE_TYPE);
+    EXPECT((clCreateContextFromType(NULL, CL_DEVICE_TYPE_DEFAULT, NULL, &err, &err), err), CL_INVALID_VALUE);
+    EXPECT((clCreateContextFromType(NULL, CL_DEVICE_TYPE_CPU, NULL, NULL, &err), err), CL_DEVICE_NOT_FOUND);
+    EXPECT((clCreateContextFromType(NULL, CL_DEVICE_TYPE_ACCELERATOR, NULL, NULL, &err), err), CL_DEVICE_NOT_FOUND);
+    EXPECT((clCreateContextFromType(NULL, CL_DEVICE_TYPE_CUSTOM, NULL, NULL, &err), err), CL_DEVICE_NOT_FOUND);
     cl_context_properties good[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p, 0};
     cl_context ctx = clCreateContext(good, 1, &d, NULL, NULL, &err);
     EXPECT(err, CL_SUCCESS);
@@ -245,15 +257,16 @@ static void device_rows(cl_platform_id p, cl_device_id d) {
     EXPECT((clCreateSampler(ctx, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &err), err), CL_INVALID_OPERATION);
     cl_uint nfmt = 99;
     EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &nfmt), CL_SUCCESS);
+    {
+        cl_image_format fmts[4];
+        EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, 0x9999, 0, NULL, &nfmt), CL_INVALID_VALUE);
+        EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, CL_MEM_OBJECT_BUFFER, 0, NULL, &nfmt), CL_INVALID_VALUE);
+        EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE | CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &nfmt),
+               CL_INVALID_VALUE);
+        EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, fmts, &nfmt), CL_INVALID_VALUE);
+        EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE3D, 4, fmts, &nfmt), CL_SUCCESS);
+    }
     CHECK(nfmt == 0, "no image formats, got %u", nfmt);
-    /* Its arguments are checked all the same: an image type, valid flags, a list with room. */
-    EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, 0x9999, 0, NULL, &nfmt), CL_INVALID_VALUE);
-    EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, CL_MEM_OBJECT_BUFFER, 0, NULL, &nfmt), CL_INVALID_VALUE);
-    EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE | CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &nfmt),
-           CL_INVALID_VALUE);
-    cl_image_format fmts[4];
-    EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, fmts, &nfmt), CL_INVALID_VALUE);
-    EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE3D, 4, fmts, &nfmt), CL_SUCCESS);
     size_t origin[3] = {0, 0, 0}, reg[3] = {1, 1, 1};
     EXPECT(clEnqueueReadImage(q, buf, CL_TRUE, origin, reg, 0, 0, host, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
     EXPECT(clEnqueueReadImage(NULL, buf, CL_TRUE, origin, reg, 0, 0, host, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
@@ -337,42 +350,65 @@ static void device_rows(cl_platform_id p, cl_device_id d) {
         EXPECT(clReleaseKernel(k), CL_SUCCESS);
     }
 
-    /* Released handles are rejected (without a loader, which would read freed memory). */
-    if (full) {
+    /* Released handles are rejected, also through a loader, which reads the dispatch pointer
+     * through the handle before cudacl sees the call: a released handle must still point at one. */
+    {
         cl_event dead = clCreateUserEvent(ctx, &err);
         EXPECT(clReleaseEvent(dead), CL_SUCCESS);
         EXPECT(clGetEventInfo(dead, CL_EVENT_CONTEXT, 0, NULL, &sz), CL_INVALID_EVENT);
+        EXPECT(clRetainEvent(dead), CL_INVALID_EVENT);
         cl_mem deadmem = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
         EXPECT(clReleaseMemObject(deadmem), CL_SUCCESS);
         EXPECT(clReleaseMemObject(deadmem), CL_INVALID_MEM_OBJECT);
-        EXPECT(clEnqueueSVMMemFill(G(cl_command_queue), host, host, 4, 4, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
-    }
-
-    /* Released handles through a loader too: a handle's first word stays the dispatch pointer
-       after its last release (the loaders read it before cudacl sees the call), so a program,
-       queue, kernel or buffer used after release answers the kind's code instead of crashing. */
-    {
+        EXPECT(clRetainMemObject(deadmem), CL_INVALID_MEM_OBJECT);
+        cl_command_queue deadq = clCreateCommandQueue(ctx, d, 0, &err);
+        EXPECT(err, CL_SUCCESS);
+        EXPECT(clReleaseCommandQueue(deadq), CL_SUCCESS);
+        EXPECT(clRetainCommandQueue(deadq), CL_INVALID_COMMAND_QUEUE);
+        EXPECT(clReleaseCommandQueue(deadq), CL_INVALID_COMMAND_QUEUE);
+        EXPECT(clFinish(deadq), CL_INVALID_COMMAND_QUEUE);
+        EXPECT(clGetCommandQueueInfo(deadq, CL_QUEUE_CONTEXT, 0, NULL, &sz), CL_INVALID_COMMAND_QUEUE);
         const char *src = "__kernel void k(__global int *p) { p[0] = 1; }";
-        for (int round = 0; round < 50; round++) {
-            cl_program rp = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-            cl_command_queue rq = clCreateCommandQueue(ctx, d, 0, &err);
-            cl_mem rm = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
-            EXPECT(clReleaseProgram(rp), CL_SUCCESS);
-            EXPECT(clReleaseCommandQueue(rq), CL_SUCCESS);
-            EXPECT(clReleaseMemObject(rm), CL_SUCCESS);
-            /* Some garbage in between, so freed memory gets reused. */
-            void *junkmem[8];
-            for (int i = 0; i < 8; i++) { junkmem[i] = malloc(64); memset(junkmem[i], 0xab, 64); }
-            EXPECT(clRetainProgram(rp), CL_INVALID_PROGRAM);
-            EXPECT(clReleaseProgram(rp), CL_INVALID_PROGRAM);
-            EXPECT(clBuildProgram(rp, 0, NULL, NULL, NULL, NULL), CL_INVALID_PROGRAM);
-            EXPECT(clGetProgramInfo(rp, CL_PROGRAM_NUM_DEVICES, 0, NULL, &sz), CL_INVALID_PROGRAM);
-            EXPECT((clCreateKernel(rp, "k", &err), err), CL_INVALID_PROGRAM);
-            EXPECT(clRetainCommandQueue(rq), CL_INVALID_COMMAND_QUEUE);
-            EXPECT(clFinish(rq), CL_INVALID_COMMAND_QUEUE);
-            EXPECT(clRetainMemObject(rm), CL_INVALID_MEM_OBJECT);
-            for (int i = 0; i < 8; i++) free(junkmem[i]);
+        cl_program deadp = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+        EXPECT(err, CL_SUCCESS);
+        EXPECT(clReleaseProgram(deadp), CL_SUCCESS);
+        EXPECT(clRetainProgram(deadp), CL_INVALID_PROGRAM);
+        EXPECT(clReleaseProgram(deadp), CL_INVALID_PROGRAM);
+        EXPECT(clBuildProgram(deadp, 0, NULL, NULL, NULL, NULL), CL_INVALID_PROGRAM);
+        EXPECT(clGetProgramInfo(deadp, CL_PROGRAM_NUM_DEVICES, 0, NULL, &sz), CL_INVALID_PROGRAM);
+        EXPECT((clCreateKernel(deadp, "k", &err), err), CL_INVALID_PROGRAM);
+        cl_context deadctx = clCreateContext(NULL, 1, &d, NULL, NULL, &err);
+        EXPECT(err, CL_SUCCESS);
+        EXPECT(clReleaseContext(deadctx), CL_SUCCESS);
+        /* Let the allocator hand the released objects' memory out again, filled with garbage:
+         * a handle whose memory went back to malloc now points at 0xab bytes. */
+        enum { SPRAY = 4096 };
+        static void *spray[SPRAY];
+        for (int i = 0; i < SPRAY; i++) {
+            size_t n = 16 + 16 * (size_t)(i % 128);
+            spray[i] = malloc(n);
+            if (spray[i]) memset(spray[i], 0xab, n);
         }
+        EXPECT(clRetainEvent(dead), CL_INVALID_EVENT);
+        EXPECT(clRetainMemObject(deadmem), CL_INVALID_MEM_OBJECT);
+        EXPECT(clRetainProgram(deadp), CL_INVALID_PROGRAM);
+        EXPECT(clRetainCommandQueue(deadq), CL_INVALID_COMMAND_QUEUE);
+        EXPECT(clRetainContext(deadctx), CL_INVALID_CONTEXT);
+        for (int i = 0; i < SPRAY; i++) free(spray[i]);
+        EXPECT((clCreateBuffer(deadctx, CL_MEM_READ_WRITE, 64, NULL, &err), err), CL_INVALID_CONTEXT);
+        /* Many objects made and released: their handles' memory is reused only as handles. */
+        for (int i = 0; i < 10000; i++) {
+            cl_event e = clCreateUserEvent(ctx, &err);
+            if (err != CL_SUCCESS || clReleaseEvent(e) != CL_SUCCESS) {
+                CHECK(0, "create/release of user event %d", i);
+                break;
+            }
+        }
+        EXPECT(clGetEventInfo(dead, CL_EVENT_CONTEXT, 0, NULL, &sz), CL_INVALID_EVENT);
+        EXPECT(clRetainCommandQueue(deadq), CL_INVALID_COMMAND_QUEUE);
+    }
+    if (full) {
+        EXPECT(clEnqueueSVMMemFill(G(cl_command_queue), host, host, 4, 4, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
     }
 
     if (marker) clReleaseEvent(marker);

@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <unistd.h>
 #include "fakecuda_hooks.h"
 
 static int (*last_launch)(struct fakecuda_launch *);
@@ -567,6 +568,94 @@ static void multi(cl_platform_id plat) {
     clReleaseContext(c2);
 }
 
+/* A kernel fault (the fake driver faults kernels named fakecuda_fault*, with CUDA's sticky
+ * error): the failing command's event gets a negative status, later commands in that context
+ * fail, the process lives, and once the application has released the context's objects a new
+ * context works. Releases the global context and queue. */
+static void fault_recovery(void) {
+    cl_int err;
+    const char *src = "__kernel void fakecuda_fault(__global int *p) { p[0] = 1; }\n"
+                      "__kernel void fine(__global int *p) { p[get_global_id(0)] = 2; }\n";
+    cl_program p = build(src, "");
+    cl_kernel k = clCreateKernel(p, "fakecuda_fault", &err);
+    EXPECT(err, CL_SUCCESS);
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+    EXPECT(clSetKernelArg(k, 0, sizeof b, &b), CL_SUCCESS);
+    size_t g = 16;
+    cl_event ev = NULL;
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, &ev), CL_SUCCESS);
+    cl_int w = clWaitForEvents(1, &ev), st = 0;
+    EXPECT(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL), CL_SUCCESS);
+    CHECK(st < 0, "status of the faulting command: %d", st);
+    CHECK(w != CL_SUCCESS, "clWaitForEvents on a faulted command: %d", w);
+    CHECK(clFinish(q) != CL_SUCCESS, "clFinish after a fault succeeded");
+    int v = 0;
+    CHECK(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS,
+          "a read in the faulted context succeeded");
+    /* While the faulted context lives, no new context can share its CUDA context. */
+    cl_context c2 = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    CHECK(c2 == NULL && err == CL_OUT_OF_RESOURCES, "context beside a faulted one: %d", err);
+    clReleaseEvent(ev);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseMemObject(b);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    /* Everything released: a new context gets a fresh CUDA context and works. */
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    EXPECT(err, CL_SUCCESS);
+    q = clCreateCommandQueue(ctx, dev, 0, &err);
+    EXPECT(err, CL_SUCCESS);
+    int in[16], out[16];
+    for (int i = 0; i < 16; i++) in[i] = 7 * i;
+    cl_mem b2 = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
+    EXPECT(err, CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(q, b2, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(!memcmp(in, out, sizeof in), "data after recovery");
+    cl_program p2 = build(src, "");
+    cl_kernel fine = clCreateKernel(p2, "fine", &err);
+    EXPECT(err, CL_SUCCESS);
+    EXPECT(clSetKernelArg(fine, 0, sizeof b2, &b2), CL_SUCCESS);
+    EXPECT(clEnqueueNDRangeKernel(q, fine, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clFinish(q), CL_SUCCESS);
+    clReleaseKernel(fine);
+    clReleaseProgram(p2);
+    clReleaseMemObject(b2);
+}
+
+/* A kernel argument does not keep its buffer alive (the CTS's retain_mem_object_set_kernel_arg
+   waits, forever before this, for the destructor callback of a buffer released while set): the
+   last release destroys the buffer at once; a launch still naming it is refused, and an
+   enqueued launch keeps what it uses until it is done. */
+static void CL_CALLBACK destroyed(cl_mem m, void *data) { (void)m; (*(int *)data)++; }
+
+static void arg_retention(void) {
+    cl_program p = build("__kernel void k(__global int *a) { a[0] = 1; }\n", NULL);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    CHECK(err == CL_SUCCESS, "create kernel %d", err);
+    int gone = 0;
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+    EXPECT(clSetMemObjectDestructorCallback(b, destroyed, &gone), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 0, sizeof b, &b), CL_SUCCESS);
+    EXPECT(clReleaseMemObject(b), CL_SUCCESS);
+    CHECK(gone == 1, "destructor callback after the last release of a buffer set as an argument: %d", gone);
+    size_t g = 1;
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+    /* Released after the enqueue: the launch still has it; destroyed once it is done. */
+    int gone2 = 0;
+    cl_mem b2 = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+    EXPECT(clSetMemObjectDestructorCallback(b2, destroyed, &gone2), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 0, sizeof b2, &b2), CL_SUCCESS);
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clReleaseMemObject(b2), CL_SUCCESS);
+    EXPECT(clFinish(q), CL_SUCCESS);
+    for (int i = 0; i < 1000 && !gone2; i++) usleep(1000);
+    CHECK(gone2 == 1, "destructor callback after the launch using the buffer finished: %d", gone2);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     cl_platform_id plat = find_platform();
@@ -591,5 +680,7 @@ int main(int argc, char **argv) {
     wide_vector();
     programs();
     threads();
+    arg_retention();
+    fault_recovery();
     return report("kernel_api");
 }

@@ -57,6 +57,7 @@ enum {
     CUDA_ERROR_INVALID_HANDLE = 400,
     CUDA_ERROR_NOT_FOUND = 500,
     CUDA_ERROR_NOT_READY = 600,
+    CUDA_ERROR_ILLEGAL_ADDRESS = 700,
     CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
     CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713,
     CUDA_ERROR_NOT_SUPPORTED = 801,
@@ -234,9 +235,14 @@ CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
 
 /* ---------------------------------------------------------------- contexts */
 
+/* A context is "faulted" after a launch of a kernel whose name starts with fakecuda_fault:
+ * like a real illegal address, the error is sticky (every later launch, copy and
+ * synchronisation in the context returns it) until the primary context's last reference is
+ * released, which resets it. */
 struct fake_ctx {
     int device;
     int refs;
+    int faulted;
 };
 static struct fake_ctx contexts[MAX_DEVICES];
 static __thread struct fake_ctx *current;
@@ -256,13 +262,12 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) {
     if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
     pthread_mutex_lock(&lock);
     if (contexts[d].refs > 0) contexts[d].refs--;
+    if (contexts[d].refs == 0) contexts[d].faulted = 0;
     pthread_mutex_unlock(&lock);
     return CUDA_SUCCESS;
 }
 
 CUresult cuDevicePrimaryCtxRelease(CUdevice d) { return cuDevicePrimaryCtxRelease_v2(d); }
-
-CUresult cuDevicePrimaryCtxReset_v2(CUdevice d) { return valid_device(d) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
 
 CUresult cuCtxSetCurrent(void *ctx) {
     current = (struct fake_ctx *)ctx;
@@ -283,6 +288,9 @@ CUresult cuCtxGetDevice(CUdevice *d) {
 }
 
 static CUresult need_ctx(void) { return current ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT; }
+
+/* The sticky error of the current context, if it faulted. */
+static CUresult sticky(void) { return current && current->faulted ? CUDA_ERROR_ILLEGAL_ADDRESS : CUDA_SUCCESS; }
 
 /* ---------------------------------------------------------------- streams and events
  *
@@ -340,6 +348,7 @@ struct fake_event {
 static CUresult check_stream(void *stream) {
     struct fake_stream *s = stream;
     if (!current) return CUDA_ERROR_INVALID_CONTEXT;
+    if (current->faulted) return CUDA_ERROR_ILLEGAL_ADDRESS;
     if (s && s->device != current->device) {
         TRACE("stream of device %d used while device %d's context is current", s->device, current->device);
         return CUDA_ERROR_INVALID_CONTEXT;
@@ -418,7 +427,7 @@ static void stream_wait_all(void) {
 CUresult cuCtxSynchronize(void) {
     if (!current) return CUDA_ERROR_INVALID_CONTEXT;
     stream_wait_all();
-    return CUDA_SUCCESS;
+    return sticky();
 }
 
 CUresult cuStreamCreate(void **s, unsigned flags) {
@@ -465,7 +474,7 @@ CUresult cuStreamDestroy_v2(void *s) {
 CUresult cuStreamSynchronize(void *s) {
     if (s) stream_wait_idle(s);
     else stream_wait_all();
-    return CUDA_SUCCESS;
+    return sticky();
 }
 
 CUresult cuStreamQuery(void *s) {
@@ -560,6 +569,7 @@ CUresult cuEventQuery(void *e) {
     pthread_mutex_lock(&ev_lock);
     int done = ev->done_epoch >= ev->epoch;
     pthread_mutex_unlock(&ev_lock);
+    if (ev->device >= 0 && contexts[ev->device].faulted) return CUDA_ERROR_ILLEGAL_ADDRESS;
     return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
 
@@ -570,6 +580,7 @@ CUresult cuEventSynchronize(void *e) {
     unsigned long long epoch = ev->epoch;
     while (ev->done_epoch < epoch) pthread_cond_wait(&ev_cv, &ev_lock);
     pthread_mutex_unlock(&ev_lock);
+    if (ev->device >= 0 && contexts[ev->device].faulted) return CUDA_ERROR_ILLEGAL_ADDRESS;
     return CUDA_SUCCESS;
 }
 
@@ -595,7 +606,7 @@ static void host_fn_run(void *p) {
 
 CUresult cuLaunchHostFunc(void *s, CUhostFn fn, void *data) {
     if (!fn) return CUDA_ERROR_INVALID_VALUE;
-    if (check_stream(s)) return CUDA_ERROR_INVALID_CONTEXT;
+    { CUresult r_ = check_stream(s); if (r_) return r_; }
     struct host_fn_op *o = malloc(sizeof *o);
     if (!o) return CUDA_ERROR_OUT_OF_MEMORY;
     o->fn = fn;
@@ -803,7 +814,7 @@ static void copy_run(void *p) {
 /* A copy on a stream; `src_staged`: take the source now (pageable host source);
  * `wait`: return once done (pageable host destination). */
 static CUresult copy_on(void *s, void *dst, const void *src, size_t n, int src_staged, int wait) {
-    if (check_stream(s)) return CUDA_ERROR_INVALID_CONTEXT;
+    { CUresult r_ = check_stream(s); if (r_) return r_; }
     if (n && (!dst || !src)) return CUDA_ERROR_INVALID_VALUE;
     if (!n) return CUDA_SUCCESS;
     struct copy_op *o = malloc(sizeof *o);
@@ -918,7 +929,7 @@ static size_t span3d(size_t x, size_t y, size_t z, size_t pitch, size_t h, const
 
 CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, void *s) {
     if (!p) return CUDA_ERROR_INVALID_VALUE;
-    if (check_stream(s)) return CUDA_ERROR_INVALID_CONTEXT;
+    { CUresult r_ = check_stream(s); if (r_) return r_; }
     char *src = base_of(p->srcMemoryType, p->srcHost, p->srcDevice);
     char *dst = base_of(p->dstMemoryType, p->dstHost, p->dstDevice);
     if (!src || !dst) return CUDA_ERROR_INVALID_VALUE;
@@ -966,7 +977,7 @@ static void memset_run(void *arg) {
 }
 
 static CUresult memset_on(void *s, CUdeviceptr d, size_t pitch, unsigned v, size_t width, size_t height, int elem) {
-    if (check_stream(s)) return CUDA_ERROR_INVALID_CONTEXT;
+    { CUresult r_ = check_stream(s); if (r_) return r_; }
     if (d % (CUdeviceptr)elem || (height > 1 && (pitch % (size_t)elem || pitch < width * (size_t)elem))) return CUDA_ERROR_INVALID_VALUE;
     struct memset_op *o = malloc(sizeof *o);
     if (!o) return CUDA_ERROR_OUT_OF_MEMORY;
@@ -1114,7 +1125,7 @@ int fakecuda_last_launch(struct fakecuda_launch *out) {
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared, void *s, void **params, void **extra) {
     struct fake_function *fn = f;
     if (!fn) return CUDA_ERROR_INVALID_HANDLE;
-    if (check_stream(s)) return CUDA_ERROR_INVALID_CONTEXT;
+    { CUresult r_ = check_stream(s); if (r_) return r_; }
     if (!gx || !gy || !gz || !bx || !by || !bz) return CUDA_ERROR_INVALID_VALUE;
     if (gx > 2147483647u || gy > 65535 || gz > 65535) return CUDA_ERROR_INVALID_VALUE; /* the grid limits */
     if ((unsigned long long)bx * by * bz > 1024 || bz > 64) return CUDA_ERROR_INVALID_VALUE;
@@ -1141,6 +1152,7 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
     }
     last_launch.count++;
     stats.launches++;
+    if (!strncmp(fn->name, "fakecuda_fault", 14)) current->faulted = 1; /* reported later, as on a GPU */
     pthread_mutex_unlock(&lock);
     TRACE("launch %s grid %ux%ux%u block %ux%ux%u shared %u", fn->name, gx, gy, gz, bx, by, bz, shared);
     return CUDA_SUCCESS;
@@ -1162,6 +1174,7 @@ static const char *error_name(CUresult r) {
     case CUDA_ERROR_INVALID_HANDLE: return "CUDA_ERROR_INVALID_HANDLE";
     case CUDA_ERROR_NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
     case CUDA_ERROR_NOT_READY: return "CUDA_ERROR_NOT_READY";
+    case CUDA_ERROR_ILLEGAL_ADDRESS: return "CUDA_ERROR_ILLEGAL_ADDRESS";
     case CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED: return "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED";
     case CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED: return "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED";
     case CUDA_ERROR_NOT_SUPPORTED: return "CUDA_ERROR_NOT_SUPPORTED";
