@@ -107,11 +107,11 @@ fn chosen_local_sizes_divide_and_fill_the_gpu() {
     );
     assert!(geometry(3, None, Some(&[65536, 65536, 65536]), Some(&[256, 1, 4]), None, &H100).is_ok());
     assert!(geometry(1, None, Some(&[(1 << 32) + 16]), None, None, &H100).is_ok());
-    // A kernel with reqd_work_group_size must be given that local size (OpenCL 1.2, 5.8).
-    assert_eq!(
-        geometry(2, None, Some(&[64, 64]), None, Some([8, 4, 1]), &H100),
-        Err(CL_INVALID_WORK_GROUP_SIZE)
-    );
+    // A kernel with reqd_work_group_size runs with that size when no local size is given, in
+    // the NDRange's dimensions (the CTS's null_required_work_group_size).
+    assert_eq!(geometry(2, None, Some(&[64, 64]), None, Some([8, 4, 1]), &H100).unwrap().block, [8, 4, 1]);
+    assert_eq!(geometry(1, None, Some(&[64]), None, Some([2, 3, 4]), &H100).unwrap().block, [2, 1, 1]);
+    assert_eq!(geometry(2, None, Some(&[64, 96]), None, Some([2, 3, 4]), &H100).unwrap().block, [2, 3, 1]);
     assert!(geometry(2, None, Some(&[64, 64]), Some(&[8, 4]), Some([8, 4, 1]), &H100).is_ok());
     // Too many groups in y: larger groups in y.
     let l = choose_local(&[1, 1 << 17], &H100);

@@ -22,7 +22,7 @@ GRP=("basic" "compiler api" "events profiling allocations buffers"
      "atomics printf thread_dimensions mem_host_flags computeinfo device_timer contractions c11_atomics half"
      "math_brute_force" "non_uniform_work_group workgroups multiple_device_context conversions")
 # CTS_GROUPS="suite suite;suite;..." replaces the groups; a suite written NAME=ARGS... (':' between
-# args, e.g. basic=prefetch:vector_swizzle) runs with those arguments, its logs named NAME.ARG1.
+# args, e.g. basic=prefetch:vector_swizzle) runs with those arguments, its logs in NAME.FIRSTARG/.
 if [ -n "${CTS_GROUPS:-}" ]; then IFS=';' read -r -a GRP <<< "$CTS_GROUPS"; fi
 END=$((SECONDS + DEADLINE))
 pids=()
@@ -37,7 +37,7 @@ for v in $VENDORS; do
         name=${s%%=*}
         if [ $left -lt 5 ]; then echo "$name pass=0 fail=0 skip=0 status=notrun"; continue; fi
         if [ "$name" != "$s" ]; then
-          args=${s#*=}; tag=$name.${args%%:*}; mkdir -p $L/$v/$tag
+          args=${s#*=}; tag=$name.$(echo "$args" | tr ':' '\n' | grep -v '^-' | head -1); mkdir -p $L/$v/$tag
           env "CTS_ARGS_$name=${args//:/ }" LOGDIR=$L/$v/$tag CTS_TIMEOUT=$left OCL_ICD_VENDORS=$lib bash $G/cts/run.sh $name | sed "s/^$name /$tag /"
         else
           LOGDIR=$L/$v CTS_TIMEOUT=$left OCL_ICD_VENDORS=$lib bash $G/cts/run.sh $s

@@ -597,16 +597,25 @@ void defineIdFunctions(Module &M, bool needOffset, bool needDim, bool needGroups
 // alignment; __constant/__global string pointers become generic pointers.
 // OpenCL's vector conversions (%v4f, %v2hld, %v16hhx, ...) have no vprintf equivalent: with a
 // constant format, each is expanded into one conversion per element, joined by ','.
+//
+// CUDA's vprintf misreads the `hh` length modifier (printf("%hhd", 127) printed 37, the CTS's
+// printf length_specifier and vector tests): `hh` conversions become plain ones of the value
+// truncated to 8 bits (sign-extended for d/i, zero-extended otherwise), as C defines them.
 void expandVectorFormat(IRBuilder<> &B, Value *&fmt, std::vector<Value *> &args) {
   bool anyVector = false;
   for (Value *a : args) anyVector |= a->getType()->isVectorTy();
-  if (!anyVector) return;
   auto *G = dyn_cast<GlobalVariable>(fmt->stripPointerCasts());
   if (!G || !G->hasInitializer()) return;
   auto *CDS = dyn_cast<ConstantDataSequential>(G->getInitializer());
   if (!CDS || !CDS->isString()) return;
   std::string f = CDS->getAsString().str();
   while (!f.empty() && f.back() == 0) f.pop_back();
+  if (!anyVector && f.find("hh") == std::string::npos) return;
+  auto narrow = [&](Value *v, char conv) -> Value * {
+    if (!v->getType()->isIntegerTy()) return v;
+    Value *t = B.CreateTrunc(v, B.getInt8Ty());
+    return conv == 'd' || conv == 'i' ? B.CreateSExt(t, B.getInt32Ty()) : B.CreateZExt(t, B.getInt32Ty());
+  };
   std::string out;
   std::vector<Value *> nargs;
   size_t ai = 0;
@@ -640,9 +649,11 @@ void expandVectorFormat(IRBuilder<> &B, Value *&fmt, std::vector<Value *> &args)
     char conv = f[j++];
     i = j;
     Value *a = args[ai++];
+    bool hh = len == "hh";
+    if (hh) len = "";
     if (!vec) {
       out += head + len + conv;
-      nargs.push_back(a);
+      nargs.push_back(hh ? narrow(a, conv) : a);
       continue;
     }
     auto *VT = dyn_cast<FixedVectorType>(a->getType());
@@ -651,7 +662,8 @@ void expandVectorFormat(IRBuilder<> &B, Value *&fmt, std::vector<Value *> &args)
     for (unsigned k = 0; k < VT->getNumElements(); k++) {
       if (k) out += ",";
       out += head + elen + conv;
-      nargs.push_back(B.CreateExtractElement(a, k));
+      Value *e = B.CreateExtractElement(a, k);
+      nargs.push_back(hh ? narrow(e, conv) : e);
     }
   }
   if (ai != args.size()) return;
@@ -1279,6 +1291,26 @@ void defineSmoothstep(Module &M) {
   }
 }
 
+// A float-to-integer conversion of NaN is poison in LLVM, and PTX's cvt.rzi gives the most
+// negative integer for it: libclc's double cosh/sinh index their tables with
+// min((int)|x|, 36), so a NaN argument read 32 GiB below the table (CUDA_ERROR_ILLEGAL_ADDRESS,
+// the CTS's math_brute_force cosh and sinh). NaN converts to 0 here, as C's saturating
+// conversions and OpenCL's convert_int_sat do.
+void nanToZeroConversions(Module &M) {
+  std::vector<Instruction *> work;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (isa<FPToSIInst>(I) || isa<FPToUIInst>(I)) work.push_back(&I);
+  for (Instruction *I : work) {
+    IRBuilder<> B(I->getNextNode());
+    Value *x = I->getOperand(0);
+    std::vector<Use *> uses;
+    for (Use &U : I->uses()) uses.push_back(&U);
+    Value *r = B.CreateSelect(B.CreateFCmpUNO(x, x), Constant::getNullValue(I->getType()), I);
+    for (Use *U : uses) U->set(r);
+  }
+}
+
 // The element type of a mangled 3-component vector parameter ("Dv3_f" -> float), or null.
 Type *vec3Element(LLVMContext &C, const std::string &name) {
   size_t at = name.find("Dv3_");
@@ -1301,6 +1333,7 @@ Type *vec3Element(LLVMContext &C, const std::string &name) {
 //   ... (n the group's size); a 3-vector element is 4 components wide in memory. prefetch is a
 //   hint: nothing to do.
 // - get_local_size(d) for d outside 0..2 is 1 (OpenCL 1.2 6.12.1; libclc answers 0).
+// - nan(nancode) (below).
 void defineMissingBuiltins(Module &M) {
   LLVMContext &C = M.getContext();
   Type *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
@@ -1333,6 +1366,19 @@ void defineMissingBuiltins(Module &M) {
                                                B.CreateSelect(B.CreateICmpEQ(d, ConstantInt::get(i32, 2)), r[2],
                                                               ConstantInt::get(i32, 1))));
       B.CreateRet(B.CreateZExt(v, i64));
+      continue;
+    }
+    // nan(nancode): a quiet NaN whatever the code (libclc ORs the code into the exponent only:
+    // nan(0UL) was +inf, the CTS's printf double_limits).
+    if (name.rfind("_Z3nan", 0) == 0 && F->arg_size() == 1 && F->getReturnType()->isFPOrFPVectorTy() &&
+        F->getArg(0)->getType()->isIntOrIntVectorTy() &&
+        F->getArg(0)->getType()->getScalarSizeInBits() == F->getReturnType()->getScalarSizeInBits()) {
+      Type *RT = F->getReturnType(), *AT = F->getArg(0)->getType();
+      unsigned bits = RT->getScalarSizeInBits();
+      uint64_t quiet = bits == 64 ? 0x7ff8000000000000ULL : bits == 32 ? 0x7fc00000ULL : 0x7e00ULL;
+      prepare(F);
+      IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+      B.CreateRet(B.CreateBitCast(B.CreateOr(F->getArg(0), ConstantInt::get(AT, quiet)), RT));
       continue;
     }
     if (!copy && !strided) continue;
@@ -1396,11 +1442,17 @@ int pg_lower(LLVMModuleRef mref, char **log) {
     for (Function *F : ks) {
       Function *NF = rewriteKernel(M, F, needOffset, needDim, needGroups);
       if (!hasKernelAnnotation(M, NF)) addAnnotation(M, NF, "kernel", 1);
+      // reqd_work_group_size(X, Y, Z) bounds the block at X*Y*Z threads (.maxntid), not to
+      // exactly X, Y, Z (.reqntid): an NDRange of fewer dimensions runs with 1 in the others
+      // (the CTS's null_required_work_group_size launches a (2,3,4) kernel as (2,1,1) in 1-D).
       if (MDNode *R = NF->getMetadata("reqd_work_group_size"); R && R->getNumOperands() == 3) {
-        const char *keys[3] = {"reqntidx", "reqntidy", "reqntidz"};
+        unsigned total = 1;
         for (int d = 0; d < 3; d++)
           if (auto *CI = mdconst::dyn_extract<ConstantInt>(R->getOperand(d)))
-            addAnnotation(M, NF, keys[d], (unsigned)CI->getZExtValue());
+            total *= std::max<unsigned>(1, (unsigned)CI->getZExtValue());
+        addAnnotation(M, NF, "maxntidx", total);
+        addAnnotation(M, NF, "maxntidy", 1);
+        addAnnotation(M, NF, "maxntidz", 1);
       }
     }
     defineIdFunctions(M, needOffset, needDim, needGroups);
@@ -1774,6 +1826,7 @@ int pg_codegen(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char *
     splitUnderalignedVectorAccesses(M);
     scalarizeNarrowVectorCompares(M);
     widenCharPairParams(M);
+    nanToZeroConversions(M);
     SmallString<0> buf;
     raw_svector_ostream os(buf);
     legacy::PassManager PM;

@@ -516,7 +516,7 @@ fn argument_layouts() {
     let p = build_nc(&corpus_src("attrs_reqd.cl"), "", &H100).unwrap();
     let k = kernel(&p, "reqd");
     assert_eq!(k.reqd_work_group_size, Some([64, 2, 1]));
-    assert!(p.ptx.contains(".reqntid 64, 2, 1"), "no .reqntid");
+    assert!(p.ptx.contains(".maxntid 128, 1, 1"), "no .maxntid");
     let p = build_nc(&corpus_src("attrs_hint.cl"), "", &H100).unwrap();
     let k = kernel(&p, "hinted");
     assert_eq!(k.work_group_size_hint, Some([128, 1, 1]));

@@ -445,12 +445,23 @@ pub fn geometry(
             }
             v
         }
-        // OpenCL 1.2: a kernel declared with reqd_work_group_size must be given that size.
-        None if reqd.is_some() => return Err(CL_INVALID_WORK_GROUP_SIZE),
-        None => choose_local(&g[..n], l),
+        // No local size for a kernel declared with reqd_work_group_size: that size, in the
+        // NDRange's dimensions (1 beyond them), as the CTS's null_required_work_group_size wants
+        // (it runs on OpenCL 1.2 devices too; OpenCL 1.2's text calls NULL an error, 2.0 on
+        // uses the required size).
+        None => match reqd {
+            Some(r) => {
+                let mut v = [1u64; 3];
+                for d in 0..n {
+                    v[d] = r[d] as u64;
+                }
+                v
+            }
+            None => choose_local(&g[..n], l),
+        },
     };
     if let Some(r) = reqd {
-        for d in 0..3 {
+        for d in 0..n {
             if loc[d] != r[d] as u64 {
                 return Err(CL_INVALID_WORK_GROUP_SIZE);
             }
