@@ -37,7 +37,7 @@ for v in $VENDORS; do
         name=${s%%=*}
         if [ $left -lt 5 ]; then echo "$name pass=0 fail=0 skip=0 status=notrun"; continue; fi
         if [ "$name" != "$s" ]; then
-          args=${s#*=}; tag=$name.$(echo "$args" | tr ':' '\n' | grep -v '^-' | head -1); mkdir -p $L/$v/$tag
+          args=${s#*=}; tag=$name.$(echo "$args" | tr ":" "\n" | grep -v "^-" | head -1); mkdir -p $L/$v/$tag
           env "CTS_ARGS_$name=${args//:/ }" LOGDIR=$L/$v/$tag CTS_TIMEOUT=$left OCL_ICD_VENDORS=$lib bash $G/cts/run.sh $name | sed "s/^$name /$tag /"
         else
           LOGDIR=$L/$v CTS_TIMEOUT=$left OCL_ICD_VENDORS=$lib bash $G/cts/run.sh $s
