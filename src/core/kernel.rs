@@ -28,7 +28,10 @@ pub const LOCAL_ALIGN: u32 = 16;
 const DEFAULT_DYNAMIC_SHARED: u32 = 48 * 1024;
 
 /// A memory-object argument: where its device address goes in the parameter buffer, and the
-/// buffer (None for a NULL buffer argument, or until the argument is set).
+/// buffer (None for a NULL buffer argument, or until the argument is set). Weak: setting a
+/// kernel argument does not retain the buffer (the CTS's retain_mem_object_set_kernel_arg
+/// waits for the destructor callback of a buffer released while still set); a launch holds
+/// what it uses (`Params::bind`).
 #[derive(Clone)]
 pub struct MemArg {
     /// Byte offset of the argument's slot in `Params::bytes`.

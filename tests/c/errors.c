@@ -129,6 +129,10 @@ static void device_rows(cl_platform_id p, cl_device_id d) {
     EXPECT((clCreateContextFromType(NULL, CL_DEVICE_TYPE_CPU, NULL, NULL, &err), err), CL_DEVICE_NOT_FOUND);
     EXPECT((clCreateContextFromType(NULL, CL_DEVICE_TYPE_ACCELERATOR, NULL, NULL, &err), err), CL_DEVICE_NOT_FOUND);
     EXPECT((clCreateContextFromType(NULL, CL_DEVICE_TYPE_CUSTOM, NULL, NULL, &err), err), CL_DEVICE_NOT_FOUND);
+    cl_context_properties sync_ok[] = {CL_CONTEXT_INTEROP_USER_SYNC, CL_FALSE, 0};
+    cl_context sctx = clCreateContext(sync_ok, 1, &d, NULL, NULL, &err);
+    EXPECT(err, CL_SUCCESS);
+    if (sctx) EXPECT(clReleaseContext(sctx), CL_SUCCESS);
     cl_context_properties good[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)p, 0};
     cl_context ctx = clCreateContext(good, 1, &d, NULL, NULL, &err);
     EXPECT(err, CL_SUCCESS);

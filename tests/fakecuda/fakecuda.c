@@ -269,6 +269,8 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) {
 
 CUresult cuDevicePrimaryCtxRelease(CUdevice d) { return cuDevicePrimaryCtxRelease_v2(d); }
 
+CUresult cuDevicePrimaryCtxReset_v2(CUdevice d) { return valid_device(d) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
+
 CUresult cuCtxSetCurrent(void *ctx) {
     current = (struct fake_ctx *)ctx;
     return CUDA_SUCCESS;
