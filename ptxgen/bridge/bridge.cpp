@@ -1212,6 +1212,82 @@ void fixMathCalls(Module &M) {
   }
 }
 
+// libclc's nvptx float fmod, remainder, remquo, ldexp, rootn, exp, exp2 and exp10 flush subnormal results and
+// arguments to zero (they were built with fp32 subnormals off), while cudacl reports CL_FP_DENORM
+// (the CTS's math_brute_force fmod, remainder, remquo, ldexp, rootn, exp, exp2 in fp32). They are
+// computed in double and rounded once to float: exact for fmod, remainder, remquo and ldexp,
+// within half an ulp of libclc's double result for rootn and the exponentials. A scalar exponential takes that path only where
+// the result may be subnormal (a branch), vectors always.
+void fixFloatSubnormalCalls(Module &M) {
+  LLVMContext &C = M.getContext();
+  struct Fn { const char *prefix; float below; };  // below: scalar exponentials only
+  const Fn fns[] = {{"_Z4fmod", 0}, {"_Z9remainder", 0}, {"_Z6remquo", 0}, {"_Z5ldexp", 0}, {"_Z5rootn", 0},
+                    {"_Z3exp", -87.0f}, {"_Z4exp2", -125.5f}, {"_Z5exp10", -37.7f}};
+  std::vector<std::pair<CallInst *, const Fn *>> work;
+  for (Function &F : M) {
+    if (!F.isDeclaration() || !F.getReturnType()->getScalarType()->isFloatTy()) continue;
+    for (const Fn &fn : fns) {
+      StringRef n = F.getName();
+      if (!n.starts_with(fn.prefix)) continue;
+      StringRef rest = n.substr(strlen(fn.prefix));
+      // The argument types only: float / vector-of-float codes, and int for ldexp.
+      if (rest.empty() || (rest[0] != 'f' && rest[0] != 'D')) continue;
+      for (User *U : F.users())
+        if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getCalledFunction() == &F) work.push_back({CI, &fn});
+    }
+  }
+  for (auto [CI, fn] : work) {
+    Function *F = CI->getCalledFunction();
+    std::string dname = F->getName().str();
+    for (size_t i = strlen(fn->prefix); i < dname.size(); i++)
+      if (dname[i] == 'f') dname[i] = 'd';
+    auto toDouble = [&](Type *T) -> Type * {
+      if (T->isFloatTy()) return Type::getDoubleTy(C);
+      if (auto *VT = dyn_cast<FixedVectorType>(T); VT && VT->getElementType()->isFloatTy())
+        return FixedVectorType::get(Type::getDoubleTy(C), VT->getNumElements());
+      return T;
+    };
+    std::vector<Type *> params;
+    for (Type *T : F->getFunctionType()->params()) params.push_back(toDouble(T));
+    FunctionCallee D = M.getOrInsertFunction(dname, FunctionType::get(toDouble(F->getReturnType()), params, false));
+    auto viaDouble = [&](IRBuilder<> &B) -> Value * {
+      std::vector<Value *> args;
+      for (Value *a : CI->args())
+        args.push_back(a->getType()->getScalarType()->isFloatTy() ? B.CreateFPExt(a, toDouble(a->getType())) : a);
+      return B.CreateFPTrunc(B.CreateCall(D, args), CI->getType());
+    };
+    if (fn->below == 0 || CI->getType()->isVectorTy()) {
+      IRBuilder<> B(CI);
+      Value *r = viaDouble(B);
+      CI->replaceAllUsesWith(r);
+      CI->eraseFromParent();
+      continue;
+    }
+    // if (x < below) r = (float)exp_d((double)x); else r = exp_f(x)
+    IRBuilder<> B(CI);
+    Value *small = B.CreateFCmpOLT(CI->getArgOperand(0), ConstantFP::get(CI->getType(), fn->below));
+    BasicBlock *head = CI->getParent();
+    Function *Fn = head->getParent();
+    BasicBlock *tail = head->splitBasicBlock(CI->getIterator(), "exp.tail");
+    BasicBlock *fast = BasicBlock::Create(C, "exp.fast", Fn, tail);
+    BasicBlock *slow = BasicBlock::Create(C, "exp.subnormal", Fn, tail);
+    head->getTerminator()->eraseFromParent();
+    IRBuilder<>(head).CreateCondBr(small, slow, fast);
+    BranchInst *fb = BranchInst::Create(tail, fast);
+    CI->moveBefore(fb);
+    IRBuilder<> SB(slow);
+    Value *rs = viaDouble(SB);
+    SB.CreateBr(tail);
+    std::vector<Use *> uses;
+    for (Use &U : CI->uses()) uses.push_back(&U);
+    IRBuilder<> TB(tail, tail->begin());
+    PHINode *phi = TB.CreatePHI(CI->getType(), 2);
+    phi->addIncoming(CI, fast);
+    phi->addIncoming(rs, slow);
+    for (Use *U : uses) U->set(phi);
+  }
+}
+
 // convert_float*_rt[nzp](int/uint/long/ulong/double) and convert_double*_rt[nzp](long/ulong):
 // libclc's emulated rounding is wrong near powers of two (the CTS's conversions); the PTX
 // conversion instructions round as asked.
@@ -1461,6 +1537,7 @@ int pg_lower(LLVMModuleRef mref, char **log) {
     defineSmoothstep(M);
     defineRoundingConversions(M);
     fixMathCalls(M);
+    fixFloatSubnormalCalls(M);
     lowerPrintf(M);
     return invalidIR(M, "the cudacl rewrites", log) ? 1 : 0;
   } catch (const std::exception &e) {
