@@ -1288,6 +1288,47 @@ void fixFloatSubnormalCalls(Module &M) {
   }
 }
 
+// vstore_half*_rtp / _rtn and vstorea_half*_rtp / _rtn of float data: libclc rounds results
+// below half's normal range toward zero (the CTS's half vstore(a)_half_rtp/rtn); PTX's
+// cvt.rp/rm.f16.f32 round as asked, subnormals included.
+void defineVstoreHalfDirected(Module &M) {
+  LLVMContext &C = M.getContext();
+  for (Function &F : M) {
+    if (!F.isDeclaration() || F.arg_size() != 3 || !F.getReturnType()->isVoidTy()) continue;
+    StringRef n = F.getName();
+    size_t at = n.find("vstore");
+    if (!n.starts_with("_Z") || at == StringRef::npos) continue;
+    StringRef rest = n.substr(at + 6);  // "a_half3_rtp..." or "_half_rtn..."
+    bool aligned = rest.consume_front("a");
+    if (!rest.consume_front("_half")) continue;
+    unsigned lanes = 0;
+    while (!rest.empty() && isdigit((unsigned char)rest[0])) lanes = lanes * 10 + (rest[0] - '0'), rest = rest.drop_front();
+    const char *mode = rest.starts_with("_rtp") ? "rp" : rest.starts_with("_rtn") ? "rm" : nullptr;
+    if (!mode) continue;
+    Type *DT = F.getArg(0)->getType();
+    if (!DT->getScalarType()->isFloatTy() || !F.getArg(1)->getType()->isIntegerTy(64) ||
+        !F.getArg(2)->getType()->isPointerTy())
+      continue;
+    unsigned n_el = isa<FixedVectorType>(DT) ? cast<FixedVectorType>(DT)->getNumElements() : 1;
+    if ((lanes ? lanes : 1) != n_el) continue;
+    unsigned stride = aligned && n_el == 3 ? 4 : n_el;
+    F.setLinkage(GlobalValue::InternalLinkage);
+    F.removeFnAttr(Attribute::NoInline);
+    F.removeFnAttr(Attribute::OptimizeNone);
+    IRBuilder<> B(BasicBlock::Create(C, "entry", &F));
+    Type *i16 = B.getInt16Ty();
+    InlineAsm *cvt = InlineAsm::get(FunctionType::get(i16, {B.getFloatTy()}, false),
+                                    std::string("cvt.") + mode + ".f16.f32 $0, $1;", "=h,f", false);
+    Value *base = B.CreateMul(F.getArg(1), B.getInt64(stride));
+    for (unsigned i = 0; i < n_el; i++) {
+      Value *e = n_el == 1 && !isa<FixedVectorType>(DT) ? F.getArg(0) : B.CreateExtractElement(F.getArg(0), (uint64_t)i);
+      Value *p = B.CreateGEP(i16, F.getArg(2), B.CreateAdd(base, B.getInt64(i)));
+      B.CreateAlignedStore(B.CreateCall(cvt, {e}), p, Align(2));
+    }
+    B.CreateRetVoid();
+  }
+}
+
 // convert_float*_rt[nzp](int/uint/long/ulong/double) and convert_double*_rt[nzp](long/ulong):
 // libclc's emulated rounding is wrong near powers of two (the CTS's conversions); the PTX
 // conversion instructions round as asked.
@@ -1538,6 +1579,7 @@ int pg_lower(LLVMModuleRef mref, char **log) {
     defineRoundingConversions(M);
     fixMathCalls(M);
     fixFloatSubnormalCalls(M);
+    defineVstoreHalfDirected(M);
     lowerPrintf(M);
     return invalidIR(M, "the cudacl rewrites", log) ? 1 : 0;
   } catch (const std::exception &e) {
