@@ -109,6 +109,11 @@ impl Device {
             if let Some(old) = slot.take() {
                 super::transfer::forget_context(&old);
                 old.forget_fault();
+                drop(old);
+                // The driver resets a primary context when its last reference goes; should a
+                // reference outside cudacl outlive ours, the next retain would get the faulted
+                // one back: reset it explicitly (nothing of cudacl uses it any more).
+                crate::cuda::context::reset_primary(self.cu);
             }
         }
         let p = Arc::new(PrimaryContext::retain(self.cu)?);

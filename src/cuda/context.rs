@@ -90,3 +90,11 @@ impl Drop for PrimaryContext {
         unsafe { sys::cuDevicePrimaryCtxRelease_v2(self.device) };
     }
 }
+
+/// Resets `device`'s primary context (cuDevicePrimaryCtxReset): after a sticky error, once no
+/// object uses it, so that the next retain starts a working one.
+pub fn reset_primary(device: sys::CUdevice) {
+    CURRENT.with(|c| c.set(0));
+    // SAFETY: a device ordinal; the caller no longer uses anything of the old context.
+    unsafe { sys::cuDevicePrimaryCtxReset_v2(device) };
+}
