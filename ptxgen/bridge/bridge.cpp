@@ -1212,12 +1212,13 @@ void fixMathCalls(Module &M) {
   }
 }
 
-// libclc's nvptx float fmod, remainder, remquo, ldexp, rootn, exp, exp2 and exp10 flush subnormal results and
-// arguments to zero (they were built with fp32 subnormals off), while cudacl reports CL_FP_DENORM
-// (the CTS's math_brute_force fmod, remainder, remquo, ldexp, rootn, exp, exp2 in fp32). They are
-// computed in double and rounded once to float: exact for fmod, remainder, remquo and ldexp,
-// within half an ulp of libclc's double result for rootn and the exponentials. A scalar exponential takes that path only where
-// the result may be subnormal (a branch), vectors always.
+// libclc's nvptx float fmod, remainder, remquo, ldexp, rootn, exp, exp2 and exp10 flush subnormal
+// results and arguments to zero (they were built with fp32 subnormals off), while cudacl reports
+// CL_FP_DENORM (the CTS's math_brute_force fmod, remainder, remquo, ldexp, rootn, exp, exp2 in
+// fp32). They are computed in double and rounded once to float: exact for fmod, remainder, remquo
+// and ldexp, within half an ulp of libclc's double result for rootn and the exponentials. The
+// exponentials take that path only where a result may be subnormal (a branch on any lane, then a
+// per-lane select).
 void fixFloatSubnormalCalls(Module &M) {
   LLVMContext &C = M.getContext();
   struct Fn { const char *prefix; float below; };  // below: scalar exponentials only
@@ -1256,33 +1257,32 @@ void fixFloatSubnormalCalls(Module &M) {
         args.push_back(a->getType()->getScalarType()->isFloatTy() ? B.CreateFPExt(a, toDouble(a->getType())) : a);
       return B.CreateFPTrunc(B.CreateCall(D, args), CI->getType());
     };
-    if (fn->below == 0 || CI->getType()->isVectorTy()) {
+    if (fn->below == 0) {
       IRBuilder<> B(CI);
       Value *r = viaDouble(B);
       CI->replaceAllUsesWith(r);
       CI->eraseFromParent();
       continue;
     }
-    // if (x < below) r = (float)exp_d((double)x); else r = exp_f(x)
-    IRBuilder<> B(CI);
-    Value *small = B.CreateFCmpOLT(CI->getArgOperand(0), ConstantFP::get(CI->getType(), fn->below));
-    BasicBlock *head = CI->getParent();
-    Function *Fn = head->getParent();
-    BasicBlock *tail = head->splitBasicBlock(CI->getIterator(), "exp.tail");
-    BasicBlock *fast = BasicBlock::Create(C, "exp.fast", Fn, tail);
-    BasicBlock *slow = BasicBlock::Create(C, "exp.subnormal", Fn, tail);
-    head->getTerminator()->eraseFromParent();
-    IRBuilder<>(head).CreateCondBr(small, slow, fast);
-    BranchInst *fb = BranchInst::Create(tail, fast);
-    CI->moveBefore(fb);
-    IRBuilder<> SB(slow);
-    Value *rs = viaDouble(SB);
-    SB.CreateBr(tail);
+    // r = exp_f(x); if (any lane x < below) r = select(x < below, (float)exp_d((double)x), r)
     std::vector<Use *> uses;
     for (Use &U : CI->uses()) uses.push_back(&U);
+    IRBuilder<> B(CI->getNextNode());
+    Value *x = CI->getArgOperand(0);
+    Value *mask = B.CreateFCmpOLT(x, ConstantFP::get(x->getType(), fn->below));
+    Value *any = x->getType()->isVectorTy() ? B.CreateOrReduce(mask) : mask;
+    BasicBlock *head = CI->getParent();
+    Function *Fn = head->getParent();
+    BasicBlock *tail = head->splitBasicBlock(cast<Instruction>(any)->getNextNode()->getIterator(), "exp.tail");
+    BasicBlock *slow = BasicBlock::Create(C, "exp.subnormal", Fn, tail);
+    head->getTerminator()->eraseFromParent();
+    IRBuilder<>(head).CreateCondBr(any, slow, tail);
+    IRBuilder<> SB(slow);
+    Value *rs = SB.CreateSelect(mask, viaDouble(SB), CI);
+    SB.CreateBr(tail);
     IRBuilder<> TB(tail, tail->begin());
     PHINode *phi = TB.CreatePHI(CI->getType(), 2);
-    phi->addIncoming(CI, fast);
+    phi->addIncoming(CI, head);
     phi->addIncoming(rs, slow);
     for (Use *U : uses) U->set(phi);
   }
