@@ -12,7 +12,6 @@ use crate::cuda;
 use crate::cuda::context::PrimaryContext;
 use crate::cuda::memory::{self as cm, DevicePtr, PinnedAlloc};
 use crate::cuda::stream::Stream;
-use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::{Arc, LazyLock, Mutex};
 
@@ -55,28 +54,13 @@ pub struct Aux {
     staging: Mutex<Vec<Chunk>>,
 }
 
-/// Per CUDA context (by address).
-static AUX: LazyLock<Mutex<HashMap<usize, Arc<Aux>>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
-
-/// Drops what this module keeps for a context that is about to be destroyed (a faulted one,
-/// which the driver resets; a new context may get the same address).
-pub fn forget_context(ctx: &PrimaryContext) {
-    // The stream and staging memory go while the context still exists (made current for
-    // their destructors; they fail quietly on a faulted context, which is reset anyway).
-    let _ = ctx.make_current();
-    let gone = lock(&AUX).remove(&(ctx.ctx as usize));
-    drop(gone);
-}
-
+/// The context's upload stream and staging chunks, made on first use and kept with the context
+/// (they go when it does).
 pub fn aux(ctx: &PrimaryContext) -> CLResult<Arc<Aux>> {
-    let mut all = lock(&AUX);
-    if let Some(a) = all.get(&(ctx.ctx as usize)) {
-        return Ok(a.clone());
-    }
-    ctx.make_current().map_err(cl)?;
-    let a = Arc::new(Aux { stream: Stream::new().map_err(cl)?, staging: Mutex::new(Vec::new()) });
-    all.insert(ctx.ctx as usize, a.clone());
-    Ok(a)
+    ctx.attachment(|| {
+        ctx.make_current().map_err(cl)?;
+        Ok(Aux { stream: Stream::new().map_err(cl)?, staging: Mutex::new(Vec::new()) })
+    })
 }
 
 /// The staging chunks, allocated on first use; false when pinned memory is not available.

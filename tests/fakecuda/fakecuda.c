@@ -271,6 +271,29 @@ CUresult cuDevicePrimaryCtxRelease(CUdevice d) { return cuDevicePrimaryCtxReleas
 
 CUresult cuDevicePrimaryCtxReset_v2(CUdevice d) { return valid_device(d) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
 
+/* A context of its own (not the device's primary one): cudacl makes one when the primary
+ * context faulted and is still in use. */
+CUresult cuCtxCreate_v2(void **ctx, unsigned flags, CUdevice d) {
+    (void)flags;
+    if (!ctx) return CUDA_ERROR_INVALID_VALUE;
+    if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
+    struct fake_ctx *c = calloc(1, sizeof *c);
+    if (!c) return CUDA_ERROR_OUT_OF_MEMORY;
+    c->device = d;
+    c->refs = 1;
+    current = c;
+    *ctx = c;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuCtxDestroy_v2(void *ctx) {
+    struct fake_ctx *c = ctx;
+    if (!c) return CUDA_ERROR_INVALID_VALUE;
+    if (current == c) current = NULL;
+    if (c < contexts || c >= contexts + MAX_DEVICES) free(c);
+    return CUDA_SUCCESS;
+}
+
 CUresult cuCtxSetCurrent(void *ctx) {
     current = (struct fake_ctx *)ctx;
     return CUDA_SUCCESS;
@@ -342,6 +365,7 @@ struct fake_event {
     int recorded;
     int timing;
     int device; /* of the context current at creation */
+    struct fake_ctx *ctx; /* that context */
     unsigned long long epoch, done_epoch;
 };
 
@@ -539,6 +563,7 @@ CUresult cuEventCreate(void **e, unsigned flags) {
     if (!ev) return CUDA_ERROR_OUT_OF_MEMORY;
     ev->timing = !(flags & 2); /* CU_EVENT_DISABLE_TIMING */
     ev->device = current ? current->device : -1;
+    ev->ctx = current;
     *e = ev;
     return CUDA_SUCCESS;
 }
@@ -571,7 +596,7 @@ CUresult cuEventQuery(void *e) {
     pthread_mutex_lock(&ev_lock);
     int done = ev->done_epoch >= ev->epoch;
     pthread_mutex_unlock(&ev_lock);
-    if (ev->device >= 0 && contexts[ev->device].faulted) return CUDA_ERROR_ILLEGAL_ADDRESS;
+    if (ev->ctx && ev->ctx->faulted) return CUDA_ERROR_ILLEGAL_ADDRESS;
     return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
 
@@ -582,7 +607,7 @@ CUresult cuEventSynchronize(void *e) {
     unsigned long long epoch = ev->epoch;
     while (ev->done_epoch < epoch) pthread_cond_wait(&ev_cv, &ev_lock);
     pthread_mutex_unlock(&ev_lock);
-    if (ev->device >= 0 && contexts[ev->device].faulted) return CUDA_ERROR_ILLEGAL_ADDRESS;
+    if (ev->ctx && ev->ctx->faulted) return CUDA_ERROR_ILLEGAL_ADDRESS;
     return CUDA_SUCCESS;
 }
 
