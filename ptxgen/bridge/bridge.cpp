@@ -325,7 +325,9 @@ GlobalVariable *dynShared(Module &M) {
   auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), 0);
   auto *G = new GlobalVariable(M, Ty, false, GlobalValue::ExternalLinkage, nullptr, name,
                                nullptr, GlobalValue::NotThreadLocal, AS_LOCAL);
-  G->setAlignment(Align(16));
+  // 128: every __local argument starts at a multiple of its type's alignment, up to
+  // long16/double16 (the CTS's kernel_memory_alignment_local); the runtime aligns the offsets so.
+  G->setAlignment(Align(128));
   return G;
 }
 

@@ -297,7 +297,7 @@ fn check_program(file: &str, p: &Program, t: &Target, kernels: Option<&BTreeSet<
             errs.push(format!("{file}: {}: param_size {} but params end at {end}", k.name, k.param_size));
         }
     }
-    if any_local && !ptx.contains(".extern .shared .align 16 .b8 __cudacl_dynshared[]") {
+    if any_local && !ptx.contains(".extern .shared .align 128 .b8 __cudacl_dynshared[]") {
         errs.push(format!("{file}: __local args but no dynamic shared array"));
     }
     let (defined, externs, targets) = calls(ptx);

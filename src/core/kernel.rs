@@ -22,8 +22,10 @@ const SMALL_PARAMS: usize = 256;
 /// The launch's copy of the parameter buffer, aligned like the largest parameter CUDA knows.
 #[repr(C, align(16))]
 struct ParamBuf<const N: usize>([u8; N]);
-/// Offsets of __local arguments in the dynamic shared array are aligned to this.
-pub const LOCAL_ALIGN: u32 = 16;
+/// Offsets of __local arguments in the dynamic shared array are aligned to this: the largest
+/// alignment of an OpenCL type (long16, double16), as the CTS's kernel_memory_alignment_local
+/// checks; ptxgen declares the array itself aligned so.
+pub const LOCAL_ALIGN: u32 = 128;
 /// Above this much dynamic shared memory a function must opt in (cuFuncSetAttribute).
 const DEFAULT_DYNAMIC_SHARED: u32 = 48 * 1024;
 

@@ -93,15 +93,16 @@ static void layout(void) {
     EXPECT(clSetKernelArg(k, 5, sizeof c, &c), CL_SUCCESS);
     cl_ulong lmem = 0;
     EXPECT(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL), CL_SUCCESS);
-    CHECK(lmem == 112 + 40, "local mem size %llu", (unsigned long long)lmem);
+    CHECK(lmem == 128 + 40, "local mem size %llu", (unsigned long long)lmem);
     cl_event ev;
     EXPECT(clEnqueueNDRangeKernel(q, k, 2, off, g, l, 0, NULL, &ev), CL_SUCCESS);
     struct fakecuda_launch r = launched();
     CHECK(!strcmp(r.name, "k"), "name %s", r.name);
     CHECK(r.grid[0] == 4 && r.grid[1] == 3 && r.grid[2] == 1, "grid %u %u %u", r.grid[0], r.grid[1], r.grid[2]);
     CHECK(r.block[0] == 16 && r.block[1] == 2 && r.block[2] == 1, "block %u %u %u", r.block[0], r.block[1], r.block[2]);
-    /* __local: l1 at 0 (100 bytes), l2 at the next 16-byte boundary (112), 152 in all. */
-    CHECK(r.shared == 152, "dynamic shared %u", r.shared);
+    /* __local: l1 at 0 (100 bytes), l2 at the next 128-byte boundary (the largest OpenCL type
+       alignment), 168 in all. */
+    CHECK(r.shared == 168, "dynamic shared %u", r.shared);
     /* Layout: a@0 (8), l1@8 (u32 offset), n@12, l2@16 (u32), v@32 (16), c@48 (8), then the
      * implicit global offset (3 x u64 @56), work_dim (u32 @80) and groups (6 x u32 @84): 108
      * bytes, unpadded (the driver refuses a padded CU_LAUNCH_PARAM_BUFFER_SIZE). */
@@ -112,7 +113,7 @@ static void layout(void) {
     CHECK(AT(r, 0, uint64_t) != 0, "buffer a's device pointer %llx", (unsigned long long)AT(r, 0, uint64_t));
     CHECK(AT(r, 8, uint32_t) == 0, "l1 offset %u", AT(r, 8, uint32_t));
     CHECK(AT(r, 12, int) == 77, "n %d", AT(r, 12, int));
-    CHECK(AT(r, 16, uint32_t) == 112, "l2 offset %u", AT(r, 16, uint32_t));
+    CHECK(AT(r, 16, uint32_t) == 128, "l2 offset %u", AT(r, 16, uint32_t));
     CHECK(AT(r, 32, float) == 1.5f && AT(r, 44, float) == 4.5f, "v %g %g", AT(r, 32, float), AT(r, 44, float));
     CHECK(AT(r, 48, uint64_t) != 0 && AT(r, 48, uint64_t) != AT(r, 0, uint64_t), "c's device pointer");
     CHECK(AT(r, 56, uint64_t) == 3 && AT(r, 64, uint64_t) == 9 && AT(r, 72, uint64_t) == 0, "global offset %llu %llu %llu",
@@ -131,7 +132,7 @@ static void layout(void) {
     EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g1, NULL, 0, NULL, NULL), CL_SUCCESS);
     r = launched();
     CHECK(AT(r, 0, uint64_t) == 0, "NULL buffer pointer %llx", (unsigned long long)AT(r, 0, uint64_t));
-    CHECK(AT(r, 16, uint32_t) == 16 && r.shared == 56, "l2 offset %u, shared %u", AT(r, 16, uint32_t), r.shared);
+    CHECK(AT(r, 16, uint32_t) == 128 && r.shared == 168, "l2 offset %u, shared %u", AT(r, 16, uint32_t), r.shared);
     CHECK(AT(r, 56, uint64_t) == 0 && AT(r, 64, uint64_t) == 0 && AT(r, 80, uint32_t) == 1, "offsets reset, work_dim 1");
     /* Runtime-chosen local size: divides the global size, about 256 work-items. */
     CHECK(r.block[0] == 256 && r.grid[0] == 4096, "chosen 1-D: block %u grid %u", r.block[0], r.grid[0]);
@@ -246,7 +247,7 @@ static void layout(void) {
         EXPECT(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
         EXPECT(clWaitForEvents(1, &dev_ev), CL_SUCCESS);
         r = launched();
-        CHECK(AT(r, 12, int) == 1111 && r.shared == 56, "deferred launch saw n=%d shared=%u", AT(r, 12, int), r.shared);
+        CHECK(AT(r, 12, int) == 1111 && r.shared == 168, "deferred launch saw n=%d shared=%u", AT(r, 12, int), r.shared);
         clReleaseEvent(dev_ev);
         clReleaseEvent(gate);
         /* A failed wait list: the launch does not run, its event reports the failure. */
