@@ -55,6 +55,7 @@ fn llvm_config(cfg: &str, args: &[&str]) -> String {
 fn main() {
     println!("cargo:rerun-if-env-changed=PTXGEN_LLVM_CONFIG");
     println!("cargo:rerun-if-changed=bridge");
+    println!("cargo:rerun-if-changed=bridge/link");
     let cfg = std::env::var("PTXGEN_LLVM_CONFIG").unwrap_or_else(|_| {
         if Path::new("/usr/lib/llvm-19/bin/llvm-config").exists() {
             "/usr/lib/llvm-19/bin/llvm-config".into()
@@ -97,6 +98,23 @@ fn main() {
     }
     b.compile("ptxgen_bridge");
 
+    // LLVM's C API for inkwell, taken before the LLVM libraries (see bridge/link/llvm_c_api.cpp):
+    // a whole archive, so that nothing has to refer to it.
+    cc::Build::new()
+        .cpp(true)
+        .std("c++17")
+        .include(&incdir)
+        .file("bridge/link/llvm_c_api.cpp")
+        .opt_level(2)
+        .debug(false)
+        .cpp_link_stdlib(None)
+        .warnings(false)
+        .cargo_metadata(false)
+        .compile("ptxgen_llvm_c_api");
+    let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    println!("cargo:rustc-link-search=native={out_dir}");
+    println!("cargo:rustc-link-lib=static:+whole-archive,-bundle=ptxgen_llvm_c_api");
+
     println!("cargo:rustc-link-search=native={libdir}");
     // clang libraries first (they depend on LLVM), in dependency order.
     for l in CLANG_LIBS {
@@ -109,12 +127,39 @@ fn main() {
             println!("cargo:rustc-link-lib=static:-bundle={name}");
         }
     }
-    // LLVM brings ~240k relative relocations; packed (DT_RELR, glibc >= 2.36) they cost the
-    // dynamic loader far less at every start of the CLI. (Libraries embedding ptxgen should
-    // link the same way.)
-    println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
-    // System libraries: only what the NVPTX + clang subset needs at run time.
-    for l in ["z", "zstd", "rt", "dl", "m", "pthread", "stdc++"] {
-        println!("cargo:rustc-link-lib=dylib={l}");
+    // PTXGEN_STATIC_RUNTIME=1 (scripts/build-aarch64.sh): a build that must load on older
+    // systems than the one it is built on (Jetson: glibc 2.31, GCC 9/11's libstdc++). libstdc++,
+    // zlib and zstd are linked statically, and bridge/link/glibc_compat.c defines the few
+    // glibc >= 2.32 functions the static objects reference; the link is made against an old glibc.
+    println!("cargo:rerun-if-env-changed=PTXGEN_STATIC_RUNTIME");
+    let static_runtime = std::env::var("PTXGEN_STATIC_RUNTIME").is_ok_and(|v| v == "1");
+    if static_runtime {
+        cc::Build::new()
+            .file("bridge/link/glibc_compat.c")
+            .opt_level(2)
+            .debug(false)
+            .warnings(false)
+            .cargo_metadata(false)
+            .compile("ptxgen_glibc_compat");
+        // Whole archive: its definitions must be there whatever the position of the libraries
+        // that reference them on the link line.
+        println!("cargo:rustc-link-lib=static:+whole-archive,-bundle=ptxgen_glibc_compat");
+        for l in ["z", "zstd", "stdc++"] {
+            println!("cargo:rustc-link-lib=static:-bundle={l}");
+        }
+        for l in ["rt", "dl", "m", "pthread"] {
+            println!("cargo:rustc-link-lib=dylib={l}");
+        }
+    } else {
+        // LLVM brings ~240k relative relocations; packed (DT_RELR, glibc >= 2.36) they cost the
+        // dynamic loader far less at every start of the CLI. (Libraries embedding ptxgen should
+        // link the same way.) Not on aarch64: a native build on a Jetson has glibc <= 2.35.
+        if std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "x86_64") {
+            println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
+        }
+        // System libraries: only what the NVPTX + clang subset needs at run time.
+        for l in ["z", "zstd", "rt", "dl", "m", "pthread", "stdc++"] {
+            println!("cargo:rustc-link-lib=dylib={l}");
+        }
     }
 }

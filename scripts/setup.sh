@@ -11,6 +11,8 @@ PACKAGES=(
   libclc-19 libclc-19-dev
   # OpenCL headers (bindgen), the ocl-icd loader, clinfo, and PoCL (the CPU device ompcl's tests use)
   opencl-c-headers ocl-icd-libopencl1 ocl-icd-opencl-dev clinfo pocl-opencl-icd
+  # older libclang versions (Ubuntu 20.04/22.04 on Jetsons ship them): ompcl's libclang_versions test
+  libclang1-14 libclang1-15 libclang1-16
   # binutils for the export test (nm), python for helper scripts
   binutils python3
 )

@@ -14,14 +14,16 @@ pub fn load() -> Result<(), String> {
         return Ok(());
     }
     if std::env::var_os("LIBCLANG_PATH").is_none() {
-        for dir in
-            ["/usr/lib/llvm-19/lib", "/usr/lib/llvm-20/lib", "/usr/lib/llvm-18/lib", "/usr/lib/llvm-17/lib"]
-        {
+        // The newest LLVM first; 14-16 are what Ubuntu 22.04 (JetPack 6) and Debian 12 ship
+        // besides 19 (binop/unop read operators from tokens before libclang 17).
+        let llvm_dirs = (14..=21).rev().map(|v| format!("/usr/lib/llvm-{v}/lib"));
+        for dir in llvm_dirs {
+            let dir = dir.as_str();
             let has = std::fs::read_dir(dir)
                 .map(|rd| {
                     rd.flatten().any(|e| {
-                        e.file_name().to_string_lossy().starts_with("libclang")
-                            && e.file_name().to_string_lossy().contains(".so")
+                        let n = e.file_name().to_string_lossy().into_owned();
+                        n.starts_with("libclang") && !n.starts_with("libclang-cpp") && n.contains(".so")
                     })
                 })
                 .unwrap_or(false);
@@ -32,6 +34,94 @@ pub fn load() -> Result<(), String> {
         }
     }
     clang_sys::load().map_err(|e| format!("cannot load libclang: {e}"))
+}
+
+/// clang's own headers (stddef.h, stdarg.h...) for the loaded libclang. libclang finds them in
+/// `<its folder>/clang/<version>/include`, which Debian and Ubuntu ship in libclang-common-N-dev,
+/// not in libclang1-N: with libclang alone (e.g. a Jetson with libclang1-14 installed), every
+/// parse would fail on `stddef.h`. Then another clang's headers are used (`-isystem`): the newest
+/// of `/usr/lib/llvm-N/lib/clang/*/include` and `/usr/lib/clang/*/include`, else GCC's.
+fn builtin_headers_args() -> Vec<String> {
+    use std::path::{Path, PathBuf};
+    use std::sync::OnceLock;
+    static ARGS: OnceLock<Vec<String>> = OnceLock::new();
+    ARGS.get_or_init(|| {
+        let has_stddef = |d: &Path| d.join("stddef.h").exists();
+        let subdirs = |d: PathBuf| -> Vec<PathBuf> {
+            let mut v: Vec<PathBuf> =
+                std::fs::read_dir(d).map(|rd| rd.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+            v.sort();
+            v.reverse();
+            v
+        };
+        if let Some(lib) = clang_sys::get_library() {
+            if let Some(dir) = lib.path().parent() {
+                if subdirs(dir.join("clang")).iter().any(|v| has_stddef(&v.join("include"))) {
+                    return Vec::new();
+                }
+            }
+        }
+        let mut candidates = Vec::new();
+        for v in (10..=25).rev() {
+            candidates.extend(
+                subdirs(PathBuf::from(format!("/usr/lib/llvm-{v}/lib/clang")))
+                    .into_iter()
+                    .map(|d| d.join("include")),
+            );
+        }
+        candidates.extend(subdirs(PathBuf::from("/usr/lib/clang")).into_iter().map(|d| d.join("include")));
+        for triple in subdirs(PathBuf::from("/usr/lib/gcc")) {
+            candidates.extend(subdirs(triple).into_iter().map(|d| d.join("include")));
+        }
+        match candidates.into_iter().find(|d| has_stddef(d)) {
+            Some(d) => vec!["-isystem".into(), d.to_string_lossy().into_owned()],
+            None => Vec::new(),
+        }
+    })
+    .clone()
+}
+
+/// The translation unit's cursor kind in the loaded libclang's numbering (0 before any parse).
+static LOADED_TU_KIND: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// CXBinaryOperatorKind of an operator token (0: not one).
+fn binop_kind(t: &str) -> i32 {
+    match t {
+        ".*" => CXBinaryOperator_PtrMemD,
+        "->*" => CXBinaryOperator_PtrMemI,
+        "*" => CXBinaryOperator_Mul,
+        "/" => CXBinaryOperator_Div,
+        "%" => CXBinaryOperator_Rem,
+        "+" => CXBinaryOperator_Add,
+        "-" => CXBinaryOperator_Sub,
+        "<<" => CXBinaryOperator_Shl,
+        ">>" => CXBinaryOperator_Shr,
+        "<=>" => CXBinaryOperator_Cmp,
+        "<" => CXBinaryOperator_LT,
+        ">" => CXBinaryOperator_GT,
+        "<=" => CXBinaryOperator_LE,
+        ">=" => CXBinaryOperator_GE,
+        "==" => CXBinaryOperator_EQ,
+        "!=" => CXBinaryOperator_NE,
+        "&" => CXBinaryOperator_And,
+        "^" => CXBinaryOperator_Xor,
+        "|" => CXBinaryOperator_Or,
+        "&&" => CXBinaryOperator_LAnd,
+        "||" => CXBinaryOperator_LOr,
+        "=" => CXBinaryOperator_Assign,
+        "*=" => CXBinaryOperator_MulAssign,
+        "/=" => CXBinaryOperator_DivAssign,
+        "%=" => CXBinaryOperator_RemAssign,
+        "+=" => CXBinaryOperator_AddAssign,
+        "-=" => CXBinaryOperator_SubAssign,
+        "<<=" => CXBinaryOperator_ShlAssign,
+        ">>=" => CXBinaryOperator_ShrAssign,
+        "&=" => CXBinaryOperator_AndAssign,
+        "^=" => CXBinaryOperator_XorAssign,
+        "|=" => CXBinaryOperator_OrAssign,
+        "," => CXBinaryOperator_Comma,
+        _ => 0,
+    }
 }
 
 fn cxs(s: CXString) -> String {
@@ -67,6 +157,8 @@ impl Tu {
         unsafe {
             let idx = clang_createIndex(0, 0);
             let cfile = CString::new(file).unwrap();
+            let mut args = args.to_vec();
+            args.extend(builtin_headers_args());
             let cargs: Vec<CString> = args.iter().map(|a| CString::new(a.as_str()).unwrap()).collect();
             let pargs: Vec<*const c_char> = cargs.iter().map(|c| c.as_ptr()).collect();
             let mut tu: CXTranslationUnit = ptr::null_mut();
@@ -84,6 +176,10 @@ impl Tu {
                 clang_disposeIndex(idx);
                 return Err(format!("libclang could not parse {file} (error {err})"));
             }
+            LOADED_TU_KIND.store(
+                clang_getCursorKind(clang_getTranslationUnitCursor(tu)),
+                std::sync::atomic::Ordering::Relaxed,
+            );
             Ok(Tu { idx, tu })
         }
     }
@@ -147,8 +243,16 @@ extern "C" fn collect_visitor(c: CXCursor, _p: CXCursor, data: CXClientData) -> 
 }
 
 impl Node {
+    /// The cursor kind, in the numbering of the libclang headers ompcl is built with: libclang
+    /// before 17 numbers the translation unit 300 (350 since), which is mapped here.
     pub fn kind(&self) -> CXCursorKind {
-        unsafe { clang_getCursorKind(self.0) }
+        let k = unsafe { clang_getCursorKind(self.0) };
+        let tu = LOADED_TU_KIND.load(std::sync::atomic::Ordering::Relaxed);
+        if tu != 0 && tu != CXCursor_TranslationUnit && k == tu {
+            CXCursor_TranslationUnit
+        } else {
+            k
+        }
     }
     pub fn is_null(&self) -> bool {
         unsafe { clang_Cursor_isNull(self.0) != 0 }
@@ -239,11 +343,70 @@ impl Node {
     pub fn is_definition(&self) -> bool {
         unsafe { clang_isCursorDefinition(self.0) != 0 }
     }
+    /// The operator of a BinaryOperator/CompoundAssignOperator (a CXBinaryOperatorKind).
+    /// libclang 17 answers it; before (the libclang 10-16 of Ubuntu 20.04/22.04, Debian 12's
+    /// 14-16) it is read from the tokens: the first one after the left operand.
     pub fn binop(&self) -> i32 {
-        unsafe { clang_getCursorBinaryOperatorKind(self.0) as i32 }
+        if clang_getCursorBinaryOperatorKind::is_loaded() {
+            return unsafe { clang_getCursorBinaryOperatorKind(self.0) as i32 };
+        }
+        let kids = self.children();
+        let Some(lhs) = kids.first() else { return 0 };
+        let end = lhs.range().1.off;
+        self.tokens().into_iter().find(|(_, off)| *off >= end).map_or(0, |(t, _)| binop_kind(&t))
     }
+    /// The operator of a UnaryOperator (a CXUnaryOperatorKind); from the tokens before
+    /// libclang 17: a prefix operator is the first token, a postfix one (++/--) the last.
     pub fn unop(&self) -> i32 {
-        unsafe { clang_getCursorUnaryOperatorKind(self.0) as i32 }
+        if clang_getCursorUnaryOperatorKind::is_loaded() {
+            return unsafe { clang_getCursorUnaryOperatorKind(self.0) as i32 };
+        }
+        let toks = self.tokens();
+        let operand_start = self.children().first().map(|c| c.range().0.off);
+        match (toks.first(), toks.last()) {
+            (Some((t, off)), _) if Some(*off) < operand_start || operand_start.is_none() => {
+                match t.as_str() {
+                    "++" => CXUnaryOperator_PreInc,
+                    "--" => CXUnaryOperator_PreDec,
+                    "&" => CXUnaryOperator_AddrOf,
+                    "*" => CXUnaryOperator_Deref,
+                    "+" => CXUnaryOperator_Plus,
+                    "-" => CXUnaryOperator_Minus,
+                    "~" => CXUnaryOperator_Not,
+                    "!" => CXUnaryOperator_LNot,
+                    "__real__" | "__real" => CXUnaryOperator_Real,
+                    "__imag__" | "__imag" => CXUnaryOperator_Imag,
+                    "__extension__" => CXUnaryOperator_Extension,
+                    _ => 0,
+                }
+            }
+            (_, Some((t, _))) => match t.as_str() {
+                "++" => CXUnaryOperator_PostInc,
+                "--" => CXUnaryOperator_PostDec,
+                _ => 0,
+            },
+            _ => 0,
+        }
+    }
+    /// The tokens of the cursor's extent with their byte offsets (expansion positions).
+    fn tokens(&self) -> Vec<(String, usize)> {
+        let mut out = Vec::new();
+        unsafe {
+            let tu = clang_Cursor_getTranslationUnit(self.0);
+            let mut toks: *mut CXToken = ptr::null_mut();
+            let mut n = 0u32;
+            clang_tokenize(tu, clang_getCursorExtent(self.0), &mut toks, &mut n);
+            if toks.is_null() {
+                return out;
+            }
+            for i in 0..n as usize {
+                let t = *toks.add(i);
+                let off = loc_expansion(clang_getTokenLocation(tu, t)).off;
+                out.push((cxs(clang_getTokenSpelling(tu, t)), off));
+            }
+            clang_disposeTokens(tu, toks, n);
+        }
+        out
     }
     pub fn enum_int_type(&self) -> Type {
         Type(unsafe { clang_getEnumDeclIntegerType(self.0) })

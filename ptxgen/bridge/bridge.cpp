@@ -549,8 +549,16 @@ void defineIdFunctions(Module &M, bool needOffset, bool needDim, bool needGroups
       FunctionCallee lid = M.getOrInsertFunction("_Z12get_local_idj", idT);
       IRBuilder<> B(BasicBlock::Create(C, "entry", F));
       Value *d = F->getArg(0);
-      Value *g = B.CreateMul(B.CreateCall(grp, {d}), B.CreateCall(lsz, {d}));
-      Value *v = B.CreateAdd(B.CreateAdd(g, B.CreateCall(lid, {d})), loadOffset(B, d));
+      // One builder call per statement: C++ leaves the order in which arguments are evaluated
+      // open (GCC evaluates them in opposite orders on x86-64 and aarch64), and the order of
+      // the instructions decides the PTX. ptxgen must give the same PTX on every host.
+      Value *group = B.CreateCall(grp, {d});
+      Value *size = B.CreateCall(lsz, {d});
+      Value *g = B.CreateMul(group, size);
+      Value *local = B.CreateCall(lid, {d});
+      Value *gl = B.CreateAdd(g, local);
+      Value *off = loadOffset(B, d);
+      Value *v = B.CreateAdd(gl, off);
       B.CreateRet(v);
     }
   }
@@ -578,8 +586,11 @@ void defineIdFunctions(Module &M, bool needOffset, bool needDim, bool needGroups
       if (hw) {
         Value *r[3];
         for (int k = 0; k < 3; k++) r[k] = B.CreateZExt(B.CreateIntrinsic(hw[k], {}, {}), i64);
-        Value *reg = B.CreateSelect(B.CreateICmpEQ(d, ConstantInt::get(i32, 0)), r[0],
-                                    B.CreateSelect(B.CreateICmpEQ(d, ConstantInt::get(i32, 1)), r[1], r[2]));
+        // Sequenced (see get_global_id above): the same instruction order on every host.
+        Value *is0 = B.CreateICmpEQ(d, ConstantInt::get(i32, 0));
+        Value *is1 = B.CreateICmpEQ(d, ConstantInt::get(i32, 1));
+        Value *r12 = B.CreateSelect(is1, r[1], r[2]);
+        Value *reg = B.CreateSelect(is0, r[0], r12);
         v = times ? B.CreateMul(v, reg) : B.CreateAdd(v, reg);
       }
       B.CreateRet(B.CreateSelect(in, v, ConstantInt::get(i64, other)));

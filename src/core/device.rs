@@ -48,6 +48,47 @@ fn at(dev: sys::CUdevice, a: A) -> i32 {
     attribute(dev, a)
 }
 
+/// A switch for trying Jetson paths on another GPU: set and not "0".
+/// `CUDACL_FORCE_INTEGRATED=1` makes every device integrated (zero-copy host-backed buffers, maps
+/// that move no data); `CUDACL_NO_HOST_REGISTER=1` behaves as Tegra before Xavier, where
+/// cuMemHostRegister is not supported.
+fn env_flag(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// `CUDACL_TARGET=sm_NN[:X.Y]` (or `NN[:X.Y]`): the ptxgen target for every device instead of
+/// its own, e.g. `sm_53:6.5` (Jetson Nano under JetPack 4.6) to JIT and run Jetson PTX on a newer
+/// GPU. Without `:X.Y` the PTX ISA is what the driver allows. Ignored (with a message on stderr,
+/// once) when malformed or not a target LLVM 19 emits.
+pub fn forced_target(driver_version: i32) -> Option<ptxgen::Target> {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    let v = std::env::var("CUDACL_TARGET").ok().filter(|v| !v.is_empty())?;
+    let parsed = parse_target(&v, driver_version);
+    if let Err(e) = &parsed {
+        WARNED.call_once(|| eprintln!("cudacl: CUDACL_TARGET={v} ignored: {e}"));
+    }
+    parsed.ok()
+}
+
+fn parse_target(v: &str, driver_version: i32) -> Result<ptxgen::Target, String> {
+    let (sm, ptx) = match v.split_once(':') {
+        Some((a, b)) => (a, Some(b)),
+        None => (v, None),
+    };
+    let sm: u32 =
+        sm.trim().trim_start_matches("sm_").parse().map_err(|_| "expected sm_NN[:X.Y]".to_string())?;
+    let t = match ptx {
+        Some(p) => {
+            let (a, b) = p.trim().split_once('.').ok_or("expected a PTX ISA X.Y")?;
+            let isa = (a.parse().map_err(|_| "bad PTX ISA")?, b.parse().map_err(|_| "bad PTX ISA")?);
+            ptxgen::Target { sm, ptx_isa: isa }
+        }
+        None => ptxgen::Target::for_device((sm / 10) as i32, (sm % 10) as i32, driver_version),
+    };
+    ptxgen::target::validate(&t)?;
+    Ok(t)
+}
+
 impl Device {
     pub fn probe(index: usize, cu: sys::CUdevice, driver_version: i32) -> Device {
         let global_mem = total_memory(cu);
@@ -62,9 +103,10 @@ impl Device {
                 at(cu, A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
                 at(cu, A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
             ),
-            integrated: at(cu, A::CU_DEVICE_ATTRIBUTE_INTEGRATED) != 0,
+            integrated: at(cu, A::CU_DEVICE_ATTRIBUTE_INTEGRATED) != 0 || env_flag("CUDACL_FORCE_INTEGRATED"),
             host_register: at(cu, A::CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED) != 0
-                && at(cu, A::CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY) != 0,
+                && at(cu, A::CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY) != 0
+                && !env_flag("CUDACL_NO_HOST_REGISTER"),
             compute_units: at(cu, A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) as u32,
             clock_mhz: (at(cu, A::CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000) as u32,
             max_work_group_size: at(cu, A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK) as usize,
@@ -129,12 +171,35 @@ impl Device {
         }
     }
 
-    /// The ptxgen target for this device.
+    /// The ptxgen target for this device (`CUDACL_TARGET` overrides it: see [`forced_target`]).
     pub fn target(&self) -> ptxgen::Target {
-        ptxgen::Target::for_device(self.compute_capability.0, self.compute_capability.1, self.driver_version)
+        forced_target(self.driver_version).unwrap_or_else(|| {
+            ptxgen::Target::for_device(
+                self.compute_capability.0,
+                self.compute_capability.1,
+                self.driver_version,
+            )
+        })
     }
 
     pub fn driver_version_string(&self) -> String {
         format!("{}.{}", self.driver_version / 1000, (self.driver_version % 1000) / 10)
+    }
+}
+
+#[cfg(test)]
+mod env_tests {
+    use super::parse_target;
+    use ptxgen::Target;
+
+    #[test]
+    fn cudacl_target_forms() {
+        assert_eq!(parse_target("sm_53:6.5", 13000), Ok(Target { sm: 53, ptx_isa: (6, 5) }));
+        assert_eq!(parse_target("87:8.2", 13000), Ok(Target { sm: 87, ptx_isa: (8, 2) }));
+        assert_eq!(parse_target("sm_72", 11040), Ok(Target { sm: 72, ptx_isa: (7, 4) }));
+        assert!(parse_target("sm_53:", 13000).is_err());
+        assert!(parse_target("sm_54:6.5", 13000).is_err());
+        assert!(parse_target("sm_87:6.5", 13000).is_err()); // sm_87 needs PTX 7.4
+        assert!(parse_target("nano", 13000).is_err());
     }
 }

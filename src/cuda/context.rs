@@ -117,8 +117,8 @@ impl Drop for PrimaryContext {
             // SAFETY: created by `create_private`, destroyed once, here.
             unsafe { sys::cuCtxDestroy_v2(self.ctx) };
         } else {
-            // SAFETY: we retained it in `retain`.
-            unsafe { sys::cuDevicePrimaryCtxRelease_v2(self.device) };
+            // We retained it in `retain`. (`_v2` only from CUDA 11.0: see symbols.rs.)
+            super::symbols::primary_ctx_release(self.device);
         }
         // Released (and reset, if it was the last reference) or destroyed: a new context may get
         // the same address, and must not inherit this one's fault.

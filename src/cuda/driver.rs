@@ -32,6 +32,11 @@ fn load() -> CudaResult<Driver> {
         if !sys::is_culib_present() {
             return Err(super::CudaError(sys::CUresult::CUDA_ERROR_NOT_FOUND));
         }
+        // Every entry point cudacl calls must be there before any is called: cudarc panics on a
+        // missing one (see symbols.rs). A driver older than CUDA 10.2 gives no devices.
+        if !super::symbols::missing().is_empty() {
+            return Err(super::CudaError(sys::CUresult::CUDA_ERROR_NOT_FOUND));
+        }
         check(sys::cuInit(0))?;
         let mut version = 0;
         check(sys::cuDriverGetVersion(&mut version))?;

@@ -8,6 +8,7 @@ pub mod event;
 pub mod memory;
 pub mod module;
 pub mod stream;
+pub mod symbols;
 
 pub use cudarc::driver::sys;
 pub use error::{CudaError, CudaResult};

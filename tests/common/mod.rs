@@ -114,6 +114,35 @@ pub fn fake_cuda_dir() -> PathBuf {
     .clone()
 }
 
+/// tests/fakecuda built as a CUDA 10.2 driver (JetPack 4.6: -DFAKECUDA_CUDA_10_2): a folder with
+/// libcuda.so and libcuda.so.1 that export only CUDA 10.2's entry points. Use it with
+/// `Driver::System` and `("LD_LIBRARY_PATH", dir)` in the environment.
+pub fn fake_cuda_10_2_dir() -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = work_dir().join("fakecuda-10.2");
+        std::fs::create_dir_all(&d).expect("create fakecuda-10.2 dir");
+        let so = d.join("libcuda.so.1");
+        let src = repo().join("tests/fakecuda/fakecuda.c");
+        cc(&[
+            "-shared",
+            "-fPIC",
+            "-O1",
+            "-g",
+            "-DFAKECUDA_CUDA_10_2",
+            src.to_str().unwrap(),
+            "-o",
+            so.to_str().unwrap(),
+            "-lpthread",
+        ]);
+        let link = d.join("libcuda.so");
+        let _ = std::fs::remove_file(&link);
+        std::fs::copy(&so, &link).expect("copy libcuda.so");
+        d
+    })
+    .clone()
+}
+
 /// How a program reaches cudacl.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Via {

@@ -13,6 +13,9 @@
  *
  * Build: cc -shared -fPIC fakecuda.c -o libcuda.so.1 -lpthread (the test harness does it) and put
  * its folder first on LD_LIBRARY_PATH (also as libcuda.so, the first name cudarc tries).
+ * With -DFAKECUDA_CUDA_10_2 it is a CUDA 10.2 driver (JetPack 4.6): cuDriverGetVersion says 10020
+ * and only entry points of CUDA 10.2 are exported (cuda-10.2.symbols; no
+ * cuDevicePrimaryCtxRelease_v2).
  *
  * Environment:
  *   FAKECUDA_DEVICES=n          number of devices (default 1)
@@ -21,6 +24,7 @@
  *                               Nano/TX2-like: the copy-based USE_HOST_PTR fallback)
  *   FAKECUDA_MEM_LIMIT=bytes    cuMemAlloc fails with OUT_OF_MEMORY beyond this many live bytes
  *   FAKECUDA_TRACE=1            prints every call to stderr
+ *   FAKECUDA_EXPECT_PTX="a;b"   cuModuleLoadDataEx refuses PTX lacking any of the pieces
  *   FAKECUDA_ASYNC=1            streams run their work on threads, later than the calls that
  *                               issued it (FAKECUDA_ASYNC_DELAY_US per item, default 200): the
  *                               host runs ahead of the "device" as on a GPU
@@ -132,7 +136,11 @@ CUresult cuInit(unsigned flags) {
 
 CUresult cuDriverGetVersion(int *v) {
     if (!v) return CUDA_ERROR_INVALID_VALUE;
+#ifdef FAKECUDA_CUDA_10_2
+    *v = 10020;
+#else
     *v = 13000;
+#endif
     return CUDA_SUCCESS;
 }
 
@@ -258,7 +266,7 @@ CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) {
     return CUDA_SUCCESS;
 }
 
-CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) {
+CUresult cuDevicePrimaryCtxRelease(CUdevice d) {
     if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
     pthread_mutex_lock(&lock);
     if (contexts[d].refs > 0) contexts[d].refs--;
@@ -267,9 +275,13 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) {
     return CUDA_SUCCESS;
 }
 
-CUresult cuDevicePrimaryCtxRelease(CUdevice d) { return cuDevicePrimaryCtxRelease_v2(d); }
+CUresult cuDevicePrimaryCtxReset(CUdevice d) { return valid_device(d) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
 
-CUresult cuDevicePrimaryCtxReset_v2(CUdevice d) { return valid_device(d) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE; }
+#ifndef FAKECUDA_CUDA_10_2
+/* CUDA 11.0+ only: the 10.2 build (JetPack 4.6's driver) does not export them. */
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { return cuDevicePrimaryCtxRelease(d); }
+CUresult cuDevicePrimaryCtxReset_v2(CUdevice d) { return cuDevicePrimaryCtxReset(d); }
+#endif
 
 /* A context of its own (not the device's primary one): cudacl makes one when the primary
  * context faulted and is still in use. */
@@ -1064,6 +1076,19 @@ CUresult cuModuleLoadDataEx(void **m, const void *image, unsigned n, int *opts, 
     if (!strstr(text, ".entry")) {
         write_log(n, opts, vals, 5, 6, "ptxas fatal   : fakecuda: no '.entry' in the PTX image");
         return CUDA_ERROR_INVALID_PTX;
+    }
+    /* FAKECUDA_EXPECT_PTX="a;b": every piece must occur in the PTX (tests of CUDACL_TARGET). */
+    const char *expect = getenv("FAKECUDA_EXPECT_PTX");
+    if (expect && *expect) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", expect);
+        for (char *save = NULL, *tok = strtok_r(buf, ";", &save); tok; tok = strtok_r(NULL, ";", &save))
+            if (!strstr(text, tok)) {
+                char msg[320];
+                snprintf(msg, sizeof msg, "ptxas fatal   : fakecuda: the PTX lacks '%s'", tok);
+                write_log(n, opts, vals, 5, 6, msg);
+                return CUDA_ERROR_INVALID_PTX;
+            }
     }
     struct fake_module *mod = calloc(1, sizeof *mod);
     if (!mod || !(mod->text = strdup(text))) {
