@@ -1413,7 +1413,9 @@ void defineSmoothstep(Module &M) {
     IRBuilder<> B(BasicBlock::Create(C, "entry", &F));
     unsigned n = VT->getNumElements();
     Value *e0 = B.CreateVectorSplat(n, F.getArg(0)), *e1 = B.CreateVectorSplat(n, F.getArg(1));
-    Value *t = B.CreateFDiv(B.CreateFSub(F.getArg(2), e0), B.CreateFSub(e1, e0));
+    Value *num = B.CreateFSub(F.getArg(2), e0);
+    Value *den = B.CreateFSub(e1, e0);
+    Value *t = B.CreateFDiv(num, den);
     t = B.CreateBinaryIntrinsic(Intrinsic::minnum, B.CreateBinaryIntrinsic(Intrinsic::maxnum, t, ConstantFP::get(RT, 0.0)),
                                 ConstantFP::get(RT, 1.0));
     Value *p = B.CreateFSub(ConstantFP::get(RT, 3.0), B.CreateFMul(ConstantFP::get(RT, 2.0), t));
@@ -1491,10 +1493,14 @@ void defineMissingBuiltins(Module &M) {
       Value *r[3] = {B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_x, {}, {}),
                      B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_y, {}, {}),
                      B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_z, {}, {})};
-      Value *v = B.CreateSelect(B.CreateICmpEQ(d, ConstantInt::get(i32, 0)), r[0],
-                                B.CreateSelect(B.CreateICmpEQ(d, ConstantInt::get(i32, 1)), r[1],
-                                               B.CreateSelect(B.CreateICmpEQ(d, ConstantInt::get(i32, 2)), r[2],
-                                                              ConstantInt::get(i32, 1))));
+      // One instruction per statement: the order of the IR does not depend on the C++ compiler's
+      // order of evaluating arguments.
+      Value *is2 = B.CreateICmpEQ(d, ConstantInt::get(i32, 2));
+      Value *v = B.CreateSelect(is2, r[2], ConstantInt::get(i32, 1));
+      Value *is1 = B.CreateICmpEQ(d, ConstantInt::get(i32, 1));
+      v = B.CreateSelect(is1, r[1], v);
+      Value *is0 = B.CreateICmpEQ(d, ConstantInt::get(i32, 0));
+      v = B.CreateSelect(is0, r[0], v);
       B.CreateRet(B.CreateZExt(v, i64));
       continue;
     }
