@@ -48,10 +48,14 @@ struct Chunk {
     busy: bool,
 }
 
-/// Per CUDA context: a private stream for uploads at creation, and the staging chunks.
+/// Per CUDA context: a private stream for uploads at creation, the staging chunks, and the
+/// bounce buffer of small blocking reads.
 pub struct Aux {
     pub stream: Stream,
     staging: Mutex<Vec<Chunk>>,
+    /// SMALL_READ bytes of pinned memory, allocated on first use (None until then, or when
+    /// pinned memory is not available).
+    bounce: Mutex<Option<PinnedAlloc>>,
 }
 
 /// The context's upload stream and staging chunks, made on first use and kept with the context
@@ -59,7 +63,11 @@ pub struct Aux {
 pub fn aux(ctx: &PrimaryContext) -> CLResult<Arc<Aux>> {
     ctx.attachment(|| {
         ctx.make_current().map_err(cl)?;
-        Ok(Aux { stream: Stream::new().map_err(cl)?, staging: Mutex::new(Vec::new()) })
+        Ok(Aux {
+            stream: Stream::new().map_err(cl)?,
+            staging: Mutex::new(Vec::new()),
+            bounce: Mutex::new(None),
+        })
     })
 }
 
@@ -124,6 +132,46 @@ pub unsafe fn htod_on(
         c.busy = true;
         off += len;
         k += 1;
+    }
+    Ok(())
+}
+
+/// Blocking reads up to this size go through a pinned bounce buffer (`dtoh_small_sync`).
+pub const SMALL_READ: usize = 64 << 10;
+
+/// A device-to-host copy of at most SMALL_READ bytes that returns with the data in `dst` (any
+/// host memory), having waited for `stream` (whose context, `ctx`, is current): the copy lands
+/// in the context's pinned bounce buffer and is copied on from there. For a blocking read this
+/// is quicker than the driver's pageable path (its own staging and wait) followed by a wait
+/// for the command.
+///
+/// # Safety
+/// `dst` has `n` writable bytes.
+pub unsafe fn dtoh_small_sync(
+    stream: &Stream,
+    ctx: &PrimaryContext,
+    dst: *mut u8,
+    src: DevicePtr,
+    n: usize,
+) -> CLResult<()> {
+    let aux = aux(ctx)?;
+    let mut bounce = lock(&aux.bounce);
+    if bounce.is_none() {
+        *bounce = PinnedAlloc::new(SMALL_READ).ok();
+    }
+    match bounce.as_ref() {
+        Some(b) if n <= b.size => {
+            // SAFETY: the bounce buffer is ours (locked) and holds n bytes.
+            unsafe { cm::copy_dtoh(stream, b.host, src, n) }.map_err(cl)?;
+            stream.synchronize().map_err(cl)?;
+            // SAFETY: the copy is complete; dst has n writable bytes (contract).
+            unsafe { std::ptr::copy_nonoverlapping(b.host as *const u8, dst, n) };
+        }
+        _ => {
+            // SAFETY: this function's contract; the wait below completes the copy.
+            unsafe { cm::copy_dtoh(stream, dst.cast(), src, n) }.map_err(cl)?;
+            stream.synchronize().map_err(cl)?;
+        }
     }
     Ok(())
 }

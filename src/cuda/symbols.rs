@@ -61,6 +61,7 @@ pub const REQUIRED: &[&str] = &[
     "cuModuleGetFunction",
     "cuModuleLoadDataEx",
     "cuModuleUnload",
+    "cuPointerGetAttribute",
     "cuStreamCreate",
     "cuStreamDestroy_v2",
     "cuStreamSynchronize",

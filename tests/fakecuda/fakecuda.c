@@ -820,6 +820,26 @@ CUresult cuMemHostUnregister(void *p) {
     return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
 }
 
+enum { MT_HOST_ATTR = 1, MT_DEVICE_ATTR = 2 };
+/* CU_POINTER_ATTRIBUTE_MEMORY_TYPE (2) only: CU_MEMORYTYPE_HOST for pinned or registered
+ * memory, CU_MEMORYTYPE_DEVICE for device allocations, CUDA_ERROR_INVALID_VALUE for memory the
+ * driver does not know (pageable), as the driver answers. */
+CUresult cuPointerGetAttribute(void *data, int attribute, CUdeviceptr ptr) {
+    if (!data || attribute != 2) return CUDA_ERROR_INVALID_VALUE;
+    if (is_pinned((void *)(uintptr_t)ptr, 1)) {
+        *(unsigned *)data = MT_HOST_ATTR;
+        return CUDA_SUCCESS;
+    }
+    int dev = 0;
+    pthread_mutex_lock(&lock);
+    for (struct alloc *a = allocs; a; a = a->next)
+        if ((uintptr_t)ptr >= (uintptr_t)a->p && (uintptr_t)ptr < (uintptr_t)a->p + a->n) dev = 1;
+    pthread_mutex_unlock(&lock);
+    if (!dev) return CUDA_ERROR_INVALID_VALUE;
+    *(unsigned *)data = MT_DEVICE_ATTR;
+    return CUDA_SUCCESS;
+}
+
 CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *d, void *p, unsigned flags) {
     (void)flags;
     if (!d || !p) return CUDA_ERROR_INVALID_VALUE;
