@@ -21,6 +21,9 @@ GRP=("basic" "compiler api" "events profiling allocations buffers"
      "commonfns geometrics relationals select vectors" "integer_ops"
      "atomics printf thread_dimensions mem_host_flags computeinfo device_timer contractions c11_atomics half"
      "math_brute_force" "non_uniform_work_group workgroups multiple_device_context conversions")
+# CTS_GROUPS="suite suite;suite;..." replaces the groups; a suite written NAME=ARGS... (':' between
+# args, e.g. basic=prefetch:vector_swizzle) runs with those arguments, its logs in NAME.FIRSTARG/.
+if [ -n "${CTS_GROUPS:-}" ]; then IFS=';' read -r -a GRP <<< "$CTS_GROUPS"; fi
 END=$((SECONDS + DEADLINE))
 pids=()
 for v in $VENDORS; do
@@ -31,8 +34,14 @@ for v in $VENDORS; do
       v=$1 lib=$2 end=$3 G=$4 L=$5; shift 5
       for s in "$@"; do
         left=$((end - $(date +%s) - 10))
-        if [ $left -lt 5 ]; then echo "$s pass=0 fail=0 skip=0 status=notrun"; continue; fi
-        LOGDIR=$L/$v CTS_TIMEOUT=$left OCL_ICD_VENDORS=$lib bash $G/cts/run.sh $s
+        name=${s%%=*}
+        if [ $left -lt 5 ]; then echo "$name pass=0 fail=0 skip=0 status=notrun"; continue; fi
+        if [ "$name" != "$s" ]; then
+          args=${s#*=}; tag=$name.$(echo "$args" | tr ":" "\n" | grep -v "^-" | head -1); mkdir -p $L/$v/$tag
+          env "CTS_ARGS_$name=${args//:/ }" LOGDIR=$L/$v/$tag CTS_TIMEOUT=$left OCL_ICD_VENDORS=$lib bash $G/cts/run.sh $name | sed "s/^$name /$tag /"
+        else
+          LOGDIR=$L/$v CTS_TIMEOUT=$left OCL_ICD_VENDORS=$lib bash $G/cts/run.sh $s
+        fi
       done' _ $v "$lib" $(( $(date +%s) + DEADLINE )) "$G" $L ${GRP[$i]} > $L/$v/group$i.txt 2>&1 &
     pids+=($!)
   done
@@ -40,8 +49,19 @@ done
 # Backstop: each group is its own process group; end what outlives the deadline by its id.
 ( sleep $((DEADLINE + 40)); for p in "${pids[@]}"; do kill -- -$p 2>/dev/null; done ) &
 bk=$!
+# The project's own C test programs staged in bin/ (cudacl only), beside the CTS.
+if [ -d "$G/bin" ]; then
+  mkdir -p $L/cudacl; V=/tmp/cts-vendor-cudacl; mkdir -p $V; echo $LIB > $V/cudacl.icd
+  for exe in "$G"/bin/*; do
+    n=$(basename $exe)
+    a=; [ $n = errors ] && a=loader
+    ( unset OCL_ICD_FILENAMES; OCL_ICD_VENDORS=$V/ CL_PLATFORM_NAME=cudacl timeout $DEADLINE $exe $a > $L/cudacl/prog-$n.log 2>&1;
+      echo "prog-$n rc=$? $(grep -E '[0-9]+ passed, [0-9]+ failed' $L/cudacl/prog-$n.log | tail -1)" > $L/cudacl/prog-$n.txt ) &
+    pids+=($!)
+  done
+fi
 for p in "${pids[@]}"; do wait $p; done
 kill $bk 2>/dev/null
 for v in $VENDORS; do
-  echo "== $v"; cat $L/$v/group*.txt | grep -E '^[a-z_0-9]+ pass=' | sort
+  echo "== $v"; cat $L/$v/group*.txt | grep -E '^[a-z_0-9.]+ pass=' | sort; cat $L/$v/prog-*.txt 2>/dev/null
 done | tee $L/summary.txt

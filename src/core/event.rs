@@ -204,16 +204,18 @@ impl Cl<Event> {
                 match end.query() {
                     Ok(true) => self.set_status(CL_COMPLETE),
                     Ok(false) => {}
-                    Err(_) => self.fail(),
+                    Err(e) => self.fail(e),
                 }
             }
         }
         lock(&self.state).status
     }
 
-    fn fail(self: &Arc<Self>) {
+    fn fail(self: &Arc<Self>, e: crate::cuda::CudaError) {
         if let Some(q) = &self.queue {
-            q.context.notify("cudacl: a command failed on the device (kernel fault or lost device)");
+            let why =
+                format!("cudacl: a command failed on the device (kernel fault or lost device): {}", e.name());
+            q.context.notify(&why);
         }
         self.set_status(CL_OUT_OF_RESOURCES);
     }
@@ -229,7 +231,7 @@ impl Cl<Event> {
                 drop(s);
                 match end.synchronize() {
                     Ok(()) => self.set_status(CL_COMPLETE),
-                    Err(_) => self.fail(),
+                    Err(e) => self.fail(e),
                 }
                 continue;
             }

@@ -22,8 +22,10 @@ const SMALL_PARAMS: usize = 256;
 /// The launch's copy of the parameter buffer, aligned like the largest parameter CUDA knows.
 #[repr(C, align(16))]
 struct ParamBuf<const N: usize>([u8; N]);
-/// Offsets of __local arguments in the dynamic shared array are aligned to this.
-pub const LOCAL_ALIGN: u32 = 16;
+/// Offsets of __local arguments in the dynamic shared array are aligned to this: the largest
+/// alignment of an OpenCL type (long16, double16), as the CTS's kernel_memory_alignment_local
+/// checks; ptxgen declares the array itself aligned so.
+pub const LOCAL_ALIGN: u32 = 128;
 /// Above this much dynamic shared memory a function must opt in (cuFuncSetAttribute).
 const DEFAULT_DYNAMIC_SHARED: u32 = 48 * 1024;
 
@@ -38,6 +40,9 @@ pub struct MemArg {
     pub offset: u32,
     /// A `__constant` argument: launches never write it.
     pub constant: bool,
+    /// Weak: setting a kernel argument does not retain the buffer (the CTS's
+    /// retain_mem_object_set_kernel_arg waits for the destructor callback of a buffer released
+    /// while still set as an argument); an enqueue holds what it uses (`Params::bind`).
     pub mem: Option<Weak<Cl<Mem>>>,
 }
 
@@ -470,7 +475,9 @@ pub fn geometry(
             }
             v
         }
-        // OpenCL 1.2: a kernel declared with reqd_work_group_size must be given that size.
+        // OpenCL 1.2 (and NVIDIA's OpenCL on the H100): a kernel declared with
+        // reqd_work_group_size must be given that size. The CTS's null_required_work_group_size
+        // wants OpenCL 2.0's reading (NULL runs with the required size); NVIDIA fails it too.
         None if reqd.is_some() => return Err(CL_INVALID_WORK_GROUP_SIZE),
         None => choose_local(&g[..n], l),
     };

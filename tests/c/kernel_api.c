@@ -9,6 +9,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <unistd.h>
 #include "fakecuda_hooks.h"
 
 static int (*last_launch)(struct fakecuda_launch *);
@@ -92,15 +93,16 @@ static void layout(void) {
     EXPECT(clSetKernelArg(k, 5, sizeof c, &c), CL_SUCCESS);
     cl_ulong lmem = 0;
     EXPECT(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL), CL_SUCCESS);
-    CHECK(lmem == 112 + 40, "local mem size %llu", (unsigned long long)lmem);
+    CHECK(lmem == 128 + 40, "local mem size %llu", (unsigned long long)lmem);
     cl_event ev;
     EXPECT(clEnqueueNDRangeKernel(q, k, 2, off, g, l, 0, NULL, &ev), CL_SUCCESS);
     struct fakecuda_launch r = launched();
     CHECK(!strcmp(r.name, "k"), "name %s", r.name);
     CHECK(r.grid[0] == 4 && r.grid[1] == 3 && r.grid[2] == 1, "grid %u %u %u", r.grid[0], r.grid[1], r.grid[2]);
     CHECK(r.block[0] == 16 && r.block[1] == 2 && r.block[2] == 1, "block %u %u %u", r.block[0], r.block[1], r.block[2]);
-    /* __local: l1 at 0 (100 bytes), l2 at the next 16-byte boundary (112), 152 in all. */
-    CHECK(r.shared == 152, "dynamic shared %u", r.shared);
+    /* __local: l1 at 0 (100 bytes), l2 at the next 128-byte boundary (the largest OpenCL type
+       alignment), 168 in all. */
+    CHECK(r.shared == 168, "dynamic shared %u", r.shared);
     /* Layout: a@0 (8), l1@8 (u32 offset), n@12, l2@16 (u32), v@32 (16), c@48 (8), then the
      * implicit global offset (3 x u64 @56), work_dim (u32 @80) and groups (6 x u32 @84): 108
      * bytes, unpadded (the driver refuses a padded CU_LAUNCH_PARAM_BUFFER_SIZE). */
@@ -111,7 +113,7 @@ static void layout(void) {
     CHECK(AT(r, 0, uint64_t) != 0, "buffer a's device pointer %llx", (unsigned long long)AT(r, 0, uint64_t));
     CHECK(AT(r, 8, uint32_t) == 0, "l1 offset %u", AT(r, 8, uint32_t));
     CHECK(AT(r, 12, int) == 77, "n %d", AT(r, 12, int));
-    CHECK(AT(r, 16, uint32_t) == 112, "l2 offset %u", AT(r, 16, uint32_t));
+    CHECK(AT(r, 16, uint32_t) == 128, "l2 offset %u", AT(r, 16, uint32_t));
     CHECK(AT(r, 32, float) == 1.5f && AT(r, 44, float) == 4.5f, "v %g %g", AT(r, 32, float), AT(r, 44, float));
     CHECK(AT(r, 48, uint64_t) != 0 && AT(r, 48, uint64_t) != AT(r, 0, uint64_t), "c's device pointer");
     CHECK(AT(r, 56, uint64_t) == 3 && AT(r, 64, uint64_t) == 9 && AT(r, 72, uint64_t) == 0, "global offset %llu %llu %llu",
@@ -130,7 +132,7 @@ static void layout(void) {
     EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g1, NULL, 0, NULL, NULL), CL_SUCCESS);
     r = launched();
     CHECK(AT(r, 0, uint64_t) == 0, "NULL buffer pointer %llx", (unsigned long long)AT(r, 0, uint64_t));
-    CHECK(AT(r, 16, uint32_t) == 16 && r.shared == 56, "l2 offset %u, shared %u", AT(r, 16, uint32_t), r.shared);
+    CHECK(AT(r, 16, uint32_t) == 128 && r.shared == 168, "l2 offset %u, shared %u", AT(r, 16, uint32_t), r.shared);
     CHECK(AT(r, 56, uint64_t) == 0 && AT(r, 64, uint64_t) == 0 && AT(r, 80, uint32_t) == 1, "offsets reset, work_dim 1");
     /* Runtime-chosen local size: divides the global size, about 256 work-items. */
     CHECK(r.block[0] == 256 && r.grid[0] == 4096, "chosen 1-D: block %u grid %u", r.block[0], r.grid[0]);
@@ -245,7 +247,7 @@ static void layout(void) {
         EXPECT(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
         EXPECT(clWaitForEvents(1, &dev_ev), CL_SUCCESS);
         r = launched();
-        CHECK(AT(r, 12, int) == 1111 && r.shared == 56, "deferred launch saw n=%d shared=%u", AT(r, 12, int), r.shared);
+        CHECK(AT(r, 12, int) == 1111 && r.shared == 168, "deferred launch saw n=%d shared=%u", AT(r, 12, int), r.shared);
         clReleaseEvent(dev_ev);
         clReleaseEvent(gate);
         /* A failed wait list: the launch does not run, its event reports the failure. */
@@ -634,6 +636,39 @@ static void fault_recovery(void) {
     clReleaseMemObject(b2);
 }
 
+/* A kernel argument does not keep its buffer alive (the CTS's retain_mem_object_set_kernel_arg
+   waits, forever before this, for the destructor callback of a buffer released while set): the
+   last release destroys the buffer at once; a launch still naming it is refused, and an
+   enqueued launch keeps what it uses until it is done. */
+static void CL_CALLBACK destroyed(cl_mem m, void *data) { (void)m; (*(int *)data)++; }
+
+static void arg_retention(void) {
+    cl_program p = build("__kernel void k(__global int *a) { a[0] = 1; }\n", NULL);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    CHECK(err == CL_SUCCESS, "create kernel %d", err);
+    int gone = 0;
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+    EXPECT(clSetMemObjectDestructorCallback(b, destroyed, &gone), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 0, sizeof b, &b), CL_SUCCESS);
+    EXPECT(clReleaseMemObject(b), CL_SUCCESS);
+    CHECK(gone == 1, "destructor callback after the last release of a buffer set as an argument: %d", gone);
+    size_t g = 1;
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+    /* Released after the enqueue: the launch still has it; destroyed once it is done. */
+    int gone2 = 0;
+    cl_mem b2 = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 64, NULL, &err);
+    EXPECT(clSetMemObjectDestructorCallback(b2, destroyed, &gone2), CL_SUCCESS);
+    EXPECT(clSetKernelArg(k, 0, sizeof b2, &b2), CL_SUCCESS);
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clReleaseMemObject(b2), CL_SUCCESS);
+    EXPECT(clFinish(q), CL_SUCCESS);
+    for (int i = 0; i < 1000 && !gone2; i++) usleep(1000);
+    CHECK(gone2 == 1, "destructor callback after the launch using the buffer finished: %d", gone2);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     cl_platform_id plat = find_platform();
@@ -658,6 +693,7 @@ int main(int argc, char **argv) {
     wide_vector();
     programs();
     threads();
+    arg_retention();
     fault_recovery();
     return report("kernel_api");
 }
