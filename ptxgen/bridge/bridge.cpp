@@ -1204,10 +1204,13 @@ void defineMissingBuiltins(Module &M) {
       Value *r[3] = {B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_x, {}, {}),
                      B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_y, {}, {}),
                      B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ntid_z, {}, {})};
-      Value *v = B.CreateSelect(B.CreateICmpEQ(d, ConstantInt::get(i32, 0)), r[0],
-                                B.CreateSelect(B.CreateICmpEQ(d, ConstantInt::get(i32, 1)), r[1],
-                                               B.CreateSelect(B.CreateICmpEQ(d, ConstantInt::get(i32, 2)), r[2],
-                                                              ConstantInt::get(i32, 1))));
+      // One builder call per statement: the same instruction order on every host (see get_global_id).
+      Value *is0 = B.CreateICmpEQ(d, ConstantInt::get(i32, 0));
+      Value *is1 = B.CreateICmpEQ(d, ConstantInt::get(i32, 1));
+      Value *is2 = B.CreateICmpEQ(d, ConstantInt::get(i32, 2));
+      Value *v2 = B.CreateSelect(is2, r[2], ConstantInt::get(i32, 1));
+      Value *v1 = B.CreateSelect(is1, r[1], v2);
+      Value *v = B.CreateSelect(is0, r[0], v1);
       B.CreateRet(B.CreateZExt(v, i64));
       continue;
     }
