@@ -50,7 +50,7 @@ for exe in "$G"/bin/*; do
     errors) run_prog errors cudacl loader
             LD_PRELOAD=$LIB OCL_ICD_VENDORS=/nonexistent/ timeout 300 stdbuf -oL "$G/bin/errors" full > $OUT/errors-preload.log 2>&1
             row "errors (LD_PRELOAD, full)" cudacl "rc=$? $(grep -E '[0-9]+ passed' $OUT/errors-preload.log | tail -1)" ;;
-    bandwidth|microbench|buildbench) ;; # benchmarks: below
+    bandwidth|microbench|buildbench|appbench|jitbench|launchprof) ;; # benchmarks: below
     *) run_prog "$name" cudacl; run_prog "$name" nvidia ;;
   esac
 done
@@ -90,6 +90,26 @@ for b in bandwidth microbench; do
     row "$b" "$v" "rc=$?"
   done
 done
+# The application-shaped benchmark: cudacl, NVIDIA and the raw driver API in one run, joined
+# into one table (printed again last). A cudacl build staged as before/libcudacl.so.xz (the
+# library before a change) runs too, as the column "before".
+if [ -x "$G/bin/appbench" ] && want appbench; then
+  ab=(); runs="cudacl nvidia"
+  if [ -f "$G/before/libcudacl.so.xz" ]; then
+    mkdir -p /tmp/cudacl-before $V/before
+    xz -dc "$G/before/libcudacl.so.xz" > /tmp/cudacl-before/libcudacl.so
+    echo /tmp/cudacl-before/libcudacl.so > $V/before/before.icd
+    runs="cudacl nvidia before"
+  fi
+  for v in $runs; do
+    pname=cudacl; [ $v = nvidia ] && pname=NVIDIA
+    APPBENCH_BINARY=$OUT/appbench-$v.bin OCL_ICD_VENDORS=$V/$v/ CL_PLATFORM_NAME=$pname timeout 200 "$G/bin/appbench" > $OUT/appbench-$v.log 2>&1
+    row "appbench" "$v" "rc=$?"; ab+=("$v=$OUT/appbench-$v.log")
+  done
+  timeout 100 "$G/bin/appbench" raw "$G/jit/axpb4.ptx" > $OUT/appbench-raw.log 2>&1
+  row "appbench" "raw CUDA" "rc=$?"; ab+=("raw=$OUT/appbench-raw.log")
+  bash "$G/appbench-table.sh" "${ab[@]}" > $OUT/appbench-table.txt 2>&1
+fi
 # ptxgen's corpus: every PTX loads through the driver's JIT (log checked), a subset runs.
 if want ptxgen && [ -d "$G/ptxgen" ]; then
   ( cd "$G/ptxgen" && gcc -O2 -o /tmp/check_ptx check_ptx.c -ldl && /tmp/check_ptx info && /tmp/check_ptx load *.ptx && /tmp/check_ptx run . ) > $OUT/ptxgen.log 2>&1
@@ -122,4 +142,5 @@ if named clpeak && [ -x "$G/clpeak" ]; then
     row "clpeak" "$v" "rc=$? $(grep -c -E '^ +[a-z].*: [0-9.]+' $OUT/clpeak-$v.log) results"
   done
 fi
+if [ -s $OUT/appbench-table.txt ]; then echo; echo "================ appbench ================"; cat $OUT/appbench-table.txt; cat $OUT/appbench-table.txt >> $TABLE; fi
 echo; echo "================ summary ================"; cat $TABLE

@@ -17,13 +17,15 @@ CFLAGS=(-O2 -g -Wall -DCL_TARGET_OPENCL_VERSION=300 -DCL_USE_DEPRECATED_OPENCL_1
 for src in tests/c/*.c bench/*.c; do
   [ -f "$src" ] || continue
   name=$(basename "$src" .c)
-  cc "${CFLAGS[@]}" "$src" -o "$out/bin/$name" -lOpenCL -lm -lpthread
+  cc "${CFLAGS[@]}" "$src" -o "$out/bin/$name" -lOpenCL -lm -lpthread -ldl
 done
 # The 6-kernel source of bench/buildbench.c as PTX, whole and one file per kernel, for
 # bench/jitbench.c (the driver's JIT time, serial and parallel).
 mkdir -p "$out/jit"
 cargo build --release -p ptxgen --bin ptxgen
 "$out/bin/buildbench" --print-source > "$out/jit/six.cl"
+# bench/appbench.c's launch kernel as ptxgen makes it, for its raw-CUDA rows.
+"$out/bin/appbench" --print-axpb4 > "$out/jit/axpb4.cl"
 python3 - "$out/jit" <<'PY'
 import sys
 d = sys.argv[1]
@@ -41,4 +43,5 @@ bash conformance/pyopencl/stage.sh "$out/pyopencl" >/dev/null || echo "stage: py
 bash conformance/piglit/stage.sh "$out/piglit" >/dev/null || echo "stage: piglit failed (skipped)"
 tmp=$(mktemp -d); ( cd "$tmp" && apt-get download clpeak >/dev/null 2>&1 && dpkg-deb -x clpeak_*.deb x && cp x/usr/bin/clpeak "$OLDPWD/$out/clpeak" ) || echo "stage: clpeak failed (skipped)"; rm -rf "$tmp"
 cp scripts/gpu-run.sh "$out/run.sh"
+cp scripts/appbench-table.sh "$out/appbench-table.sh"
 du -sh "$out"

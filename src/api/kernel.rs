@@ -326,7 +326,14 @@ unsafe fn enqueue_ndrange(
     let mems = params.bind()?;
     let launch = Launch { kernel: k.clone(), params, mems, dev: q.dev, geo };
     launch.check()?;
-    let cmd = Command { queue: &q, command_type, waits, want_event: !event.is_null(), blocking: false };
+    let cmd = Command {
+        queue: &q,
+        command_type,
+        waits,
+        want_event: !event.is_null(),
+        blocking: false,
+        host_done: false,
+    };
     // SAFETY: the caller's contract: event is NULL or a cl_event.
     unsafe { hand_out(event, cmd.enqueue(move |q: &Queue| launch.run(q))?) };
     Ok(())

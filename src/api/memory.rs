@@ -10,6 +10,7 @@ use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::memory::{rects_overlap, Mem, Pitched, BASE_ADDR_ALIGN, HOST_READ, HOST_WRITE};
 use crate::core::queue::{Command, Queue};
+use crate::core::transfer::SMALL_READ;
 use std::ffi::c_void;
 use std::sync::Arc;
 
@@ -251,12 +252,30 @@ unsafe fn run(
     event: *mut cl_event,
     work: impl FnOnce(&Queue) -> CLResult<()> + Send + 'static,
 ) -> CLResult<()> {
+    // SAFETY: this function's contract.
+    unsafe { run_rw(t, command_type, blocking, false, event, work) }
+}
+
+/// `run` for a command whose host side is finished once its work was issued when `host_done`
+/// (see `Command::host_done`).
+///
+/// # Safety
+/// `event` is NULL or valid for writing a `cl_event`.
+unsafe fn run_rw(
+    t: Target,
+    command_type: u32,
+    blocking: bool,
+    host_done: bool,
+    event: *mut cl_event,
+    work: impl FnOnce(&Queue) -> CLResult<()> + Send + 'static,
+) -> CLResult<()> {
     let cmd = Command {
         queue: &t.q,
         command_type: command_type as cl_command_type,
         waits: t.waits,
         want_event: !event.is_null(),
         blocking,
+        host_done,
     };
     // SAFETY: the caller's contract: event is NULL or a cl_event.
     unsafe { hand_out(event, cmd.enqueue(work)?) };
@@ -286,9 +305,12 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
         in_bounds(&m, offset, cb)?;
         m.check_host_access(HOST_READ)?;
         // SAFETY: ptr has cb writable bytes until the read completes, per the spec.
-        let work = unsafe { m.read(offset, cb, ptr) };
+        let work = unsafe { m.read(offset, cb, ptr, blocking_read != 0) };
+        // A small blocking read waits in its work; a larger one into pageable memory is
+        // complete when the driver's copy call returns.
+        let done = blocking_read != 0 && (cb <= SMALL_READ || t.q.is_pageable(ptr, cb));
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
-        unsafe { run(t, CL_COMMAND_READ_BUFFER, blocking_read != 0, event, work) }
+        unsafe { run_rw(t, CL_COMMAND_READ_BUFFER, blocking_read != 0, done, event, work) }
     })
 }
 
@@ -316,8 +338,10 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
         m.check_host_access(HOST_WRITE)?;
         // SAFETY: ptr has cb readable bytes until the write completes, per the spec.
         let work = unsafe { m.write(offset, cb, ptr) };
+        // From pageable memory, the driver has taken the data when its copy call returns.
+        let done = blocking_write != 0 && t.q.is_pageable(ptr, cb);
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
-        unsafe { run(t, CL_COMMAND_WRITE_BUFFER, blocking_write != 0, event, work) }
+        unsafe { run_rw(t, CL_COMMAND_WRITE_BUFFER, blocking_write != 0, done, event, work) }
     })
 }
 

@@ -188,7 +188,14 @@ unsafe fn enqueue_sync_point(
     event: *mut cl_event,
 ) -> CLResult<()> {
     let q = Cl::<Queue>::get(command_queue)?;
-    let cmd = Command { queue: &q, command_type, waits, want_event: !event.is_null(), blocking: false };
+    let cmd = Command {
+        queue: &q,
+        command_type,
+        waits,
+        want_event: !event.is_null(),
+        blocking: false,
+        host_done: false,
+    };
     // SAFETY: the caller's contract: event is NULL or a cl_event.
     unsafe { hand_out(event, cmd.enqueue(|_| Ok(()))?) };
     Ok(())

@@ -136,24 +136,25 @@ impl Device {
     /// The device's primary CUDA context, retained on first use (not at clGetDeviceIDs, so that
     /// clinfo and device queries never pay for CUDA context creation).
     ///
-    /// After a kernel fault the context is unusable (CUDA's errors are sticky). Once no OpenCL
-    /// object uses it any more, the next caller drops it, which makes the driver reset it, and
-    /// retains a fresh one; while an old context still uses it, new contexts cannot be made.
+    /// After a kernel fault the context is unusable (CUDA's errors are sticky). The next caller
+    /// replaces it: once no OpenCL object uses it any more, by dropping it (which makes the
+    /// driver reset the primary context) and retaining a fresh one; while old objects still use
+    /// it (applications often leak a few), by a context of cudacl's own.
     pub fn primary_context(&self) -> Result<Arc<PrimaryContext>, CudaError> {
         let mut slot = lock(&self.primary);
-        if let Some(p) = slot.as_ref() {
-            if !p.faulted() {
-                return Ok(p.clone());
+        let fresh = match slot.take() {
+            Some(p) if !p.faulted() => {
+                *slot = Some(p.clone());
+                return Ok(p);
             }
-            if Arc::strong_count(p) > 1 {
-                return Err(CudaError(sys::CUresult::CUDA_ERROR_ILLEGAL_ADDRESS));
+            Some(old) if Arc::strong_count(&old) == 1 => {
+                drop(old);
+                PrimaryContext::retain(self.cu)?
             }
-            if let Some(old) = slot.take() {
-                super::transfer::forget_context(&old);
-                old.forget_fault();
-            }
-        }
-        let p = Arc::new(PrimaryContext::retain(self.cu)?);
+            Some(_) => PrimaryContext::create_private(self.cu)?,
+            None => PrimaryContext::retain(self.cu)?,
+        };
+        let p = Arc::new(fresh);
         *slot = Some(p.clone());
         Ok(p)
     }

@@ -108,6 +108,21 @@ impl Event {
     }
 }
 
+impl Drop for Event {
+    /// Gives the command's CUDA events back to its queue for later commands.
+    fn drop(&mut self) {
+        let Some(q) = &self.queue else { return };
+        let s = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        let ends = [(s.end.take(), q.profiling()), (s.start.take(), true)];
+        for (e, timing) in ends {
+            // Still shared (a wait being issued on another queue): it is destroyed by its last owner.
+            if let Some(Ok(e)) = e.map(Arc::try_unwrap) {
+                q.recycle_cuda_event(e, timing);
+            }
+        }
+    }
+}
+
 /// The parts that hand out the event's own handle (callbacks) or keep it alive (watchers).
 impl Cl<Event> {
     /// The command was submitted to CUDA; `end` completes with it.
@@ -153,9 +168,16 @@ impl Cl<Event> {
         if status == CL_COMPLETE {
             if let (Some(q), Some(start), Some(end)) = (&self.queue, &s.start, &s.end) {
                 let (a, b) = (q.device_time_ns(start), q.device_time_ns(end));
+                // The duration from the two events themselves: times since the queue's clock
+                // base are f32 milliseconds, a microsecond coarse after seconds, and the start
+                // may be moved to the submission time below.
+                let took = end.elapsed_ms_since(start).ok().map(|ms| (ms.max(0.0) as f64 * 1e6) as u64);
                 let submit = s.profile.submit;
                 s.profile.start = a.unwrap_or(submit).max(submit);
-                s.profile.end = b.unwrap_or(s.profile.start).max(s.profile.start);
+                s.profile.end = match took {
+                    Some(ns) => s.profile.start + ns,
+                    None => b.unwrap_or(s.profile.start).max(s.profile.start),
+                };
             } else if s.end.is_some() {
                 let now = host_ns();
                 s.profile.start = s.profile.submit;

@@ -78,17 +78,42 @@ pub struct Params {
     pub dyn_shared: u32,
 }
 
+/// Launches of kernels with up to this many buffer arguments hold them without allocating.
+const INLINE_MEMS: usize = 8;
+
+/// The memory objects a launch holds, per pointer argument (`Params::bind`).
+pub enum BoundMems {
+    /// The first `.1` entries.
+    Inline([Option<Arc<Cl<Mem>>>; INLINE_MEMS], usize),
+    Heap(Vec<Option<Arc<Cl<Mem>>>>),
+}
+
+impl std::ops::Deref for BoundMems {
+    type Target = [Option<Arc<Cl<Mem>>>];
+    fn deref(&self) -> &Self::Target {
+        match self {
+            BoundMems::Inline(a, n) => &a[..*n],
+            BoundMems::Heap(v) => v,
+        }
+    }
+}
+
 impl Params {
     /// The memory objects for a launch, per pointer argument, held until it is done:
     /// CL_INVALID_KERNEL_ARGS when one was released since it was set.
-    pub fn bind(&self) -> CLResult<Vec<Option<Arc<Cl<Mem>>>>> {
-        self.mems
-            .iter()
-            .map(|arg| match &arg.mem {
-                Some(w) => w.upgrade().map(Some).ok_or(CL_INVALID_KERNEL_ARGS),
-                None => Ok(None),
-            })
-            .collect()
+    pub fn bind(&self) -> CLResult<BoundMems> {
+        let one = |arg: &MemArg| match &arg.mem {
+            Some(w) => w.upgrade().map(Some).ok_or(CL_INVALID_KERNEL_ARGS),
+            None => Ok(None),
+        };
+        if self.mems.len() > INLINE_MEMS {
+            return self.mems.iter().map(one).collect::<CLResult<_>>().map(BoundMems::Heap);
+        }
+        let mut held: [Option<Arc<Cl<Mem>>>; INLINE_MEMS] = Default::default();
+        for (slot, arg) in held.iter_mut().zip(&self.mems) {
+            *slot = one(arg)?;
+        }
+        Ok(BoundMems::Inline(held, self.mems.len()))
     }
 }
 
@@ -533,7 +558,7 @@ pub struct Launch {
     pub kernel: Arc<Cl<Kernel>>,
     pub params: Arc<Params>,
     /// `params.bind()`: the memory objects, per pointer argument.
-    pub mems: Vec<Option<Arc<Cl<Mem>>>>,
+    pub mems: BoundMems,
     pub dev: usize,
     pub geo: Geometry,
 }
@@ -580,9 +605,14 @@ impl Launch {
     fn run_with(&self, q: &Queue, f: &DeviceFunc, params: &mut [u8]) -> CLResult<()> {
         let p = &*self.params;
         params.copy_from_slice(&p.bytes);
-        for (arg, m) in p.mems.iter().zip(&self.mems) {
+        let mut note_after = false;
+        for (arg, m) in p.mems.iter().zip(self.mems.iter()) {
             let ptr = match m {
-                Some(m) => m.device_ptr(q)?,
+                Some(m) => {
+                    let (ptr, later) = m.kernel_arg_ptr(q, arg.constant)?;
+                    note_after |= later;
+                    ptr
+                }
                 None => 0,
             };
             let o = arg.offset as usize;
@@ -637,10 +667,13 @@ impl Launch {
             }
             z0 += gz;
         }
-        for (arg, m) in p.mems.iter().zip(&self.mems) {
-            // __constant buffers are not written by the kernel.
-            if let (false, Some(m)) = (arg.constant, m) {
-                m.note_device_write(q);
+        // Multi-device contexts: what the kernel may have written is recorded after the launch
+        // (__constant buffers are not written by the kernel).
+        if note_after {
+            for (arg, m) in p.mems.iter().zip(self.mems.iter()) {
+                if let (false, Some(m)) = (arg.constant, m) {
+                    m.note_device_write(q);
+                }
             }
         }
         Ok(())

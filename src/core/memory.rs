@@ -16,7 +16,7 @@ use super::context::Context;
 use super::device::Device;
 use super::par_copy::par_copy;
 use super::queue::Queue;
-use super::transfer::{aux, dtoh_on, htod_on};
+use super::transfer::{aux, dtoh_on, dtoh_small_sync, htod_on, SMALL_READ};
 use crate::base::entry::{lock, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
@@ -27,7 +27,7 @@ use crate::cuda::stream::Stream;
 use crate::cuda::sys;
 use std::ffi::c_void;
 use std::mem::ManuallyDrop;
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 pub type DestructorFn = unsafe extern "C" fn(cl_mem, *mut c_void);
@@ -42,6 +42,8 @@ pub const MAX_DEVICES: usize = 62;
 /// cuMemAlloc guarantees 256-byte alignment, so a sub-buffer's device pointer keeps it; piglit's
 /// clGetMemObjectInfo test makes a sub-buffer at byte 256 and fails on anything coarser.
 pub const BASE_ADDR_ALIGN: usize = 256;
+/// Buffers up to this size are read in whole by a map of part of them (see `map`).
+const SMALL_WHOLE_MAP: usize = 64 << 10;
 /// CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: host memory used in place by kernels must be this aligned.
 const MIN_ALIGN: usize = 128;
 
@@ -104,6 +106,8 @@ struct State {
     /// Multi-device contexts: recorded after the last command that changed a copy, so that a
     /// migration issued on another stream waits for it.
     last: Option<Arc<cuda::event::Event>>,
+    /// `Storage::fast`, kept up to date with `valid` and `dev` (`refresh_fast`).
+    fast: Arc<AtomicU64>,
 }
 
 /// The allocation a buffer and its sub-buffers share.
@@ -111,6 +115,11 @@ pub struct Storage {
     size: usize,
     multi: bool,
     state: Mutex<State>,
+    /// What a kernel launch may use without taking the lock, in single-device contexts: the
+    /// device copy's address when it is allocated (not a zero-copy alias) and holds the latest
+    /// data, with bit 0 set when it is the only copy that does (a kernel writing it changes
+    /// nothing then); 0 otherwise.
+    fast: Arc<AtomicU64>,
     /// The context's CUDA contexts (device order), current while the memory is freed.
     ctxs: Vec<Arc<PrimaryContext>>,
 }
@@ -161,6 +170,16 @@ impl State {
     fn set_valid(&mut self, v: u64) {
         let a = self.alias_bits();
         self.valid = if v & (HOST | a) != 0 { v | HOST | a } else { v };
+        self.refresh_fast();
+    }
+
+    /// Publishes `Storage::fast` after `valid` or `dev` changed.
+    fn refresh_fast(&self) {
+        let f = match self.dev.as_slice() {
+            [Some(DevMem::Own(a))] if self.valid & bit(0) != 0 => a.ptr | (self.valid == bit(0)) as u64,
+            _ => 0,
+        };
+        self.fast.store(f, Ordering::Release);
     }
 
     fn is_alias(&self, i: usize) -> bool {
@@ -200,6 +219,7 @@ impl State {
                 self.valid &= !bit(i);
             }
         }
+        self.refresh_fast();
         Ok(p)
     }
 
@@ -313,6 +333,7 @@ impl Storage {
             dev: (0..n).map(|_| None).collect(),
             valid: if has_data { HOST } else { ALL },
             last: None,
+            fast: Arc::new(AtomicU64::new(0)),
         };
         if !multi {
             let device = context.devices.first().ok_or(CL_OUT_OF_RESOURCES)?;
@@ -328,9 +349,11 @@ impl Storage {
                 unsafe { htod_on(&aux.stream, cuda0, dst, src, size) }?;
                 aux.stream.synchronize().map_err(cl)?;
                 st.valid = bit(0) | if st.host.is_some() { HOST } else { 0 };
+                st.refresh_fast();
             }
         }
-        Ok(Storage { size, multi, state: Mutex::new(st), ctxs: context.cuda.clone() })
+        let fast = st.fast.clone();
+        Ok(Storage { size, multi, state: Mutex::new(st), fast, ctxs: context.cuda.clone() })
     }
 }
 
@@ -467,6 +490,26 @@ impl Mem {
         Ok(base + self.offset as DevicePtr)
     }
 
+    /// `device_ptr` for a kernel argument, under one lock: in a single-device context a buffer
+    /// the kernel may write (not `__constant`, not CL_MEM_READ_ONLY) is marked written at once,
+    /// since the launch follows in the same submission. Returns the address and whether
+    /// `note_device_write` is still due after the launch (multi-device contexts, which record
+    /// an event after it).
+    pub fn kernel_arg_ptr(&self, q: &Queue, constant: bool) -> CLResult<(DevicePtr, bool)> {
+        let writes = !constant && self.flags & CL_MEM_READ_ONLY as cl_mem_flags == 0;
+        // The common case, lock-free: resident, current, and nothing to mark.
+        let f = self.storage.fast.load(Ordering::Acquire);
+        if f != 0 && (f & 1 != 0 || !writes) {
+            return Ok(((f & !1) + self.offset as DevicePtr, false));
+        }
+        let mut st = lock(&self.storage.state);
+        let base = st.ensure_valid(q, self.storage.size)?;
+        if writes && !self.storage.multi {
+            st.written(q, false);
+        }
+        Ok((base + self.offset as DevicePtr, writes && self.storage.multi))
+    }
+
     /// A kernel on `q`'s device may have written the buffer: that device now holds the only
     /// up-to-date copy. Call it from the command's work, after the launch.
     pub fn note_device_write(&self, q: &Queue) {
@@ -498,16 +541,23 @@ impl Cl<Mem> {
     /// # Safety
     /// `dst` has `len` writable bytes that stay allocated, and untouched by the application,
     /// until the command completes.
+    /// With `wait` (a blocking read) of at most SMALL_READ bytes, the work itself waits and
+    /// returns with the data in `dst`.
     pub unsafe fn read(
         self: &Arc<Self>,
         offset: usize,
         len: usize,
         dst: *mut c_void,
+        wait: bool,
     ) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
         let (mem, dst) = (self.clone(), dst as usize);
         move |q: &Queue| {
             let mut st = lock(&mem.storage.state);
             let src = st.ensure_valid(q, mem.storage.size)? + (mem.offset + offset) as DevicePtr;
+            if wait && len <= SMALL_READ {
+                // SAFETY: the destination is valid until the command completes (contract).
+                return unsafe { dtoh_small_sync(&q.stream, &q.cuda, dst as *mut u8, src, len) };
+            }
             // SAFETY: the destination is valid until the command completes (contract).
             unsafe { dtoh_on(&q.stream, &q.cuda, dst as *mut u8, src, len) }
         }
@@ -662,6 +712,7 @@ impl Cl<Mem> {
                 st.host = Some(HostMem::Pinned(p));
                 if st.valid != ALL {
                     st.valid &= !HOST;
+                    st.refresh_fast();
                 }
             }
             let h = st.host.as_ref().ok_or(CL_MAP_FAILURE)?;
@@ -687,9 +738,21 @@ impl Cl<Mem> {
             if st.is_alias(q.dev) {
                 return Ok(());
             }
-            // SAFETY: the buffer's own host copy, which holds the mapped range.
-            unsafe { dtoh_on(&q.stream, &q.cuda, hp as *mut u8, base + root_off as DevicePtr, len) }?;
-            if len == mem.storage.size {
+            // A small buffer of its own (no sub-buffers) with cudacl's own host copy, mapped
+            // nowhere else: all of it comes over for about the price of the range, and later
+            // maps need no copy until a device writes it again (unmaps keep the host copy valid).
+            let size = mem.storage.size;
+            let whole = len == size
+                || (size <= SMALL_WHOLE_MAP
+                    && matches!(st.host, Some(HostMem::Pinned(_)))
+                    && Arc::strong_count(&mem.storage) == 1
+                    && mem.map_count() == 1);
+            let (dst, src, n) =
+                if whole { (hp - root_off, base, size) } else { (hp, base + root_off as DevicePtr, len) };
+            // SAFETY: the buffer's own host copy, which holds the mapped range (and, with
+            // `whole`, the whole allocation from hp - root_off).
+            unsafe { dtoh_on(&q.stream, &q.cuda, dst as *mut u8, src, n) }?;
+            if whole {
                 // The whole allocation is on the host now: later maps need no copy.
                 let v = st.valid | HOST;
                 st.set_valid(v);

@@ -35,6 +35,9 @@ pub struct Queue {
     /// Profiling: a timing event recorded at creation and the host time it completed at.
     clock_base: Option<(cuda::event::Event, u64)>,
     deferred: Mutex<VecDeque<Deferred>>,
+    /// CUDA events of commands' OpenCL events that were released, for reuse: [no timing,
+    /// timing]. Creating and destroying a CUDA event per command costs more than recording one.
+    spare_events: [Mutex<Vec<cuda::event::Event>>; 2],
 }
 crate::cl_object!(Queue, cl_command_queue, CL_INVALID_COMMAND_QUEUE);
 
@@ -67,7 +70,45 @@ impl Queue {
             stream,
             clock_base,
             deferred: Mutex::new(VecDeque::new()),
+            spare_events: [Mutex::new(Vec::new()), Mutex::new(Vec::new())],
         })
+    }
+
+    /// A CUDA event of this queue's context (current) for a command: a spare one if any.
+    pub fn cuda_event(&self, timing: bool) -> cuda::CudaResult<cuda::event::Event> {
+        match lock(&self.spare_events[timing as usize]).pop() {
+            Some(e) => Ok(e),
+            None => cuda::event::Event::new(timing),
+        }
+    }
+
+    /// Takes back a CUDA event made by `cuda_event` once nothing refers to it any more.
+    pub fn recycle_cuda_event(&self, e: cuda::event::Event, timing: bool) {
+        const KEEP: usize = 64;
+        let mut spare = lock(&self.spare_events[timing as usize]);
+        if spare.len() < KEEP {
+            spare.push(e);
+        }
+    }
+
+    /// True when `[p, p+n)` is ordinary pageable host memory (not pinned or registered by anyone
+    /// in the process): the driver has copied it, or filled it, when an asynchronous copy
+    /// call returns.
+    pub fn is_pageable(&self, p: *const std::ffi::c_void, n: usize) -> bool {
+        // The driver answers for the current context's address space.
+        self.make_current().is_ok() && cuda::memory::is_pageable(p, n)
+    }
+
+    /// Waits for everything submitted to the stream (a blocking command that has no event).
+    /// Returns CL_COMPLETE, or CL_OUT_OF_RESOURCES when the device reported a failure.
+    pub fn wait_stream(&self) -> cl_int {
+        match self.make_current().ok().and_then(|()| self.stream.synchronize().ok()) {
+            Some(()) => CL_COMPLETE,
+            None => {
+                self.context.notify("cudacl: a command failed on the device (kernel fault or lost device)");
+                CL_OUT_OF_RESOURCES
+            }
+        }
     }
 
     pub fn profiling(&self) -> bool {
@@ -111,6 +152,10 @@ pub struct Command<'a> {
     pub want_event: bool,
     /// A blocking read/write/map: return only once the work is complete.
     pub blocking: bool,
+    /// The host side is finished once the work was issued (a read into or a write from
+    /// pageable memory: the driver copies those before returning), so a blocking command
+    /// submitted at once has nothing to wait for.
+    pub host_done: bool,
 }
 
 impl Command<'_> {
@@ -130,7 +175,11 @@ impl Command<'_> {
             return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
         }
         let must_defer = !lock(&q.deferred).is_empty() || self.waits.iter().any(|w| !w.is_submitted());
-        let event = if self.want_event || self.blocking || must_defer || q.profiling() {
+        // Only a command someone can ask about, or that waits in the deferred list, has an event
+        // (a CUDA event recorded after it). A blocking command submitted now waits for the
+        // stream instead: in order, the stream is done exactly when the command and everything
+        // before it are.
+        let event = if self.want_event || must_defer {
             Some(Cl::new(Event::command(q.clone(), self.command_type)))
         } else {
             None
@@ -144,13 +193,14 @@ impl Command<'_> {
             });
             lock(&WITH_DEFERRED).push(Arc::downgrade(q));
             flush_deferred();
-        } else {
-            submit(q, &self.waits, event.as_ref(), work)?;
+        } else if !submit(q, &self.waits, event.as_ref(), work)? && event.is_none() && self.blocking {
+            // Not run: its wait list failed (the event would have said so).
+            return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
         }
-        if self.blocking {
+        if self.blocking && !(self.host_done && !must_defer && event.is_none()) {
             let status = match &event {
                 Some(e) => e.wait(),
-                None => CL_COMPLETE,
+                None => q.wait_stream(),
             };
             if status < 0 {
                 return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
@@ -161,12 +211,13 @@ impl Command<'_> {
 }
 
 /// Issues one command on the stream: waits, optional start timestamp, the work, end marker.
+/// Ok(false): not run, because an event of its wait list failed.
 fn submit(
     q: &Arc<Cl<Queue>>,
     waits: &[Arc<Cl<Event>>],
     event: Option<&Arc<Cl<Event>>>,
     work: impl FnOnce(&Queue) -> CLResult<()>,
-) -> CLResult<()> {
+) -> CLResult<bool> {
     q.make_current()?;
     for w in waits {
         if w.status() < 0 {
@@ -174,7 +225,7 @@ fn submit(
             if let Some(e) = event {
                 e.set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
             }
-            return Ok(());
+            return Ok(false);
         }
         let same_queue = w.queue.as_ref().is_some_and(|wq| Arc::ptr_eq(wq, q));
         if !same_queue {
@@ -184,11 +235,11 @@ fn submit(
         }
     }
     let Some(event) = event else {
-        return work(q);
+        return work(q).map(|()| true);
     };
     let oor = |_| CL_OUT_OF_RESOURCES;
     let start = if q.profiling() {
-        let s = cuda::event::Event::new(true).map_err(oor)?;
+        let s = q.cuda_event(true).map_err(oor)?;
         s.record(&q.stream).map_err(oor)?;
         Some(s)
     } else {
@@ -198,10 +249,10 @@ fn submit(
         event.set_status(e);
         return Err(e);
     }
-    let end = cuda::event::Event::new(q.profiling()).map_err(oor)?;
+    let end = q.cuda_event(q.profiling()).map_err(oor)?;
     end.record(&q.stream).map_err(oor)?;
     event.mark_submitted(start, Some(end));
-    Ok(())
+    Ok(true)
 }
 
 /// Submits every deferred command whose wait list is now satisfied, queue by queue, in order,

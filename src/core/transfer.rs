@@ -12,7 +12,6 @@ use crate::cuda;
 use crate::cuda::context::PrimaryContext;
 use crate::cuda::memory::{self as cm, DevicePtr, PinnedAlloc};
 use crate::cuda::stream::Stream;
-use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::{Arc, LazyLock, Mutex};
 
@@ -49,34 +48,27 @@ struct Chunk {
     busy: bool,
 }
 
-/// Per CUDA context: a private stream for uploads at creation, and the staging chunks.
+/// Per CUDA context: a private stream for uploads at creation, the staging chunks, and the
+/// bounce buffer of small blocking reads.
 pub struct Aux {
     pub stream: Stream,
     staging: Mutex<Vec<Chunk>>,
+    /// SMALL_READ bytes of pinned memory, allocated on first use (None until then, or when
+    /// pinned memory is not available).
+    bounce: Mutex<Option<PinnedAlloc>>,
 }
 
-/// Per CUDA context (by address).
-static AUX: LazyLock<Mutex<HashMap<usize, Arc<Aux>>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
-
-/// Drops what this module keeps for a context that is about to be destroyed (a faulted one,
-/// which the driver resets; a new context may get the same address).
-pub fn forget_context(ctx: &PrimaryContext) {
-    // The stream and staging memory go while the context still exists (made current for
-    // their destructors; they fail quietly on a faulted context, which is reset anyway).
-    let _ = ctx.make_current();
-    let gone = lock(&AUX).remove(&(ctx.ctx as usize));
-    drop(gone);
-}
-
+/// The context's upload stream and staging chunks, made on first use and kept with the context
+/// (they go when it does).
 pub fn aux(ctx: &PrimaryContext) -> CLResult<Arc<Aux>> {
-    let mut all = lock(&AUX);
-    if let Some(a) = all.get(&(ctx.ctx as usize)) {
-        return Ok(a.clone());
-    }
-    ctx.make_current().map_err(cl)?;
-    let a = Arc::new(Aux { stream: Stream::new().map_err(cl)?, staging: Mutex::new(Vec::new()) });
-    all.insert(ctx.ctx as usize, a.clone());
-    Ok(a)
+    ctx.attachment(|| {
+        ctx.make_current().map_err(cl)?;
+        Ok(Aux {
+            stream: Stream::new().map_err(cl)?,
+            staging: Mutex::new(Vec::new()),
+            bounce: Mutex::new(None),
+        })
+    })
 }
 
 /// The staging chunks, allocated on first use; false when pinned memory is not available.
@@ -140,6 +132,46 @@ pub unsafe fn htod_on(
         c.busy = true;
         off += len;
         k += 1;
+    }
+    Ok(())
+}
+
+/// Blocking reads up to this size go through a pinned bounce buffer (`dtoh_small_sync`).
+pub const SMALL_READ: usize = 64 << 10;
+
+/// A device-to-host copy of at most SMALL_READ bytes that returns with the data in `dst` (any
+/// host memory), having waited for `stream` (whose context, `ctx`, is current): the copy lands
+/// in the context's pinned bounce buffer and is copied on from there. For a blocking read this
+/// is quicker than the driver's pageable path (its own staging and wait) followed by a wait
+/// for the command.
+///
+/// # Safety
+/// `dst` has `n` writable bytes.
+pub unsafe fn dtoh_small_sync(
+    stream: &Stream,
+    ctx: &PrimaryContext,
+    dst: *mut u8,
+    src: DevicePtr,
+    n: usize,
+) -> CLResult<()> {
+    let aux = aux(ctx)?;
+    let mut bounce = lock(&aux.bounce);
+    if bounce.is_none() {
+        *bounce = PinnedAlloc::new(SMALL_READ).ok();
+    }
+    match bounce.as_ref() {
+        Some(b) if n <= b.size => {
+            // SAFETY: the bounce buffer is ours (locked) and holds n bytes.
+            unsafe { cm::copy_dtoh(stream, b.host, src, n) }.map_err(cl)?;
+            stream.synchronize().map_err(cl)?;
+            // SAFETY: the copy is complete; dst has n writable bytes (contract).
+            unsafe { std::ptr::copy_nonoverlapping(b.host as *const u8, dst, n) };
+        }
+        _ => {
+            // SAFETY: this function's contract; the wait below completes the copy.
+            unsafe { cm::copy_dtoh(stream, dst.cast(), src, n) }.map_err(cl)?;
+            stream.synchronize().map_err(cl)?;
+        }
     }
     Ok(())
 }

@@ -1,9 +1,10 @@
 //! A device's primary CUDA context, and making it current on the calling thread.
 use super::error::{check, CudaResult};
 use super::sys;
+use std::any::Any;
 use std::cell::Cell;
 use std::collections::HashSet;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Contexts (by address) that reported a sticky error: unusable until the primary context is
 /// reset, which the driver does when its last reference is released.
@@ -22,10 +23,17 @@ pub fn note_fault() {
     }
 }
 
-/// The device's primary context, retained for as long as this value lives.
+/// The device's primary context, retained for as long as this value lives; or, after a kernel
+/// fault left the primary context unusable while it is still in use, a context of cudacl's own
+/// (`create_private`), destroyed with this value.
 pub struct PrimaryContext {
     pub device: sys::CUdevice,
     pub ctx: sys::CUcontext,
+    /// Made by `create_private` (cuCtxCreate), not retained.
+    private: bool,
+    /// State the layers above keep per context (core's staging chunks and upload stream),
+    /// dropped with the context, before it is released.
+    attached: Mutex<Option<Arc<dyn Any + Send + Sync>>>,
 }
 
 // SAFETY: CUDA contexts may be used from any thread.
@@ -43,7 +51,17 @@ impl PrimaryContext {
         let mut ctx = std::ptr::null_mut();
         // SAFETY: valid out-pointer and device ordinal.
         check(unsafe { sys::cuDevicePrimaryCtxRetain(&mut ctx, device) })?;
-        Ok(PrimaryContext { device, ctx })
+        Ok(PrimaryContext { device, ctx, private: false, attached: Mutex::new(None) })
+    }
+
+    /// A new context of its own on `device`, for when the primary one faulted and is still used.
+    pub fn create_private(device: sys::CUdevice) -> CudaResult<PrimaryContext> {
+        let mut ctx = std::ptr::null_mut();
+        // SAFETY: a local out-pointer and a device ordinal; flags 0 are the driver's defaults.
+        check(unsafe { sys::cuCtxCreate_v2(&mut ctx, 0, device) })?;
+        // cuCtxCreate made it current on this thread.
+        CURRENT.with(|c| c.set(ctx as usize));
+        Ok(PrimaryContext { device, ctx, private: true, attached: Mutex::new(None) })
     }
 
     /// Whether a kernel faulted in this context (every later command in it fails).
@@ -52,12 +70,18 @@ impl PrimaryContext {
         faulted.as_ref().is_some_and(|set| set.contains(&(self.ctx as usize)))
     }
 
-    /// Forgets the fault: for the owner dropping its last reference, after which the driver
-    /// resets the context (a new one may get the same address).
-    pub fn forget_fault(&self) {
-        if let Some(set) = FAULTED.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
-            set.remove(&(self.ctx as usize));
+    /// The state of type `T` attached to this context, made by `make` on first use.
+    pub fn attachment<T: Any + Send + Sync, E>(
+        &self,
+        make: impl FnOnce() -> Result<T, E>,
+    ) -> Result<Arc<T>, E> {
+        let mut slot = self.attached.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(Ok(t)) = slot.clone().map(|a| a.downcast::<T>()) {
+            return Ok(t);
         }
+        let t = Arc::new(make()?);
+        *slot = Some(t.clone());
+        Ok(t)
     }
 
     /// Makes this context current on the calling thread (cheap when it already is).
@@ -81,12 +105,25 @@ impl PrimaryContext {
 
 impl Drop for PrimaryContext {
     fn drop(&mut self) {
+        // What is attached goes first, while the context exists (current, for its destructors).
+        let _ = self.make_current();
+        drop(self.attached.lock().unwrap_or_else(PoisonError::into_inner).take());
         CURRENT.with(|c| {
             if c.get() == self.ctx as usize {
                 c.set(0)
             }
         });
-        // We retained it in `retain`. (`_v2` only from CUDA 11.0: see symbols.rs.)
-        super::symbols::primary_ctx_release(self.device);
+        if self.private {
+            // SAFETY: created by `create_private`, destroyed once, here.
+            unsafe { sys::cuCtxDestroy_v2(self.ctx) };
+        } else {
+            // We retained it in `retain`. (`_v2` only from CUDA 11.0: see symbols.rs.)
+            super::symbols::primary_ctx_release(self.device);
+        }
+        // Released (and reset, if it was the last reference) or destroyed: a new context may get
+        // the same address, and must not inherit this one's fault.
+        if let Some(set) = FAULTED.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
+            set.remove(&(self.ctx as usize));
+        }
     }
 }

@@ -30,6 +30,26 @@ pub fn is_pinned(p: *const c_void, n: usize) -> bool {
     }
 }
 
+/// True when the driver knows nothing of `[p, p+n)`: ordinary pageable host memory, which
+/// asynchronous copies take at the call (host to device) or fill before returning (device to
+/// host). Memory pinned or registered by anyone in the process is not pageable.
+pub fn is_pageable(p: *const c_void, n: usize) -> bool {
+    let last = (p as usize).saturating_add(n.max(1) - 1);
+    [p as usize, last].iter().all(|&a| {
+        let mut ty = 0u32;
+        // SAFETY: a local out-value of the attribute's size (CUmemorytype, an int); the address is
+        // only looked up.
+        let r = unsafe {
+            sys::cuPointerGetAttribute(
+                (&mut ty as *mut u32).cast(),
+                sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                a as sys::CUdeviceptr,
+            )
+        };
+        r == sys::CUresult::CUDA_ERROR_INVALID_VALUE
+    })
+}
+
 /// Device memory from cuMemAlloc, freed on drop.
 pub struct DeviceAlloc {
     pub ptr: DevicePtr,

@@ -16,6 +16,8 @@ use std::sync::OnceLock;
 
 /// Every `sys::cu*` function cudacl calls. All exist in CUDA 10.2.
 pub const REQUIRED: &[&str] = &[
+    "cuCtxCreate_v2",
+    "cuCtxDestroy_v2",
     "cuCtxGetCurrent",
     "cuCtxSetCurrent",
     "cuCtxSynchronize",
@@ -59,6 +61,7 @@ pub const REQUIRED: &[&str] = &[
     "cuModuleGetFunction",
     "cuModuleLoadDataEx",
     "cuModuleUnload",
+    "cuPointerGetAttribute",
     "cuStreamCreate",
     "cuStreamDestroy_v2",
     "cuStreamSynchronize",

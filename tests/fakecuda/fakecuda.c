@@ -283,6 +283,29 @@ CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { return cuDevicePrimaryCtxRel
 CUresult cuDevicePrimaryCtxReset_v2(CUdevice d) { return cuDevicePrimaryCtxReset(d); }
 #endif
 
+/* A context of its own (not the device's primary one): cudacl makes one when the primary
+ * context faulted and is still in use. */
+CUresult cuCtxCreate_v2(void **ctx, unsigned flags, CUdevice d) {
+    (void)flags;
+    if (!ctx) return CUDA_ERROR_INVALID_VALUE;
+    if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
+    struct fake_ctx *c = calloc(1, sizeof *c);
+    if (!c) return CUDA_ERROR_OUT_OF_MEMORY;
+    c->device = d;
+    c->refs = 1;
+    current = c;
+    *ctx = c;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuCtxDestroy_v2(void *ctx) {
+    struct fake_ctx *c = ctx;
+    if (!c) return CUDA_ERROR_INVALID_VALUE;
+    if (current == c) current = NULL;
+    if (c < contexts || c >= contexts + MAX_DEVICES) free(c);
+    return CUDA_SUCCESS;
+}
+
 CUresult cuCtxSetCurrent(void *ctx) {
     current = (struct fake_ctx *)ctx;
     return CUDA_SUCCESS;
@@ -354,6 +377,7 @@ struct fake_event {
     int recorded;
     int timing;
     int device; /* of the context current at creation */
+    struct fake_ctx *ctx; /* that context */
     unsigned long long epoch, done_epoch;
 };
 
@@ -551,6 +575,7 @@ CUresult cuEventCreate(void **e, unsigned flags) {
     if (!ev) return CUDA_ERROR_OUT_OF_MEMORY;
     ev->timing = !(flags & 2); /* CU_EVENT_DISABLE_TIMING */
     ev->device = current ? current->device : -1;
+    ev->ctx = current;
     *e = ev;
     return CUDA_SUCCESS;
 }
@@ -583,7 +608,7 @@ CUresult cuEventQuery(void *e) {
     pthread_mutex_lock(&ev_lock);
     int done = ev->done_epoch >= ev->epoch;
     pthread_mutex_unlock(&ev_lock);
-    if (ev->device >= 0 && contexts[ev->device].faulted) return CUDA_ERROR_ILLEGAL_ADDRESS;
+    if (ev->ctx && ev->ctx->faulted) return CUDA_ERROR_ILLEGAL_ADDRESS;
     return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
 
@@ -594,7 +619,7 @@ CUresult cuEventSynchronize(void *e) {
     unsigned long long epoch = ev->epoch;
     while (ev->done_epoch < epoch) pthread_cond_wait(&ev_cv, &ev_lock);
     pthread_mutex_unlock(&ev_lock);
-    if (ev->device >= 0 && contexts[ev->device].faulted) return CUDA_ERROR_ILLEGAL_ADDRESS;
+    if (ev->ctx && ev->ctx->faulted) return CUDA_ERROR_ILLEGAL_ADDRESS;
     return CUDA_SUCCESS;
 }
 
@@ -793,6 +818,26 @@ CUresult cuMemHostUnregister(void *p) {
     }
     pthread_mutex_unlock(&lock);
     return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+}
+
+enum { MT_HOST_ATTR = 1, MT_DEVICE_ATTR = 2 };
+/* CU_POINTER_ATTRIBUTE_MEMORY_TYPE (2) only: CU_MEMORYTYPE_HOST for pinned or registered
+ * memory, CU_MEMORYTYPE_DEVICE for device allocations, CUDA_ERROR_INVALID_VALUE for memory the
+ * driver does not know (pageable), as the driver answers. */
+CUresult cuPointerGetAttribute(void *data, int attribute, CUdeviceptr ptr) {
+    if (!data || attribute != 2) return CUDA_ERROR_INVALID_VALUE;
+    if (is_pinned((void *)(uintptr_t)ptr, 1)) {
+        *(unsigned *)data = MT_HOST_ATTR;
+        return CUDA_SUCCESS;
+    }
+    int dev = 0;
+    pthread_mutex_lock(&lock);
+    for (struct alloc *a = allocs; a; a = a->next)
+        if ((uintptr_t)ptr >= (uintptr_t)a->p && (uintptr_t)ptr < (uintptr_t)a->p + a->n) dev = 1;
+    pthread_mutex_unlock(&lock);
+    if (!dev) return CUDA_ERROR_INVALID_VALUE;
+    *(unsigned *)data = MT_DEVICE_ATTR;
+    return CUDA_SUCCESS;
 }
 
 CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *d, void *p, unsigned flags) {
