@@ -20,15 +20,11 @@ mkdir -p "$WORK/x86" "$WORK/arm" "$WORK/cache"
 export CUDACL_CACHE=0 CUDACL_CACHE_DIR=$WORK/cache
 
 # --- 2. PTX from both hosts -----------------------------------------------------------------------
-# The x86-64 ptxgen that scripts/test.sh built (debug), else a release one, else build it.
-X86_PTXGEN=${X86_PTXGEN:-}
-for p in "$ROOT/target/debug/ptxgen" "$ROOT/target/release/ptxgen"; do
-  if [ -z "$X86_PTXGEN" ] && [ -x "$p" ]; then X86_PTXGEN=$p; fi
-done
-if [ -z "$X86_PTXGEN" ]; then
-  cargo build -p ptxgen --bin ptxgen
-  X86_PTXGEN=$ROOT/target/debug/ptxgen
-fi
+# The x86-64 ptxgen, up to date (after scripts/test.sh the debug one is: no rebuild).
+# CI_PTXGEN_PROFILE=release uses (and builds) the release one instead.
+profile=${CI_PTXGEN_PROFILE:-dev}
+cargo build --profile "$profile" -p ptxgen --bin ptxgen
+if [ "$profile" = dev ]; then X86_PTXGEN=$ROOT/target/debug/ptxgen; else X86_PTXGEN=$ROOT/target/$profile/ptxgen; fi
 # The corpus's own build options (// OPTIONS: ...), a Jetson target (Orin, PTX 7.4).
 ptx_one() { # host out file
   local host=$1 out=$2 f=$3 opts
