@@ -46,9 +46,11 @@ if ! rustup target list --installed 2>/dev/null | grep -qx "$TARGET"; then
 fi
 
 # --- the private sysroot: arm64 LLVM 19 (Debian 12) + glibc 2.31 and static libs (Debian 11) ----
+# (libffi: llvm-sys puts -lffi on the link line; nothing uses it, so --as-needed drops it from the
+# library's dependencies, but the linker must find it.)
 # Package lists of our own (Dir::State::Lists) so that the machine's apt configuration and its
 # foreign-architecture list are left as they are.
-STAMP=$SYSROOT/.complete-v1
+STAMP=$SYSROOT/.complete-v2
 if [ ! -f "$STAMP" ]; then
   APT=$ROOT/target/aarch64-apt
   rm -rf "$SYSROOT" "$APT"
@@ -73,7 +75,8 @@ EOF
       "$(pin llvm-19)" "$(pin llvm-19-dev)" "$(pin libclang-19-dev)" "$(pin libclang-common-19-dev)" \
       "$(pin libpolly-19-dev)" \
       libc6/bullseye libc6-dev/bullseye libgcc-s1/bullseye linux-libc-dev/bullseye \
-      zlib1g-dev/bullseye libzstd-dev/bullseye
+      zlib1g-dev/bullseye libzstd-dev/bullseye \
+      libffi-dev/bullseye libffi7/bullseye
   )
   for d in "$APT"/debs/*.deb; do dpkg-deb -x "$d" "$SYSROOT"; done
   # Absolute symlinks inside the sysroot (e.g. libc6-dev's .so links) point into the sysroot.
