@@ -2,7 +2,7 @@
 # Packs the aarch64 build (scripts/build-aarch64.sh) into dist/cudacl-<version>-aarch64-linux.tar.gz:
 #   cudacl-<version>-aarch64-linux/
 #     lib/libcudacl.so  lib/clc/nvptx64--nvidiacl.bc  cudacl.icd
-#     bin/ompcl  bin/ptxgen  share/ompcl/runtime/{omp.h,ompcl_rt.c,ompcl_rt.h}
+#     bin/ompcl  bin/ptxgen  share/ompcl/runtime/{omp.h,ompcl_rt.h,rt_*.c} (ompcl embeds them; copies for reading)
 #     install.sh  uninstall.sh  README.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +24,7 @@ for c in /usr/lib/clc/nvptx64--nvidiacl.bc /usr/share/clc/nvptx64--nvidiacl.bc; 
 done
 [ -n "$CLC" ] || { echo "pack-aarch64: no nvptx64--nvidiacl.bc (apt-get install libclc-19)" >&2; exit 1; }
 install -m 0644 "$CLC" "$STAGE/lib/clc/nvptx64--nvidiacl.bc"
-install -m 0644 ompcl/runtime/omp.h ompcl/runtime/ompcl_rt.c ompcl/runtime/ompcl_rt.h "$STAGE/share/ompcl/runtime/"
+install -m 0644 ompcl/runtime/*.h ompcl/runtime/*.c "$STAGE/share/ompcl/runtime/"
 install -m 0755 icd/jetson/install.sh icd/jetson/uninstall.sh "$STAGE/"
 install -m 0644 icd/jetson/README.md "$STAGE/README.md"
 echo "/usr/local/lib/cudacl/libcudacl.so" >"$STAGE/cudacl.icd"
