@@ -88,30 +88,27 @@ pub fn c_program(name: &str) -> PathBuf {
     exe
 }
 
+/// Builds tests/fakecuda into `work_dir()/<folder>` (libcuda.so.1 and a libcuda.so copy) with
+/// the extra compiler flags given.
+fn build_fake_cuda(folder: &str, flags: &[&str]) -> PathBuf {
+    let d = work_dir().join(folder);
+    std::fs::create_dir_all(&d).expect("create fakecuda dir");
+    let so = d.join("libcuda.so.1");
+    let src = repo().join("tests/fakecuda/fakecuda.c");
+    let mut args = vec!["-shared", "-fPIC", "-O1", "-g"];
+    args.extend_from_slice(flags);
+    args.extend([src.to_str().unwrap(), "-o", so.to_str().unwrap(), "-lpthread"]);
+    cc(&args);
+    let link = d.join("libcuda.so");
+    let _ = std::fs::remove_file(&link);
+    std::fs::copy(&so, &link).expect("copy libcuda.so");
+    d
+}
+
 /// The fake CUDA driver, built once: a folder with libcuda.so and libcuda.so.1.
 pub fn fake_cuda_dir() -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let d = work_dir().join("fakecuda");
-        std::fs::create_dir_all(&d).expect("create fakecuda dir");
-        let so = d.join("libcuda.so.1");
-        let src = repo().join("tests/fakecuda/fakecuda.c");
-        cc(&[
-            "-shared",
-            "-fPIC",
-            "-O1",
-            "-g",
-            src.to_str().unwrap(),
-            "-o",
-            so.to_str().unwrap(),
-            "-lpthread",
-        ]);
-        let link = d.join("libcuda.so");
-        let _ = std::fs::remove_file(&link);
-        std::fs::copy(&so, &link).expect("copy libcuda.so");
-        d
-    })
-    .clone()
+    DIR.get_or_init(|| build_fake_cuda("fakecuda", &[])).clone()
 }
 
 /// tests/fakecuda built as a CUDA 10.2 driver (JetPack 4.6: -DFAKECUDA_CUDA_10_2): a folder with
@@ -119,28 +116,7 @@ pub fn fake_cuda_dir() -> PathBuf {
 /// `Driver::System` and `("LD_LIBRARY_PATH", dir)` in the environment.
 pub fn fake_cuda_10_2_dir() -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let d = work_dir().join("fakecuda-10.2");
-        std::fs::create_dir_all(&d).expect("create fakecuda-10.2 dir");
-        let so = d.join("libcuda.so.1");
-        let src = repo().join("tests/fakecuda/fakecuda.c");
-        cc(&[
-            "-shared",
-            "-fPIC",
-            "-O1",
-            "-g",
-            "-DFAKECUDA_CUDA_10_2",
-            src.to_str().unwrap(),
-            "-o",
-            so.to_str().unwrap(),
-            "-lpthread",
-        ]);
-        let link = d.join("libcuda.so");
-        let _ = std::fs::remove_file(&link);
-        std::fs::copy(&so, &link).expect("copy libcuda.so");
-        d
-    })
-    .clone()
+    DIR.get_or_init(|| build_fake_cuda("fakecuda-10.2", &["-DFAKECUDA_CUDA_10_2"])).clone()
 }
 
 /// How a program reaches cudacl.
