@@ -503,7 +503,7 @@ static const char *SRC =
     "  vstore4(convert_uchar4_sat_rte(f), i, dst);\n"
     "}\n";
 
-static cl_program build(const char *src) {
+static cl_program build(const char *src, int dump_binary) {
     cl_int err;
     cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
     CK(err);
@@ -514,7 +514,7 @@ static cl_program build(const char *src) {
         DIE("build failed (%d):\n%s", err, log);
     }
     /* APPBENCH_BINARY=FILE: the program binary (NVIDIA's is PTX; cudacl's wraps its PTX). */
-    const char *dump = getenv("APPBENCH_BINARY");
+    const char *dump = dump_binary ? getenv("APPBENCH_BINARY") : NULL;
     size_t size = 0;
     if (dump && clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) == CL_SUCCESS && size) {
         unsigned char *bin = malloc(size);
@@ -921,7 +921,7 @@ static void check_satconv(void) {
     static const struct { int mode; double lo, hi; } col[12] = {
         {1, 0, 255}, {0, 0, 255}, {1, 0, 255}, {2, 0, 255}, {3, 0, 255}, {0, -128, 127}, {0, -32768, 32767},
         {3, 0, 65535}, {0, -2147483648.0, 2147483647.0}, {2, 0, 4294967295.0}, {0, 0, 255}, {1, -32768, 32767}};
-    cl_program sp = build(SATCONV_SRC);
+    cl_program sp = build(SATCONV_SRC, 0);
     cl_kernel k = kernel(sp, "satconv");
     cl_int err;
     cl_mem dx = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof xs, (void *)xs, &err);
@@ -979,7 +979,7 @@ int main(int argc, char **argv) {
     printf("appbench: %s (%s) on %s\n\n", pname, pver, dname);
     printf("| %-54s | %13s | %-4s |\n", "benchmark", "median", "check");
     printf("|%s|%s|%s|\n", "--------------------------------------------------------", "---------------", "------");
-    cl_program p = build(SRC);
+    cl_program p = build(SRC, 1);
     if (!only || !strcmp(only, "launch")) bench_launch(p);
     if (!only || !strcmp(only, "kernels")) bench_kernels(p);
     if (!only || !strcmp(only, "kernels")) check_satconv();

@@ -1396,6 +1396,34 @@ void defineRoundingConversions(Module &M) {
   }
 }
 
+// A __global or __constant pointer argument of a kernel is a buffer's (or sub-buffer's) device
+// address or NULL (OpenCL 1.2 has no other way to pass one): cudacl's buffers start on 256-byte
+// boundaries (cuMemAlloc), sub-buffer origins are multiples of CL_DEVICE_MEM_BASE_ADDR_ALIGN
+// (2048 bits) and a zero-copy CL_MEM_USE_HOST_PTR buffer is used only when the application's
+// pointer is a multiple of CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE (128 bytes). Telling LLVM lets it
+// widen accesses whose alignment follows from the index: vload4/vstore4 of uchar at i * 4
+// become one 32-bit access instead of four byte accesses (convertTo, LUT).
+constexpr unsigned KERNEL_POINTER_ALIGN = 128;
+void alignKernelPointerArgs(Function *F) {
+  MDNode *types = F->getMetadata("kernel_arg_type");
+  MDNode *spaces = F->getMetadata("kernel_arg_addr_space");
+  if (!types || !spaces) return;
+  unsigned n = std::min({types->getNumOperands(), spaces->getNumOperands(), (unsigned)F->arg_size()});
+  for (unsigned i = 0; i < n; i++) {
+    auto *t = dyn_cast<MDString>(types->getOperand(i));
+    auto *as = mdconst::dyn_extract<ConstantInt>(spaces->getOperand(i));
+    Argument *A = F->getArg(i);
+    // OpenCL address spaces in kernel_arg_addr_space: 1 global, 2 constant.
+    if (!t || !as || !t->getString().ends_with("*") || (as->getZExtValue() != 1 && as->getZExtValue() != 2))
+      continue;
+    // clang marks them with the pointee's alignment (align 1 for uchar *): raised, never lowered.
+    if (!A->getType()->isPointerTy() || A->hasByValAttr() || A->getParamAlign().valueOrOne() >= KERNEL_POINTER_ALIGN)
+      continue;
+    A->removeAttr(Attribute::Alignment);
+    A->addAttr(Attribute::getWithAlignment(F->getContext(), Align(KERNEL_POINTER_ALIGN)));
+  }
+}
+
 // convert_{char,uchar,short,ushort,int,uint}N_sat[_rte|_rtz|_rtp|_rtn](floatN / doubleN): one
 // PTX conversion per element. PTX's float-to-integer cvt clamps to the destination's range and
 // turns NaN into 0, exactly OpenCL's _sat (6.2.3.3); libclc's version (rint, a truncating cvt,
@@ -1721,6 +1749,7 @@ int pg_lower(LLVMModuleRef mref, char **log) {
     for (Function *F : ks) detachKernelCalls(F);
     for (Function *F : ks) {
       Function *NF = rewriteKernel(M, F, needOffset, needDim, needGroups);
+      alignKernelPointerArgs(NF);
       if (!hasKernelAnnotation(M, NF)) addAnnotation(M, NF, "kernel", 1);
       // reqd_work_group_size(X, Y, Z) bounds the block at X*Y*Z threads (.maxntid), not to
       // exactly X, Y, Z (.reqntid): an NDRange of fewer dimensions runs with 1 in the others
