@@ -1,6 +1,6 @@
-/* LD_PRELOAD shim (bench/clblast_sgemm.c): prints the "#define NAME value" lines at the head of
- * every program source an application creates, which is where CLBlast puts the tuning
- * parameters it picked from its database, then calls the real clCreateProgramWithSource.
+/* LD_PRELOAD shim (bench/clblast_sgemm.c): prints the "#define NAME <integer>" lines of every
+ * program source an application creates, which is how CLBlast passes the tuning parameters it
+ * picked from its database (KWG, MWG, VWM, ...), then calls the real clCreateProgramWithSource.
  * Build: cc -O2 -shared -fPIC -o clsrc_defines.so bench/clsrc_defines.c -ldl */
 #define _GNU_SOURCE
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -19,10 +19,15 @@ cl_program clCreateProgramWithSource(cl_context c, cl_uint count, const char **s
     for (cl_uint i = 0; i < count && strings; i++) {
         const char *s = strings[i];
         size_t len = lengths && lengths[i] ? lengths[i] : strlen(s);
-        for (const char *p = s; p < s + len && p - s < 4000;) {
+        for (const char *p = s; p < s + len;) {
             const char *e = memchr(p, '\n', s + len - p);
             if (!e) e = s + len;
-            if (!strncmp(p, "#define ", 8) && e - p < 60) fprintf(stderr, " %.*s;", (int)(e - p - 8), p + 8);
+            /* "#define NAME 123": a name of capitals, digits and '_', then digits only. */
+            const char *n = p + 8, *v;
+            for (v = n; v < e && ((*v >= 'A' && *v <= 'Z') || (*v >= '0' && *v <= '9') || *v == '_'); v++) {}
+            int numeric = v > n && v < e && *v == ' ' && v + 1 < e;
+            for (const char *d = v + 1; numeric && d < e; d++) numeric = *d >= '0' && *d <= '9';
+            if (!strncmp(p, "#define ", 8) && numeric) fprintf(stderr, " %.*s;", (int)(e - n), n);
             p = e + 1;
         }
     }
