@@ -8,7 +8,8 @@
  *  - kernel kinds (kernel time from profiling events, 3840x2160 8-bit image): count-nonzero
  *    (grid-stride loop, __local tree reduction, global atomic), bilinear remap (2-D gather with
  *    float maps), 7x7 separable Gaussian (__local tiles, two passes), absdiff (vload16/vstore16,
- *    abs_diff), LUT (vload4, table gather), convertTo (convert_float4, convert_uchar4_sat_rte).
+ *    abs_diff), LUT (vload4, table gather), convertTo (convert_float4, convert_uchar4_sat_rte);
+ *    and a check of the saturating float -> integer conversions at the edges (k.satconv.check).
  *
  * Every result is checked against a CPU reference. Times are medians.
  *
@@ -17,7 +18,9 @@
  * `./appbench raw [axpb4.ptx]` measures the same launch-path rows on the CUDA driver API directly
  * (libcuda.so.1 opened with dlopen; the kernel is equivalent PTX, made by llc-19 from IR, launched
  * with kernelParams), the floor any OpenCL implementation on CUDA pays; also launched through a
- * parameter buffer as cudacl does, and, given the PTX ptxgen makes of axpb4, that kernel.
+ * parameter buffer as cudacl does, and, given the PTX ptxgen makes of axpb4, that kernel; and
+ * the ways a blocking 4-byte read can wait (raw.read4.*: pinned or pageable destination, stream
+ * synchronise or query, event query or synchronise, synchronous copy).
  *
  * Besides a human-readable table, each result is one machine-readable line:
  *   RESULT <key> <value> <unit> <goal> <ok>
