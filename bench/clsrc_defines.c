@@ -1,6 +1,7 @@
 /* LD_PRELOAD shim (bench/clblast_sgemm.c): prints the "#define NAME <integer>" lines of every
  * program source an application creates, which is how CLBlast passes the tuning parameters it
  * picked from its database (KWG, MWG, VWM, ...), then calls the real clCreateProgramWithSource.
+ * With CLSRC_DUMP=DIR it also writes each source to DIR/program-<n>.cl.
  * Build: cc -O2 -shared -fPIC -o clsrc_defines.so bench/clsrc_defines.c -ldl */
 #define _GNU_SOURCE
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -9,6 +10,7 @@
 #include <CL/cl.h>
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 cl_program clCreateProgramWithSource(cl_context c, cl_uint count, const char **strings, const size_t *lengths,
@@ -32,5 +34,15 @@ cl_program clCreateProgramWithSource(cl_context c, cl_uint count, const char **s
         }
     }
     fprintf(stderr, "\n");
+    static int programs;
+    const char *dir = getenv("CLSRC_DUMP");
+    if (dir && strings) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/program-%d.cl", dir, programs++);
+        FILE *f = fopen(path, "w");
+        for (cl_uint i = 0; f && i < count; i++)
+            fwrite(strings[i], 1, lengths && lengths[i] ? lengths[i] : strlen(strings[i]), f);
+        if (f) fclose(f);
+    }
     return real(c, count, strings, lengths, err);
 }
