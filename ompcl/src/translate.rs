@@ -634,8 +634,9 @@ impl<'a> Translator<'a> {
                 }
                 Err(reason) => {
                     // every region kept on the CPU says why, once (a note when the program asked)
-                    let msg =
-                        format!("parallel region not offloaded to OpenCL: {reason}; it runs on the CPU (threads)");
+                    let msg = format!(
+                        "parallel region not offloaded to OpenCL: {reason}; it runs on the CPU (threads)"
+                    );
                     if target == 2 {
                         self.cx.diags.push(format!("{}:{}:{}: note: {msg}", self.cx.file, p.line, p.col));
                     } else {

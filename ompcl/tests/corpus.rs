@@ -180,12 +180,16 @@ fn check_program(src: &Path, w: &Path, icd: &Path) -> Result<String, String> {
         let r = run(&mut c2);
         let (got, err) = (txt(&r.stdout), txt(&r.stderr));
         if !r.status.success() || !same_output(&expect, &got) {
-            return Err(format!("run without device locks differs\n  gcc:   {expect}\n  ompcl: {got}\n{err}"));
+            return Err(format!(
+                "run without device locks differs\n  gcc:   {expect}\n  ompcl: {got}\n{err}"
+            ));
         }
         let warned = err.matches("need a device lock").count();
         let on_cpu = err.lines().filter(|l| l.contains(" region ") && l.contains(": cpu ")).count();
         if warned == 0 || warned != on_cpu {
-            return Err(format!("without device locks: {warned} warnings for {on_cpu} regions on the CPU:\n{err}"));
+            return Err(format!(
+                "without device locks: {warned} warnings for {on_cpu} regions on the CPU:\n{err}"
+            ));
         }
         c.env("OMPCL_DEVICE_LOCKS", "1");
     }

@@ -22,9 +22,12 @@ fn tr(path: &Path) -> Output {
 }
 
 /// The diagnostics saying that the region at `line` stays on the CPU.
-fn cpu_diags<'a>(o: &'a Output, line: u32) -> Vec<&'a String> {
+fn cpu_diags(o: &Output, line: u32) -> Vec<&String> {
     let at = format!(":{line}:");
-    o.diags.iter().filter(|d| d.contains(&at) && d.contains("parallel region not offloaded to OpenCL")).collect()
+    o.diags
+        .iter()
+        .filter(|d| d.contains(&at) && d.contains("parallel region not offloaded to OpenCL"))
+        .collect()
 }
 
 /// Every region: kept on the CPU -> exactly one diagnostic at its line, naming the reason it
@@ -157,7 +160,11 @@ fn read_only_global_arrays_become_constant() {
     assert!(!k.contains("__ompcl_as_"), "placeholder left:\n{k}");
     assert!(!o.host_c.contains("__ompcl_konst_"), "placeholder left in the host C");
     // the module records what one kernel takes: coef 40 B + table 256 B + weights 32 B, 3 arguments
-    assert!(o.host_c.contains(", 328, 3 };"), "module record:\n{}", o.host_c.lines().find(|l| l.contains("__ompcl_mod =")).unwrap_or(""));
+    assert!(
+        o.host_c.contains(", 328, 3 };"),
+        "module record:\n{}",
+        o.host_c.lines().find(|l| l.contains("__ompcl_mod =")).unwrap_or("")
+    );
     // a global array written by the device code, or passed on as a pointer, stays __global
     let f = root().join("tests/corpus/c69_function_globals.c");
     let o = tr(&f);
