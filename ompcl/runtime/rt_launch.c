@@ -249,15 +249,14 @@ int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na)
     int ok = g_have_cl;
     mstate *s = ok ? mod_state(m) : NULL;
     rstat *r = ok ? &s->st[rid] : NULL;
-    if (ok) {
-        r->line = line;
-        ok = kernel_for(m, s, rid, r, line) != NULL;
-    }
+    if (ok) r->line = line;
+    /* device locks first: without them the region runs on the CPU, no need to build */
     for (int i = 0; i < na && ok; i++)
         if (a[i].kind == OMPCL_LOCKS && !g_devlocks) {
             ok = 0;
             if (!r->warned++) lock_warning(m, line);
         }
+    if (ok) ok = kernel_for(m, s, rid, r, line) != NULL;
     pthread_mutex_lock(&g_lock);
     for (int i = 0; i < na && ok; i++) {
         if (a[i].kind != OMPCL_BUF) continue;

@@ -374,7 +374,10 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     let mut args = opts.clang_args.clone();
     args.push("-D_OPENMP=200203".into());
     // libclang reads an omp.h of ompcl's own (GCC's uses attributes clang rejects)
-    let inc = std::env::temp_dir().join(format!("ompcl-parse-include-{}", std::process::id()));
+    // one folder per call: translations may run in several threads of one process (the tests)
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let inc = std::env::temp_dir().join(format!("ompcl-parse-include-{}-{call}", std::process::id()));
     let _ = std::fs::create_dir_all(&inc);
     let _ = std::fs::write(inc.join("omp.h"), PARSE_OMP_H);
     args.push("-isystem".into());
@@ -811,7 +814,7 @@ impl<'a> Translator<'a> {
             cl.push_str(&kernels);
         }
         let mut cl = cl.replace("long long", "long");
-        let (const_bytes, const_args) = self.settle_constants(&mut cl);
+        let (const_bytes, const_args) = self.settle_constants(&mut cl, &offloaded);
 
         // host prefix
         let mut host = String::new();

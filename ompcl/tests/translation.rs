@@ -12,6 +12,10 @@ fn root() -> PathBuf {
 /// Translate as the driver does: ompcl's pthreads runtime, or the C compiler's OpenMP when the
 /// program uses constructs beyond OpenMP 2.0.
 fn tr(path: &Path) -> Output {
+    // one translation at a time: the driver translates in one thread, and libclang's run-time
+    // loading (clang-sys) is per thread
+    static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one = ONE.lock().unwrap_or_else(|e| e.into_inner());
     let mut opts = Options { clang_args: vec![], cl_defines: vec![], pthreads: true };
     let o = translate(path.to_str().unwrap(), &opts).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     if o.needs_cc.is_none() {

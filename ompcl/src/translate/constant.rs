@@ -65,8 +65,8 @@ impl<'a> Translator<'a> {
     }
 
     /// Replace the placeholders in the kernel source `cl`; returns the most bytes and arguments of
-    /// `__constant` memory one kernel takes.
-    pub(super) fn settle_constants(&self, cl: &mut String) -> (usize, usize) {
+    /// `__constant` memory one kernel (of those in `offloaded`) takes.
+    pub(super) fn settle_constants(&self, cl: &mut String, offloaded: &[usize]) -> (usize, usize) {
         let mut names: BTreeSet<&String> = self.constant_sizes.keys().collect();
         names.extend(self.not_constant.iter());
         for n in names {
@@ -74,7 +74,8 @@ impl<'a> Translator<'a> {
             *cl = cl.replace(&space_placeholder(n), space);
         }
         let mut most = (0, 0);
-        for list in self.kernel_constants.values() {
+        // only the kernels that are in the source (a region kept on the CPU has none)
+        for (_, list) in self.kernel_constants.iter().filter(|(k, _)| offloaded.contains(k)) {
             let set: BTreeSet<&String> = list.iter().filter(|n| self.is_constant(n)).collect();
             let bytes = set.iter().map(|n| self.constant_sizes.get(*n).copied().unwrap_or(0)).sum::<usize>();
             most = (most.0.max(bytes), most.1.max(set.len()));
