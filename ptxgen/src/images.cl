@@ -300,9 +300,9 @@ CUDACL_INLINE static uint4 texel_i(uint type, uint4 w) {
   }
 }
 
-// convert_<int>_sat_rte(x) for x already scaled: NaN gives 0 (fmax/fmin drop NaN).
+// convert_<int>_sat_rte(x) for x already scaled: rounded to nearest even, saturated; NaN gives 0.
 CUDACL_INLINE static int sat_rte(float x, float lo, float hi) {
-  return (int)__builtin_rintf(__builtin_fminf(__builtin_fmaxf(x, lo), hi));
+  return x != x ? 0 : (int)__builtin_rintf(__builtin_fminf(__builtin_fmaxf(x, lo), hi));
 }
 
 // float channel -> stored bits (write_imagef).
@@ -310,8 +310,11 @@ CUDACL_INLINE static uint from_float(uint type, float f) {
   switch (type) {
   case TYPE_UNORM_INT8: return (uint)sat_rte(f * 255.0f, 0.0f, 255.0f);
   case TYPE_UNORM_INT16: return (uint)sat_rte(f * 65535.0f, 0.0f, 65535.0f);
-  case TYPE_SNORM_INT8: return (uint)sat_rte(f * 127.0f, -128.0f, 127.0f) & 0xffu;
-  case TYPE_SNORM_INT16: return (uint)sat_rte(f * 32767.0f, -32768.0f, 32767.0f) & 0xffffu;
+  // Signed normalized values saturate at -1.0 (-127, -32767), as the CTS's reference and NVIDIA's
+  // OpenCL do; section 8.3.1.1's convert_char_sat_rte(f * 127.0f) would give -128 below -1.0079,
+  // which reads back as -1.0 all the same.
+  case TYPE_SNORM_INT8: return (uint)sat_rte(f * 127.0f, -127.0f, 127.0f) & 0xffu;
+  case TYPE_SNORM_INT16: return (uint)sat_rte(f * 32767.0f, -32767.0f, 32767.0f) & 0xffffu;
   case TYPE_HALF_FLOAT: return float_to_half(f);
   default: return as_uint(f); // CL_FLOAT (integer data written with write_imagef is undefined)
   }
@@ -417,7 +420,8 @@ CUDACL_INLINE static float linear_index(float s, int n, uint smp, int *i0, int *
     u = ((smp & SMP_NORMALIZED) ? s * fn : s) - 0.5f;
   }
   float fu = __builtin_floorf(u);
-  int a = to_index(fu, n), b = a + 1;
+  // Each kept within [-1, n] on its own: i1 is i0 + 1 also where i0 is off the image (the border).
+  int a = to_index(fu, n), b = to_index(fu + 1.0f, n);
   if (addr == SMP_ADDRESS_REPEAT) {
     a = a < 0 ? a + n : a;
     b = b > n - 1 ? b - n : b;

@@ -33,12 +33,12 @@ fn bitcode() -> Result<&'static [u8], BuildError> {
 }
 
 /// Links the image built-ins `m` calls (and defines its sampler initialisers); nothing to do for
-/// a program without images.
-pub(crate) fn link(m: &Module) -> Result<(), BuildError> {
+/// a program without images. Returns whether there was something to do.
+pub(crate) fn link(m: &Module) -> Result<bool, BuildError> {
     let mr = m.as_mut_ptr();
     // SAFETY: mr is the live module owned by `m`.
     if unsafe { ffi::pg_images_used(mr) } == 0 {
-        return Ok(());
+        return Ok(false);
     }
     let bc = bitcode()?;
     let mut log: *mut c_char = std::ptr::null_mut();
@@ -52,5 +52,5 @@ pub(crate) fn link(m: &Module) -> Result<(), BuildError> {
             log
         }));
     }
-    Ok(())
+    Ok(true)
 }

@@ -346,7 +346,9 @@ fn backend(
     // SAFETY: mr is a live module reference; log is a local out-pointer.
     stage(unsafe { ffi::pg_lower(mr, &mut log) }, log, "the IR rewrites")?;
     t.lap("lower");
-    images::link(&m)?;
+    if images::link(&m)? {
+        t.lap("images");
+    }
     let lib = libclc::get().map_err(failed)?;
     let lib = CString::new(lib.to_string_lossy().as_bytes()).map_err(|_| failed("bad libclc path"))?;
     let mut log: *mut c_char = std::ptr::null_mut();
