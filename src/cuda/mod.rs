@@ -2,6 +2,7 @@
 //! dynamic-loading bindings): nothing CUDA is needed to build or load cudacl, and on a machine
 //! without the driver `driver()` is simply `None`.
 pub mod context;
+pub mod array;
 pub mod driver;
 pub mod error;
 pub mod event;
