@@ -4,8 +4,7 @@
 use super::args::write_opt;
 use super::info::InfoOut;
 use super::memory::{
-    buffer_arg, has, region_of, run, target, triple, valid_mem_flags, ACCESS, HOST_ACCESS,
-    HOST_PTR_FLAGS,
+    buffer_arg, has, region_of, run, target, triple, valid_mem_flags, ACCESS, HOST_ACCESS, HOST_PTR_FLAGS,
 };
 use crate::base::entry::{entry, entry_ret, CLResult};
 use crate::base::handle::Cl;
@@ -51,7 +50,8 @@ fn inherit_flags(flags: cl_mem_flags, b: cl_mem_flags) -> CLResult<cl_mem_flags>
         || (w(b, CL_MEM_READ_ONLY) && (w(flags, CL_MEM_READ_WRITE) || w(flags, CL_MEM_WRITE_ONLY)))
         || (w(b, CL_MEM_HOST_WRITE_ONLY) && w(flags, CL_MEM_HOST_READ_ONLY))
         || (w(b, CL_MEM_HOST_READ_ONLY) && w(flags, CL_MEM_HOST_WRITE_ONLY))
-        || (w(b, CL_MEM_HOST_NO_ACCESS) && (w(flags, CL_MEM_HOST_READ_ONLY) || w(flags, CL_MEM_HOST_WRITE_ONLY)))
+        || (w(b, CL_MEM_HOST_NO_ACCESS)
+            && (w(flags, CL_MEM_HOST_READ_ONLY) || w(flags, CL_MEM_HOST_WRITE_ONLY)))
     {
         return Err(CL_INVALID_VALUE);
     }
@@ -64,7 +64,7 @@ fn inherit_flags(flags: cl_mem_flags, b: cl_mem_flags) -> CLResult<cl_mem_flags>
 fn check_limits(c: &Context, s: &Shape) -> CLResult<()> {
     for d in &c.devices {
         let l = &d.image_limits;
-        let ok = match s.ty as u32 {
+        let ok = match s.ty {
             CL_MEM_OBJECT_IMAGE1D_BUFFER => s.width <= l.max_buffer,
             CL_MEM_OBJECT_IMAGE1D => s.width <= l.width_2d,
             CL_MEM_OBJECT_IMAGE1D_ARRAY => s.width <= l.width_2d && s.layers <= l.max_array,
@@ -111,7 +111,7 @@ unsafe fn create_image(
     let d = unsafe { *image_desc };
     // SAFETY: both union members are a cl_mem.
     let buffer = unsafe { d.__bindgen_anon_1.buffer };
-    let ty = d.image_type as u32;
+    let ty = d.image_type;
     if !IMAGE_TYPES.contains(&ty) || d.num_mip_levels != 0 || d.num_samples != 0 {
         return Err(CL_INVALID_IMAGE_DESCRIPTOR);
     }
@@ -299,7 +299,7 @@ pub unsafe extern "C" fn clGetSupportedImageFormats(
     entry(|| {
         Cl::<Context>::get(context)?;
         if !valid_mem_flags(flags)
-            || !IMAGE_TYPES.contains(&(image_type as u32))
+            || !IMAGE_TYPES.contains(&image_type)
             || (num_entries == 0 && !image_formats.is_null())
         {
             return Err(CL_INVALID_VALUE);
@@ -342,7 +342,10 @@ pub unsafe extern "C" fn clGetImageInfo(
             CL_IMAGE_ELEMENT_SIZE => out.value::<usize>(img.element_size()),
             CL_IMAGE_ROW_PITCH => out.value::<usize>(img.layout.row),
             CL_IMAGE_SLICE_PITCH => out.value::<usize>(
-                if matches!(ty, CL_MEM_OBJECT_IMAGE1D_ARRAY | CL_MEM_OBJECT_IMAGE2D_ARRAY | CL_MEM_OBJECT_IMAGE3D) {
+                if matches!(
+                    ty,
+                    CL_MEM_OBJECT_IMAGE1D_ARRAY | CL_MEM_OBJECT_IMAGE2D_ARRAY | CL_MEM_OBJECT_IMAGE3D
+                ) {
                     img.layout.slice
                 } else {
                     0
@@ -416,8 +419,8 @@ unsafe fn read_write(
     let ty = if read { CL_COMMAND_READ_IMAGE } else { CL_COMMAND_WRITE_IMAGE };
     if !img.has_arrays() {
         let (off, len) = (origin[0] * e, region[0] * e);
-        // SAFETY: ptr holds the row until the command completes, per the spec.
         return if read {
+            // SAFETY: ptr holds the row until the command completes, per the spec.
             let work = unsafe { m.read(off, len, ptr, blocking != 0) };
             // SAFETY: the pointers passed on are covered by this function's own contract.
             unsafe { run(t, ty, blocking != 0, event, work) }
@@ -811,11 +814,23 @@ mod tests {
 
     #[test]
     fn pitches_default_to_tight() {
-        let s = Shape { ty: CL_MEM_OBJECT_IMAGE1D_ARRAY as cl_mem_object_type, width: 7, height: 1, depth: 1, layers: 3 };
+        let s = Shape {
+            ty: CL_MEM_OBJECT_IMAGE1D_ARRAY as cl_mem_object_type,
+            width: 7,
+            height: 1,
+            depth: 1,
+            layers: 3,
+        };
         let l = host_layout(&s, [5, 2, 1], 4, 0, 0).unwrap();
         assert_eq!((l.row, l.slice), (20, 20));
         assert_eq!(host_layout(&s, [5, 2, 1], 4, 16, 0), Err(CL_INVALID_VALUE));
-        let s3 = Shape { ty: CL_MEM_OBJECT_IMAGE3D as cl_mem_object_type, width: 7, height: 5, depth: 3, layers: 1 };
+        let s3 = Shape {
+            ty: CL_MEM_OBJECT_IMAGE3D as cl_mem_object_type,
+            width: 7,
+            height: 5,
+            depth: 3,
+            layers: 1,
+        };
         let l = host_layout(&s3, [3, 2, 2], 2, 8, 0).unwrap();
         assert_eq!((l.row, l.slice), (8, 16));
     }

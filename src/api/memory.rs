@@ -14,7 +14,8 @@ use crate::core::transfer::SMALL_READ;
 use std::ffi::c_void;
 use std::sync::Arc;
 
-pub(super) const ACCESS: cl_mem_flags = (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY) as cl_mem_flags;
+pub(super) const ACCESS: cl_mem_flags =
+    (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY) as cl_mem_flags;
 pub(super) const HOST_PTR_FLAGS: cl_mem_flags =
     (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR) as cl_mem_flags;
 pub(super) const HOST_ACCESS: cl_mem_flags =

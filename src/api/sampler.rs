@@ -33,8 +33,7 @@ pub unsafe extern "C" fn clCreateSamplerWithProperties(
 ) -> cl_sampler {
     let body = || {
         let c = Cl::<Context>::get(context)?;
-        let (mut norm, mut addr, mut filter) =
-            (None, None, None::<cl_filter_mode>);
+        let (mut norm, mut addr, mut filter) = (None, None, None::<cl_filter_mode>);
         let mut list = Vec::new();
         if !properties.is_null() {
             let mut i = 0;

@@ -112,7 +112,7 @@ impl Shape {
 
 /// Pitches of linear memory holding an image or a region: `row` bytes between rows, `slice`
 /// between slices (between layers for a 1-D array, whose rows are its layers).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub row: usize,
     pub slice: usize,
@@ -204,7 +204,8 @@ impl Drop for Image {
         let descs = self.linear_descs.get_mut().unwrap_or_else(|e| e.into_inner());
         cm::preserving_current_context(|| {
             for (i, c) in ctxs.iter().enumerate() {
-                let has = st.dev.get(i).is_some_and(|d| d.is_some()) || descs.get(i).is_some_and(|d| d.is_some());
+                let has =
+                    st.dev.get(i).is_some_and(|d| d.is_some()) || descs.get(i).is_some_and(|d| d.is_some());
                 if has && c.make_current().is_ok() {
                     if let Some(d) = st.dev.get_mut(i) {
                         *d = None;
@@ -293,7 +294,12 @@ impl Image {
             arrays: !linear,
             multi: n > 1,
             ctxs: context.cuda.clone(),
-            state: Mutex::new(State { host: None, dev: (0..n).map(|_| None).collect(), valid: ALL, last: None }),
+            state: Mutex::new(State {
+                host: None,
+                dev: (0..n).map(|_| None).collect(),
+                valid: ALL,
+                last: None,
+            }),
             linear_descs: Mutex::new((0..n).map(|_| None).collect()),
             maps: Mutex::new(Vec::new()),
         };
@@ -333,8 +339,10 @@ impl Image {
                 let arr = Place::Array { array: dev.arr.array as usize, x: o[0], y: o[1], z: o[2] };
                 // SAFETY: the whole image in host memory (ours, or the application's per the
                 // contract), read before the synchronisation below returns.
-                unsafe { copy_box(&aux.stream, l.host(&img.shape, base, [0; 3], e), arr, b[0], b[1], b[2], None) }
-                    .map_err(cl)?;
+                unsafe {
+                    copy_box(&aux.stream, l.host(&img.shape, base, [0; 3], e), arr, b[0], b[1], b[2], None)
+                }
+                .map_err(cl)?;
                 st.valid = bit(0) | if st.host.is_some() { HOST } else { 0 };
             }
             aux.stream.synchronize().map_err(cl)?;
@@ -347,15 +355,16 @@ impl Image {
     /// written on `stream` (from pageable memory: the driver takes it before returning).
     fn make_array(&self, stream: &Stream) -> CLResult<DevCopy> {
         let s = &self.shape;
-        let (h, d) = match s.ty as u32 {
+        let (h, d) = match s.ty {
             CL_MEM_OBJECT_IMAGE1D => (0, 0),
             CL_MEM_OBJECT_IMAGE1D_ARRAY => (0, s.layers),
             CL_MEM_OBJECT_IMAGE2D => (s.height, 0),
             CL_MEM_OBJECT_IMAGE2D_ARRAY => (s.height, s.layers),
             _ => (s.height, s.depth),
         };
-        let arr = SurfaceArray::new(s.width, h, d, s.is_array(), self.format.array_format(), self.format.channels)
-            .map_err(|e| e.alloc_code())?;
+        let arr =
+            SurfaceArray::new(s.width, h, d, s.is_array(), self.format.array_format(), self.format.channels)
+                .map_err(|e| e.alloc_code())?;
         let desc = DeviceAlloc::new(DESCRIPTOR_SIZE).map_err(|e| e.alloc_code())?;
         let bytes = self.descriptor(arr.surface, 0);
         // SAFETY: a local array of DESCRIPTOR_SIZE bytes, taken by the driver before returning.
@@ -422,7 +431,13 @@ impl Image {
 
     /// The array on q's device for a command that overwrites `region` at `origin`: brought up
     /// to date first unless the region is the whole image.
-    fn array_for_overwrite(&self, st: &mut State, q: &Queue, origin: [usize; 3], region: [usize; 3]) -> CLResult<usize> {
+    fn array_for_overwrite(
+        &self,
+        st: &mut State,
+        q: &Queue,
+        origin: [usize; 3],
+        region: [usize; 3],
+    ) -> CLResult<usize> {
         if self.shape.covers(origin, region) {
             Ok(self.alloc(st, q)?.arr.array as usize)
         } else {
@@ -482,7 +497,9 @@ unsafe fn copy_host_rows(shape: &Shape, e: usize, src: usize, sl: Layout, dst: u
         for y in 0..ext[1] {
             let (a, b) = (sl.offset(shape, [0, y, z], e), dl.offset(shape, [0, y, z], e));
             // SAFETY: one row inside both images (this function's contract).
-            unsafe { std::ptr::copy_nonoverlapping((src + a) as *const u8, (dst + b) as *mut u8, ext[0] * e) };
+            unsafe {
+                std::ptr::copy_nonoverlapping((src + a) as *const u8, (dst + b) as *mut u8, ext[0] * e)
+            };
         }
     }
 }
@@ -574,7 +591,9 @@ pub fn copy_work(
             End::Linear(m, off) => {
                 let len = tight.span(&linear_shape, region, e);
                 let (_, db) = linear_shape.cuda_box([0; 3], region, e);
-                m.overwrite_with(q, *off, len, |d| copy_boxes(q, sp, sb, tight.device(&linear_shape, d, [0; 3], e), db, e))
+                m.overwrite_with(q, *off, len, |d| {
+                    copy_boxes(q, sp, sb, tight.device(&linear_shape, d, [0; 3], e), db, e)
+                })
             }
         }
     }
@@ -591,7 +610,8 @@ fn copy_boxes(q: &Queue, sp: Place, sb: [usize; 3], dp: Place, db: [usize; 3], e
     let rows = |b: [usize; 3]| (0..b[2]).flat_map(move |z| (0..b[1]).map(move |y| (y, z)));
     for ((sy, sz), (dy, dz)) in rows(sb).zip(rows(db)) {
         // SAFETY: device memory and arrays only.
-        unsafe { copy_box(&q.stream, row_of(sp, sy, sz), row_of(dp, dy, dz), sb[0], 1, 1, None) }.map_err(cl)?;
+        unsafe { copy_box(&q.stream, row_of(sp, sy, sz), row_of(dp, dy, dz), sb[0], 1, 1, None) }
+            .map_err(cl)?;
     }
     Ok(())
 }
@@ -673,7 +693,12 @@ pub fn map(
         }
         let a = img.ensure_valid(&mut st, q)?;
         let (arr, b) = img.array_place(a, origin, region);
-        let h = layout.host(&img.shape, ptr - layout.offset(&img.shape, origin, img.element_size()), origin, img.element_size());
+        let h = layout.host(
+            &img.shape,
+            ptr - layout.offset(&img.shape, origin, img.element_size()),
+            origin,
+            img.element_size(),
+        );
         // SAFETY: the image's own host copy (or the application's USE_HOST_PTR memory), which
         // holds the mapped region.
         unsafe { copy_box(&q.stream, arr, h, b[0], b[1], b[2], None) }.map_err(cl)?;
@@ -699,7 +724,10 @@ pub fn forget_map(mem: &Mem, ptr: *mut c_void) {
 
 /// clEnqueueUnmapMemObject on an image kept in arrays: finds the mapping (CL_INVALID_VALUE when
 /// `ptr` is not mapped) and returns the work that writes it back.
-pub fn unmap(mem: &Arc<Cl<Mem>>, ptr: *mut c_void) -> CLResult<impl FnOnce(&Queue) -> CLResult<()> + Send + 'static> {
+pub fn unmap(
+    mem: &Arc<Cl<Mem>>,
+    ptr: *mut c_void,
+) -> CLResult<impl FnOnce(&Queue) -> CLResult<()> + Send + 'static> {
     let img = image_of(mem)?;
     let m = {
         let mut maps = lock(&img.maps);
@@ -735,7 +763,11 @@ pub fn unmap(mem: &Arc<Cl<Mem>>, ptr: *mut c_void) -> CLResult<impl FnOnce(&Queu
 }
 
 /// Work of clEnqueueMigrateMemObjects for an image kept in arrays.
-pub fn migrate(mem: &Arc<Cl<Mem>>, to_host: bool, undefined: bool) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+pub fn migrate(
+    mem: &Arc<Cl<Mem>>,
+    to_host: bool,
+    undefined: bool,
+) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
     let mem = mem.clone();
     move |q: &Queue| {
         let img = image_of(&mem)?;

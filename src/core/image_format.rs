@@ -122,7 +122,9 @@ pub fn lookup(order: u32, data_type: u32) -> Option<PixelFormat> {
 pub fn all() -> Vec<cl_image_format> {
     SUPPORTED
         .iter()
-        .flat_map(|(o, ts)| ts.iter().map(move |t| cl_image_format { image_channel_order: *o, image_channel_data_type: *t }))
+        .flat_map(|(o, ts)| {
+            ts.iter().map(move |t| cl_image_format { image_channel_order: *o, image_channel_data_type: *t })
+        })
         .collect()
 }
 
@@ -214,7 +216,8 @@ fn stored_components(order: u32) -> &'static [usize] {
 /// clEnqueueFillImage's colour (four floats, ints or uints as the 16 bytes the API passes) as one
 /// pixel's bytes: converted with round-to-nearest-even and saturation.
 pub fn fill_pixel(f: &PixelFormat, color: &[u8; 16]) -> Vec<u8> {
-    let word = |i: usize| u32::from_ne_bytes([color[4 * i], color[4 * i + 1], color[4 * i + 2], color[4 * i + 3]]);
+    let word =
+        |i: usize| u32::from_ne_bytes([color[4 * i], color[4 * i + 1], color[4 * i + 2], color[4 * i + 3]]);
     let integer = matches!(
         f.data_type,
         CL_SIGNED_INT8

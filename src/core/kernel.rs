@@ -3,9 +3,9 @@
 //! arguments patched in, one cuLaunchKernel per launch; nothing allocated beyond the command's
 //! closure).
 use super::memory::Mem;
-use super::sampler::Sampler;
 use super::program::{LoadedModule, Program};
 use super::queue::Queue;
+use super::sampler::Sampler;
 use crate::base::entry::{lock, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;

@@ -35,7 +35,8 @@ impl Sampler {
             CL_ADDRESS_MIRRORED_REPEAT,
         ];
         if !modes.iter().any(|&m| m as cl_addressing_mode == addressing)
-            || !(filter == CL_FILTER_NEAREST as cl_filter_mode || filter == CL_FILTER_LINEAR as cl_filter_mode)
+            || !(filter == CL_FILTER_NEAREST as cl_filter_mode
+                || filter == CL_FILTER_LINEAR as cl_filter_mode)
         {
             return Err(CL_INVALID_VALUE);
         }
@@ -46,14 +47,14 @@ impl Sampler {
     /// CLK_ADDRESS_* (NONE 0, CLAMP_TO_EDGE 2, CLAMP 4, REPEAT 6, MIRRORED_REPEAT 8) |
     /// CLK_FILTER_* (NEAREST 0x10, LINEAR 0x20).
     pub fn bits(&self) -> u64 {
-        let addressing = match self.addressing as u32 {
+        let addressing = match self.addressing {
             CL_ADDRESS_CLAMP_TO_EDGE => 2,
             CL_ADDRESS_CLAMP => 4,
             CL_ADDRESS_REPEAT => 6,
             CL_ADDRESS_MIRRORED_REPEAT => 8,
             _ => 0,
         };
-        let filter = if self.filter as u32 == CL_FILTER_LINEAR { 0x20 } else { 0x10 };
+        let filter = if self.filter == CL_FILTER_LINEAR { 0x20 } else { 0x10 };
         self.normalized as u64 | addressing | filter
     }
 }

@@ -83,7 +83,9 @@ impl Place {
     fn at_slice(self, z: usize) -> Place {
         match self {
             Place::Host { ptr, row, slice } => Place::Host { ptr: ptr + z * slice, row, slice },
-            Place::Device { ptr, row, slice } => Place::Device { ptr: ptr + (z * slice) as DevicePtr, row, slice },
+            Place::Device { ptr, row, slice } => {
+                Place::Device { ptr: ptr + (z * slice) as DevicePtr, row, slice }
+            }
             Place::Array { array, x, y, z: z0 } => Place::Array { array, x, y, z: z0 + z },
         }
     }
@@ -91,7 +93,9 @@ impl Place {
     /// Whether slices are a whole number of rows apart (one copy call covers every slice).
     fn whole_rows(&self) -> bool {
         match *self {
-            Place::Host { row, slice, .. } | Place::Device { row, slice, .. } => row != 0 && slice.is_multiple_of(row),
+            Place::Host { row, slice, .. } | Place::Device { row, slice, .. } => {
+                row != 0 && slice.is_multiple_of(row)
+            }
             Place::Array { .. } => true,
         }
     }
@@ -109,7 +113,17 @@ fn side(p: Place, width: usize, height: usize) -> Side {
         }
         Place::Device { ptr, row, slice } => {
             let pitch = row.max(width);
-            (T::CU_MEMORYTYPE_DEVICE, 0, ptr, 0, 0, 0, 0, pitch, if row == 0 { height } else { slice / pitch })
+            (
+                T::CU_MEMORYTYPE_DEVICE,
+                0,
+                ptr,
+                0,
+                0,
+                0,
+                0,
+                pitch,
+                if row == 0 { height } else { slice / pitch },
+            )
         }
         Place::Array { array, x, y, z } => (T::CU_MEMORYTYPE_ARRAY, 0, 0, array, x, y, z, 0, 0),
     }

@@ -1,8 +1,8 @@
 //! Safe wrappers over the CUDA driver API. libcuda.so.1 is opened at run time (cudarc's
 //! dynamic-loading bindings): nothing CUDA is needed to build or load cudacl, and on a machine
 //! without the driver `driver()` is simply `None`.
-pub mod context;
 pub mod array;
+pub mod context;
 pub mod driver;
 pub mod error;
 pub mod event;
