@@ -31,6 +31,9 @@ const CODE: &[&[u8]] = &[
     include_bytes!("target.rs"),
     include_bytes!("headers.rs"),
     include_bytes!("binary.rs"),
+    include_bytes!("images.rs"),
+    include_bytes!("images.cl"),
+    include_bytes!("../bridge/images.cpp"),
 ];
 
 /// 128-bit key from the parts (two SipHash runs with different prefixes).

@@ -11,6 +11,7 @@ mod binary;
 mod cache;
 mod ffi;
 mod headers;
+mod images;
 mod info;
 mod libclc;
 pub mod options;
@@ -23,8 +24,8 @@ pub use split::set_build_threads;
 
 /// ptxgen's version as recorded in binaries and cache keys (the suffix is the revision of the
 /// kernel ABI: implicit arguments, local-memory rewrite, printf lowering, vector arguments aligned
-/// at most 16).
-pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+abi3");
+/// at most 16, image and sampler arguments).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+abi4");
 
 /// Where libclc is found (see README.md), or why it is not.
 pub fn libclc_path() -> Result<std::path::PathBuf, String> {
@@ -72,8 +73,14 @@ pub enum ArgKind {
     Vector,
     /// Struct/union by value, laid out as OpenCL C (clang) lays it out.
     Struct,
-    /// sampler_t / image types: cudacl reports no image support; kept so the layout is total.
+    /// sampler_t: an 8-byte slot (size 8, align 8) holding the OpenCL C sampler bits as a u64
+    /// (CLK_NORMALIZED_COORDS_TRUE 1, CLK_ADDRESS_* 0/2/4/6/8, CLK_FILTER_NEAREST 0x10 /
+    /// LINEAR 0x20); in-kernel `const sampler_t` values become the same bits.
     Sampler,
+    /// image1d/1d_buffer/1d_array/2d/2d_array/3d_t: an 8-byte __global pointer (size 8, align 8)
+    /// to the image's 64-byte descriptor in device memory (surface object, buffer address,
+    /// width, height, depth, array size, cl.h channel order and data type, element size,
+    /// channels, image type: see README.md, "Images").
     Image,
 }
 

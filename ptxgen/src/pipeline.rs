@@ -13,12 +13,14 @@ use std::time::Instant;
 /// The extensions cudacl's devices report; the front end must accept what the device claims.
 const CL_EXT: &str = "-cl-ext=+cl_khr_fp64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,\
 +cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,\
-+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store";
++cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store,\
++cl_khr_3d_image_writes";
 
 /// The device's OpenCL version (OpenCL C 6.10): clang defines __OPENCL_C_VERSION__, CL_VERSION_*
-/// and __ENDIAN_LITTLE__ itself but leaves __OPENCL_VERSION__ to the implementation. Part of the
-/// cache key, so builds cached without it are not reused.
-const PREDEFINED: &str = "-D__OPENCL_VERSION__=120";
+/// and __ENDIAN_LITTLE__ itself but leaves __OPENCL_VERSION__ and __IMAGE_SUPPORT__ (cudacl's
+/// devices support images) to the implementation. Part of the cache key, so builds cached
+/// without them are not reused.
+const PREDEFINED: [&str; 2] = ["-D__OPENCL_VERSION__=120", "-D__IMAGE_SUPPORT__=1"];
 
 /// The time one stage of a build took (for the CLI's --time and the benchmark).
 #[derive(Clone, Debug)]
@@ -226,7 +228,7 @@ fn cstrings(v: &[String]) -> Result<Vec<CString>, BuildError> {
 }
 
 /// clang: OpenCL C -> Module. Returns the module and clang's diagnostics (warnings).
-fn frontend<'c>(
+pub(crate) fn frontend<'c>(
     ctx: &'c Ctx,
     source: &str,
     opts: &options::Options,
@@ -238,7 +240,8 @@ fn frontend<'c>(
         "-finclude-default-header",
         "-fdeclare-opencl-builtins",
         CL_EXT,
-        PREDEFINED,
+        PREDEFINED[0],
+        PREDEFINED[1],
         "-cl-kernel-arg-info",
         "-nostdsysteminc",
         "-nobuiltininc",
@@ -343,6 +346,7 @@ fn backend(
     // SAFETY: mr is a live module reference; log is a local out-pointer.
     stage(unsafe { ffi::pg_lower(mr, &mut log) }, log, "the IR rewrites")?;
     t.lap("lower");
+    images::link(&m)?;
     let lib = libclc::get().map_err(failed)?;
     let lib = CString::new(lib.to_string_lossy().as_bytes()).map_err(|_| failed("bad libclc path"))?;
     let mut log: *mut c_char = std::ptr::null_mut();
@@ -424,7 +428,7 @@ pub fn build_timed(
             VERSION.as_bytes(),
             cache::code_id(),
             b"build",
-            PREDEFINED.as_bytes(),
+            PREDEFINED.concat().as_bytes(),
             source.as_bytes(),
             options.as_bytes(),
             tgt.as_bytes(),

@@ -1065,3 +1065,50 @@ fn split_child() {
 fn split_and_whole_builds_agree() {
     run_in_own_process("split_child");
 }
+
+/// The image built-ins are linked from ptxgen's images.cl: reads and writes are surface
+/// instructions with the .zero out-of-range mode (never .trap, which would fault the context),
+/// image and sampler arguments are 8-byte slots, a constant sampler folds to its bits, and
+/// nothing of images.cl is left as a callable function.
+#[test]
+fn image_builtins_use_surface_instructions() {
+    setup();
+    let src = corpus_src("images_all_types.cl");
+    let p = build_nc(&src, "", &H100).expect("images_all_types.cl builds");
+    for geom in ["1d", "a1d", "2d", "a2d", "3d"] {
+        for op in ["suld.b", "sust.b"] {
+            let want = format!("{op}.{geom}.");
+            assert!(p.ptx.contains(&want), "no {want} in the PTX");
+        }
+    }
+    for l in p.ptx.lines().filter(|l| l.contains("suld.") || l.contains("sust.")) {
+        assert!(l.contains(".zero "), "surface access without .zero: {l}");
+    }
+    assert!(!p.ptx.contains(".trap"), ".trap in the PTX");
+    assert!(!p.ptx.contains(".func"), "an image function was not inlined");
+    // image1d_buffer: global memory, no surface.
+    assert!(p.ptx.contains("ld.global") && p.ptx.contains("st.global"));
+    let reads = kernel(&p, "reads");
+    for a in &reads.args[..6] {
+        assert_eq!((a.kind, a.size, a.align), (ArgKind::Image, 8, 8), "{}", a.name);
+        assert_eq!(a.access_qualifier, AccessQualifier::ReadOnly, "{}", a.name);
+    }
+    assert_eq!((reads.args[6].kind, reads.args[6].size, reads.args[6].align), (ArgKind::Sampler, 8, 8));
+    let writes = kernel(&p, "writes");
+    assert!(writes.args[..6]
+        .iter()
+        .all(|a| a.kind == ArgKind::Image && a.access_qualifier == AccessQualifier::WriteOnly));
+
+    // A constant sampler: the addressing and filter code folds away (no branch on the sampler
+    // bits is left: with CLAMP_TO_EDGE + NEAREST + int coordinates only the clamp remains).
+    let k = "__kernel void k(read_only image2d_t i, __global float4 *o) {\n\
+             const sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n\
+             o[get_global_id(0)] = read_imagef(i, s, (int2)(get_global_id(0), 0)); }";
+    let p = build_nc(k, "", &H100).expect("constant sampler builds");
+    assert!(p.ptx.contains("suld.b.2d.b32.zero"));
+    assert!(!p.ptx.contains("__translate_sampler_initializer") && !p.ptx.contains(".func"));
+    assert!(p.ptx.contains("max.s32") && p.ptx.contains("min.s32"), "no clamp to the edge");
+    // Without images nothing of this is linked.
+    let p = build_nc("__kernel void k(__global int *o) { o[0] = 1; }", "", &H100).expect("builds");
+    assert!(!p.ptx.contains("suld") && !p.ptx.contains("sust"));
+}

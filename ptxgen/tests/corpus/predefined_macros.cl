@@ -16,7 +16,7 @@
 #if !defined(__ENDIAN_LITTLE__) || __ENDIAN_LITTLE__ != 1
 #error __ENDIAN_LITTLE__ must be 1
 #endif
-#ifdef __IMAGE_SUPPORT__
-#error CL_DEVICE_IMAGE_SUPPORT is false: no __IMAGE_SUPPORT__
+#if !defined(__IMAGE_SUPPORT__) || __IMAGE_SUPPORT__ != 1
+#error CL_DEVICE_IMAGE_SUPPORT is true: __IMAGE_SUPPORT__ must be 1
 #endif
 __kernel void macros(__global int *o) { o[0] = __OPENCL_VERSION__ + __LINE__; }
