@@ -1055,9 +1055,9 @@ static void test_multi_device(void) {
 }
 
 int main(void) {
-    find_fake_driver();
     platform = find_platform();
     device = find_gpu(platform);
+    find_fake_driver(); /* after cudacl loaded the driver */
     if (!device) {
         printf("images: skipped (no GPU on the platform)\n");
         return 0;
