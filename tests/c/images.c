@@ -1008,6 +1008,209 @@ static void test_kernel_args(void) {
     clReleaseProgram(p);
 }
 
+/* ------------------------------------------------------------------ kernels using images */
+
+static const char *KIO =
+    "__kernel void copy_ui(read_only image2d_t src, write_only image2d_t dst) {\n"
+    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "    write_imageui(dst, p, read_imageui(src, p));\n"
+    "}\n"
+    "__kernel void copy_f(read_only image2d_t src, write_only image2d_t dst) {\n"
+    "    int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "    write_imagef(dst, p, read_imagef(src, p));\n"
+    "}\n"
+    "__kernel void sample(read_only image2d_t src, sampler_t s, __global float4 *out, int w) {\n"
+    "    int x = get_global_id(0), y = get_global_id(1);\n"
+    "    out[y * w + x] = read_imagef(src, s, (int2)(x - 1, y - 1));\n"
+    "}\n"
+    "__kernel void query(read_only image3d_t a, read_only image2d_array_t b, __global int *out) {\n"
+    "    out[0] = get_image_width(a); out[1] = get_image_height(a); out[2] = get_image_depth(a);\n"
+    "    out[3] = get_image_channel_order(a); out[4] = get_image_channel_data_type(a);\n"
+    "    out[5] = get_image_array_size(b); out[6] = get_image_width(b);\n"
+    "}\n"
+    "__kernel void fill3d(write_only image3d_t dst) {\n"
+    "    int4 p = (int4)(get_global_id(0), get_global_id(1), get_global_id(2), 0);\n"
+    "    write_imagei(dst, p, (int4)(p.x, p.y, p.z, -p.x - p.y));\n"
+    "}\n"
+    "__kernel void from_1d_buffer(read_only image1d_buffer_t src, __global uint4 *out) {\n"
+    "    int x = get_global_id(0);\n"
+    "    out[x] = read_imageui(src, x);\n"
+    "}\n";
+
+static cl_kernel kernel_of(cl_program p, const char *name) {
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, name, &err);
+    CHECK(k != NULL, "kernel %s: %d", name, err);
+    return k;
+}
+
+static void run2d(cl_kernel k, size_t w, size_t h) {
+    size_t g[2] = {w, h};
+    EXPECT(clEnqueueNDRangeKernel(q, k, 2, NULL, g, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clFinish(q), CL_SUCCESS);
+}
+
+/* Kernels reading and writing images (the kernel side's built-ins on cudacl's storage). The fake
+ * driver runs no kernels: there this section only builds the program. */
+static void test_kernel_io(void) {
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &KIO, NULL, &err);
+    err = clBuildProgram(p, 1, &device, "", NULL, NULL);
+    if (err != CL_SUCCESS) {
+        char log[8192] = {0};
+        clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        CHECK(0, "image kernels build: %d\n%s", err, log);
+        clReleaseProgram(p);
+        return;
+    }
+    if (fake_stats) {
+        printf("kernel_io: built; skipped running (fake driver)\n");
+        clReleaseProgram(p);
+        return;
+    }
+    size_t w = 19, h = 11, o[3] = {0, 0, 0}, r[3] = {19, 11, 1};
+    /* Integer and normalized copies through kernels, BGRA included (stored B,G,R,A). */
+    cl_image_format fmts[3] = {{CL_RGBA, CL_UNSIGNED_INT8}, {CL_BGRA, CL_UNORM_INT8}, {CL_RG, CL_FLOAT}};
+    const char *names[3] = {"copy_ui", "copy_f", "copy_f"};
+    for (int i = 0; i < 3; i++) {
+        size_t e = elem_size(fmts[i]), nb = w * h * e;
+        unsigned char *src = malloc(nb), *back = malloc(nb);
+        fill_bytes(src, nb, 7000 + i);
+        if (fmts[i].image_channel_data_type == CL_FLOAT)
+            for (size_t k = 0; k < nb / 4; k++) ((float *)src)[k] = (float)k * 0.25f - 7.0f;
+        cl_mem a = make_image(shape_of(CL_MEM_OBJECT_IMAGE2D, w, h, 1), fmts[i], CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, src, NULL, &err);
+        cl_mem b = make_image(shape_of(CL_MEM_OBJECT_IMAGE2D, w, h, 1), fmts[i], CL_MEM_WRITE_ONLY, NULL, NULL, &err);
+        cl_kernel k = kernel_of(p, names[i]);
+        if (a && b && k) {
+            clSetKernelArg(k, 0, sizeof a, &a);
+            clSetKernelArg(k, 1, sizeof b, &b);
+            run2d(k, w, h);
+            EXPECT(clEnqueueReadImage(q, b, CL_TRUE, o, r, 0, 0, back, 0, NULL, NULL), CL_SUCCESS);
+            size_t bad = nb;
+            for (size_t j = 0; j < nb && bad == nb; j++)
+                if (src[j] != back[j]) bad = j;
+            CHECK(bad == nb, "%s %#x/%#x: byte %zu is %u, want %u", names[i], fmts[i].image_channel_order,
+                  fmts[i].image_channel_data_type, bad, bad < nb ? back[bad] : 0, bad < nb ? src[bad] : 0);
+        }
+        if (k) clReleaseKernel(k);
+        if (a) clReleaseMemObject(a);
+        if (b) clReleaseMemObject(b);
+        free(src);
+        free(back);
+    }
+    /* A sampler argument: unnormalized, CLAMP, NEAREST; reads one pixel up and left, so the
+     * first row and column read the border colour (0,0,0,0 for RGBA). */
+    {
+        cl_image_format f = {CL_RGBA, CL_UNORM_INT8};
+        size_t nb = w * h * 4;
+        unsigned char *src = malloc(nb);
+        fill_bytes(src, nb, 7100);
+        cl_mem a = make_image(shape_of(CL_MEM_OBJECT_IMAGE2D, w, h, 1), f, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, src, NULL, &err);
+        cl_mem out = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, w * h * 16, NULL, &err);
+        cl_sampler s = clCreateSampler(ctx, CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST, &err);
+        cl_kernel k = kernel_of(p, "sample");
+        int wi = (int)w;
+        if (k && a && s) {
+            clSetKernelArg(k, 0, sizeof a, &a);
+            clSetKernelArg(k, 1, sizeof s, &s);
+            clSetKernelArg(k, 2, sizeof out, &out);
+            clSetKernelArg(k, 3, sizeof wi, &wi);
+            run2d(k, w, h);
+            float *got = malloc(w * h * 16);
+            EXPECT(clEnqueueReadBuffer(q, out, CL_TRUE, 0, w * h * 16, got, 0, NULL, NULL), CL_SUCCESS);
+            int ok = 1;
+            for (size_t y = 0; y < h && ok; y++)
+                for (size_t x = 0; x < w && ok; x++)
+                    for (int c = 0; c < 4 && ok; c++) {
+                        float want = (x == 0 || y == 0) ? 0.0f : src[((y - 1) * w + x - 1) * 4 + c] / 255.0f;
+                        float g = got[(y * w + x) * 4 + c];
+                        if (fabsf(g - want) > 1e-6f) {
+                            printf("  sample (%zu,%zu).%d = %g, want %g\n", x, y, c, g, want);
+                            ok = 0;
+                        }
+                    }
+            CHECK(ok, "sampler argument: CLAMP border and pixels");
+            free(got);
+        }
+        if (k) clReleaseKernel(k);
+        clReleaseSampler(s);
+        clReleaseMemObject(a);
+        clReleaseMemObject(out);
+        free(src);
+    }
+    /* get_image_* in a kernel. */
+    {
+        cl_image_format f = {CL_R, CL_HALF_FLOAT};
+        cl_mem a = make_image(shape_of(CL_MEM_OBJECT_IMAGE3D, 7, 5, 3), f, CL_MEM_READ_ONLY, NULL, NULL, &err);
+        cl_mem b = make_image(shape_of(CL_MEM_OBJECT_IMAGE2D_ARRAY, 9, 4, 6), f, CL_MEM_READ_ONLY, NULL, NULL, &err);
+        cl_mem out = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, 64, NULL, &err);
+        cl_kernel k = kernel_of(p, "query");
+        if (k) {
+            clSetKernelArg(k, 0, sizeof a, &a);
+            clSetKernelArg(k, 1, sizeof b, &b);
+            clSetKernelArg(k, 2, sizeof out, &out);
+            size_t one = 1;
+            EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
+            int v[7] = {0};
+            EXPECT(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof v, v, 0, NULL, NULL), CL_SUCCESS);
+            CHECK(v[0] == 7 && v[1] == 5 && v[2] == 3 && v[3] == CL_R && v[4] == CL_HALF_FLOAT && v[5] == 6 && v[6] == 9,
+                  "get_image_*: %d %d %d %#x %#x %d %d", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+            clReleaseKernel(k);
+        }
+        clReleaseMemObject(a);
+        clReleaseMemObject(b);
+        clReleaseMemObject(out);
+    }
+    /* Writes to a 3-D image (cl_khr_3d_image_writes), read back on the host. */
+    {
+        cl_image_format f = {CL_RGBA, CL_SIGNED_INT16};
+        struct shape s3 = shape_of(CL_MEM_OBJECT_IMAGE3D, 6, 5, 4);
+        cl_mem a = make_image(s3, f, CL_MEM_WRITE_ONLY, NULL, NULL, &err);
+        cl_kernel k = kernel_of(p, "fill3d");
+        if (k && a) {
+            clSetKernelArg(k, 0, sizeof a, &a);
+            size_t g[3] = {6, 5, 4};
+            EXPECT(clEnqueueNDRangeKernel(q, k, 3, NULL, g, NULL, 0, NULL, NULL), CL_SUCCESS);
+            int16_t back[6 * 5 * 4 * 4];
+            EXPECT(clEnqueueReadImage(q, a, CL_TRUE, o, s3.ext, 0, 0, back, 0, NULL, NULL), CL_SUCCESS);
+            int ok = 1;
+            for (int z = 0; z < 4; z++)
+                for (int y = 0; y < 5; y++)
+                    for (int x = 0; x < 6; x++) {
+                        int16_t *px = back + ((z * 5 + y) * 6 + x) * 4;
+                        if (px[0] != x || px[1] != y || px[2] != z || px[3] != -x - y) ok = 0;
+                    }
+            CHECK(ok, "3-D image written by a kernel");
+        }
+        if (k) clReleaseKernel(k);
+        if (a) clReleaseMemObject(a);
+    }
+    /* An image1d_buffer read in a kernel after the buffer was written. */
+    {
+        cl_image_format f = {CL_RGBA, CL_UNSIGNED_INT32};
+        cl_mem buf = NULL;
+        cl_mem a = make_image(shape_of(CL_MEM_OBJECT_IMAGE1D_BUFFER, 33, 1, 1), f, CL_MEM_READ_ONLY, NULL, &buf, &err);
+        cl_mem out = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, 33 * 16, NULL, &err);
+        unsigned int data[33 * 4], got[33 * 4];
+        for (int i = 0; i < 33 * 4; i++) data[i] = 1000u * i + 7u;
+        cl_kernel k = kernel_of(p, "from_1d_buffer");
+        if (k && a && buf) {
+            EXPECT(clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, sizeof data, data, 0, NULL, NULL), CL_SUCCESS);
+            clSetKernelArg(k, 0, sizeof a, &a);
+            clSetKernelArg(k, 1, sizeof out, &out);
+            size_t g = 33;
+            EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+            EXPECT(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL), CL_SUCCESS);
+            CHECK(!memcmp(data, got, sizeof got), "image1d_buffer read in a kernel");
+        }
+        if (k) clReleaseKernel(k);
+        if (a) clReleaseMemObject(a);
+        if (buf) clReleaseMemObject(buf);
+        clReleaseMemObject(out);
+    }
+    clReleaseProgram(p);
+}
+
 /* ------------------------------------------------------------------ several devices */
 
 static void test_multi_device(void) {
@@ -1076,7 +1279,8 @@ int main(void) {
         {"device_info", test_device_info}, {"formats", test_formats}, {"create_errors", test_create_errors},
         {"info", test_info},               {"round_trips", test_round_trips}, {"copies", test_copies},
         {"fill", test_fill},               {"map", test_map},          {"host_ptr_flags", test_host_ptr_flags},
-        {"samplers", test_samplers},       {"kernel_args", test_kernel_args}, {"multi_device", test_multi_device},
+        {"samplers", test_samplers},       {"kernel_args", test_kernel_args}, {"kernel_io", test_kernel_io},
+        {"multi_device", test_multi_device},
     };
     for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
         if (!wanted(sections[i].name)) continue;
