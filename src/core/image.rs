@@ -580,11 +580,30 @@ pub fn copy_work(
         };
         match &dst {
             End::Image(m, o) => {
+                // Array to array goes through linear device memory: on the H100 (CUDA 13) a
+                // copy between two places of one layered array left the destination unchanged.
+                let bounce = match &src {
+                    End::Image(..) => {
+                        let t = DeviceAlloc::new(sb[0] * sb[1] * sb[2]).map_err(|e| e.alloc_code())?;
+                        let tp = Place::Device { ptr: t.ptr, row: sb[0], slice: sb[0] * sb[1] };
+                        copy_boxes(q, sp, sb, tp, sb, e)?;
+                        Some(t)
+                    }
+                    End::Linear(..) => None,
+                };
                 let img = image_of(m)?;
                 let mut st = lock(&img.state);
                 let a = img.array_for_overwrite(&mut st, q, *o, region)?;
                 let (dp, db) = img.array_place(a, *o, region);
-                copy_boxes(q, sp, sb, dp, db, e)?;
+                match &bounce {
+                    Some(t) => {
+                        let tp = Place::Device { ptr: t.ptr, row: db[0], slice: db[0] * db[1] };
+                        copy_boxes(q, tp, db, dp, db, e)?;
+                        // The temporary is freed when this returns: the copies must be done.
+                        q.stream.synchronize().map_err(cl)?;
+                    }
+                    None => copy_boxes(q, sp, sb, dp, db, e)?,
+                }
                 img.written(&mut st, q);
                 Ok(())
             }

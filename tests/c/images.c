@@ -210,7 +210,7 @@ static void test_formats(void) {
         /* Fewer entries than formats: the first ones, and the full count. */
         cl_image_format two[2];
         cl_uint total = 0;
-        EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, TYPES[t], 2, two, &total), CL_SUCCESS);
+        EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, TYPES[t], 2, two, &total), CL_SUCCESS);
         CHECK(total == n, "count %u vs %u", total, n);
         cl_uint nw = 0;
         EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_WRITE_ONLY, TYPES[t], 0, NULL, &nw), CL_SUCCESS);
@@ -378,7 +378,10 @@ static void test_info(void) {
         EXPECT(clSetMemObjectDestructorCallback(m, on_destroy, NULL), CL_SUCCESS);
         EXPECT(clReleaseMemObject(m), CL_SUCCESS);
         clFinish(q);
-        CHECK(destructor_calls == 1, "%s destructor called %d times", type_name(TYPES[t]), destructor_calls);
+        /* The spec does not say when the callback runs after the last release: cudacl runs it
+         * at once, others may later (never twice). */
+        CHECK(on_cudacl ? destructor_calls == 1 : destructor_calls <= 1, "%s destructor called %d times", type_name(TYPES[t]),
+              destructor_calls);
         if (buf) clReleaseMemObject(buf);
     }
     /* USE_HOST_PTR: CL_MEM_HOST_PTR and the given pitch. */
@@ -551,7 +554,11 @@ static void test_copies(void) {
         EXPECT(clEnqueueCopyImage(q, m[a], m[b], cases[c].ao, cases[c].bo, cases[c].reg, 0, NULL, NULL), CL_SUCCESS);
         model_copy(model[b], ss[b], cases[c].bo, model[a], ss[a], cases[c].ao, cases[c].reg, e);
         read_whole(m[b], ss[b], back);
-        CHECK(!memcmp(back, model[b], tight_bytes(ss[b], e)), "copy case %zu (%s -> %s)", c, type_name(ss[a].type), type_name(ss[b].type));
+        size_t nb = tight_bytes(ss[b], e), bad = 0;
+        while (bad < nb && back[bad] == model[b][bad]) bad++;
+        CHECK(bad == nb, "copy case %zu (%s -> %s): first difference at pixel %zu", c, type_name(ss[a].type), type_name(ss[b].type),
+              bad / e);
+        if (bad != nb) memcpy(model[b], back, nb); /* report each case's own failure only */
     }
     size_t o0[3] = {0, 0, 0}, o1[3] = {2, 2, 0}, r4[3] = {4, 4, 1};
     EXPECT(clEnqueueCopyImage(q, m[0], m[0], o0, o1, r4, 0, NULL, NULL), CL_MEM_COPY_OVERLAP);
