@@ -291,6 +291,9 @@ static void test_create_errors(void) {
     EXPECT_CREATE(CL_INVALID_IMAGE_SIZE, 0, &rgba8, &b1, NULL);
     b1.image_width = 32;
     EXPECT_CREATE(CL_SUCCESS, 0, &rgba8, &b1, NULL);
+    b1.image_row_pitch = 128; /* with a buffer, no host pointer: as the CTS's kernel_image_methods does */
+    EXPECT_CREATE(CL_SUCCESS, 0, &rgba8, &b1, NULL);
+    b1.image_row_pitch = 0;
     /* A buffer where an image belongs and the other way round. */
     cl_mem im = clCreateImage(ctx, 0, &rgba8, &d, NULL, &err);
     size_t o[3] = {0, 0, 0}, r[3] = {1, 1, 1};
