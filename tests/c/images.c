@@ -818,6 +818,7 @@ static void test_map(void) {
         CHECK(ok, "%s: mapped pixels", type_name(s.type));
         EXPECT(clEnqueueUnmapMemObject(q, m, p, 0, NULL, NULL), CL_SUCCESS);
         EXPECT(clEnqueueUnmapMemObject(q, m, p, 0, NULL, NULL), CL_INVALID_VALUE);
+        EXPECT(clEnqueueMigrateMemObjects(q, 1, &m, CL_MIGRATE_MEM_OBJECT_HOST, 0, NULL, NULL), CL_SUCCESS);
         read_whole(m, s, back);
         CHECK(!memcmp(back, model, nb), "%s: written through the map", type_name(s.type));
         /* The whole image, write-invalidate: every pixel replaced. */
@@ -1249,6 +1250,12 @@ static void test_multi_device(void) {
         for (size_t y = 0; y < 3; y++) memcpy(model + model_off(s, e, 2, 1 + y, 1 + z), px + (z * 3 + y) * 5 * e, 5 * e);
     EXPECT(clEnqueueReadImage(qs[0], m, CL_TRUE, o0, s.ext, 0, 0, back, 0, NULL, NULL), CL_SUCCESS);
     CHECK(!memcmp(back, model, nb), "device 1's write seen on device 0");
+    /* Migrations: to device 0, to the host, content undefined to device 1; the pixels stay. */
+    EXPECT(clEnqueueMigrateMemObjects(qs[0], 1, &m, 0, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueMigrateMemObjects(qs[1], 1, &m, CL_MIGRATE_MEM_OBJECT_HOST, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clFinish(qs[1]), CL_SUCCESS);
+    EXPECT(clEnqueueReadImage(qs[1], m, CL_TRUE, o0, s.ext, 0, 0, back, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(!memcmp(back, model, nb), "pixels after migrations");
     /* A map on device 0 after a fill on device 1. */
     unsigned int color[4] = {9, 8, 7, 6};
     EXPECT(clEnqueueFillImage(qs[1], m, color, o0, s.ext, 0, NULL, NULL), CL_SUCCESS);
