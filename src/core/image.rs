@@ -207,6 +207,9 @@ impl Drop for Image {
                 let has =
                     st.dev.get(i).is_some_and(|d| d.is_some()) || descs.get(i).is_some_and(|d| d.is_some());
                 if has && c.make_current().is_ok() {
+                    // A kernel or copy may still use the surface object: destroying it under a
+                    // running kernel is undefined, so the device's work finishes first.
+                    let _ = cm::synchronize_current();
                     if let Some(d) = st.dev.get_mut(i) {
                         *d = None;
                     }
