@@ -317,7 +317,23 @@ impl Kernel {
                 // SAFETY: an image argument's value points to a cl_mem (size checked above).
                 let h = unsafe { *(value as *const cl_mem) };
                 let m = Cl::<Mem>::get(h)?;
-                if !Arc::ptr_eq(&m.context, &self.program.context) || m.image.is_none() {
+                // An image of another kind than the argument's (an image3d_t given a 2-D image):
+                // the kernel would address its surface with the wrong geometry.
+                let declared = match a.type_name.as_str() {
+                    "image1d_t" => Some(CL_MEM_OBJECT_IMAGE1D),
+                    "image1d_array_t" => Some(CL_MEM_OBJECT_IMAGE1D_ARRAY),
+                    "image1d_buffer_t" => Some(CL_MEM_OBJECT_IMAGE1D_BUFFER),
+                    "image2d_t" => Some(CL_MEM_OBJECT_IMAGE2D),
+                    "image2d_array_t" => Some(CL_MEM_OBJECT_IMAGE2D_ARRAY),
+                    "image3d_t" => Some(CL_MEM_OBJECT_IMAGE3D),
+                    _ => None,
+                };
+                let wrong_kind = match (&m.image, declared) {
+                    (None, _) => true,
+                    (Some(img), Some(ty)) => img.shape.ty != ty,
+                    (Some(_), None) => false,
+                };
+                if !Arc::ptr_eq(&m.context, &self.program.context) || wrong_kind {
                     return Err(CL_INVALID_MEM_OBJECT);
                 }
                 V::Mem(Some(Arc::downgrade(&m)))

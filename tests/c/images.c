@@ -980,6 +980,7 @@ static void test_kernel_args(void) {
     CHECK(err == CL_INVALID_MEM_OBJECT || err == CL_INVALID_ARG_VALUE, "a buffer as an image: %d", err);
     err = clSetKernelArg(k, 3, sizeof(cl_mem), &a);
     CHECK(err == CL_INVALID_MEM_OBJECT || err == CL_INVALID_ARG_VALUE, "an image as a buffer: %d", err);
+    if (on_cudacl) EXPECT(clSetKernelArg(k, 0, sizeof(cl_mem), &b), CL_INVALID_MEM_OBJECT); /* a 3-D image for image2d_t */
     cl_sampler bogus = (cl_sampler)&err;
     EXPECT(clSetKernelArg(k, 2, sizeof(cl_sampler), &bogus), CL_INVALID_SAMPLER);
     EXPECT(clSetKernelArg(k, 2, 4, &s), CL_INVALID_ARG_SIZE);
