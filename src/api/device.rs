@@ -110,17 +110,19 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         CL_DEVICE_MAX_CLOCK_FREQUENCY => out.value::<cl_uint>(d.clock_mhz),
         CL_DEVICE_ADDRESS_BITS => out.value::<cl_uint>(64),
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => out.value::<cl_ulong>(d.max_alloc),
-        CL_DEVICE_IMAGE_SUPPORT => out.bool(false),
-        CL_DEVICE_MAX_READ_IMAGE_ARGS | CL_DEVICE_MAX_WRITE_IMAGE_ARGS | CL_DEVICE_MAX_SAMPLERS => {
-            out.value::<cl_uint>(0)
-        }
-        CL_DEVICE_IMAGE2D_MAX_WIDTH
-        | CL_DEVICE_IMAGE2D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_WIDTH
-        | CL_DEVICE_IMAGE3D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_DEPTH
-        | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
-        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => out.value::<usize>(0),
+        CL_DEVICE_IMAGE_SUPPORT => out.bool(true),
+        // Kernels receive images as descriptor pointers and samplers as plain bits: no hardware
+        // binding table limits them. The spec's minimums are 128, 8 and 16.
+        CL_DEVICE_MAX_READ_IMAGE_ARGS => out.value::<cl_uint>(256),
+        CL_DEVICE_MAX_WRITE_IMAGE_ARGS => out.value::<cl_uint>(64),
+        CL_DEVICE_MAX_SAMPLERS => out.value::<cl_uint>(32),
+        CL_DEVICE_IMAGE2D_MAX_WIDTH => out.value::<usize>(d.image_limits.width_2d),
+        CL_DEVICE_IMAGE2D_MAX_HEIGHT => out.value::<usize>(d.image_limits.height_2d),
+        CL_DEVICE_IMAGE3D_MAX_WIDTH => out.value::<usize>(d.image_limits.size_3d[0]),
+        CL_DEVICE_IMAGE3D_MAX_HEIGHT => out.value::<usize>(d.image_limits.size_3d[1]),
+        CL_DEVICE_IMAGE3D_MAX_DEPTH => out.value::<usize>(d.image_limits.size_3d[2]),
+        CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => out.value::<usize>(d.image_limits.max_buffer),
+        CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => out.value::<usize>(d.image_limits.max_array),
         CL_DEVICE_MAX_PARAMETER_SIZE => {
             out.value::<usize>(d.max_param_buffer() - ptxgen::IMPLICIT_PARAMS_MAX_BYTES)
         }

@@ -14,18 +14,19 @@ use crate::core::transfer::SMALL_READ;
 use std::ffi::c_void;
 use std::sync::Arc;
 
-const ACCESS: cl_mem_flags = (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY) as cl_mem_flags;
-const HOST_PTR_FLAGS: cl_mem_flags =
+pub(super) const ACCESS: cl_mem_flags =
+    (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY) as cl_mem_flags;
+pub(super) const HOST_PTR_FLAGS: cl_mem_flags =
     (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR) as cl_mem_flags;
-const HOST_ACCESS: cl_mem_flags =
+pub(super) const HOST_ACCESS: cl_mem_flags =
     (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) as cl_mem_flags;
 
-fn has(flags: cl_mem_flags, bit: u32) -> bool {
+pub(super) fn has(flags: cl_mem_flags, bit: u32) -> bool {
     flags & bit as cl_mem_flags != 0
 }
 
 /// At most one bit of `group` set.
-fn at_most_one(flags: cl_mem_flags, group: cl_mem_flags) -> bool {
+pub(super) fn at_most_one(flags: cl_mem_flags, group: cl_mem_flags) -> bool {
     (flags & group).count_ones() <= 1
 }
 
@@ -37,6 +38,15 @@ pub fn valid_mem_flags(flags: cl_mem_flags) -> bool {
         && at_most_one(flags, HOST_ACCESS)
         && !(has(flags, CL_MEM_USE_HOST_PTR)
             && (has(flags, CL_MEM_ALLOC_HOST_PTR) || has(flags, CL_MEM_COPY_HOST_PTR)))
+}
+
+/// The buffer behind a handle that must name one: CL_INVALID_MEM_OBJECT for images too.
+pub(super) fn buffer_arg(h: cl_mem) -> CLResult<Arc<Cl<Mem>>> {
+    let m = Cl::<Mem>::get(h)?;
+    if m.image.is_some() {
+        return Err(CL_INVALID_MEM_OBJECT);
+    }
+    Ok(m)
 }
 
 /// # Safety
@@ -110,7 +120,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
     let body = || {
-        let parent = Cl::<Mem>::get(buffer)?;
+        let parent = buffer_arg(buffer)?;
         if parent.parent.is_some() {
             return Err(CL_INVALID_MEM_OBJECT);
         }
@@ -180,7 +190,9 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
         // is NULL or a size_t: the spec's contract for every clGet*Info.
         let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
-            CL_MEM_TYPE => out.value::<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER as cl_mem_object_type),
+            CL_MEM_TYPE => out.value::<cl_mem_object_type>(
+                m.image.as_ref().map_or(CL_MEM_OBJECT_BUFFER as cl_mem_object_type, |i| i.shape.ty),
+            ),
             CL_MEM_FLAGS => out.value::<cl_mem_flags>(m.flags),
             CL_MEM_SIZE => out.value::<usize>(m.size),
             CL_MEM_HOST_PTR => out.value::<*mut c_void>(m.host_ptr as *mut c_void),
@@ -190,7 +202,7 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
             CL_MEM_ASSOCIATED_MEMOBJECT => {
                 out.value::<cl_mem>(m.parent.as_ref().map_or(std::ptr::null_mut(), |p| p.handle()))
             }
-            CL_MEM_OFFSET => out.value::<usize>(m.offset),
+            CL_MEM_OFFSET => out.value::<usize>(if m.image.is_some() { 0 } else { m.offset }),
             CL_MEM_USES_SVM_POINTER => out.bool(false),
             CL_MEM_PROPERTIES => out.bytes(&[]),
             _ => Err(CL_INVALID_VALUE),
@@ -212,14 +224,14 @@ pub unsafe extern "C" fn clSetMemObjectDestructorCallback(
 }
 
 /// The queue and buffer of a memory command, checked, with its wait list.
-struct Target {
-    q: Arc<Cl<Queue>>,
-    waits: Vec<Arc<Cl<crate::core::event::Event>>>,
+pub(super) struct Target {
+    pub(super) q: Arc<Cl<Queue>>,
+    pub(super) waits: Vec<Arc<Cl<crate::core::event::Event>>>,
 }
 
 /// # Safety
 /// `list` holds `num` event handles, or is NULL with `num` 0.
-unsafe fn target(
+pub(super) unsafe fn target(
     command_queue: cl_command_queue,
     mems: &[&Arc<Cl<Mem>>],
     num: cl_uint,
@@ -245,7 +257,7 @@ fn in_bounds(m: &Mem, offset: usize, len: usize) -> CLResult<()> {
 
 /// # Safety
 /// `event` is NULL or valid for writing a `cl_event`.
-unsafe fn run(
+pub(super) unsafe fn run(
     t: Target,
     command_type: u32,
     blocking: bool,
@@ -296,7 +308,7 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
 ) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
-        let m = Cl::<Mem>::get(buffer)?;
+        let m = buffer_arg(buffer)?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         if ptr.is_null() || cb == 0 {
@@ -328,7 +340,7 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
 ) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
-        let m = Cl::<Mem>::get(buffer)?;
+        let m = buffer_arg(buffer)?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         if ptr.is_null() || cb == 0 {
@@ -359,8 +371,8 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
 ) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
-        let s = Cl::<Mem>::get(src_buffer)?;
-        let d = Cl::<Mem>::get(dst_buffer)?;
+        let s = buffer_arg(src_buffer)?;
+        let d = buffer_arg(dst_buffer)?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let t = unsafe { target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list) }?;
         if cb == 0 {
@@ -385,7 +397,7 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
 ///
 /// # Safety
 /// `p` holds three values.
-unsafe fn triple(p: *const usize) -> CLResult<[usize; 3]> {
+pub(super) unsafe fn triple(p: *const usize) -> CLResult<[usize; 3]> {
     if p.is_null() {
         return Err(CL_INVALID_VALUE);
     }
@@ -395,7 +407,7 @@ unsafe fn triple(p: *const usize) -> CLResult<[usize; 3]> {
 
 /// # Safety
 /// `p` is NULL or holds three values.
-unsafe fn region_of(p: *const usize) -> CLResult<[usize; 3]> {
+pub(super) unsafe fn region_of(p: *const usize) -> CLResult<[usize; 3]> {
     // SAFETY: the pointers passed on are covered by this function's own contract.
     let r = unsafe { triple(p) }?;
     if r.contains(&0) {
@@ -440,7 +452,7 @@ unsafe fn rect_host(
     event: *mut cl_event,
 ) -> CLResult<()> {
     Cl::<Queue>::get(command_queue)?;
-    let m = Cl::<Mem>::get(buffer)?;
+    let m = buffer_arg(buffer)?;
     // SAFETY: the pointers passed on are covered by this function's own contract.
     let t = unsafe { target(command_queue, &[&m], num, list) }?;
     if ptr.is_null() {
@@ -562,8 +574,8 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
 ) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
-        let s = Cl::<Mem>::get(src_buffer)?;
-        let d = Cl::<Mem>::get(dst_buffer)?;
+        let s = buffer_arg(src_buffer)?;
+        let d = buffer_arg(dst_buffer)?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let t = unsafe { target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list) }?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
@@ -607,7 +619,7 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
 ) -> cl_int {
     entry(|| {
         Cl::<Queue>::get(command_queue)?;
-        let m = Cl::<Mem>::get(buffer)?;
+        let m = buffer_arg(buffer)?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         if pattern.is_null() || !matches!(pattern_size, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128) {
@@ -640,7 +652,7 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
 ) -> *mut c_void {
     let body = || {
         Cl::<Queue>::get(command_queue)?;
-        let m = Cl::<Mem>::get(buffer)?;
+        let m = buffer_arg(buffer)?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         let known = (CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) as cl_map_flags;
@@ -689,6 +701,11 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
         let m = Cl::<Mem>::get(memobj)?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
+        if m.array_image().is_some() {
+            let work = crate::core::image::unmap(&m, mapped_ptr)?;
+            // SAFETY: the entry point's own pointer arguments, valid per the spec.
+            return unsafe { run(t, CL_COMMAND_UNMAP_MEM_OBJECT, false, event, work) };
+        }
         let work = m.unmap(mapped_ptr)?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         unsafe { run(t, CL_COMMAND_UNMAP_MEM_OBJECT, false, event, work) }
@@ -723,7 +740,17 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
         let t = unsafe { target(command_queue, &refs, num_events_in_wait_list, event_wait_list) }?;
         let to_host = flags & CL_MIGRATE_MEM_OBJECT_HOST as cl_mem_migration_flags != 0;
         let undefined = flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED as cl_mem_migration_flags != 0;
-        let works: Vec<_> = mems.iter().map(|m| m.migrate(to_host, undefined)).collect();
+        type Work = Box<dyn FnOnce(&Queue) -> CLResult<()> + Send>;
+        let works: Vec<Work> = mems
+            .iter()
+            .map(|m| -> Work {
+                if m.array_image().is_some() {
+                    Box::new(crate::core::image::migrate(m, to_host, undefined))
+                } else {
+                    Box::new(m.migrate(to_host, undefined))
+                }
+            })
+            .collect();
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         unsafe {
             run(t, CL_COMMAND_MIGRATE_MEM_OBJECTS, false, event, move |q: &Queue| {

@@ -23,4 +23,5 @@ pub mod memory;
 pub mod platform;
 pub mod program;
 pub mod queue;
+pub mod sampler;
 pub mod svm;

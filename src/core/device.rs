@@ -12,7 +12,52 @@ use std::sync::{Arc, Mutex};
 pub const EXTENSIONS: &str = "cl_khr_byte_addressable_store cl_khr_icd cl_khr_fp64 \
 cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics \
 cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics \
-cl_khr_int64_base_atomics cl_khr_int64_extended_atomics";
+cl_khr_int64_base_atomics cl_khr_int64_extended_atomics cl_khr_3d_image_writes";
+
+/// Image size limits (CL_DEVICE_IMAGE*), from CUDA's surface limits: an image is a CUDA array
+/// used through a surface object, so each limit is the smallest CUDA limit of every array shape
+/// it applies to (never above what CUDA allows).
+#[derive(Clone, Copy, Debug)]
+pub struct ImageLimits {
+    /// CL_DEVICE_IMAGE2D_MAX_WIDTH, also the width limit of 1-D images and image arrays.
+    pub width_2d: usize,
+    pub height_2d: usize,
+    pub size_3d: [usize; 3],
+    /// CL_DEVICE_IMAGE_MAX_ARRAY_SIZE.
+    pub max_array: usize,
+    /// CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, in pixels (image1d_buffer: linear memory).
+    pub max_buffer: usize,
+}
+
+impl ImageLimits {
+    fn probe(cu: sys::CUdevice, max_alloc: u64) -> ImageLimits {
+        let a = |x: A| at(cu, x).max(0) as usize;
+        let width_2d = [
+            A::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH,
+            A::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH,
+            A::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH,
+            A::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH,
+        ]
+        .into_iter()
+        .map(a)
+        .min()
+        .unwrap_or(0);
+        ImageLimits {
+            width_2d,
+            height_2d: a(A::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT)
+                .min(a(A::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT)),
+            size_3d: [
+                a(A::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH),
+                a(A::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT),
+                a(A::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH),
+            ],
+            max_array: a(A::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS)
+                .min(a(A::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS)),
+            // Pixels of up to 16 bytes in one allocation, capped as NVIDIA's OpenCL does (2^27).
+            max_buffer: ((max_alloc / 16) as usize).min(1 << 27),
+        }
+    }
+}
 
 pub struct Device {
     /// Position in the platform's device list.
@@ -38,6 +83,7 @@ pub struct Device {
     pub ecc: bool,
     pub warp_size: u32,
     pub pci_bus_id: String,
+    pub image_limits: ImageLimits,
     /// The primary context, once retained; kept for the life of the process unless a kernel
     /// faults in it (see `primary_context`).
     primary: Mutex<Option<Arc<PrimaryContext>>>,
@@ -94,6 +140,8 @@ impl Device {
         let global_mem = total_memory(cu);
         let optin = at(cu, A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
         let shared = at(cu, A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK).max(optin);
+        // As NVIDIA's OpenCL does: a quarter of the memory, and at least the spec's 128 MiB.
+        let max_alloc = (global_mem / 4).max(128 << 20).min(global_mem);
         Device {
             index,
             cu,
@@ -121,14 +169,14 @@ impl Device {
                 at(cu, A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z) as u32 as u64,
             ],
             global_mem,
-            // As NVIDIA's OpenCL does: a quarter of the memory, and at least the spec's 128 MiB.
-            max_alloc: (global_mem / 4).max(128 << 20).min(global_mem),
+            max_alloc,
             local_mem: shared as u64,
             constant_mem: at(cu, A::CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY) as u64,
             l2_cache: at(cu, A::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE) as u64,
             ecc: at(cu, A::CU_DEVICE_ATTRIBUTE_ECC_ENABLED) != 0,
             warp_size: at(cu, A::CU_DEVICE_ATTRIBUTE_WARP_SIZE).max(1) as u32,
             pci_bus_id: pci_bus_id(cu),
+            image_limits: ImageLimits::probe(cu, max_alloc),
             primary: Mutex::new(None),
         }
     }

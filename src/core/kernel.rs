@@ -5,6 +5,7 @@
 use super::memory::Mem;
 use super::program::{LoadedModule, Program};
 use super::queue::Queue;
+use super::sampler::Sampler;
 use crate::base::entry::{lock, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
@@ -199,9 +200,12 @@ impl Kernel {
         let mut mems = Vec::new();
         let mut mem_slot = vec![usize::MAX; n];
         for (i, a) in info.args.iter().enumerate() {
-            if matches!(a.kind, ArgKind::GlobalPtr | ArgKind::ConstantPtr) {
+            if matches!(a.kind, ArgKind::GlobalPtr | ArgKind::ConstantPtr | ArgKind::Image) {
                 mem_slot[i] = mems.len();
-                mems.push(MemArg { offset: a.offset, constant: a.kind == ArgKind::ConstantPtr, mem: None });
+                // Images: `constant` is a read_only image, which launches never write.
+                let constant = a.kind == ArgKind::ConstantPtr
+                    || (a.kind == ArgKind::Image && a.access_qualifier == ptxgen::AccessQualifier::ReadOnly);
+                mems.push(MemArg { offset: a.offset, constant, mem: None });
             }
         }
         let params = Params {
@@ -257,6 +261,7 @@ impl Kernel {
         // Validate and read the value before taking the lock.
         enum V<'a> {
             Bytes(&'a [u8]),
+            Word(u64),
             Mem(Option<Weak<Cl<Mem>>>),
             Local(u32),
         }
@@ -272,7 +277,7 @@ impl Kernel {
                     V::Mem(None)
                 } else {
                     let m = Cl::<Mem>::get(h).map_err(|_| CL_INVALID_MEM_OBJECT)?;
-                    if !Arc::ptr_eq(&m.context, &self.program.context) {
+                    if !Arc::ptr_eq(&m.context, &self.program.context) || m.image.is_some() {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
                     V::Mem(Some(Arc::downgrade(&m)))
@@ -291,14 +296,47 @@ impl Kernel {
                 if size != std::mem::size_of::<cl_sampler>() {
                     return Err(CL_INVALID_ARG_SIZE);
                 }
-                // cudacl has no samplers (no image support): no handle can be valid.
-                return Err(CL_INVALID_SAMPLER);
+                if value.is_null() {
+                    return Err(CL_INVALID_SAMPLER);
+                }
+                // SAFETY: a sampler argument's value points to a cl_sampler (size checked above).
+                let h = unsafe { *(value as *const cl_sampler) };
+                let s = Cl::<Sampler>::get(h)?;
+                if !Arc::ptr_eq(&s.context, &self.program.context) {
+                    return Err(CL_INVALID_SAMPLER);
+                }
+                V::Word(s.bits())
             }
             ArgKind::Image => {
                 if size != std::mem::size_of::<cl_mem>() {
                     return Err(CL_INVALID_ARG_SIZE);
                 }
-                return Err(CL_INVALID_MEM_OBJECT);
+                if value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                // SAFETY: an image argument's value points to a cl_mem (size checked above).
+                let h = unsafe { *(value as *const cl_mem) };
+                let m = Cl::<Mem>::get(h)?;
+                // An image of another kind than the argument's (an image3d_t given a 2-D image):
+                // the kernel would address its surface with the wrong geometry.
+                let declared = match a.type_name.as_str() {
+                    "image1d_t" => Some(CL_MEM_OBJECT_IMAGE1D),
+                    "image1d_array_t" => Some(CL_MEM_OBJECT_IMAGE1D_ARRAY),
+                    "image1d_buffer_t" => Some(CL_MEM_OBJECT_IMAGE1D_BUFFER),
+                    "image2d_t" => Some(CL_MEM_OBJECT_IMAGE2D),
+                    "image2d_array_t" => Some(CL_MEM_OBJECT_IMAGE2D_ARRAY),
+                    "image3d_t" => Some(CL_MEM_OBJECT_IMAGE3D),
+                    _ => None,
+                };
+                let wrong_kind = match (&m.image, declared) {
+                    (None, _) => true,
+                    (Some(img), Some(ty)) => img.shape.ty != ty,
+                    (Some(_), None) => false,
+                };
+                if !Arc::ptr_eq(&m.context, &self.program.context) || wrong_kind {
+                    return Err(CL_INVALID_MEM_OBJECT);
+                }
+                V::Mem(Some(Arc::downgrade(&m)))
             }
             ArgKind::Scalar | ArgKind::Vector | ArgKind::Struct => {
                 if size != a.size as usize {
@@ -317,6 +355,10 @@ impl Kernel {
             V::Bytes(b) => {
                 let off = a.offset as usize;
                 p.bytes.get_mut(off..off + b.len()).ok_or(CL_OUT_OF_RESOURCES)?.copy_from_slice(b);
+            }
+            V::Word(w) => {
+                let off = a.offset as usize;
+                p.bytes.get_mut(off..off + 8).ok_or(CL_OUT_OF_RESOURCES)?.copy_from_slice(&w.to_le_bytes());
             }
             V::Mem(m) => {
                 let slot = self.mem_slot[i];

@@ -14,6 +14,7 @@
 //! The transfers themselves (staging, pipelining) are in `transfer`.
 use super::context::Context;
 use super::device::Device;
+use super::image::Image;
 use super::par_copy::par_copy;
 use super::queue::Queue;
 use super::transfer::{aux, dtoh_on, dtoh_small_sync, htod_on, SMALL_READ};
@@ -355,6 +356,21 @@ impl Storage {
         let fast = st.fast.clone();
         Ok(Storage { size, multi, state: Mutex::new(st), fast, ctxs: context.cuda.clone() })
     }
+
+    /// The storage of an image kept in CUDA arrays: no buffer memory at all (buffer commands
+    /// refuse images before they reach it).
+    fn placeholder(context: &Context) -> Storage {
+        let n = context.devices.len();
+        let st = State {
+            host: None,
+            dev: (0..n).map(|_| None).collect(),
+            valid: ALL,
+            last: None,
+            fast: Arc::new(AtomicU64::new(0)),
+        };
+        let fast = st.fast.clone();
+        Storage { size: 0, multi: n > 1, state: Mutex::new(st), fast, ctxs: context.cuda.clone() }
+    }
 }
 
 /// One mapping of a buffer, from clEnqueueMapBuffer to clEnqueueUnmapMemObject.
@@ -382,12 +398,17 @@ pub struct Mem {
     destructors: Mutex<Vec<(DestructorFn, usize)>>,
     /// The handle, for destructor callbacks.
     handle: AtomicUsize,
+    /// Images: the image (a cl_mem is one handle type, so an image is a `Mem` with this set).
+    /// An image1d_buffer shares its buffer's storage (like a sub-buffer); other images keep
+    /// their pixels in CUDA arrays (`Image`) and have an empty placeholder storage.
+    pub image: Option<Box<Image>>,
 }
 crate::cl_object!(Mem, cl_mem, CL_INVALID_MEM_OBJECT);
 
 impl Drop for Mem {
     fn drop(&mut self) {
         // The memory is released first: the callbacks may free or reuse host_ptr.
+        drop(self.image.take());
         // SAFETY: dropped exactly once, here, and never used afterwards.
         unsafe { ManuallyDrop::drop(&mut self.storage) };
         let h = self.handle.load(Ordering::Acquire) as cl_mem;
@@ -429,6 +450,7 @@ impl Mem {
             map_count: AtomicU32::new(0),
             destructors: Mutex::new(Vec::new()),
             handle: AtomicUsize::new(0),
+            image: None,
         };
         Ok(Mem::publish(mem))
     }
@@ -447,8 +469,71 @@ impl Mem {
             map_count: AtomicU32::new(0),
             destructors: Mutex::new(Vec::new()),
             handle: AtomicUsize::new(0),
+            image: None,
         };
         Mem::publish(mem)
+    }
+
+    /// An image object: `buffer` for an image1d_buffer (whose storage it shares), else the
+    /// pixels live in `image`'s arrays.
+    pub fn new_image(
+        context: Arc<Cl<Context>>,
+        flags: cl_mem_flags,
+        size: usize,
+        host_ptr: usize,
+        buffer: Option<&Arc<Cl<Mem>>>,
+        image: Image,
+    ) -> Arc<Cl<Mem>> {
+        let storage = match buffer {
+            Some(b) => Arc::clone(&b.storage),
+            None => Arc::new(Storage::placeholder(&context)),
+        };
+        let mem = Mem {
+            context,
+            flags,
+            size,
+            offset: buffer.map_or(0, |b| b.offset),
+            parent: buffer.cloned(),
+            host_ptr,
+            storage: ManuallyDrop::new(storage),
+            maps: Mutex::new(Vec::new()),
+            map_count: AtomicU32::new(0),
+            destructors: Mutex::new(Vec::new()),
+            handle: AtomicUsize::new(0),
+            image: Some(Box::new(image)),
+        };
+        Mem::publish(mem)
+    }
+
+    /// The image kept in CUDA arrays (None for buffers and image1d_buffer images).
+    pub fn array_image(&self) -> Option<&Image> {
+        self.image.as_deref().filter(|i| i.has_arrays())
+    }
+
+    /// Counts a mapping made (or, `up` false, undone) outside `map`/`unmap` (image maps).
+    pub fn count_map(&self, up: bool) {
+        if up {
+            self.map_count.fetch_add(1, Ordering::AcqRel);
+        } else {
+            self.map_count.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+
+    /// For a command that overwrites [offset, offset+len) of this buffer on q's device: runs
+    /// `f` with that range's device address (the rest brought up to date unless the range is
+    /// the whole allocation), then marks the copy there the only valid one. From the work.
+    pub fn overwrite_with(
+        &self,
+        q: &Queue,
+        offset: usize,
+        len: usize,
+        f: impl FnOnce(DevicePtr) -> CLResult<()>,
+    ) -> CLResult<()> {
+        let mut st = lock(&self.storage.state);
+        let d = self.ptr_for_overwrite(&mut st, q, offset, len)?;
+        f(d)?;
+        st.written(q, self.storage.multi);
+        Ok(())
     }
 
     fn publish(mem: Mem) -> Arc<Cl<Mem>> {
@@ -496,6 +581,14 @@ impl Mem {
     /// `note_device_write` is still due after the launch (multi-device contexts, which record
     /// an event after it).
     pub fn kernel_arg_ptr(&self, q: &Queue, constant: bool) -> CLResult<(DevicePtr, bool)> {
+        if let Some(img) = &self.image {
+            return img.kernel_arg(self, q, constant);
+        }
+        self.buffer_arg_ptr(q, constant)
+    }
+
+    /// `kernel_arg_ptr` of a buffer (or of the buffer behind an image1d_buffer).
+    pub fn buffer_arg_ptr(&self, q: &Queue, constant: bool) -> CLResult<(DevicePtr, bool)> {
         let writes = !constant && self.flags & CL_MEM_READ_ONLY as cl_mem_flags == 0;
         // The common case, lock-free: resident, current, and nothing to mark.
         let f = self.storage.fast.load(Ordering::Acquire);
@@ -513,6 +606,10 @@ impl Mem {
     /// A kernel on `q`'s device may have written the buffer: that device now holds the only
     /// up-to-date copy. Call it from the command's work, after the launch.
     pub fn note_device_write(&self, q: &Queue) {
+        if let Some(img) = self.array_image() {
+            img.note_device_write(self, q);
+            return;
+        }
         if self.flags & CL_MEM_READ_ONLY as cl_mem_flags != 0 {
             // Kernels may not write CL_MEM_READ_ONLY buffers: every copy stays valid (a
             // USE_HOST_PTR input then maps without a copy back).

@@ -3,10 +3,13 @@
 pub mod context;
 pub mod device;
 pub mod event;
+pub mod image;
+pub mod image_format;
 pub mod kernel;
 pub mod memory;
 pub mod par_copy;
 pub mod platform;
 pub mod program;
 pub mod queue;
+pub mod sampler;
 pub mod transfer;

@@ -1,6 +1,7 @@
 //! Safe wrappers over the CUDA driver API. libcuda.so.1 is opened at run time (cudarc's
 //! dynamic-loading bindings): nothing CUDA is needed to build or load cudacl, and on a machine
 //! without the driver `driver()` is simply `None`.
+pub mod array;
 pub mod context;
 pub mod driver;
 pub mod error;

@@ -16,6 +16,8 @@ use std::sync::OnceLock;
 
 /// Every `sys::cu*` function cudacl calls. All exist in CUDA 10.2.
 pub const REQUIRED: &[&str] = &[
+    "cuArray3DCreate_v2",
+    "cuArrayDestroy",
     "cuCtxCreate_v2",
     "cuCtxDestroy_v2",
     "cuCtxGetCurrent",
@@ -50,6 +52,7 @@ pub const REQUIRED: &[&str] = &[
     "cuMemHostRegister_v2",
     "cuMemHostUnregister",
     "cuMemcpy3DAsync_v2",
+    "cuMemcpy3DPeerAsync",
     "cuMemcpyDtoDAsync_v2",
     "cuMemcpyDtoHAsync_v2",
     "cuMemcpyHtoDAsync_v2",
@@ -66,6 +69,8 @@ pub const REQUIRED: &[&str] = &[
     "cuStreamDestroy_v2",
     "cuStreamSynchronize",
     "cuStreamWaitEvent",
+    "cuSurfObjectCreate",
+    "cuSurfObjectDestroy",
 ];
 
 /// Entry points called through [`optional`] lookups, each with its fallback: (newest, older).

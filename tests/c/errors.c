@@ -250,16 +250,16 @@ static void device_rows(cl_platform_id p, cl_device_id d) {
     EXPECT(clEnqueueMigrateMemObjects(q, 1, &buf, 0x80, 0, NULL, NULL), CL_INVALID_VALUE);
     EXPECT(clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, 16, host, 0, NULL, NULL), CL_SUCCESS);
 
-    /* Images and samplers: no image support. */
+    /* Images and samplers: the handle and argument checks (tests/c/images.c has the rest). */
     cl_image_format fmt = {CL_RGBA, CL_UNORM_INT8};
     cl_image_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.image_type = CL_MEM_OBJECT_IMAGE2D;
     desc.image_width = desc.image_height = 4;
-    EXPECT((clCreateImage(ctx, CL_MEM_READ_WRITE, &fmt, &desc, NULL, &err), err), CL_INVALID_OPERATION);
     EXPECT((clCreateImage(NULL, CL_MEM_READ_WRITE, &fmt, &desc, NULL, &err), err), CL_INVALID_CONTEXT);
-    EXPECT((clCreateSampler(ctx, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &err), err), CL_INVALID_OPERATION);
-    cl_uint nfmt = 99;
+    EXPECT((clCreateSampler(NULL, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &err), err), CL_INVALID_CONTEXT);
+    EXPECT((clCreateSampler(ctx, CL_FALSE, 0x1234, CL_FILTER_NEAREST, &err), err), CL_INVALID_VALUE);
+    cl_uint nfmt = 0;
     EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &nfmt), CL_SUCCESS);
     {
         cl_image_format fmts[4];
@@ -270,7 +270,7 @@ static void device_rows(cl_platform_id p, cl_device_id d) {
         EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE2D, 0, fmts, &nfmt), CL_INVALID_VALUE);
         EXPECT(clGetSupportedImageFormats(ctx, CL_MEM_READ_WRITE, CL_MEM_OBJECT_IMAGE3D, 4, fmts, &nfmt), CL_SUCCESS);
     }
-    CHECK(nfmt == 0, "no image formats, got %u", nfmt);
+    CHECK(nfmt >= 10, "the required image formats, got %u", nfmt);
     size_t origin[3] = {0, 0, 0}, reg[3] = {1, 1, 1};
     EXPECT(clEnqueueReadImage(q, buf, CL_TRUE, origin, reg, 0, 0, host, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
     EXPECT(clEnqueueReadImage(NULL, buf, CL_TRUE, origin, reg, 0, 0, host, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);

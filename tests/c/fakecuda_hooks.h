@@ -16,6 +16,8 @@ struct fakecuda_stats {
     unsigned long long host_alloc_calls, host_register_calls;
     unsigned long long mem_alloc_calls, live_alloc_bytes;
     unsigned long long launches;
+    unsigned long long arrays_created, arrays_destroyed, surfaces_created, surfaces_destroyed;
+    unsigned long long array_copies; /* cuMemcpy3D calls with an array side */
 };
 
 /* The last cuLaunchKernel: geometry, dynamic shared memory and the parameter buffer. */

@@ -220,6 +220,17 @@ CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
     case 40: r = 3; break;              /* ASYNC_ENGINE_COUNT */
     case 41: r = 1; break;              /* UNIFIED_ADDRESSING */
     case 50: r = 0; break;              /* PCI_DOMAIN_ID */
+    case 55: r = 32768; break;          /* MAXIMUM_SURFACE1D_WIDTH */
+    case 56: r = 131072; break;         /* MAXIMUM_SURFACE2D_WIDTH */
+    case 57: r = 65536; break;          /* MAXIMUM_SURFACE2D_HEIGHT */
+    case 58: r = 16384; break;          /* MAXIMUM_SURFACE3D_WIDTH */
+    case 59: r = 16384; break;          /* MAXIMUM_SURFACE3D_HEIGHT */
+    case 60: r = 16384; break;          /* MAXIMUM_SURFACE3D_DEPTH */
+    case 61: r = 32768; break;          /* MAXIMUM_SURFACE1D_LAYERED_WIDTH */
+    case 62: r = 2048; break;           /* MAXIMUM_SURFACE1D_LAYERED_LAYERS */
+    case 63: r = 32768; break;          /* MAXIMUM_SURFACE2D_LAYERED_WIDTH */
+    case 64: r = 32768; break;          /* MAXIMUM_SURFACE2D_LAYERED_HEIGHT */
+    case 65: r = 2048; break;           /* MAXIMUM_SURFACE2D_LAYERED_LAYERS */
     case 75: r = 9; break;              /* COMPUTE_CAPABILITY_MAJOR */
     case 76: r = 0; break;              /* COMPUTE_CAPABILITY_MINOR */
     case 78: r = 1; break;              /* STREAM_PRIORITIES_SUPPORTED */
@@ -956,6 +967,99 @@ typedef struct {
 
 enum { MT_HOST = 1, MT_DEVICE = 2, MT_ARRAY = 3, MT_UNIFIED = 4 };
 
+/* ---------------------------------------------------------------- arrays and surface objects */
+
+/* A CUDA array is host memory with a pitch: rows of Width elements, max(Height,1) rows per
+ * slice, max(Depth,1) slices (layers for a layered array). A surface object is the array's
+ * address (kernels are not run, so nothing reads through it). */
+#define ARRAY_MAGIC 0xA77A7A11u
+struct fake_array {
+    unsigned magic;
+    size_t pitch, rows, slices;
+    char *data;
+};
+
+typedef struct {
+    size_t Width, Height, Depth;
+    int Format;
+    unsigned NumChannels, Flags;
+} CUDA_ARRAY3D_DESCRIPTOR;
+
+static size_t format_bytes(int f) {
+    switch (f) {
+    case 0x01: case 0x08: return 1;             /* UNSIGNED_INT8, SIGNED_INT8 */
+    case 0x02: case 0x09: case 0x10: return 2;  /* UNSIGNED_INT16, SIGNED_INT16, HALF */
+    case 0x03: case 0x0a: case 0x20: return 4;  /* UNSIGNED_INT32, SIGNED_INT32, FLOAT */
+    default: return 0;
+    }
+}
+
+CUresult cuArray3DCreate_v2(void **arr, const CUDA_ARRAY3D_DESCRIPTOR *d) {
+    if (!arr || !d) return CUDA_ERROR_INVALID_VALUE;
+    if (need_ctx()) return CUDA_ERROR_INVALID_CONTEXT;
+    size_t e = format_bytes(d->Format);
+    unsigned ch = d->NumChannels;
+    if (!e || !(ch == 1 || ch == 2 || ch == 4) || d->Width == 0) return CUDA_ERROR_INVALID_VALUE;
+    /* Layered 1-D arrays have Height 0; other shapes with Depth need a Height. */
+    if (d->Depth && !d->Height && !(d->Flags & 1)) return CUDA_ERROR_INVALID_VALUE;
+    if (!(d->Flags & 2)) return CUDA_ERROR_INVALID_VALUE; /* cudacl always asks for SURFACE_LDST */
+    struct fake_array *a = calloc(1, sizeof *a);
+    if (!a) return CUDA_ERROR_OUT_OF_MEMORY;
+    a->magic = ARRAY_MAGIC;
+    a->pitch = d->Width * e * ch;
+    a->rows = d->Height ? d->Height : 1;
+    a->slices = d->Depth ? d->Depth : 1;
+    size_t n = a->pitch * a->rows * a->slices;
+    a->data = malloc(n);
+    if (!a->data) {
+        free(a);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    memset(a->data, 0xA5, n); /* uninitialised on a GPU: recognisable garbage */
+    COUNT(arrays_created, 1);
+    TRACE("cuArray3DCreate %zux%zux%zu x %zu bytes -> %p", d->Width, d->Height, d->Depth, e * ch, (void *)a);
+    *arr = a;
+    return CUDA_SUCCESS;
+}
+
+static struct fake_array *array_of(const void *p) {
+    const struct fake_array *a = p;
+    return a && a->magic == ARRAY_MAGIC ? (struct fake_array *)a : NULL;
+}
+
+CUresult cuArrayDestroy(void *arr) {
+    struct fake_array *a = array_of(arr);
+    if (!a) return CUDA_ERROR_INVALID_HANDLE;
+    stream_wait_all();
+    a->magic = 0;
+    free(a->data);
+    free(a);
+    COUNT(arrays_destroyed, 1);
+    return CUDA_SUCCESS;
+}
+
+typedef struct {
+    int resType; /* CU_RESOURCE_TYPE_ARRAY = 0 */
+    union {
+        struct { void *hArray; } array;
+        char reserved[128];
+    } res;
+    unsigned flags;
+} CUDA_RESOURCE_DESC;
+
+CUresult cuSurfObjectCreate(unsigned long long *obj, const CUDA_RESOURCE_DESC *r) {
+    if (!obj || !r || r->resType != 0 || !array_of(r->res.array.hArray)) return CUDA_ERROR_INVALID_VALUE;
+    *obj = (unsigned long long)(uintptr_t)r->res.array.hArray;
+    COUNT(surfaces_created, 1);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuSurfObjectDestroy(unsigned long long obj) {
+    if (!array_of((void *)(uintptr_t)obj)) return CUDA_ERROR_INVALID_VALUE;
+    COUNT(surfaces_destroyed, 1);
+    return CUDA_SUCCESS;
+}
+
 static char *base_of(int type, const void *host, CUdeviceptr dev) {
     switch (type) {
     case MT_HOST: return (char *)host;
@@ -986,8 +1090,47 @@ static size_t span3d(size_t x, size_t y, size_t z, size_t pitch, size_t h, const
     return (z + depth - 1) * h * pitch + (y + height - 1) * pitch + x + p->WidthInBytes;
 }
 
-CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, void *s) {
-    if (!p) return CUDA_ERROR_INVALID_VALUE;
+/* An array side of a 3-D copy as the device memory it is here; INVALID_VALUE when the box
+ * does not fit in the array (as the driver checks). */
+static CUresult array_side(int *type, CUdeviceptr *dev, void *arr, size_t *pitch, size_t *height,
+                           size_t x, size_t y, size_t z, const CUDA_MEMCPY3D *p) {
+    if (*type != MT_ARRAY) return CUDA_SUCCESS;
+    struct fake_array *a = array_of(arr);
+    if (!a) return CUDA_ERROR_INVALID_VALUE;
+    size_t depth = p->Depth ? p->Depth : 1, h = p->Height ? p->Height : 1;
+    if (x + p->WidthInBytes > a->pitch || y + h > a->rows || z + depth > a->slices) {
+        TRACE("Copy3D box (%zu+%zu, %zu+%zu, %zu+%zu) outside array %zux%zux%zu", x, p->WidthInBytes, y, h, z, depth, a->pitch, a->rows, a->slices);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *type = MT_DEVICE;
+    *dev = (CUdeviceptr)(uintptr_t)a->data;
+    *pitch = a->pitch;
+    *height = a->rows;
+    return CUDA_SUCCESS;
+}
+
+static CUresult copy3d_async(const CUDA_MEMCPY3D *given, void *s);
+
+CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *given, void *s) {
+    if (!given) return CUDA_ERROR_INVALID_VALUE;
+    CUDA_MEMCPY3D q = *given;
+    CUresult r = array_side(&q.srcMemoryType, &q.srcDevice, q.srcArray, &q.srcPitch, &q.srcHeight, q.srcXInBytes, q.srcY, q.srcZ, &q);
+    if (!r) r = array_side(&q.dstMemoryType, &q.dstDevice, q.dstArray, &q.dstPitch, &q.dstHeight, q.dstXInBytes, q.dstY, q.dstZ, &q);
+    if (r) return r;
+    if (given->srcMemoryType == MT_ARRAY || given->dstMemoryType == MT_ARRAY) COUNT(array_copies, 1);
+    return copy3d_async(&q, s);
+}
+
+/* CUDA_MEMCPY3D_PEER has CUDA_MEMCPY3D's layout with the contexts in the reserved slots. */
+CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D *p, void *s) {
+    if (!p || !p->reserved0 || !p->reserved1) return CUDA_ERROR_INVALID_CONTEXT;
+    COUNT(peer_calls, 1);
+    return cuMemcpy3DAsync_v2(p, s);
+}
+
+CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D *p) { return cuMemcpy3DPeerAsync(p, NULL); }
+
+static CUresult copy3d_async(const CUDA_MEMCPY3D *p, void *s) {
     { CUresult r_ = check_stream(s); if (r_) return r_; }
     char *src = base_of(p->srcMemoryType, p->srcHost, p->srcDevice);
     char *dst = base_of(p->dstMemoryType, p->dstHost, p->dstDevice);

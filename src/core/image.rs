@@ -1,0 +1,819 @@
+//! Images: geometry, storage and data movement (/work/image-contract.md is the interface with
+//! the kernel side).
+//!
+//! An image is a `Mem` whose `image` is set (one cl_mem handle type for buffers and images).
+//! Every image but image1d_buffer keeps its pixels in one CUDA array per device of the context
+//! (made on first use there, at creation in single-device contexts), each with a surface object
+//! and a 64-byte descriptor in device memory that kernels receive. Coherence follows buffers
+//! (`memory.rs`): a host copy (the application's memory for CL_MEM_USE_HOST_PTR, pinned memory
+//! for CL_MEM_ALLOC_HOST_PTR or a mirror made for maps) and the arrays, `State::valid` saying
+//! which hold the latest pixels; a command brings the pixels to its device first
+//! (`ensure_valid`, peer copies between devices) and marks what it changed (`written`).
+//! An image1d_buffer shares its buffer's storage like a sub-buffer does; only its descriptors
+//! (one per device, pointing at the buffer's memory there) are kept here.
+use super::context::Context;
+use super::image_format::PixelFormat;
+use super::memory::Mem;
+use super::queue::Queue;
+use super::transfer::aux;
+use crate::base::entry::{lock, CLResult};
+use crate::base::handle::Cl;
+use crate::cl::*;
+use crate::cuda;
+use crate::cuda::array::{copy_box, Place, SurfaceArray};
+use crate::cuda::context::PrimaryContext;
+use crate::cuda::memory::{self as cm, DeviceAlloc, DevicePtr, PinnedAlloc};
+use crate::cuda::stream::Stream;
+use std::ffi::c_void;
+use std::sync::{Arc, Mutex};
+
+/// The host copy's bit in `State::valid` (bit i: device i of the context).
+const HOST: u64 = 1 << 63;
+/// Never written: every copy is as good as any other.
+const ALL: u64 = u64::MAX;
+/// Bytes of a descriptor (the contract's table).
+pub const DESCRIPTOR_SIZE: usize = 64;
+
+fn bit(i: usize) -> u64 {
+    1u64 << i
+}
+
+fn cl(e: cuda::CudaError) -> cl_int {
+    e.into()
+}
+
+/// An image's geometry as OpenCL gives it.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    /// CL_MEM_OBJECT_IMAGE1D ... IMAGE1D_BUFFER.
+    pub ty: cl_mem_object_type,
+    pub width: usize,
+    /// 1 for 1-D images and 1-D arrays.
+    pub height: usize,
+    /// 1 unless 3-D.
+    pub depth: usize,
+    /// Layers; 1 unless an image array.
+    pub layers: usize,
+}
+
+impl Shape {
+    pub fn is_1d_array(&self) -> bool {
+        self.ty == CL_MEM_OBJECT_IMAGE1D_ARRAY as cl_mem_object_type
+    }
+
+    pub fn is_array(&self) -> bool {
+        self.is_1d_array() || self.ty == CL_MEM_OBJECT_IMAGE2D_ARRAY as cl_mem_object_type
+    }
+
+    /// The extent in OpenCL's origin/region terms: (w, layers, 1) for a 1-D array, (w, h,
+    /// layers) for a 2-D array, (w, h, d) otherwise.
+    pub fn extent(&self) -> [usize; 3] {
+        if self.is_1d_array() {
+            [self.width, self.layers, 1]
+        } else if self.is_array() {
+            [self.width, self.height, self.layers]
+        } else {
+            [self.width, self.height, self.depth]
+        }
+    }
+
+    /// CL_INVALID_VALUE unless origin + region lies inside the image (region has no zero).
+    pub fn check_region(&self, origin: [usize; 3], region: [usize; 3]) -> CLResult<()> {
+        let e = self.extent();
+        for d in 0..3 {
+            match origin[d].checked_add(region[d]) {
+                Some(end) if end <= e[d] && region[d] > 0 => {}
+                _ => return Err(CL_INVALID_VALUE),
+            }
+        }
+        Ok(())
+    }
+
+    pub fn covers(&self, origin: [usize; 3], region: [usize; 3]) -> bool {
+        origin == [0, 0, 0] && region == self.extent()
+    }
+
+    /// The box a region is in CUDA's terms: (x in bytes, y, z) and (width in bytes, height,
+    /// depth). A 1-D array's layers are CUDA's z.
+    fn cuda_box(&self, origin: [usize; 3], region: [usize; 3], e: usize) -> ([usize; 3], [usize; 3]) {
+        if self.is_1d_array() {
+            ([origin[0] * e, 0, origin[1]], [region[0] * e, 1, region[1]])
+        } else {
+            ([origin[0] * e, origin[1], origin[2]], [region[0] * e, region[1], region[2]])
+        }
+    }
+
+    /// Tight host pitches for a region (or the whole image) of this shape.
+    pub fn tight(&self, region: [usize; 3], e: usize) -> Layout {
+        let row = region[0] * e;
+        Layout { row, slice: if self.is_1d_array() { row } else { row * region[1] } }
+    }
+}
+
+/// Pitches of linear memory holding an image or a region: `row` bytes between rows, `slice`
+/// between slices (between layers for a 1-D array, whose rows are its layers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub row: usize,
+    pub slice: usize,
+}
+
+impl Layout {
+    /// Byte offset of the pixel at `origin`.
+    fn offset(&self, shape: &Shape, origin: [usize; 3], e: usize) -> usize {
+        if shape.is_1d_array() {
+            origin[0] * e + origin[1] * self.slice
+        } else {
+            origin[0] * e + origin[1] * self.row + origin[2] * self.slice
+        }
+    }
+
+    /// Bytes from the first to one past the last byte of a region at the origin.
+    pub fn span(&self, shape: &Shape, region: [usize; 3], e: usize) -> usize {
+        let last = [region[0] - 1, region[1] - 1, region[2] - 1];
+        self.offset(shape, last, e) + e
+    }
+
+    /// (row, slice) as a copy side sees them: a 1-D array's rows are its layers.
+    fn pitches(&self, shape: &Shape) -> (usize, usize) {
+        if shape.is_1d_array() {
+            (self.slice, self.slice)
+        } else {
+            (self.row, self.slice)
+        }
+    }
+
+    fn host(&self, shape: &Shape, base: usize, origin: [usize; 3], e: usize) -> Place {
+        let (row, slice) = self.pitches(shape);
+        Place::Host { ptr: base + self.offset(shape, origin, e), row, slice }
+    }
+
+    fn device(&self, shape: &Shape, base: DevicePtr, origin: [usize; 3], e: usize) -> Place {
+        let (row, slice) = self.pitches(shape);
+        Place::Device { ptr: base + self.offset(shape, origin, e) as DevicePtr, row, slice }
+    }
+}
+
+struct HostCopy {
+    ptr: usize,
+    layout: Layout,
+    /// Ours (CL_MEM_ALLOC_HOST_PTR, or a mirror); None: the application's (USE_HOST_PTR).
+    _pinned: Option<PinnedAlloc>,
+}
+
+struct DevCopy {
+    arr: SurfaceArray,
+    desc: DeviceAlloc,
+}
+
+struct State {
+    host: Option<HostCopy>,
+    dev: Vec<Option<DevCopy>>,
+    valid: u64,
+    /// Multi-device contexts: recorded after the last command that changed a copy.
+    last: Option<Arc<cuda::event::Event>>,
+}
+
+/// One mapping, from clEnqueueMapImage to clEnqueueUnmapMemObject.
+struct Mapping {
+    ptr: usize,
+    origin: [usize; 3],
+    region: [usize; 3],
+    write: bool,
+}
+
+pub struct Image {
+    pub shape: Shape,
+    pub format: PixelFormat,
+    /// CL_IMAGE_ROW_PITCH / SLICE_PITCH: the host pointer's pitches, or tight ones.
+    pub layout: Layout,
+    /// False for image1d_buffer (no arrays; the buffer's memory holds the pixels).
+    arrays: bool,
+    multi: bool,
+    ctxs: Vec<Arc<PrimaryContext>>,
+    state: Mutex<State>,
+    /// image1d_buffer: the descriptor per device.
+    linear_descs: Mutex<Vec<Option<DeviceAlloc>>>,
+    maps: Mutex<Vec<Mapping>>,
+}
+
+impl Drop for Image {
+    fn drop(&mut self) {
+        let ctxs = &self.ctxs;
+        let st = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        let descs = self.linear_descs.get_mut().unwrap_or_else(|e| e.into_inner());
+        cm::preserving_current_context(|| {
+            for (i, c) in ctxs.iter().enumerate() {
+                let has =
+                    st.dev.get(i).is_some_and(|d| d.is_some()) || descs.get(i).is_some_and(|d| d.is_some());
+                if has && c.make_current().is_ok() {
+                    // A kernel or copy may still use the surface object: destroying it under a
+                    // running kernel is undefined, so the device's work finishes first.
+                    let _ = cm::synchronize_current();
+                    if let Some(d) = st.dev.get_mut(i) {
+                        *d = None;
+                    }
+                    if let Some(d) = descs.get_mut(i) {
+                        *d = None;
+                    }
+                }
+            }
+            if let Some(c) = ctxs.first() {
+                let _ = c.make_current();
+            }
+            st.host = None;
+        });
+    }
+}
+
+impl Image {
+    pub fn has_arrays(&self) -> bool {
+        self.arrays
+    }
+
+    pub fn element_size(&self) -> usize {
+        self.format.element_size()
+    }
+
+    /// Bytes of the pixels, tightly packed (CL_MEM_SIZE).
+    pub fn tight_size(&self) -> usize {
+        let e = self.shape.extent();
+        e[0] * e[1] * e[2] * self.element_size()
+    }
+
+    /// The descriptor kernels receive (see the contract's table).
+    fn descriptor(&self, surface: u64, data: u64) -> [u8; DESCRIPTOR_SIZE] {
+        let s = &self.shape;
+        let words: [u32; 9] = [
+            s.width as u32,
+            s.height as u32,
+            s.depth as u32,
+            s.layers as u32,
+            self.format.order,
+            self.format.data_type,
+            self.element_size() as u32,
+            self.format.channels,
+            s.ty,
+        ];
+        let mut d = [0u8; DESCRIPTOR_SIZE];
+        d[..8].copy_from_slice(&surface.to_le_bytes());
+        d[8..16].copy_from_slice(&data.to_le_bytes());
+        for (i, w) in words.iter().enumerate() {
+            d[16 + 4 * i..20 + 4 * i].copy_from_slice(&w.to_le_bytes());
+        }
+        d
+    }
+
+    /// A new image's storage (the `Mem` around it is made by the caller). With `host` (the
+    /// application's pointer and pitches) the flags say whether it is used in place or copied.
+    /// Single-device contexts make the array at once, so allocation failures surface here.
+    ///
+    /// # Safety
+    /// With CL_MEM_USE_HOST_PTR or CL_MEM_COPY_HOST_PTR, `host` names memory holding the whole
+    /// image with its pitches; with USE_HOST_PTR it stays allocated while the image lives.
+    pub unsafe fn new(
+        context: &Context,
+        flags: cl_mem_flags,
+        shape: Shape,
+        format: PixelFormat,
+        host: Option<(*mut c_void, Layout)>,
+    ) -> CLResult<Image> {
+        let n = context.devices.len();
+        if n == 0 || n > super::memory::MAX_DEVICES {
+            return Err(CL_OUT_OF_RESOURCES);
+        }
+        let e = format.element_size();
+        let tight = shape.tight(shape.extent(), e);
+        let linear = shape.ty == CL_MEM_OBJECT_IMAGE1D_BUFFER as cl_mem_object_type;
+        let f = |b: u32| flags & b as cl_mem_flags != 0;
+        let layout = match host {
+            Some((_, l)) if f(CL_MEM_USE_HOST_PTR) => l,
+            _ => tight,
+        };
+        let mut img = Image {
+            shape,
+            format,
+            layout,
+            arrays: !linear,
+            multi: n > 1,
+            ctxs: context.cuda.clone(),
+            state: Mutex::new(State {
+                host: None,
+                dev: (0..n).map(|_| None).collect(),
+                valid: ALL,
+                last: None,
+            }),
+            linear_descs: Mutex::new((0..n).map(|_| None).collect()),
+            maps: Mutex::new(Vec::new()),
+        };
+        if linear {
+            return Ok(img);
+        }
+        let cuda0 = context.cuda.first().ok_or(CL_OUT_OF_RESOURCES)?;
+        cuda0.make_current().map_err(cl)?;
+        let tight_size = img.tight_size();
+        let st = img.state.get_mut().unwrap_or_else(|e| e.into_inner());
+        let data = host.filter(|_| f(CL_MEM_USE_HOST_PTR) || f(CL_MEM_COPY_HOST_PTR));
+        st.host = if f(CL_MEM_USE_HOST_PTR) {
+            data.map(|(p, l)| HostCopy { ptr: p as usize, layout: l, _pinned: None })
+        } else if f(CL_MEM_ALLOC_HOST_PTR) || (data.is_some() && n > 1) {
+            let p = PinnedAlloc::new(tight_size).map_err(|e| e.alloc_code())?;
+            if let Some((src, l)) = data {
+                // SAFETY: the application's image (this function's contract) into our tight copy.
+                unsafe { copy_host_rows(&shape, e, src as usize, l, p.host as usize, tight) };
+            }
+            Some(HostCopy { ptr: p.host as usize, layout: tight, _pinned: Some(p) })
+        } else {
+            None
+        };
+        if data.is_some() {
+            st.valid = HOST;
+        }
+        if n == 1 {
+            let aux = aux(cuda0)?;
+            let dev = img.make_array(&aux.stream)?;
+            let st = img.state.get_mut().unwrap_or_else(|e| e.into_inner());
+            if let Some((p, l)) = data {
+                let (base, l) = match &st.host {
+                    Some(h) => (h.ptr, h.layout),
+                    None => (p as usize, l),
+                };
+                let (o, b) = img.shape.cuda_box([0; 3], img.shape.extent(), e);
+                let arr = Place::Array { array: dev.arr.array as usize, x: o[0], y: o[1], z: o[2] };
+                // SAFETY: the whole image in host memory (ours, or the application's per the
+                // contract), read before the synchronisation below returns.
+                unsafe {
+                    copy_box(&aux.stream, l.host(&img.shape, base, [0; 3], e), arr, b[0], b[1], b[2], None)
+                }
+                .map_err(cl)?;
+                st.valid = bit(0) | if st.host.is_some() { HOST } else { 0 };
+            }
+            aux.stream.synchronize().map_err(cl)?;
+            st.dev[0] = Some(dev);
+        }
+        Ok(img)
+    }
+
+    /// The array, surface and descriptor for the current context's device; the descriptor is
+    /// written on `stream` (from pageable memory: the driver takes it before returning).
+    fn make_array(&self, stream: &Stream) -> CLResult<DevCopy> {
+        let s = &self.shape;
+        let (h, d) = match s.ty {
+            CL_MEM_OBJECT_IMAGE1D => (0, 0),
+            CL_MEM_OBJECT_IMAGE1D_ARRAY => (0, s.layers),
+            CL_MEM_OBJECT_IMAGE2D => (s.height, 0),
+            CL_MEM_OBJECT_IMAGE2D_ARRAY => (s.height, s.layers),
+            _ => (s.height, s.depth),
+        };
+        let arr =
+            SurfaceArray::new(s.width, h, d, s.is_array(), self.format.array_format(), self.format.channels)
+                .map_err(|e| e.alloc_code())?;
+        let desc = DeviceAlloc::new(DESCRIPTOR_SIZE).map_err(|e| e.alloc_code())?;
+        let bytes = self.descriptor(arr.surface, 0);
+        // SAFETY: a local array of DESCRIPTOR_SIZE bytes, taken by the driver before returning.
+        unsafe { cm::copy_htod(stream, desc.ptr, bytes.as_ptr().cast(), DESCRIPTOR_SIZE) }.map_err(cl)?;
+        Ok(DevCopy { arr, desc })
+    }
+
+    /// The array on q's device, made if needed (not brought up to date).
+    fn alloc<'a>(&self, st: &'a mut State, q: &Queue) -> CLResult<&'a DevCopy> {
+        let i = q.dev;
+        if st.dev.get(i).ok_or(CL_INVALID_DEVICE)?.is_none() {
+            let d = self.make_array(&q.stream)?;
+            st.dev[i] = Some(d);
+        }
+        st.dev[i].as_ref().ok_or(CL_OUT_OF_RESOURCES)
+    }
+
+    /// Makes the array on q's device hold the latest pixels (copies issued on q's stream).
+    fn ensure_valid(&self, st: &mut State, q: &Queue) -> CLResult<usize> {
+        let i = q.dev;
+        let dst = self.alloc(st, q)?.arr.array as usize;
+        if st.valid & bit(i) != 0 {
+            return Ok(dst);
+        }
+        if let Some(e) = &st.last {
+            q.stream.wait(e).map_err(cl)?;
+        }
+        let e = self.element_size();
+        let (o, b) = self.shape.cuda_box([0; 3], self.shape.extent(), e);
+        let to = Place::Array { array: dst, x: o[0], y: o[1], z: o[2] };
+        if st.valid & HOST != 0 {
+            if let Some(h) = &st.host {
+                let from = h.layout.host(&self.shape, h.ptr, [0; 3], e);
+                // SAFETY: the image's own host copy, alive as long as the image.
+                unsafe { copy_box(&q.stream, from, to, b[0], b[1], b[2], None) }.map_err(cl)?;
+            }
+        } else if let Some(j) = (0..st.dev.len()).find(|&j| st.valid & bit(j) != 0 && st.dev[j].is_some()) {
+            let src = st.dev[j].as_ref().ok_or(CL_OUT_OF_RESOURCES)?.arr.array as usize;
+            let src_ctx = self.ctxs.get(j).ok_or(CL_OUT_OF_RESOURCES)?;
+            let from = Place::Array { array: src, x: o[0], y: o[1], z: o[2] };
+            // SAFETY: arrays of the context's own live CUDA contexts.
+            unsafe { copy_box(&q.stream, from, to, b[0], b[1], b[2], Some((src_ctx.ctx, q.cuda.ctx))) }
+                .map_err(cl)?;
+        }
+        st.valid |= bit(i);
+        Ok(dst)
+    }
+
+    /// A command on q changed the array there: it is now the only up-to-date copy.
+    fn written(&self, st: &mut State, q: &Queue) {
+        st.valid = bit(q.dev);
+        self.note_last(st, q);
+    }
+
+    fn note_last(&self, st: &mut State, q: &Queue) {
+        if self.multi {
+            if let Ok(e) = cuda::event::Event::new(false) {
+                if e.record(&q.stream).is_ok() {
+                    st.last = Some(Arc::new(e));
+                }
+            }
+        }
+    }
+
+    /// The array on q's device for a command that overwrites `region` at `origin`: brought up
+    /// to date first unless the region is the whole image.
+    fn array_for_overwrite(
+        &self,
+        st: &mut State,
+        q: &Queue,
+        origin: [usize; 3],
+        region: [usize; 3],
+    ) -> CLResult<usize> {
+        if self.shape.covers(origin, region) {
+            Ok(self.alloc(st, q)?.arr.array as usize)
+        } else {
+            self.ensure_valid(st, q)
+        }
+    }
+
+    fn array_place(&self, array: usize, origin: [usize; 3], region: [usize; 3]) -> (Place, [usize; 3]) {
+        let (o, b) = self.shape.cuda_box(origin, region, self.element_size());
+        (Place::Array { array, x: o[0], y: o[1], z: o[2] }, b)
+    }
+
+    /// `Mem::kernel_arg_ptr` of an image: the descriptor's address on q's device, and whether
+    /// `note_device_write` is due after the launch (as for buffers).
+    pub fn kernel_arg(&self, mem: &Mem, q: &Queue, read_only: bool) -> CLResult<(DevicePtr, bool)> {
+        let writes = !read_only && mem.flags & CL_MEM_READ_ONLY as cl_mem_flags == 0;
+        if !self.arrays {
+            let (data, later) = mem.buffer_arg_ptr(q, read_only)?;
+            let mut descs = lock(&self.linear_descs);
+            let slot = descs.get_mut(q.dev).ok_or(CL_INVALID_DEVICE)?;
+            if slot.is_none() {
+                let desc = DeviceAlloc::new(DESCRIPTOR_SIZE).map_err(|e| e.alloc_code())?;
+                let bytes = self.descriptor(0, data);
+                // SAFETY: a local array, taken by the driver before returning (pageable).
+                unsafe { cm::copy_htod(&q.stream, desc.ptr, bytes.as_ptr().cast(), DESCRIPTOR_SIZE) }
+                    .map_err(cl)?;
+                *slot = Some(desc);
+            }
+            return Ok((slot.as_ref().map_or(0, |d| d.ptr), later));
+        }
+        let mut st = lock(&self.state);
+        self.ensure_valid(&mut st, q)?;
+        let desc = st.dev[q.dev].as_ref().map_or(0, |d| d.desc.ptr);
+        if writes && !self.multi {
+            self.written(&mut st, q);
+        }
+        Ok((desc, writes && self.multi))
+    }
+
+    /// A kernel on q's device may have written the image (after the launch).
+    pub fn note_device_write(&self, mem: &Mem, q: &Queue) {
+        if mem.flags & CL_MEM_READ_ONLY as cl_mem_flags != 0 {
+            return;
+        }
+        let mut st = lock(&self.state);
+        self.written(&mut st, q);
+    }
+}
+
+/// Copies an image's rows between two host layouts (every row of every slice or layer).
+///
+/// # Safety
+/// Both ranges hold the whole image with their layouts; the destination is writable.
+unsafe fn copy_host_rows(shape: &Shape, e: usize, src: usize, sl: Layout, dst: usize, dl: Layout) {
+    let ext = shape.extent();
+    for z in 0..ext[2] {
+        for y in 0..ext[1] {
+            let (a, b) = (sl.offset(shape, [0, y, z], e), dl.offset(shape, [0, y, z], e));
+            // SAFETY: one row inside both images (this function's contract).
+            unsafe {
+                std::ptr::copy_nonoverlapping((src + a) as *const u8, (dst + b) as *mut u8, ext[0] * e)
+            };
+        }
+    }
+}
+
+fn image_of(mem: &Mem) -> CLResult<&Image> {
+    mem.image.as_deref().ok_or(CL_INVALID_MEM_OBJECT)
+}
+
+/// Work of clEnqueueReadImage / clEnqueueWriteImage (`to_host`: read) on an image kept in
+/// arrays. `host` is the application's pointer (at the region's first pixel) and pitches.
+///
+/// # Safety
+/// `host` holds the region with those pitches (writable for a read), valid and left alone until
+/// the command completes.
+pub unsafe fn host_transfer(
+    mem: &Arc<Cl<Mem>>,
+    to_host: bool,
+    origin: [usize; 3],
+    region: [usize; 3],
+    host: *mut c_void,
+    layout: Layout,
+) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+    let (mem, hp) = (mem.clone(), host as usize);
+    move |q: &Queue| {
+        let img = image_of(&mem)?;
+        let e = img.element_size();
+        let h = layout.host(&img.shape, hp, [0; 3], e);
+        let mut st = lock(&img.state);
+        if to_host {
+            let a = img.ensure_valid(&mut st, q)?;
+            let (arr, b) = img.array_place(a, origin, region);
+            // SAFETY: the host side is valid until the command completes (contract).
+            unsafe { copy_box(&q.stream, arr, h, b[0], b[1], b[2], None) }.map_err(cl)
+        } else {
+            let a = img.array_for_overwrite(&mut st, q, origin, region)?;
+            let (arr, b) = img.array_place(a, origin, region);
+            // SAFETY: the host side is valid until the command completes (contract).
+            unsafe { copy_box(&q.stream, h, arr, b[0], b[1], b[2], None) }.map_err(cl)?;
+            img.written(&mut st, q);
+            Ok(())
+        }
+    }
+}
+
+/// One end of an image or buffer copy.
+pub enum End {
+    /// An image kept in arrays, at `origin`.
+    Image(Arc<Cl<Mem>>, [usize; 3]),
+    /// Linear memory: a buffer (or an image1d_buffer) at byte `offset` from its start; the
+    /// region is tightly packed there in the other end's shape.
+    Linear(Arc<Cl<Mem>>, usize),
+}
+
+/// Work of clEnqueueCopyImage, clEnqueueCopyImageToBuffer and clEnqueueCopyBufferToImage, for
+/// any mix of array images and linear memory. `shape` is for linear ends (the image end's).
+pub fn copy_work(
+    src: End,
+    dst: End,
+    region: [usize; 3],
+    e: usize,
+    linear_shape: Shape,
+) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+    move |q: &Queue| {
+        let tight = linear_shape.tight(region, e);
+        // The source: made valid on q's device, its place and box.
+        let (sp, sb) = match &src {
+            End::Image(m, o) => {
+                let img = image_of(m)?;
+                let mut st = lock(&img.state);
+                let a = img.ensure_valid(&mut st, q)?;
+                img.array_place(a, *o, region)
+            }
+            End::Linear(m, off) => {
+                let base = m.device_ptr(q)? + *off as DevicePtr;
+                let (_, b) = linear_shape.cuda_box([0; 3], region, e);
+                (tight.device(&linear_shape, base, [0; 3], e), b)
+            }
+        };
+        match &dst {
+            End::Image(m, o) => {
+                // Array to array goes through linear device memory: on the H100 (CUDA 13) a
+                // copy between two places of one layered array left the destination unchanged.
+                let bounce = match &src {
+                    End::Image(..) => {
+                        let t = DeviceAlloc::new(sb[0] * sb[1] * sb[2]).map_err(|e| e.alloc_code())?;
+                        let tp = Place::Device { ptr: t.ptr, row: sb[0], slice: sb[0] * sb[1] };
+                        copy_boxes(q, sp, sb, tp, sb, e)?;
+                        Some(t)
+                    }
+                    End::Linear(..) => None,
+                };
+                let img = image_of(m)?;
+                let mut st = lock(&img.state);
+                let a = img.array_for_overwrite(&mut st, q, *o, region)?;
+                let (dp, db) = img.array_place(a, *o, region);
+                match &bounce {
+                    Some(t) => {
+                        let tp = Place::Device { ptr: t.ptr, row: db[0], slice: db[0] * db[1] };
+                        copy_boxes(q, tp, db, dp, db, e)?;
+                        // The temporary is freed when this returns: the copies must be done.
+                        q.stream.synchronize().map_err(cl)?;
+                    }
+                    None => copy_boxes(q, sp, sb, dp, db, e)?,
+                }
+                img.written(&mut st, q);
+                Ok(())
+            }
+            End::Linear(m, off) => {
+                let len = tight.span(&linear_shape, region, e);
+                let (_, db) = linear_shape.cuda_box([0; 3], region, e);
+                m.overwrite_with(q, *off, len, |d| {
+                    copy_boxes(q, sp, sb, tight.device(&linear_shape, d, [0; 3], e), db, e)
+                })
+            }
+        }
+    }
+}
+
+/// Copies between two places whose boxes hold the same pixels: one call when the boxes have
+/// the same shape, else (a 1-D array's layers against another image's rows) row by row.
+fn copy_boxes(q: &Queue, sp: Place, sb: [usize; 3], dp: Place, db: [usize; 3], e: usize) -> CLResult<()> {
+    if sb == db {
+        // SAFETY: device memory and arrays only.
+        return unsafe { copy_box(&q.stream, sp, dp, sb[0], sb[1], sb[2], None) }.map_err(cl);
+    }
+    let _ = e;
+    let rows = |b: [usize; 3]| (0..b[2]).flat_map(move |z| (0..b[1]).map(move |y| (y, z)));
+    for ((sy, sz), (dy, dz)) in rows(sb).zip(rows(db)) {
+        // SAFETY: device memory and arrays only.
+        unsafe { copy_box(&q.stream, row_of(sp, sy, sz), row_of(dp, dy, dz), sb[0], 1, 1, None) }
+            .map_err(cl)?;
+    }
+    Ok(())
+}
+
+/// The place of row `y` of slice `z` of a box starting at `p`.
+fn row_of(p: Place, y: usize, z: usize) -> Place {
+    match p {
+        Place::Array { array, x, y: y0, z: z0 } => Place::Array { array, x, y: y0 + y, z: z0 + z },
+        Place::Device { ptr, row, slice } => {
+            Place::Device { ptr: ptr + (y * row + z * slice) as DevicePtr, row, slice }
+        }
+        Place::Host { ptr, row, slice } => Place::Host { ptr: ptr + y * row + z * slice, row, slice },
+    }
+}
+
+/// Work of clEnqueueFillImage on an image kept in arrays: `pixel` (already converted) repeated
+/// over the region in host memory, then copied.
+pub fn fill_work(
+    mem: &Arc<Cl<Mem>>,
+    pixel: Vec<u8>,
+    origin: [usize; 3],
+    region: [usize; 3],
+) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+    let mem = mem.clone();
+    move |q: &Queue| {
+        let img = image_of(&mem)?;
+        let e = img.element_size();
+        let tight = img.shape.tight(region, e);
+        let n = region[0] * region[1] * region[2];
+        let data: Vec<u8> = pixel.iter().copied().cycle().take(n * e).collect();
+        let mut st = lock(&img.state);
+        let a = img.array_for_overwrite(&mut st, q, origin, region)?;
+        let (arr, b) = img.array_place(a, origin, region);
+        let h = tight.host(&img.shape, data.as_ptr() as usize, [0; 3], e);
+        // SAFETY: `data` holds the region; the stream is synchronised before it is freed.
+        unsafe { copy_box(&q.stream, h, arr, b[0], b[1], b[2], None) }.map_err(cl)?;
+        q.stream.synchronize().map_err(cl)?;
+        img.written(&mut st, q);
+        Ok(())
+    }
+}
+
+/// clEnqueueMapImage on an image kept in arrays, the enqueue-time part: the host pointer
+/// (making a pinned mirror when the image has no host memory yet), its pitches, and the work
+/// that brings the region there.
+pub fn map(
+    mem: &Arc<Cl<Mem>>,
+    q: &Queue,
+    flags: cl_map_flags,
+    origin: [usize; 3],
+    region: [usize; 3],
+) -> CLResult<(*mut c_void, Layout, impl FnOnce(&Queue) -> CLResult<()> + Send + 'static)> {
+    let img = image_of(mem)?;
+    let e = img.element_size();
+    let (ptr, layout) = {
+        let mut st = lock(&img.state);
+        if st.host.is_none() {
+            q.make_current()?;
+            let p = PinnedAlloc::new(img.tight_size()).map_err(|_| CL_MAP_FAILURE)?;
+            let tight = img.shape.tight(img.shape.extent(), e);
+            st.host = Some(HostCopy { ptr: p.host as usize, layout: tight, _pinned: Some(p) });
+            if st.valid != ALL {
+                st.valid &= !HOST;
+            }
+        }
+        let h = st.host.as_ref().ok_or(CL_MAP_FAILURE)?;
+        (h.ptr + h.layout.offset(&img.shape, origin, e), h.layout)
+    };
+    let write = flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) as cl_map_flags != 0;
+    let read_in = flags & CL_MAP_WRITE_INVALIDATE_REGION as cl_map_flags == 0;
+    lock(&img.maps).push(Mapping { ptr, origin, region, write });
+    mem.count_map(true);
+    let m = mem.clone();
+    let work = move |q: &Queue| {
+        let img = image_of(&m)?;
+        let mut st = lock(&img.state);
+        if !read_in || st.valid & HOST != 0 {
+            return Ok(());
+        }
+        let a = img.ensure_valid(&mut st, q)?;
+        let (arr, b) = img.array_place(a, origin, region);
+        let h = layout.host(
+            &img.shape,
+            ptr - layout.offset(&img.shape, origin, img.element_size()),
+            origin,
+            img.element_size(),
+        );
+        // SAFETY: the image's own host copy (or the application's USE_HOST_PTR memory), which
+        // holds the mapped region.
+        unsafe { copy_box(&q.stream, arr, h, b[0], b[1], b[2], None) }.map_err(cl)?;
+        if img.shape.covers(origin, region) {
+            st.valid |= HOST;
+            img.note_last(&mut st, q);
+        }
+        Ok(())
+    };
+    Ok((ptr as *mut c_void, layout, work))
+}
+
+/// Undoes a mapping that was never made (its command failed to enqueue).
+pub fn forget_map(mem: &Mem, ptr: *mut c_void) {
+    if let Some(img) = mem.array_image() {
+        let mut maps = lock(&img.maps);
+        if let Some(i) = maps.iter().position(|m| m.ptr == ptr as usize) {
+            maps.remove(i);
+            mem.count_map(false);
+        }
+    }
+}
+
+/// clEnqueueUnmapMemObject on an image kept in arrays: finds the mapping (CL_INVALID_VALUE when
+/// `ptr` is not mapped) and returns the work that writes it back.
+pub fn unmap(
+    mem: &Arc<Cl<Mem>>,
+    ptr: *mut c_void,
+) -> CLResult<impl FnOnce(&Queue) -> CLResult<()> + Send + 'static> {
+    let img = image_of(mem)?;
+    let m = {
+        let mut maps = lock(&img.maps);
+        let i = maps.iter().position(|m| m.ptr == ptr as usize).ok_or(CL_INVALID_VALUE)?;
+        maps.remove(i)
+    };
+    mem.count_map(false);
+    let mem = mem.clone();
+    Ok(move |q: &Queue| {
+        if !m.write {
+            return Ok(());
+        }
+        let img = image_of(&mem)?;
+        let e = img.element_size();
+        let mut st = lock(&img.state);
+        let host_valid = st.valid & HOST != 0;
+        if img.shape.covers(m.origin, m.region) {
+            // Every pixel is on the host now: devices fetch it when they next need it.
+            st.valid = HOST;
+            img.note_last(&mut st, q);
+            return Ok(());
+        }
+        let a = img.ensure_valid(&mut st, q)?;
+        let (arr, b) = img.array_place(a, m.origin, m.region);
+        let layout = st.host.as_ref().ok_or(CL_INVALID_VALUE)?.layout;
+        let h = layout.host(&img.shape, m.ptr - layout.offset(&img.shape, m.origin, e), m.origin, e);
+        // SAFETY: the mapped region of the image's host memory, live while the image is.
+        unsafe { copy_box(&q.stream, h, arr, b[0], b[1], b[2], None) }.map_err(cl)?;
+        st.valid = bit(q.dev) | if host_valid { HOST } else { 0 };
+        img.note_last(&mut st, q);
+        Ok(())
+    })
+}
+
+/// Work of clEnqueueMigrateMemObjects for an image kept in arrays.
+pub fn migrate(
+    mem: &Arc<Cl<Mem>>,
+    to_host: bool,
+    undefined: bool,
+) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+    let mem = mem.clone();
+    move |q: &Queue| {
+        let img = image_of(&mem)?;
+        let mut st = lock(&img.state);
+        if undefined {
+            img.alloc(&mut st, q)?;
+            if !to_host {
+                st.valid = bit(q.dev);
+            }
+            return Ok(());
+        }
+        if to_host && st.valid & HOST == 0 {
+            if let Some((hp, layout)) = st.host.as_ref().map(|h| (h.ptr, h.layout)) {
+                let a = img.ensure_valid(&mut st, q)?;
+                let ext = img.shape.extent();
+                let (arr, b) = img.array_place(a, [0; 3], ext);
+                let h = layout.host(&img.shape, hp, [0; 3], img.element_size());
+                // SAFETY: the image's own host copy, which holds the whole image.
+                unsafe { copy_box(&q.stream, arr, h, b[0], b[1], b[2], None) }.map_err(cl)?;
+                st.valid |= HOST;
+                img.note_last(&mut st, q);
+            }
+            return Ok(());
+        }
+        img.ensure_valid(&mut st, q).map(|_| ())
+    }
+}
