@@ -719,6 +719,7 @@ static const char *LIBCLC_FIXES =
     "  ((__global float8 *)fo)[0] = fmod(fa[0], fb[0]);\n"
     "  fo[8] = erfc(fi[0]);\n"
     "  fo[9] = tgamma(fi[1]);\n"
+    "  fo[11] = tgamma(fi[3]);\n"
     "  fo[10] = ldexp(fi[2], ni[0]);\n"
     "  dout[0] = ldexp(di[0], ni[1]);\n"
     "  dout[1] = ldexp(di[1], ni[2]);\n"
@@ -727,8 +728,9 @@ static const char *LIBCLC_FIXES =
     "  dout[3] = frexp(di[3], &e);\n"
     "  io[0] = e;\n"
     "  dout[4] = tgamma(di[4]);\n"
-    "  vstore_half_rtp(di[5], 0, ho);\n"
-    "  vstore_half_rtn(di[6], 1, ho);\n"
+    "  dout[5] = tgamma(di[7]);\n"
+    "  vstore_half_rtp(di[5], (size_t)0, ho);\n"
+    "  vstore_half_rtn(di[6], (size_t)1, ho);\n"
     "}\n";
 
 static int same_float(float a, float b) { return (isnan(a) && isnan(b)) || (a == b && signbit(a) == signbit(b)); }
@@ -740,9 +742,9 @@ static void test_libclc_fixes(void) {
     /* float8 fmod: LLVM 19 made one extending vector load of float8 data, which ptxas rejects. */
     float fa[8] = {7 * 0x1p-149f, 5.5f, -5.5f, 1e30f, 3.0f, 0x1p-126f, NAN, 1.0f};
     float fb[8] = {2 * 0x1p-149f, 2.0f, 2.0f, 3.0f, INFINITY, 0x1.8p-127f, 1.0f, 0.0f};
-    float fi[3] = {0x1.2a2p+3f, -0x1.0002p+12f, 1.0f};
-    double di[7] = {NAN, -0x1.68ffffffffeaep+988, 0x1.8p-1000, NAN, -0x1.0000000000200p+33,
-                    0x1.78p-767, -0x1.78p-767};
+    float fi[4] = {0x1.2a2p+3f, -0x1.0002p+12f, 1.0f, -0x1.0002p+5f};
+    double di[8] = {NAN, -0x1.68ffffffffeaep+988, 0x1.8p-1000, NAN, -0x1.0000000000200p+33,
+                    0x1.78p-767, -0x1.78p-767, -0x1.06p+3};
     cl_int ni[4] = {-149, 5, 2147482589, -70};
     cl_program p = build(LIBCLC_FIXES, NULL, NULL);
     cl_kernel k = kernel(p, "fixes");
@@ -770,12 +772,17 @@ static void test_libclc_fixes(void) {
     float erfc_want = (float)erfc((double)fi[0]); /* 0x1.a7b76p-130, a subnormal */
     CHECK(fabsf(fo[8] - erfc_want) <= 2 * 0x1p-149f, "erfc(%a) = %a, want %a", fi[0], fo[8], erfc_want);
     CHECK(fo[9] == 0 && signbit(fo[9]), "tgamma(%a) = %a, want -0", fi[1], fo[9]);
+    /* tgamma(-0x1.0002p+5f) = -0x1.42346ap-108 (libclc's float exp(lgamma) gave 38 ulp off). */
+    CHECK(fabsf(fo[11] - -0x1.42346ap-108f) <= 2 * 0x1p-131f, "tgamma(%a) = %a, want -0x1.42346ap-108", fi[3], fo[11]);
     CHECK(fo[10] == 0x1p-149f, "ldexp(1.0f, -149) = %a", fo[10]);
     CHECK(isnan(dout[0]), "ldexp(NaN, 5) = %a", dout[0]);
     CHECK(isinf(dout[1]) && dout[1] < 0, "ldexp(%a, 2147482589) = %a, want -inf", di[1], dout[1]);
     CHECK(dout[2] == 0x1.8p-1070, "ldexp(0x1.8p-1000, -70) = %a, want 0x1.8p-1070", dout[2]);
     CHECK(isnan(dout[3]) && io[0] == 0, "frexp(NaN) = {%a, %d}, want {nan, 0}", dout[3], io[0]);
     CHECK(dout[4] == 0 && signbit(dout[4]), "tgamma(%a) = %a, want -0", di[4], dout[4]);
+    /* tgamma(-8.1875) = -0x1.88f5670fff309p-14 (libclc's exp(lgamma) was 19 ulp off; CTS limit 16) */
+    CHECK(fabs(dout[5] - -0x1.88f5670fff309p-14) <= 4 * 0x1p-66, "tgamma(%a) = %a, want -0x1.88f5670fff309p-14", di[7],
+          dout[5]);
     CHECK(ho[0] == 0x0001 && ho[1] == 0x8001, "vstore_half_rtp/rtn(+-0x1.78p-767) = %#06x, %#06x, want 0x0001, 0x8001",
           ho[0], ho[1]);
     printf("libclc fixes: fmod float8 %a, erfc %a, ldexp %a\n", fo[0], fo[8], dout[2]);
