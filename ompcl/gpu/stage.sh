@@ -52,7 +52,7 @@ REPORT="$OUT/report.txt"
 echo "ompcl corpus on $(hostname), label=$LABEL, OCL_ICD_VENDORS=${OCL_ICD_VENDORS:-<default>}, $(date -u)"
 printf "%-30s %-6s %-8s %s\n" program result offload "regions (where ran)"
 while read -r name offload; do
-    OMPCL_DEVICE=${OMPCL_RUN_DEVICE:-gpu} OMPCL_PROFILE=1 OMP_NUM_THREADS=4 timeout 600 "$D/bin/$name" > "$OUT/$name.out" 2> "$OUT/$name.err"
+    OMPCL_DEVICE=${OMPCL_RUN_DEVICE:-gpu} OMPCL_PROFILE=1 OMP_NUM_THREADS=4 timeout ${OMPCL_RUN_TIMEOUT:-600} "$D/bin/$name" > "$OUT/$name.out" 2> "$OUT/$name.err"
     rc=$?
     same=$(awk -v tol=1e-5 'NR==FNR { for (i = 1; i <= NF; i++) a[++n] = $i; next }
         { for (i = 1; i <= NF; i++) b[++m] = $i }

@@ -12,18 +12,22 @@ typedef struct ompcl_module {
     int nregions;
     int needs_fp64;
     void *state;          /* runtime-owned */
+    size_t const_bytes;   /* the most bytes of __constant arguments one kernel takes */
+    int const_args;       /* the most __constant arguments one kernel takes */
 } ompcl_module;
 
-enum { OMPCL_VAL = 1, OMPCL_BUF = 2, OMPCL_TMP = 3, OMPCL_RED = 4, OMPCL_LASTP = 5 };
+enum { OMPCL_VAL = 1, OMPCL_BUF = 2, OMPCL_TMP = 3, OMPCL_RED = 4, OMPCL_LASTP = 5, OMPCL_LOCKS = 6 };
 
 typedef struct ompcl_arg {
     int kind;
     const char *name;
     void *addr;    /* VAL: &value; BUF: the pointer value (address in a registered block);
                       TMP: address of a local object; RED/LASTP: &variable */
-    size_t size;   /* VAL/TMP/RED/LASTP: bytes */
+    size_t size;   /* VAL/TMP/RED/LASTP: bytes; LOCKS: bytes of the kernel's critical-section
+                      locks (one int per name; zeroed before the launch) */
     int written;   /* BUF/TMP: the region may write it */
-    int rtype;     /* RED: 1 int 2 uint 3 long 4 ulong 5 float 6 double */
+    int rtype;     /* RED: 1 int 2 uint 3 long 4 ulong 5 float 6 double; BUF: 1 = a __constant
+                      parameter (read-only in the kernel) */
     int rop;       /* RED: 1 + 2 * 3 - 4 & 5 | 6 ^ 7 && 8 || */
 } ompcl_arg;
 

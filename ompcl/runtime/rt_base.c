@@ -47,6 +47,9 @@ typedef struct _cl_event *cl_event;
 #define CL_PLATFORM_NAME 0x0902
 #define CL_DEVICE_NAME 0x102B
 #define CL_DEVICE_EXTENSIONS 0x1030
+#define CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE 0x1020
+#define CL_DEVICE_MAX_CONSTANT_ARGS 0x1021
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
 #define CL_MEM_READ_WRITE 1
 #define CL_PROGRAM_BUILD_LOG 0x1183
 #define CL_KERNEL_WORK_GROUP_SIZE 0x11B0
@@ -82,6 +85,14 @@ static cl_context g_ctx;
 static cl_command_queue g_q;
 static char g_devname[256], g_platname[256];
 static int g_fp64;
+/* critical sections under a device lock may run on the device: it guarantees forward progress to
+   diverged work-items (NVIDIA compute capability >= 7: independent thread scheduling), or
+   OMPCL_DEVICE_LOCKS=1 says so (e.g. to test on PoCL's CPU device, whose work-items of one group
+   run one after the other and whose groups are threads) */
+static int g_devlocks;
+static int g_nv_cc;          /* NVIDIA compute capability major (cl_nv_device_attribute_query), 0 if none */
+static cl_ulong g_max_const; /* CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE */
+static cl_uint g_max_const_args;
 static int g_profile;
 static int g_notrack; /* OMPCL_TRACK=0: no page protection, every used block is copied each time */
 static long g_page = 4096;

@@ -68,6 +68,17 @@ static void init(void) {
     char ext[8192] = "";
     cl.GetDeviceInfo(g_dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL);
     g_fp64 = strstr(ext, "cl_khr_fp64") != NULL;
+    cl_uint cc = 0;
+    if (strstr(ext, "cl_nv_device_attribute_query") &&
+        cl.GetDeviceInfo(g_dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof cc, &cc, NULL) == CL_SUCCESS)
+        g_nv_cc = (int)cc;
+    g_devlocks = g_nv_cc >= 7;
+    const char *dl = getenv("OMPCL_DEVICE_LOCKS");
+    if (dl && *dl) g_devlocks = strcmp(dl, "0") != 0;
+    if (cl.GetDeviceInfo(g_dev, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, sizeof g_max_const, &g_max_const, NULL) != CL_SUCCESS)
+        g_max_const = 65536; /* OpenCL 1.2's minimum */
+    if (cl.GetDeviceInfo(g_dev, CL_DEVICE_MAX_CONSTANT_ARGS, sizeof g_max_const_args, &g_max_const_args, NULL) != CL_SUCCESS)
+        g_max_const_args = 8;
     const char *tr = getenv("OMPCL_TRACK");
     if (tr && !strcmp(tr, "0")) g_notrack = 1;
     const char *f64 = getenv("OMPCL_FP64"); /* OMPCL_FP64=0: keep double code off the device */

@@ -16,6 +16,7 @@ typedef struct mstate {
     size_t *wgs;
     rstat *st;
     ompcl_module *m;
+    char *opts; /* the build options used (m->options and what the device needs) */
     struct mstate *next;
 } mstate;
 static mstate *g_mods;
@@ -119,7 +120,20 @@ static cl_program program_for(ompcl_module *m, mstate *s, int rid, rstat *r, int
             warnf("%s: the OpenCL device '%s' has no fp64 (cl_khr_fp64); its regions run on the CPU", base_name(m->file), g_devname);
             return NULL;
         }
-        s->prog = build_src(m, m->options, r, err, sizeof err);
+        /* the build options of this device: NVIDIA's gpu-scope fence for device locks; read-only
+           global arrays in __constant memory unless one kernel would take more than the device has */
+        char *opts = malloc(strlen(m->options) + 128);
+        strcpy(opts, m->options);
+        if (g_nv_cc) strcat(opts, " -DOMPCL_NV_FENCE");
+        if (m->const_bytes > g_max_const || (cl_uint)m->const_args > g_max_const_args) {
+            strcat(opts, " -DOMPCL_CONST=__global");
+            if (g_profile)
+                fprintf(stderr, "ompcl-profile: %s: read-only global arrays stay in __global memory (a kernel takes %zu B in %d arguments; '%s' allows %llu B in %u)\n",
+                        base_name(m->file), m->const_bytes, m->const_args, g_devname, (unsigned long long)g_max_const, g_max_const_args);
+        }
+        free(s->opts);
+        s->opts = opts;
+        s->prog = build_src(m, s->opts, r, err, sizeof err);
         if (s->prog) {
             s->status = 1;
         } else {
@@ -131,8 +145,8 @@ static cl_program program_for(ompcl_module *m, mstate *s, int rid, rstat *r, int
     if (s->status == 1) return s->prog;
     if (s->status != 2) return NULL;
     if (s->rstatus[rid] == 0) {
-        char *opts = malloc(strlen(m->options) + 64);
-        sprintf(opts, "%s -DOMPCL_ONLY=%d", m->options, rid);
+        char *opts = malloc(strlen(s->opts) + 64);
+        sprintf(opts, "%s -DOMPCL_ONLY=%d", s->opts, rid);
         s->rprog[rid] = build_src(m, opts, r, err, sizeof err);
         free(opts);
         s->rstatus[rid] = s->rprog[rid] ? 1 : -1;
@@ -143,7 +157,7 @@ static cl_program program_for(ompcl_module *m, mstate *s, int rid, rstat *r, int
 
 typedef struct use {
     blk *b;
-    int written, tmp;
+    int written, tmp, konst;
 } use;
 
 static double tm_h2d, tm_d2h;
@@ -221,6 +235,12 @@ static cl_kernel kernel_for(ompcl_module *m, mstate *s, int rid, rstat *r, int l
     return s->kern[rid];
 }
 
+static void lock_warning(ompcl_module *m, int line) {
+    warnf("%s:%d: the region's 'critical' sections need a device lock, and '%s' does not guarantee forward progress "
+          "to diverged work-items (NVIDIA sm_70+ does; OMPCL_DEVICE_LOCKS=1 overrides); the region runs on the CPU",
+          base_name(m->file), line, g_devname);
+}
+
 /* A region made of several kernels runs them all or none: before the first runs, each must be
    built and every block it uses known to the runtime. */
 int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na) {
@@ -229,10 +249,14 @@ int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na)
     int ok = g_have_cl;
     mstate *s = ok ? mod_state(m) : NULL;
     rstat *r = ok ? &s->st[rid] : NULL;
-    if (ok) {
-        r->line = line;
-        ok = kernel_for(m, s, rid, r, line) != NULL;
-    }
+    if (ok) r->line = line;
+    /* device locks first: without them the region runs on the CPU, no need to build */
+    for (int i = 0; i < na && ok; i++)
+        if (a[i].kind == OMPCL_LOCKS && !g_devlocks) {
+            ok = 0;
+            if (!r->warned++) lock_warning(m, line);
+        }
+    if (ok) ok = kernel_for(m, s, rid, r, line) != NULL;
     pthread_mutex_lock(&g_lock);
     for (int i = 0; i < na && ok; i++) {
         if (a[i].kind != OMPCL_BUF) continue;
@@ -288,6 +312,12 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
     mstate *s = mod_state(m);
     rstat *r = &s->st[rid];
     r->line = line;
+    for (int i = 0; i < na; i++)
+        if (a[i].kind == OMPCL_LOCKS && !g_devlocks) {
+            if (!r->warned++) lock_warning(m, line);
+            pthread_mutex_unlock(&g_launch);
+            return 0;
+        }
     if (!kernel_for(m, s, rid, r, line)) { pthread_mutex_unlock(&g_launch); return 0; }
     cl_int err = 0;
     cl_kernel k = s->kern[rid];
@@ -346,8 +376,19 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
             int j;
             for (j = 0; j < nu; j++)
                 if (u[j].b == b) break;
-            if (j == nu) { u[nu].b = b; u[nu].written = 0; u[nu].tmp = b->is_global < 0; nu++; }
+            if (j == nu) { u[nu].b = b; u[nu].written = 0; u[nu].konst = 0; u[nu].tmp = b->is_global < 0; nu++; }
             u[j].written |= x->written;
+            u[j].konst |= x->kind == OMPCL_BUF && x->rtype == 1;
+            if (u[j].written && u[j].konst) {
+                /* a __constant argument whose block the kernel also writes through another pointer:
+                   the constant cache would not see the writes */
+                ok = 0;
+                if (!r->warned++)
+                    warnf("%s:%d: '%s' shares memory with a read-only global array the kernel reads as __constant; the region runs on the CPU",
+                          base_name(m->file), line, x->name);
+                failname = "";
+                break;
+            }
             if (!b->mem || b->dirty || !b->big || !b->prot || b->plo > b->base || b->base + b->size > b->phi) {
                 if (sync_to_device(b)) { ok = 0; failname = "clCreateBuffer/clEnqueueWriteBuffer"; break; }
             }
@@ -360,6 +401,15 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
             tmpmem[i] = cl.CreateBuffer(g_ctx, CL_MEM_READ_WRITE, (groups ? groups : 1) * x->size, NULL, &err);
             if (!tmpmem[i] || err) { ok = 0; failname = "clCreateBuffer"; break; }
             SET(sizeof(cl_mem), &tmpmem[i]); /* partials; the tree is in static __local memory */
+            break;
+        }
+        case OMPCL_LOCKS: {
+            /* every lock free: a fresh zeroed buffer per launch (a launch ends with all released) */
+            void *zero = calloc(1, x->size);
+            tmpmem[i] = cl.CreateBuffer(g_ctx, CL_MEM_READ_WRITE, x->size, NULL, &err);
+            if (!tmpmem[i] || err || !zero || wr(tmpmem[i], 0, x->size, zero)) { ok = 0; failname = "clCreateBuffer"; free(zero); break; }
+            free(zero);
+            SET(sizeof(cl_mem), &tmpmem[i]);
             break;
         }
         case OMPCL_LASTP: {

@@ -9,13 +9,16 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write;
 
 mod analysis;
+mod constant;
 mod cpu;
+mod critical;
 mod host;
 mod kernel;
 mod races;
 mod sequence;
 mod types;
 
+use constant::konst_flag;
 use host::{command_line_macros, kernel_call, sequence_call};
 use types::{builtin_cl, Types};
 
@@ -351,6 +354,15 @@ struct Translator<'a> {
     /// parameters, passed at every call (OpenCL 1.2 has no program-scope __global variables).
     /// function key -> (declaration, written)
     func_globals: HashMap<String, Vec<(Node, bool)>>,
+    /// notes about the region being translated, kept only if it is offloaded (e.g. that its
+    /// critical sections need a device lock, so where it runs is decided at run time)
+    pending_notes: Vec<String>,
+    /// global arrays the device code writes or uses other than by subscript: never __constant
+    not_constant: HashSet<String>,
+    /// global arrays that may be __constant parameters: name -> bytes
+    constant_sizes: BTreeMap<String, usize>,
+    /// kernel id -> the global arrays it takes as parameters (candidates for __constant)
+    kernel_constants: BTreeMap<usize, Vec<String>>,
 }
 
 pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
@@ -362,7 +374,10 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     let mut args = opts.clang_args.clone();
     args.push("-D_OPENMP=200203".into());
     // libclang reads an omp.h of ompcl's own (GCC's uses attributes clang rejects)
-    let inc = std::env::temp_dir().join(format!("ompcl-parse-include-{}", std::process::id()));
+    // one folder per call: translations may run in several threads of one process (the tests)
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let inc = std::env::temp_dir().join(format!("ompcl-parse-include-{}-{call}", std::process::id()));
     let _ = std::fs::create_dir_all(&inc);
     let _ = std::fs::write(inc.join("omp.h"), PARSE_OMP_H);
     args.push("-isystem".into());
@@ -457,6 +472,10 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         bad_funcs: HashMap::new(),
         next_kid: 0,
         func_globals: HashMap::new(),
+        pending_notes: Vec::new(),
+        not_constant: HashSet::new(),
+        constant_sizes: BTreeMap::new(),
+        kernel_constants: BTreeMap::new(),
     };
     t.associate(&tu);
     let nesting = {
@@ -572,13 +591,20 @@ impl<'a> Translator<'a> {
                     });
                 }
             }
-            let res = if target == 2 { Err(String::new()) } else { self.region_kernel(r, &p, node) };
+            self.pending_notes.clear();
+            let res = if target == 2 {
+                Err("its 'target(pthread)' clause asks for the CPU".into())
+            } else {
+                self.region_kernel(r, &p, node)
+            };
+            let notes = std::mem::take(&mut self.pending_notes);
             let rid = r.id;
             let line = p.line;
             let mut pre = String::new();
             let post = format!(" ompcl_cpu_end(&__ompcl_mod, {rid}, {line}, __ompcl_t0); }} }}");
             match res {
                 Ok(steps) => {
+                    self.cx.diags.extend(notes);
                     let cond = steps.iter().find_map(|st| match st {
                         Step::Kernel { k, .. } => k.ifcond.clone(),
                         Step::Host(_) => None,
@@ -610,10 +636,13 @@ impl<'a> Translator<'a> {
                     regions_out.push((line, true, String::new()));
                 }
                 Err(reason) => {
-                    if !reason.is_empty() {
-                        let msg = format!(
-                            "parallel region not offloaded to OpenCL: {reason}; it runs on the CPU (threads)"
-                        );
+                    // every region kept on the CPU says why, once (a note when the program asked)
+                    let msg = format!(
+                        "parallel region not offloaded to OpenCL: {reason}; it runs on the CPU (threads)"
+                    );
+                    if target == 2 {
+                        self.cx.diags.push(format!("{}:{}:{}: note: {msg}", self.cx.file, p.line, p.col));
+                    } else {
                         self.cx.warn(p.line, p.col, &msg);
                     }
                     regions_out.push((line, false, reason));
@@ -710,6 +739,7 @@ impl<'a> Translator<'a> {
             cl.push_str("#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n");
         }
         cl.push_str(CL_PRELUDE);
+        cl.push_str(constant::CONST_PRELUDE);
         cl.push_str(&command_line_macros(&opts.cl_defines));
         if !kernels.is_empty() {
             // user macros
@@ -783,7 +813,8 @@ impl<'a> Translator<'a> {
             cl.push_str(&bodies);
             cl.push_str(&kernels);
         }
-        let cl = cl.replace("long long", "long");
+        let mut cl = cl.replace("long long", "long");
+        let (const_bytes, const_args) = self.settle_constants(&mut cl, &offloaded);
 
         // host prefix
         let mut host = String::new();
@@ -800,7 +831,7 @@ impl<'a> Translator<'a> {
         let optstr = String::from("-cl-std=CL1.2");
         let _ = writeln!(
             host,
-            "static ompcl_module __ompcl_mod = {{ {}, __ompcl_src, {}, {}, {}, 0 }};",
+            "static ompcl_module __ompcl_mod = {{ {}, __ompcl_src, {}, {}, {}, 0, {const_bytes}, {const_args} }};",
             c_string(&file),
             c_string(&optstr),
             nk,
@@ -826,6 +857,7 @@ impl<'a> Translator<'a> {
             }
         }
         host.push_str(&render_host(text, &mut edits));
+        self.settle_constant_flags(&mut host);
         let _ = writeln!(
             host,
             "\n__attribute__((constructor)) static void __ompcl_register_globals(void) {{\n{regs}}}"

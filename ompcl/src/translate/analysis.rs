@@ -20,6 +20,7 @@ impl<'a> Translator<'a> {
     ) -> Result<(), String> {
         let mut nodes = vec![root];
         root.walk(&mut |c| nodes.push(c));
+        self.note_unsubscripted_globals(&nodes);
         // the file this code is in (a called function may come from a user header)
         let file = root.range().0.file;
         let ftext = self.cx.file_text(&file);
@@ -538,14 +539,15 @@ impl<'a> Translator<'a> {
         if !globals.is_empty() {
             // the globals become trailing parameters (same names: the body is unchanged)
             let mut ps = Vec::new();
-            for (g, _) in &globals {
+            for (g, w) in &globals {
                 let (ty, n) = (g.ty(), g.spelling());
                 self.types.note(ty, 0)?;
                 let c = ty.canonical();
                 ps.push(if ty.is_array() {
                     let e = c.elem();
                     let inner = if e.is_array() { format!("(*{n})") } else { format!("*{n}") };
-                    format!("__global {}", self.types.declr(e, &inner)?)
+                    let space = self.function_global_space(g, *w);
+                    format!("{space} {}", self.types.declr(e, &inner)?)
                 } else {
                     self.types.declr(ty, &n)?
                 });

@@ -62,7 +62,7 @@ pub(super) fn sequence_call(steps: &[Step], target: i32, file: &str) -> String {
             let mem: Vec<&String> = k
                 .host_args
                 .iter()
-                .filter(|a| a.starts_with("{OMPCL_BUF") || a.starts_with("{OMPCL_TMP"))
+                .filter(|a| ["{OMPCL_BUF", "{OMPCL_TMP", "{OMPCL_LOCKS"].iter().any(|k| a.starts_with(k)))
                 .collect();
             let n = mem.len();
             let list = if n == 0 {

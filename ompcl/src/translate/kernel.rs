@@ -278,6 +278,8 @@ impl<'a> Translator<'a> {
             .filter(|v| matches!(v.kind, VK::Buf | VK::TmpArr | VK::Inout))
             .map(|v| key_of(&v.decl))
             .collect();
+        let mut locks: Vec<String> = Vec::new(); // names of the device-locked criticals
+        let mut lock_at: Vec<(u32, u32)> = Vec::new(); // where they are
         for pi in self.pragmas_in(bs, be) {
             let pp = self.cx.pragmas[pi].clone();
             let d0 = pp.directive[0].as_str();
@@ -287,7 +289,16 @@ impl<'a> Translator<'a> {
                     let Some(&(st, _ss, se)) = self.cx.assoc.get(&pi) else {
                         return Err(format!("'{d0}' without a statement"));
                     };
-                    let ed = self.atomic_edit(&pp, st, se, &edits, &buffers)?;
+                    // a `critical` that is not one update runs under a device lock (the region
+                    // then needs a device with independent thread scheduling: decided at run time)
+                    let ed = match self.atomic_edit(&pp, st, se, &edits, &buffers) {
+                        Ok(ed) => ed,
+                        Err(_) if d0 == "critical" => {
+                            lock_at.push((pp.line, pp.col));
+                            self.lock_edit(&pp, st, se, &edits, &mut locks)?
+                        }
+                        Err(why) => return Err(why),
+                    };
                     edits.push(ed);
                 }
                 _ => return Err(format!("'{}' inside the loop is not translated to OpenCL", pp.name())),
@@ -393,6 +404,9 @@ impl<'a> Translator<'a> {
                 VK::Buf | VK::TmpArr | VK::Inout => {
                     // pointer to the element (arrays), the pointee (pointers) or the object itself
                     let c = v.ty.canonical();
+                    // a global array the device code only reads may be a __constant parameter
+                    // (decided for the whole file at the end: see constant.rs)
+                    let space = self.global_array_space(v, kid, w);
                     let (decl, cast) = if c.kind() == CXType_Pointer {
                         (self.types.declr(v.ty, n)?, self.types.declr(v.ty, "")?)
                     } else if v.ty.is_array() {
@@ -400,8 +414,8 @@ impl<'a> Translator<'a> {
                         let inner_n = if e.is_array() { format!("(*{n})") } else { format!("*{n}") };
                         let inner_c = if e.is_array() { "(*)".to_string() } else { "*".to_string() };
                         (
-                            format!("__global {}", self.types.declr(e, &inner_n)?),
-                            format!("__global {}", self.types.declr(e, &inner_c)?),
+                            format!("{space} {}", self.types.declr(e, &inner_n)?),
+                            format!("{space} {}", self.types.declr(e, &inner_c)?),
                         )
                     } else {
                         (
@@ -409,7 +423,7 @@ impl<'a> Translator<'a> {
                             format!("__global {}", self.types.declr(v.ty, "*")?),
                         )
                     };
-                    params.push(format!("__global char *{n}__b"));
+                    params.push(format!("{space} char *{n}__b"));
                     params.push(format!("long {n}__o"));
                     let _ = writeln!(setup, "  {decl} = ({cast})({n}__b + {n}__o);");
                     let addr = if c.kind() == CXType_Pointer || v.ty.is_array() {
@@ -422,12 +436,28 @@ impl<'a> Translator<'a> {
                     } else {
                         ("OMPCL_BUF", "0".to_string())
                     };
+                    let konst = if space == "__global" { "0".to_string() } else { konst_flag(n) };
                     host_args.push(format!(
-                        "{{{kind}, \"{n}\", {addr}, {size}, {}, 0, 0}}",
+                        "{{{kind}, \"{n}\", {addr}, {size}, {}, {konst}, 0}}",
                         if w { 1 } else { 0 }
                     ));
                 }
             }
+        }
+        if let (Some(&(l, c)), true) = (lock_at.first(), self.pending_notes.is_empty()) {
+            let msg = format!(
+                "{}:{l}:{c}: note: 'critical' section not made of one update runs under a device lock: the region runs on the GPU only where the device guarantees forward progress to diverged work-items (NVIDIA sm_70+; OMPCL_DEVICE_LOCKS=1 forces it), elsewhere on the CPU (threads)",
+                self.cx.file
+            );
+            self.pending_notes.push(msg);
+        }
+        if !locks.is_empty() {
+            // one int per critical name, zeroed by the runtime before each launch
+            params.push("__global int *__ompcl_locks".into());
+            host_args.push(format!(
+                "{{OMPCL_LOCKS, \"critical\", (void*)0, {} * sizeof(int), 0, 0, 0}}",
+                locks.len()
+            ));
         }
         self.types.note(lvty, 0)?;
         let lvdecl = self.types.declr(lvty, &lvname)?;

@@ -1,4 +1,4 @@
-/* ompcl-test: offload=none warn="critical" */
+/* ompcl-test: offload=all devlock warn="device lock" */
 #include <stdio.h>
 #include <stdlib.h>
 int main(void) {
