@@ -1,5 +1,6 @@
 #!/bin/bash
-# conf14 run 3: diagnostics (raw CUDA after a fault; parameter_types' kernel with launches and
+# Staged as go3.sh beside stage.sh's output (plus diag/{cufault,ptk2} built from the probes here and
+# bin/kernels): not run (device budget). conf14 run 3: diagnostics (raw CUDA after a fault; parameter_types' kernel with launches and
 # releases; the CTS's parameter_types alone three ways), then groups3.txt on both platforms.
 cd "$(dirname "$0")"
 D=$PWD; mkdir -p /tmp/cudacl /tmp/v-empty ${OUT:-/tmp/out}; xz -dc libcudacl.so.xz > /tmp/cudacl/libcudacl.so
