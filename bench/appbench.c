@@ -8,7 +8,8 @@
  *  - kernel kinds (kernel time from profiling events, 3840x2160 8-bit image): count-nonzero
  *    (grid-stride loop, __local tree reduction, global atomic), bilinear remap (2-D gather with
  *    float maps), 7x7 separable Gaussian (__local tiles, two passes), absdiff (vload16/vstore16,
- *    abs_diff), LUT (vload4, table gather), convertTo (convert_float4, convert_uchar4_sat_rte).
+ *    abs_diff), LUT (vload4, table gather), convertTo (convert_float4, convert_uchar4_sat_rte);
+ *    and a check of the saturating float -> integer conversions at the edges (k.satconv.check).
  *
  * Every result is checked against a CPU reference. Times are medians.
  *
@@ -17,7 +18,9 @@
  * `./appbench raw [axpb4.ptx]` measures the same launch-path rows on the CUDA driver API directly
  * (libcuda.so.1 opened with dlopen; the kernel is equivalent PTX, made by llc-19 from IR, launched
  * with kernelParams), the floor any OpenCL implementation on CUDA pays; also launched through a
- * parameter buffer as cudacl does, and, given the PTX ptxgen makes of axpb4, that kernel.
+ * parameter buffer as cudacl does, and, given the PTX ptxgen makes of axpb4, that kernel; and
+ * the ways a blocking 4-byte read can wait (raw.read4.*: pinned or pageable destination, stream
+ * synchronise or query, event query or synchronise, synchronous copy).
  *
  * Besides a human-readable table, each result is one machine-readable line:
  *   RESULT <key> <value> <unit> <goal> <ok>
@@ -131,6 +134,9 @@ static struct {
     CUresult (*EventRecord)(CUevent, CUstream);
     CUresult (*EventSynchronize)(CUevent);
     CUresult (*EventDestroy)(CUevent);
+    CUresult (*EventQuery)(CUevent);
+    CUresult (*StreamQuery)(CUstream);
+    CUresult (*MemAllocHost)(void **, size_t);
 } cu;
 
 #define CU(call) do { CUresult r_ = (call); if (r_ != 0) DIE("%s:%d: %s = CUDA error %d", __FILE__, __LINE__, #call, r_); } while (0)
@@ -182,6 +188,7 @@ static int raw_main(const char *cudacl_ptx) {
     LOAD(StreamCreate, "cuStreamCreate"); LOAD(StreamSynchronize, "cuStreamSynchronize");
     LOAD(LaunchKernel, "cuLaunchKernel"); LOAD(EventCreate, "cuEventCreate"); LOAD(EventRecord, "cuEventRecord");
     LOAD(EventSynchronize, "cuEventSynchronize"); LOAD(EventDestroy, "cuEventDestroy_v2");
+    LOAD(EventQuery, "cuEventQuery"); LOAD(StreamQuery, "cuStreamQuery"); LOAD(MemAllocHost, "cuMemAllocHost_v2");
 #undef LOAD
     CU(cu.Init(0));
     CUdevice dev;
@@ -335,6 +342,60 @@ static int raw_main(const char *cudacl_ptx) {
     }
     result("read4", "blocking 4-byte read", median(one, SYNC), "us", "-", got == a[7]);
 
+    /* Ways a blocking 4-byte read can wait (issue 12: which one is quickest on this driver):
+     * into pinned memory (cuMemAllocHost) with cuMemcpyDtoHAsync and then cuStreamSynchronize,
+     * a spin on cuStreamQuery, or an event recorded after it and spun on with cuEventQuery, or
+     * waited for with cuEventSynchronize; the synchronous cuMemcpyDtoH into pinned and into
+     * pageable memory (legacy default stream: usable only when the queue's stream is idle). */
+    float *pin;
+    CU(cu.MemAllocHost((void **)&pin, 64));
+    CUevent ev;
+    CU(cu.EventCreate(&ev, 2 /* CU_EVENT_DISABLE_TIMING */));
+    static const char *const rd_key[] = {"raw.read4.pin.ssync", "raw.read4.pin.squery", "raw.read4.pin.equery",
+                                         "raw.read4.pin.esync", "raw.read4.pin.memcpy", "raw.read4.pageable.memcpy"};
+    static const char *const rd_label[] = {
+        "read4 pinned: DtoHAsync + cuStreamSynchronize", "read4 pinned: DtoHAsync + spin cuStreamQuery",
+        "read4 pinned: DtoHAsync + event, spin cuEventQuery", "read4 pinned: DtoHAsync + event, cuEventSynchronize",
+        "read4 pinned: cuMemcpyDtoH (synchronous)", "read4 pageable: cuMemcpyDtoH (synchronous)"};
+    for (int v = 0; v < 6; v++) {
+        int okv = 1;
+        for (int i = 0; i < SYNC; i++) {
+            pin[0] = -1;
+            got = -1;
+            double t0 = now_us();
+            switch (v) {
+            case 0: CU(cu.MemcpyDtoHAsync(pin, da + 7 * sizeof(float), 4, s)); CU(cu.StreamSynchronize(s)); break;
+            case 1: {
+                CU(cu.MemcpyDtoHAsync(pin, da + 7 * sizeof(float), 4, s));
+                CUresult r;
+                while ((r = cu.StreamQuery(s)) == 600 /* CUDA_ERROR_NOT_READY */) {}
+                CU(r);
+                break;
+            }
+            case 2: {
+                CU(cu.MemcpyDtoHAsync(pin, da + 7 * sizeof(float), 4, s));
+                CU(cu.EventRecord(ev, s));
+                CUresult r;
+                while ((r = cu.EventQuery(ev)) == 600) {}
+                CU(r);
+                break;
+            }
+            case 3:
+                CU(cu.MemcpyDtoHAsync(pin, da + 7 * sizeof(float), 4, s));
+                CU(cu.EventRecord(ev, s));
+                CU(cu.EventSynchronize(ev));
+                break;
+            case 4: CU(cu.MemcpyDtoH(pin, da + 7 * sizeof(float), 4)); break;
+            default: CU(cu.MemcpyDtoH(&got, da + 7 * sizeof(float), 4)); break;
+            }
+            if (v < 5) got = pin[0];
+            one[i] = now_us() - t0;
+            if (got != a[7]) okv = 0;
+        }
+        result(rd_key[v], rd_label[v], median(one, SYNC), "us", "-", okv);
+    }
+    CU(cu.EventDestroy(ev));
+
     float w = a[9];
     for (int i = 0; i < SYNC; i++) {
         double t0 = now_us();
@@ -445,7 +506,7 @@ static const char *SRC =
     "  vstore4(convert_uchar4_sat_rte(f), i, dst);\n"
     "}\n";
 
-static cl_program build(const char *src) {
+static cl_program build(const char *src, int dump_binary) {
     cl_int err;
     cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
     CK(err);
@@ -456,7 +517,7 @@ static cl_program build(const char *src) {
         DIE("build failed (%d):\n%s", err, log);
     }
     /* APPBENCH_BINARY=FILE: the program binary (NVIDIA's is PTX; cudacl's wraps its PTX). */
-    const char *dump = getenv("APPBENCH_BINARY");
+    const char *dump = dump_binary ? getenv("APPBENCH_BINARY") : NULL;
     size_t size = 0;
     if (dump && clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) == CL_SUCCESS && size) {
         unsigned char *bin = malloc(size);
@@ -836,6 +897,59 @@ static void bench_kernels(cl_program p) {
     free(img); free(img2); free(out); free(ref); free(mx); free(my); free(tmp);
 }
 
+/* The saturating float -> integer conversions on values at and beyond the edges (NaN, +-inf,
+ * halves, the limits): every rounding mode and destination type, scalar and vector, against
+ * C's rint/trunc/ceil/floor clamped to the type (NaN -> 0, OpenCL 1.2 6.2.3.3). */
+#define SATCONV_SRC \
+    "__kernel void satconv(__global const float *x, __global int *o) {\n" \
+    "  int i = get_global_id(0); float v = x[i]; __global int *r = o + i * 12;\n" \
+    "  r[0] = convert_uchar_sat(v); r[1] = convert_uchar_sat_rte(v); r[2] = convert_uchar_sat_rtz(v);\n" \
+    "  r[3] = convert_uchar_sat_rtp(v); r[4] = convert_uchar_sat_rtn(v); r[5] = convert_char_sat_rte(v);\n" \
+    "  r[6] = convert_short_sat_rte(v); r[7] = convert_ushort_sat_rtn(v); r[8] = convert_int_sat_rte(v);\n" \
+    "  r[9] = (int)convert_uint_sat_rtp(v); r[10] = convert_uchar4_sat_rte((float4)(v)).s2;\n" \
+    "  r[11] = convert_short2_sat((float2)(v)).s1;\n" \
+    "}\n"
+static double sat_ref(double v, int mode, double lo, double hi) {
+    if (v != v) return 0;
+    v = mode == 0 ? rint(v) : mode == 1 ? trunc(v) : mode == 2 ? ceil(v) : floor(v);
+    return v < lo ? lo : v > hi ? hi : v;
+}
+static void check_satconv(void) {
+    static const float xs[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 0.5f, 1.5f, 2.5f, -0.5f, -0.6f, 0.49999997f,
+                               126.5f, 127.5f, 128.5f, -128.5f, -129.0f, 254.5f, 255.49f, 255.5f, 256.0f, 1e10f, -1e10f,
+                               32767.5f, -32768.6f, 65534.5f, 65535.7f, 2147483520.0f, 2147483648.0f, -2147483904.0f,
+                               4294967040.0f, 4294967296.0f, 1e-40f, -1e-40f, 3.3f, -3.7f, 100.5f, 101.5f};
+    enum { NX = sizeof xs / sizeof xs[0] };
+    /* mode: 0 rte, 1 rtz, 2 rtp, 3 rtn */
+    static const struct { int mode; double lo, hi; } col[12] = {
+        {1, 0, 255}, {0, 0, 255}, {1, 0, 255}, {2, 0, 255}, {3, 0, 255}, {0, -128, 127}, {0, -32768, 32767},
+        {3, 0, 65535}, {0, -2147483648.0, 2147483647.0}, {2, 0, 4294967295.0}, {0, 0, 255}, {1, -32768, 32767}};
+    cl_program sp = build(SATCONV_SRC, 0);
+    cl_kernel k = kernel(sp, "satconv");
+    cl_int err;
+    cl_mem dx = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof xs, (void *)xs, &err);
+    CK(err);
+    cl_mem dout = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, NX * 12 * sizeof(int), NULL, &err);
+    CK(err);
+    CK(clSetKernelArg(k, 0, sizeof dx, &dx));
+    CK(clSetKernelArg(k, 1, sizeof dout, &dout));
+    size_t g = NX;
+    CK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+    int got[NX * 12];
+    CK(clEnqueueReadBuffer(q, dout, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < NX; i++)
+        for (int c = 0; c < 12; c++) {
+            double r = sat_ref(xs[i], col[c].mode, col[c].lo, col[c].hi);
+            int want = c == 9 ? (int)(unsigned)r : (int)r;
+            if (got[i * 12 + c] != want) {
+                if (bad++ < 10) printf("  satconv: x = %a, column %d: got %d, want %d\n", xs[i], c, got[i * 12 + c], want);
+            }
+        }
+    result("k.satconv.check", "saturating conversions at the edges (mismatches)", bad, "n", "-", bad == 0);
+    clReleaseMemObject(dx); clReleaseMemObject(dout); clReleaseKernel(k); clReleaseProgram(sp);
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc > 1 && !strcmp(argv[1], "--print-axpb4")) return fputs(AXPB4_SRC, stdout) < 0;
@@ -868,9 +982,10 @@ int main(int argc, char **argv) {
     printf("appbench: %s (%s) on %s\n\n", pname, pver, dname);
     printf("| %-54s | %13s | %-4s |\n", "benchmark", "median", "check");
     printf("|%s|%s|%s|\n", "--------------------------------------------------------", "---------------", "------");
-    cl_program p = build(SRC);
+    cl_program p = build(SRC, 1);
     if (!only || !strcmp(only, "launch")) bench_launch(p);
     if (!only || !strcmp(only, "kernels")) bench_kernels(p);
+    if (!only || !strcmp(only, "kernels")) check_satconv();
     clReleaseProgram(p);
     clReleaseCommandQueue(q);
     clReleaseCommandQueue(qp);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Joins bench/appbench.c runs into one table: one column per run, the cudacl/NVIDIA ratio, and
 # whether issue 12's goal for the row is met ("raw+0.5&nv": cudacl <= raw CUDA + 0.5 us and
-# <= NVIDIA; "nv": cudacl <= NVIDIA).
+# <= NVIDIA; "nv": cudacl <= NVIDIA; "nv-higher": cudacl >= NVIDIA, for rates such as TFLOPS).
 # Usage: scripts/appbench-table.sh cudacl=LOG nvidia=LOG raw=LOG [label=LOG...]
 # (the labels cudacl, nvidia and raw are the ones the ratio and the goals read).
 set -euo pipefail
@@ -39,6 +39,7 @@ awk '
       g = (key in goal) ? goal[key] : "-"
       if (ratio != "-" && ok[C, key] != "ok") g = g " (!!)"
       if (g == "nv" && ratio != "-") met = (v[C, key] <= v[N, key]) ? "yes" : "NO"
+      if (g == "nv-higher" && ratio != "-") met = (v[C, key] >= v[N, key]) ? "yes" : "NO"
       if (g == "raw+0.5&nv" && ratio != "-" && R && (R, key) in v) met = (v[C, key] <= v[R, key] + 0.5 && v[C, key] <= v[N, key]) ? "yes" : "NO"
       printf " %-10s | %-10s | %-4s |\n", ratio, g, met
     }

@@ -17,6 +17,7 @@ CFLAGS=(-O2 -g -Wall -DCL_TARGET_OPENCL_VERSION=300 -DCL_USE_DEPRECATED_OPENCL_1
 for src in tests/c/*.c bench/*.c; do
   [ -f "$src" ] || continue
   name=$(basename "$src" .c)
+  case "$name" in clblast_sgemm|clsrc_defines) continue ;; esac # built with CLBlast below
   cc "${CFLAGS[@]}" "$src" -o "$out/bin/$name" -lOpenCL -lm -lpthread -ldl
 done
 # The 6-kernel source of bench/buildbench.c as PTX, whole and one file per kernel, for
@@ -42,6 +43,15 @@ done
 bash conformance/pyopencl/stage.sh "$out/pyopencl" >/dev/null || echo "stage: pyopencl failed (skipped)"
 bash conformance/piglit/stage.sh "$out/piglit" >/dev/null || echo "stage: piglit failed (skipped)"
 tmp=$(mktemp -d); ( cd "$tmp" && apt-get download clpeak >/dev/null 2>&1 && dpkg-deb -x clpeak_*.deb x && cp x/usr/bin/clpeak "$OLDPWD/$out/clpeak" ) || echo "stage: clpeak failed (skipped)"; rm -rf "$tmp"
+# CLBlast (Debian's libclblast1/-dev, whose library needs only libOpenCL, libstdc++ and libc):
+# bench/clblast_sgemm.c beside its library, and the shim that prints the tuning it picks.
+tmp=$(mktemp -d); mkdir -p "$out/clblast"
+( cd "$tmp" && apt-get download libclblast1 libclblast-dev >/dev/null 2>&1 && for d in *.deb; do dpkg-deb -x "$d" x; done ) &&
+  cc -O2 -Wall bench/clblast_sgemm.c -o "$out/clblast/clblast_sgemm" -I"$tmp/x/usr/include" \
+     -L"$tmp/x/usr/lib/x86_64-linux-gnu" -l:libclblast.so.1 -Wl,-rpath,'$ORIGIN' -lOpenCL -lm &&
+  cp -L "$tmp/x/usr/lib/x86_64-linux-gnu/libclblast.so.1" "$out/clblast/" && xz -T2 -3 "$out/clblast/libclblast.so.1" &&
+  cc -O2 -Wall -shared -fPIC bench/clsrc_defines.c -o "$out/clblast/clsrc_defines.so" -ldl || echo "stage: clblast failed (skipped)"
+rm -rf "$tmp"
 cp scripts/gpu-run.sh "$out/run.sh"
 cp scripts/appbench-table.sh "$out/appbench-table.sh"
 du -sh "$out"

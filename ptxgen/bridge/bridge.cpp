@@ -31,6 +31,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -1616,6 +1617,177 @@ void defineRoundingConversions(Module &M) {
   }
 }
 
+// A __global or __constant pointer argument of a kernel is a buffer's (or sub-buffer's) device
+// address or NULL (OpenCL 1.2 has no other way to pass one): cudacl's buffers start on 256-byte
+// boundaries (cuMemAlloc), sub-buffer origins are multiples of CL_DEVICE_MEM_BASE_ADDR_ALIGN
+// (2048 bits) and a zero-copy CL_MEM_USE_HOST_PTR buffer is used only when the application's
+// pointer is a multiple of CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE (128 bytes). Telling LLVM lets it
+// widen accesses whose alignment follows from the index: vload4/vstore4 of uchar at i * 4
+// become one 32-bit access instead of four byte accesses (convertTo, LUT).
+constexpr unsigned KERNEL_POINTER_ALIGN = 128;
+void alignKernelPointerArgs(Function *F) {
+  MDNode *types = F->getMetadata("kernel_arg_type");
+  MDNode *spaces = F->getMetadata("kernel_arg_addr_space");
+  if (!types || !spaces) return;
+  unsigned n = std::min({types->getNumOperands(), spaces->getNumOperands(), (unsigned)F->arg_size()});
+  for (unsigned i = 0; i < n; i++) {
+    auto *t = dyn_cast<MDString>(types->getOperand(i));
+    auto *as = mdconst::dyn_extract<ConstantInt>(spaces->getOperand(i));
+    Argument *A = F->getArg(i);
+    // OpenCL address spaces in kernel_arg_addr_space: 1 global, 2 constant.
+    if (!t || !as || !t->getString().ends_with("*") || (as->getZExtValue() != 1 && as->getZExtValue() != 2))
+      continue;
+    // clang marks them with the pointee's alignment (align 1 for uchar *): raised, never lowered.
+    if (!A->getType()->isPointerTy() || A->hasByValAttr() || A->getParamAlign().valueOrOne() >= KERNEL_POINTER_ALIGN)
+      continue;
+    A->removeAttr(Attribute::Alignment);
+    A->addAttr(Attribute::getWithAlignment(F->getContext(), Align(KERNEL_POINTER_ALIGN)));
+  }
+}
+
+// convert_{char,uchar,short,ushort,int,uint}N_sat[_rte|_rtz|_rtp|_rtn](floatN / doubleN): one
+// PTX conversion per element. PTX's float-to-integer cvt clamps to the destination's range and
+// turns NaN into 0, exactly OpenCL's _sat (6.2.3.3); libclc's version (rint, a truncating cvt,
+// a NaN select and two compares and selects per element) is what made convertTo slower than
+// NVIDIA's, which emits one cvt.rni.sat.u8.f32. The rounding is the suffix's, rtz without one
+// (6.2.3.2: float-to-integer conversions round toward zero by default).
+void defineSaturatingConversions(Module &M) {
+  LLVMContext &C = M.getContext();
+  for (Function &F : M) {
+    if (!F.isDeclaration() || F.arg_size() != 1) continue;
+    StringRef n = F.getName();
+    size_t at = n.find("convert_");
+    if (!n.starts_with("_Z") || at == StringRef::npos) continue;
+    StringRef rest = n.substr(at + 8);
+    struct Dst { const char *name, *ptx; unsigned bits; };
+    static const Dst dsts[] = {{"uchar", "u8", 8}, {"char", "s8", 8}, {"ushort", "u16", 16},
+                               {"short", "s16", 16}, {"uint", "u32", 32}, {"int", "s32", 32}};
+    const Dst *dst = nullptr;
+    for (const Dst &d : dsts)
+      if (rest.starts_with(d.name)) {
+        dst = &d;
+        break;
+      }
+    if (!dst) continue;
+    rest = rest.substr(strlen(dst->name));
+    while (!rest.empty() && rest.front() >= '0' && rest.front() <= '9') rest = rest.drop_front();
+    if (!rest.starts_with("_sat")) continue;
+    rest = rest.substr(4);
+    const char *rnd = "rzi";
+    if (rest.starts_with("_rte")) rnd = "rni", rest = rest.substr(4);
+    else if (rest.starts_with("_rtz")) rnd = "rzi", rest = rest.substr(4);
+    else if (rest.starts_with("_rtp")) rnd = "rpi", rest = rest.substr(4);
+    else if (rest.starts_with("_rtn")) rnd = "rmi", rest = rest.substr(4);
+    Type *RT = F.getReturnType(), *AT = F.getArg(0)->getType();
+    Type *RE = RT->getScalarType(), *AE = AT->getScalarType();
+    unsigned lanes = isa<FixedVectorType>(RT) ? cast<FixedVectorType>(RT)->getNumElements() : 1;
+    unsigned alanes = isa<FixedVectorType>(AT) ? cast<FixedVectorType>(AT)->getNumElements() : 1;
+    bool f32 = AE->isFloatTy(), f64 = AE->isDoubleTy();
+    // The mangled argument must follow the name directly ("f", "d", "Dv4_f", ...).
+    bool argOk = (rest == "f" && f32) || (rest == "d" && f64) ||
+                 (rest.starts_with("Dv") && rest.ends_with(f32 ? "_f" : "_d") && (f32 || f64));
+    if (!argOk || lanes != alanes || isa<FixedVectorType>(RT) != isa<FixedVectorType>(AT) ||
+        !RE->isIntegerTy(dst->bits))
+      continue;
+    // 8-bit results come in a 16-bit register (PTX has no 8-bit registers; cvt writes the
+    // value zero- or sign-extended) and are truncated.
+    Type *RegT = dst->bits == 32 ? Type::getInt32Ty(C) : Type::getInt16Ty(C);
+    std::string text = std::string("cvt.") + rnd + ".sat." + dst->ptx + (f32 ? ".f32" : ".f64") + " $0, $1;";
+    std::string constraints = std::string(dst->bits == 32 ? "=r," : "=h,") + (f32 ? "f" : "d");
+    InlineAsm *cvt = InlineAsm::get(FunctionType::get(RegT, {AE}, false), text, constraints, false);
+    F.setLinkage(GlobalValue::InternalLinkage);
+    F.removeFnAttr(Attribute::NoInline);
+    F.removeFnAttr(Attribute::OptimizeNone);
+    F.addFnAttr(Attribute::AlwaysInline);
+    IRBuilder<> B(BasicBlock::Create(C, "entry", &F));
+    Value *x = F.getArg(0);
+    auto one = [&](Value *e) {
+      Value *r = B.CreateCall(cvt, {e});
+      return RegT == RE ? r : B.CreateTrunc(r, RE);
+    };
+    if (!isa<FixedVectorType>(RT)) {
+      B.CreateRet(one(x));
+    } else {
+      Value *v = PoisonValue::get(RT);
+      for (unsigned i = 0; i < lanes; i++) {
+        Value *e = B.CreateExtractElement(x, (uint64_t)i);
+        v = B.CreateInsertElement(v, one(e), (uint64_t)i);
+      }
+      B.CreateRet(v);
+    }
+  }
+}
+
+// After optimisation: the implicit global offset, work_dim and group base/count that kernels
+// store into .shared variables at entry (for the id builtins, which are functions of their own
+// before inlining) are read back, after inlining, in the kernel that stored them. Such a load
+// becomes the kernel's parameter itself (every work-item of a launch stores the same value, so
+// what it reads is that parameter), and a variable that nothing reads any more loses its
+// stores and goes: no shared memory and no stores at every kernel's entry for nothing.
+void forwardImplicitArgs(Module &M) {
+  const DataLayout &DL = M.getDataLayout();
+  // GlobalOpt may have split an array into one variable per element (__cudacl_goff.p1.0...).
+  std::vector<GlobalVariable *> vars;
+  for (GlobalVariable &G : M.globals())
+    for (const char *prefix : {"__cudacl_goff", "__cudacl_groups", "__cudacl_wdim"})
+      if (G.getName().starts_with(prefix) && G.getAddressSpace() == AS_LOCAL) vars.push_back(&G);
+  for (GlobalVariable *G : vars) {
+    for (Function &F : M) {
+      if (F.isDeclaration()) continue;
+      // byte offset -> the argument the kernel's entry block stores there.
+      std::map<int64_t, Value *> stored;
+      std::vector<std::pair<LoadInst *, int64_t>> loads;
+      for (Instruction &I : instructions(F)) {
+        Value *ptr = nullptr;
+        if (auto *S = dyn_cast<StoreInst>(&I)) ptr = S->getPointerOperand();
+        else if (auto *L = dyn_cast<LoadInst>(&I)) ptr = L->getPointerOperand();
+        if (!ptr) continue;
+        APInt off(DL.getIndexTypeSizeInBits(ptr->getType()), 0);
+        if (ptr->stripAndAccumulateConstantOffsets(DL, off, /*AllowNonInbounds=*/true) != G) continue;
+        int64_t o = off.getSExtValue();
+        if (auto *S = dyn_cast<StoreInst>(&I)) {
+          bool fromEntry = isa<Argument>(S->getValueOperand()) && S->getParent() == &F.getEntryBlock() &&
+                           !S->isVolatile();
+          stored[o] = fromEntry && !stored.count(o) ? S->getValueOperand() : nullptr;
+        } else if (!cast<LoadInst>(&I)->isVolatile()) {
+          loads.push_back({cast<LoadInst>(&I), o});
+        }
+      }
+      for (auto &[L, o] : loads) {
+        auto it = stored.find(o);
+        if (it == stored.end() || !it->second || it->second->getType() != L->getType()) continue;
+        L->replaceAllUsesWith(it->second);
+        L->eraseFromParent();
+      }
+    }
+    // Only stores left (through constant offsets)? Then nothing reads the variable.
+    G->removeDeadConstantUsers();
+    std::vector<StoreInst *> stores;
+    std::vector<Value *> work(G->user_begin(), G->user_end());
+    bool onlyStores = true;
+    while (!work.empty() && onlyStores) {
+      Value *U = work.back();
+      work.pop_back();
+      if (auto *S = dyn_cast<StoreInst>(U)) {
+        onlyStores = S->getValueOperand() != G && !S->isVolatile();
+        stores.push_back(S);
+      } else if (isa<GEPOperator>(U) || isa<BitCastOperator>(U) || isa<AddrSpaceCastOperator>(U)) {
+        for (User *UU : U->users()) work.push_back(UU);
+      } else {
+        onlyStores = false;
+      }
+    }
+    if (!onlyStores) continue;
+    for (StoreInst *S : stores) {
+      Value *ptr = S->getPointerOperand();
+      S->eraseFromParent();
+      if (auto *I = dyn_cast<Instruction>(ptr); I && I->use_empty()) I->eraseFromParent();
+    }
+    G->removeDeadConstantUsers();
+    if (G->use_empty()) G->eraseFromParent();
+  }
+}
+
 // smoothstep(edge0, edge1, x) with scalar edges and a vector x: libclc defines the double
 // forms under a float-edged name (_Z10smoothstepffDv2_d), so smoothstep(double, double,
 // double2) was an undefined function.
@@ -1798,6 +1970,7 @@ int pg_lower(LLVMModuleRef mref, char **log) {
     for (Function *F : ks) detachKernelCalls(F);
     for (Function *F : ks) {
       Function *NF = rewriteKernel(M, F, needOffset, needDim, needGroups);
+      alignKernelPointerArgs(NF);
       if (!hasKernelAnnotation(M, NF)) addAnnotation(M, NF, "kernel", 1);
       // reqd_work_group_size(X, Y, Z) bounds the block at X*Y*Z threads (.maxntid), not to
       // exactly X, Y, Z (.reqntid): an NDRange of fewer dimensions runs with 1 in the others
@@ -1817,6 +1990,7 @@ int pg_lower(LLVMModuleRef mref, char **log) {
     defineMissingBuiltins(M);
     defineSmoothstep(M);
     defineRoundingConversions(M);
+    defineSaturatingConversions(M);
     fixMathCalls(M);
     fixFrexpTgammaCalls(M);
     fixFloatSubnormalCalls(M);
@@ -2161,6 +2335,7 @@ int pg_optimize(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char 
     ModulePassManager MPM = opt == 0 ? PB.buildO0DefaultPipeline(OptimizationLevel::O0)
                                      : PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
     MPM.run(M, MAM);
+    forwardImplicitArgs(M);
     return 0;
   } catch (const std::exception &e) {
     setLog(log, e.what());

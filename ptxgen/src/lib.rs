@@ -23,8 +23,8 @@ pub use split::set_build_threads;
 
 /// ptxgen's version as recorded in binaries and cache keys (the suffix is the revision of the
 /// kernel ABI: implicit arguments, local-memory rewrite, printf lowering, vector arguments aligned
-/// at most 16).
-pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+abi3");
+/// at most 16; abi4: __global/__constant pointer arguments are assumed 128-byte aligned).
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+abi4");
 
 /// Where libclc is found (see README.md), or why it is not.
 pub fn libclc_path() -> Result<std::path::PathBuf, String> {

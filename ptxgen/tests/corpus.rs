@@ -591,6 +591,44 @@ fn rewrites_in_ptx() {
     assert!(dz.ptx.contains(".ftz.f32"), "{}", dz.ptx);
 }
 
+/// Code quality (issue 12): what the PTX of small image kernels must and must not contain.
+#[test]
+fn image_kernel_code_in_ptx() {
+    setup();
+    let src = "__kernel void conv(__global const uchar *s, __global uchar *d, const float a) {\n\
+               \x20 size_t i = get_global_id(0);\n\
+               \x20 vstore4(convert_uchar4_sat_rte(convert_float4(vload4(i, s)) * a), i, d);\n\
+               }\n\
+               __kernel void sat(__global const float *x, __global int *o) {\n\
+               \x20 size_t i = get_global_id(0);\n\
+               \x20 o[i] = convert_char_sat(x[i]) + convert_ushort_sat_rtp(x[i]) + convert_int_sat_rtn(x[i]);\n\
+               }\n";
+    let p = build_nc(src, "", &H100).unwrap();
+    // Saturating float -> integer conversions: one PTX cvt each, in the suffix's rounding mode
+    // (round toward zero without one).
+    for cvt in ["cvt.rni.sat.u8.f32", "cvt.rzi.sat.s8.f32", "cvt.rpi.sat.u16.f32", "cvt.rmi.sat.s32.f32"] {
+        assert!(p.ptx.contains(cvt), "no {cvt} in:\n{}", p.ptx);
+    }
+    // The implicit offset and group base, read back in the kernel that stored them, are its
+    // parameters: no .shared variable and no store of them is left.
+    assert!(!p.ptx.contains("__cudacl_goff") && !p.ptx.contains("__cudacl_groups"), "{}", p.ptx);
+    assert!(!p.ptx.contains("st.shared"), "{}", p.ptx);
+    // Buffer arguments are 128-byte aligned: vload4/vstore4 of uchar at 4 i are 32-bit accesses.
+    assert!(p.ptx.contains("ld.global.u32") && p.ptx.contains("st.global.u32"), "{}", p.ptx);
+    assert!(!p.ptx.contains("ld.global.u8"), "{}", p.ptx);
+    // A kernel that reads the offset after a barrier still gets it from its parameter; an access
+    // at p + 1 is not taken for a 4-byte aligned one.
+    let src = "__kernel void inner(__global uchar *p) { vstore4(vload4(0, p + 1) + (uchar)1, 0, p + 1); }\n\
+               __kernel void outer(__global uchar *p) {\n\
+               \x20 __local int t[64]; t[get_local_id(0)] = get_global_id(0);\n\
+               \x20 barrier(CLK_LOCAL_MEM_FENCE);\n\
+               \x20 p[get_global_id(0) + t[0]] = 1; inner(p);\n\
+               }\n";
+    let p = build_nc(src, "", &H100).unwrap();
+    assert!(!p.ptx.contains("__cudacl_goff"), "{}", p.ptx);
+    assert!(p.ptx.contains("ld.global.u8"), "inner's p + 1 is not 4-byte aligned:\n{}", p.ptx);
+}
+
 #[test]
 fn targets() {
     setup();

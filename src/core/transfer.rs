@@ -163,6 +163,8 @@ pub unsafe fn dtoh_small_sync(
         Some(b) if n <= b.size => {
             // SAFETY: the bounce buffer is ours (locked) and holds n bytes.
             unsafe { cm::copy_dtoh(stream, b.host, src, n) }.map_err(cl)?;
+            // Measured on the H100 (2026-11-23): waiting with cuStreamSynchronize or spinning on
+            // an event recorded after the copy cost the same for a 4-byte read (7.62 / 7.61 us).
             stream.synchronize().map_err(cl)?;
             // SAFETY: the copy is complete; dst has n writable bytes (contract).
             unsafe { std::ptr::copy_nonoverlapping(b.host as *const u8, dst, n) };
