@@ -26,26 +26,30 @@ GRP=("basic" "compiler api" "events profiling allocations buffers"
 if [ -n "${CTS_GROUPS:-}" ]; then IFS=';' read -r -a GRP <<< "$CTS_GROUPS"; fi
 END=$((SECONDS + DEADLINE))
 pids=()
+set -f   # group strings hold wildcards (integer_*) for the CTS, not for the shell
 for v in $VENDORS; do
   lib=$LIB; [ $v = nvidia ] && lib=$NV
   mkdir -p $L/$v
   for i in "${!GRP[@]}"; do
     setsid bash -c '
-      v=$1 lib=$2 end=$3 G=$4 L=$5; shift 5
+      v=$1 lib=$2 end=$3 G=$4 L=$5 i=$6; shift 6
+      # A JIT cache of its own per group: one shared cache serialises the processes on its lock.
+      export CUDA_CACHE_PATH=/tmp/nvcache/$v.$i
       for s in "$@"; do
         left=$((end - $(date +%s) - 10))
         name=${s%%=*}
         if [ $left -lt 5 ]; then echo "$name pass=0 fail=0 skip=0 status=notrun"; continue; fi
         if [ "$name" != "$s" ]; then
-          args=${s#*=}; tag=$name.$(echo "$args" | tr ":" "\n" | grep -v "^-" | head -1); mkdir -p $L/$v/$tag
+          args=${s#*=}; tag=$name.$(echo "$args" | tr ":" "\n" | grep -v "^-" | head -1 | tr -d "*"); mkdir -p $L/$v/$tag
           env "CTS_ARGS_$name=${args//:/ }" LOGDIR=$L/$v/$tag CTS_TIMEOUT=$left OCL_ICD_VENDORS=$lib bash $G/cts/run.sh $name | sed "s/^$name /$tag /"
         else
           LOGDIR=$L/$v CTS_TIMEOUT=$left OCL_ICD_VENDORS=$lib bash $G/cts/run.sh $s
         fi
-      done' _ $v "$lib" $(( $(date +%s) + DEADLINE )) "$G" $L ${GRP[$i]} > $L/$v/group$i.txt 2>&1 &
+      done' _ $v "$lib" $(( $(date +%s) + DEADLINE )) "$G" $L $i ${GRP[$i]} > $L/$v/group$i.txt 2>&1 &
     pids+=($!)
   done
 done
+set +f
 # Backstop: each group is its own process group; end what outlives the deadline by its id.
 ( sleep $((DEADLINE + 40)); for p in "${pids[@]}"; do kill -- -$p 2>/dev/null; done ) &
 bk=$!
@@ -63,5 +67,5 @@ fi
 for p in "${pids[@]}"; do wait $p; done
 kill $bk 2>/dev/null
 for v in $VENDORS; do
-  echo "== $v"; cat $L/$v/group*.txt | grep -E '^[a-z_0-9.]+ pass=' | sort; cat $L/$v/prog-*.txt 2>/dev/null
+  echo "== $v"; cat $L/$v/group*.txt | grep -E '^[a-zA-Z_0-9.]+ pass=' | sort; cat $L/$v/prog-*.txt 2>/dev/null
 done | tee $L/summary.txt

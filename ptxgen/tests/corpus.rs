@@ -212,6 +212,32 @@ fn align_up(x: u32, a: u32) -> u32 {
     x.div_ceil(a.max(1)) * a.max(1)
 }
 
+/// A load or store of .f32 data through %fd (double) registers, or of .f64 data through %f ones:
+/// ptxas answers "Arguments mismatch for instruction 'ld'" (LLVM 19 folds an fpext of a loaded
+/// float vector into `ld.global.v2.f32 {%fd1, %fd2}`).
+fn float_register_mismatch(line: &str) -> bool {
+    let l = line.trim();
+    let Some(op) = l.split_whitespace().next() else { return false };
+    if !(op.starts_with("ld.") || op.starts_with("st.")) {
+        return false;
+    }
+    let regs: Vec<&str> = l[op.len()..]
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '%' || c == '_'))
+        .filter(|t| t.starts_with('%'))
+        .collect();
+    let is_fd = |r: &&str| r.starts_with("%fd");
+    let is_f = |r: &&str| r.starts_with("%f") && !r.starts_with("%fd");
+    (op.ends_with(".f32") && regs.iter().any(is_fd)) || (op.ends_with(".f64") && regs.iter().any(is_f))
+}
+
+#[test]
+fn float_register_mismatch_finds_the_extending_vector_load() {
+    assert!(float_register_mismatch("\tld.global.v2.f32 \t{%fd17, %fd2}, [%rd46];"));
+    assert!(!float_register_mismatch("\tld.global.v2.f32 \t{%f17, %f2}, [%rd46];"));
+    assert!(!float_register_mismatch("\tld.global.f64 \t%fd1, [%rd4];"));
+    assert!(float_register_mismatch("\tst.global.f64 \t[%rd4], %f1;"));
+}
+
 /// Checks a built program against its PTX. Returns the problems found.
 fn check_program(file: &str, p: &Program, t: &Target, kernels: Option<&BTreeSet<String>>) -> Vec<String> {
     let mut errs = Vec::new();
@@ -226,6 +252,9 @@ fn check_program(file: &str, p: &Program, t: &Target, kernels: Option<&BTreeSet<
     }
     if ptx.contains("texmode_independent") {
         errs.push(format!("{file}: texmode_independent in PTX"));
+    }
+    for l in ptx.lines().filter(|l| float_register_mismatch(l)) {
+        errs.push(format!("{file}: ptxas rejects (register class): {}", l.trim()));
     }
     let entries = match parse_entries(ptx) {
         Ok(e) => e,

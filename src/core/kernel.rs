@@ -166,7 +166,12 @@ impl Kernel {
                         continue;
                     };
                     ctx.cuda[i].make_current().map_err(|_| CL_OUT_OF_RESOURCES)?;
-                    let func = module.function(name).ok_or(CL_INVALID_KERNEL_NAME)?;
+                    // The kernel is in the program: a failure here is the driver's (lazy loading
+                    // compiles the function now), reported through the context's callback.
+                    let func = module.function(name).map_err(|e| {
+                        ctx.notify(&format!("cudacl: cuModuleGetFunction({name}) failed: {}", e.name()));
+                        CL_OUT_OF_RESOURCES
+                    })?;
                     let dev_max = ctx.devices[i].max_work_group_size as i32;
                     let mt = func.attribute(FA::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
                     Some(DeviceFunc {

@@ -10,6 +10,7 @@ use crate::base::entry::{lock, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda::module::{Function, Module};
+use crate::cuda::CudaError;
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -39,14 +40,14 @@ pub struct LoadedModule {
 }
 
 impl LoadedModule {
-    pub fn function(&self, name: &str) -> Option<Function> {
+    pub fn function(&self, name: &str) -> Result<Function, CudaError> {
         let mut f = lock(&self.functions);
         if let Some(func) = f.get(name) {
-            return Some(*func);
+            return Ok(*func);
         }
-        let func = self.module.function(name).ok()?;
+        let func = self.module.function(name)?;
         f.insert(name.to_string(), func);
-        Some(func)
+        Ok(func)
     }
 }
 
