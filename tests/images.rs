@@ -44,6 +44,24 @@ fn fake_driver_images_multi_device() {
     );
 }
 
+/// Every image transfer through cudacl's pinned staging chunks (core/transfer.rs), in many
+/// pieces (1 MiB chunks, two of them, streams running behind the host).
+#[test]
+fn fake_driver_images_staged_transfers() {
+    let text = images(
+        Driver::Fake,
+        &[
+            ("CUDACL_STAGING_MIN", "1"),
+            ("CUDACL_STAGING_CHUNK_MB", "1"),
+            ("CUDACL_STAGING_CHUNKS", "2"),
+            ("FAKECUDA_ASYNC", "1"),
+            ("FAKECUDA_ASYNC_DELAY_US", "20"),
+            ("IMAGES_ONLY", "round_trips,copies,map,host_ptr_flags"),
+        ],
+    );
+    assert!(text.contains("round_trips: ok"), "{text}");
+}
+
 /// A CUDA 10.2 driver (JetPack 4.6) has every entry point images use.
 #[test]
 fn fake_driver_images_cuda_10_2() {

@@ -531,19 +531,56 @@ pub unsafe fn host_transfer(
         let e = img.element_size();
         let h = layout.host(&img.shape, hp, [0; 3], e);
         let mut st = lock(&img.state);
-        if to_host {
-            let a = img.ensure_valid(&mut st, q)?;
-            let (arr, b) = img.array_place(a, origin, region);
-            // SAFETY: the host side is valid until the command completes (contract).
-            unsafe { copy_box(&q.stream, arr, h, b[0], b[1], b[2], None) }.map_err(cl)
+        let a = if to_host {
+            img.ensure_valid(&mut st, q)?
         } else {
-            let a = img.array_for_overwrite(&mut st, q, origin, region)?;
-            let (arr, b) = img.array_place(a, origin, region);
-            // SAFETY: the host side is valid until the command completes (contract).
-            unsafe { copy_box(&q.stream, h, arr, b[0], b[1], b[2], None) }.map_err(cl)?;
-            img.written(&mut st, q);
-            Ok(())
+            img.array_for_overwrite(&mut st, q, origin, region)?
+        };
+        let (arr, b) = img.array_place(a, origin, region);
+        // SAFETY: the host side is valid until the command completes (contract).
+        if !unsafe { staged(q, to_host, h, arr, b)? } {
+            let (src, dst) = if to_host { (arr, h) } else { (h, arr) };
+            // SAFETY: as above.
+            unsafe { copy_box(&q.stream, src, dst, b[0], b[1], b[2], None) }.map_err(cl)?;
         }
+        if !to_host {
+            img.written(&mut st, q);
+        }
+        Ok(())
+    }
+}
+
+/// A large transfer between pageable host memory and an array, through the staging chunks of
+/// `transfer.rs` (pipelined, the host side spread over threads), one box of whole rows per
+/// piece; false when staging does not apply (small, pinned memory, a chunk too small for a row).
+///
+/// # Safety
+/// `host` holds the box (writable for a read), valid until the command completes.
+unsafe fn staged(q: &Queue, to_host: bool, host: Place, arr: Place, b: [usize; 3]) -> CLResult<bool> {
+    let (Place::Host { ptr, row, slice }, Place::Array { array, x, y, z }) = (host, arr) else {
+        return Ok(false);
+    };
+    let span = (b[2] - 1) * slice + (b[1] - 1) * row + b[0];
+    if cm::is_pinned(ptr as *const c_void, span) {
+        return Ok(false);
+    }
+    // Rows one height apart (a 1-D array's layers, one-row slices) are a run of slices: pieces
+    // then span slices, a box of (row, 1, n).
+    let flat = b[1] == 1;
+    let per_slice = if flat { b[2] } else { b[1] };
+    let host_row = |r: usize| (ptr + (r / b[1]) * slice + (r % b[1]) * row) as *mut u8;
+    let stream = &q.stream;
+    let mut dma = |chunk: *mut c_void, first: usize, n: usize| -> CLResult<()> {
+        let c = Place::Host { ptr: chunk as usize, row: b[0], slice: if flat { b[0] } else { b[0] * n } };
+        let a = Place::Array { array, x, y: y + first % b[1], z: z + first / b[1] };
+        let (src, dst) = if to_host { (a, c) } else { (c, a) };
+        let (h, d) = if flat { (1, n) } else { (n, 1) };
+        // SAFETY: the chunk holds n rows of b[0] bytes; the array box lies in the image.
+        unsafe { copy_box(stream, src, dst, b[0], h, d, None) }.map_err(cl)
+    };
+    // SAFETY: host_row names the box's rows (this function's contract).
+    unsafe {
+        super::transfer::staged_rows(stream, &q.cuda, to_host, b[1] * b[2], b[0], per_slice, &host_row, &mut dma)
     }
 }
 

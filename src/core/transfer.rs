@@ -231,3 +231,101 @@ pub unsafe fn dtoh_on(
     }
     Ok(())
 }
+
+/// A pageable host <-> device transfer of `rows` rows of `row_bytes` bytes each (an image
+/// region), pipelined through the context's staging chunks like `htod_on` / `dtoh_on`: a piece
+/// of whole rows, never crossing a slice of `rows_per_slice` rows, is copied between the
+/// application's rows (`host_row(r)`: the address of row r) and a chunk (rows tight there) on
+/// the host, and `dma(chunk, first_row, n_rows)` issues the device side of that piece on
+/// `stream` (into or out of the chunk). Returns false, having done nothing, where staging does
+/// not apply (a transfer below CUDACL_STAGING_MIN, rows wider than a chunk, no pinned memory):
+/// the caller then copies directly.
+///
+/// # Safety
+/// Every row `host_row` names has `row_bytes` bytes (writable for `to_host`), valid until this
+/// returns; `dma` issues copies on `stream` that touch only the chunk bytes of its piece.
+pub unsafe fn staged_rows(
+    stream: &Stream,
+    ctx: &PrimaryContext,
+    to_host: bool,
+    rows: usize,
+    row_bytes: usize,
+    rows_per_slice: usize,
+    host_row: &dyn Fn(usize) -> *mut u8,
+    dma: &mut dyn FnMut(*mut c_void, usize, usize) -> CLResult<()>,
+) -> CLResult<bool> {
+    let n = rows.saturating_mul(row_bytes);
+    if row_bytes == 0 || rows_per_slice == 0 || n < staging_min() {
+        return Ok(false);
+    }
+    let aux = aux(ctx)?;
+    let mut pool = lock(&aux.staging);
+    if !ensure_chunks(&mut pool) || row_bytes > pool[0].mem.size {
+        return Ok(false);
+    }
+    let count = pool.len();
+    let per_piece = (piece_size(pool[0].mem.size, n) / row_bytes).max(1);
+    let mut pieces = Vec::new();
+    let mut first = 0;
+    while first < rows {
+        let len = per_piece.min(rows_per_slice - first % rows_per_slice).min(rows - first);
+        pieces.push((first, len));
+        first += len;
+    }
+    // Rows [first, first + len) of one slice are equally spaced in the application's memory:
+    // one copy when they are also adjacent there.
+    let host_copy = |chunk: *mut u8, first: usize, len: usize| {
+        let h0 = host_row(first);
+        let adjacent = host_row(first + len - 1) as usize == h0 as usize + (len - 1) * row_bytes;
+        for i in 0..if adjacent { 1 } else { len } {
+            let (h, c, b) = if adjacent {
+                (h0, chunk, len * row_bytes)
+            } else {
+                // SAFETY: row i of the piece lies in the chunk (len rows of row_bytes).
+                (host_row(first + i), unsafe { chunk.add(i * row_bytes) }, row_bytes)
+            };
+            // SAFETY: the rows are the caller's (contract) and the chunk's DMA is not running.
+            unsafe {
+                if to_host {
+                    par_copy(h, c, b)
+                } else {
+                    par_copy(c, h, b)
+                }
+            }
+        }
+    };
+    let mut issue = |c: &mut Chunk, (first, len): (usize, usize)| -> CLResult<()> {
+        dma(c.mem.host, first, len)?;
+        c.done.record(stream).map_err(cl)?;
+        c.busy = true;
+        Ok(())
+    };
+    if !to_host {
+        for (k, &p) in pieces.iter().enumerate() {
+            let c = &mut pool[k % count];
+            if c.busy {
+                c.done.synchronize().map_err(cl)?;
+            }
+            host_copy(c.mem.host.cast(), p.0, p.1);
+            issue(c, p)?;
+        }
+        return Ok(true);
+    }
+    for (k, &p) in pieces.iter().enumerate().take(count) {
+        let c = &mut pool[k];
+        if c.busy {
+            c.done.synchronize().map_err(cl)?;
+        }
+        issue(c, p)?;
+    }
+    for (k, &p) in pieces.iter().enumerate() {
+        let c = &mut pool[k % count];
+        c.done.synchronize().map_err(cl)?;
+        c.busy = false;
+        host_copy(c.mem.host.cast(), p.0, p.1);
+        if let Some(&next) = pieces.get(k + count) {
+            issue(c, next)?;
+        }
+    }
+    Ok(true)
+}

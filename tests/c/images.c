@@ -492,6 +492,19 @@ static void test_round_trips(void) {
         }
         free(fs);
     }
+    /* Large images (MiBs): with CUDACL_STAGING_MIN=1 and small staging chunks (tests/images.rs)
+     * every transfer goes through cudacl's staging in many pieces, rows not adjacent in host
+     * memory included (the padded pitches of the sub-region). */
+    cl_image_format big[2] = {{CL_RGBA, CL_UNORM_INT8}, {CL_RGBA, CL_FLOAT}};
+    size_t bdims[4][3] = {{700, 500, 1}, {300, 200, 9}, {150, 130, 20}, {4000, 70, 1}};
+    cl_mem_object_type btypes[4] = {CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_MEM_OBJECT_IMAGE3D,
+                                    CL_MEM_OBJECT_IMAGE1D_ARRAY};
+    for (int t = 0; t < 4; t++)
+        for (int i = 0; i < 2; i++) {
+            if (!supported(btypes[t], big[i])) continue;
+            round_trip(shape_of(btypes[t], bdims[t][0], bdims[t][1], bdims[t][2]), big[i], 900 + t * 2 + i);
+            tested++;
+        }
     printf("  round trips: %d image/format pairs\n", tested);
 }
 
