@@ -4,6 +4,7 @@
  *
  *   imagebench [PLATFORM-SUBSTRING] > out.txt     run (default: the first platform with a GPU)
  *   imagebench --table cudacl.txt nvidia.txt       the two runs side by side, ratio last
+ *   IMAGEBENCH_ONLY=read,write,filter,transfer     only those groups of tests
  *
  * Run it once per platform (select one with OCL_ICD_FILENAMES / OCL_ICD_VENDORS), then --table.
  * Each run prints one line per test: "R name ms GB/s ok|FAIL detail". GB/s counts the bytes a
@@ -37,6 +38,12 @@
 #define REPS 10
 
 static int failures;
+
+/* IMAGEBENCH_ONLY=read,transfer runs only the groups named (read, write, filter, transfer). */
+static int want(const char *group) {
+    const char *only = getenv("IMAGEBENCH_ONLY");
+    return !only || strstr(only, group) != NULL;
+}
 
 static double now(void) {
     struct timespec ts;
@@ -387,14 +394,18 @@ int main(int argc, char **argv) {
         fprintf(stderr, "imagebench: build failed:\n%s\n", log);
         return 2;
     }
-    bench_read("read_rgba8_sampler", CL_UNORM_INT8, 1);
-    bench_read("read_rgba8_nosampler", CL_UNORM_INT8, 0);
-    bench_read("read_rgba32f_sampler", CL_FLOAT, 1);
-    bench_read("read_rgba32f_nosampler", CL_FLOAT, 0);
-    bench_write("write_rgba8", CL_UNORM_INT8);
-    bench_write("write_rgba32f", CL_FLOAT);
-    bench_filter();
-    bench_transfer();
+    if (want("read")) {
+        bench_read("read_rgba8_sampler", CL_UNORM_INT8, 1);
+        bench_read("read_rgba8_nosampler", CL_UNORM_INT8, 0);
+        bench_read("read_rgba32f_sampler", CL_FLOAT, 1);
+        bench_read("read_rgba32f_nosampler", CL_FLOAT, 0);
+    }
+    if (want("write")) {
+        bench_write("write_rgba8", CL_UNORM_INT8);
+        bench_write("write_rgba32f", CL_FLOAT);
+    }
+    if (want("filter")) bench_filter();
+    if (want("transfer")) bench_transfer();
     clReleaseProgram(prog);
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);
