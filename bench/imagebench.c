@@ -40,7 +40,7 @@
 static int failures;
 
 /* IMAGEBENCH_ONLY=read,transfer runs only the groups named (read, write, filter, transfer). */
-static int want(const char *group) {
+static int group_wanted(const char *group) {
     const char *only = getenv("IMAGEBENCH_ONLY");
     return !only || strstr(only, group) != NULL;
 }
@@ -394,18 +394,18 @@ int main(int argc, char **argv) {
         fprintf(stderr, "imagebench: build failed:\n%s\n", log);
         return 2;
     }
-    if (want("read")) {
+    if (group_wanted("read")) {
         bench_read("read_rgba8_sampler", CL_UNORM_INT8, 1);
         bench_read("read_rgba8_nosampler", CL_UNORM_INT8, 0);
         bench_read("read_rgba32f_sampler", CL_FLOAT, 1);
         bench_read("read_rgba32f_nosampler", CL_FLOAT, 0);
     }
-    if (want("write")) {
+    if (group_wanted("write")) {
         bench_write("write_rgba8", CL_UNORM_INT8);
         bench_write("write_rgba32f", CL_FLOAT);
     }
-    if (want("filter")) bench_filter();
-    if (want("transfer")) bench_transfer();
+    if (group_wanted("filter")) bench_filter();
+    if (group_wanted("transfer")) bench_transfer();
     clReleaseProgram(prog);
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);
