@@ -578,10 +578,9 @@ unsafe fn staged(q: &Queue, to_host: bool, host: Place, arr: Place, b: [usize; 3
         // SAFETY: the chunk holds n rows of b[0] bytes; the array box lies in the image.
         unsafe { copy_box(stream, src, dst, b[0], h, d, None) }.map_err(cl)
     };
+    let rows = super::transfer::Rows { count: b[1] * b[2], bytes: b[0], per_slice };
     // SAFETY: host_row names the box's rows (this function's contract).
-    unsafe {
-        super::transfer::staged_rows(stream, &q.cuda, to_host, b[1] * b[2], b[0], per_slice, &host_row, &mut dma)
-    }
+    unsafe { super::transfer::staged_rows(stream, &q.cuda, to_host, rows, &host_row, &mut dma) }
 }
 
 /// One end of an image or buffer copy.

@@ -232,9 +232,18 @@ pub unsafe fn dtoh_on(
     Ok(())
 }
 
-/// A pageable host <-> device transfer of `rows` rows of `row_bytes` bytes each (an image
+/// The rows of an image region as `staged_rows` moves them: `count` rows of `bytes` bytes,
+/// `per_slice` of them to a slice (a piece never spans two slices).
+#[derive(Clone, Copy)]
+pub struct Rows {
+    pub count: usize,
+    pub bytes: usize,
+    pub per_slice: usize,
+}
+
+/// A pageable host <-> device transfer of `rows.count` rows of `rows.bytes` bytes each (an image
 /// region), pipelined through the context's staging chunks like `htod_on` / `dtoh_on`: a piece
-/// of whole rows, never crossing a slice of `rows_per_slice` rows, is copied between the
+/// of whole rows, never crossing a slice, is copied between the
 /// application's rows (`host_row(r)`: the address of row r) and a chunk (rows tight there) on
 /// the host, and `dma(chunk, first_row, n_rows)` issues the device side of that piece on
 /// `stream` (into or out of the chunk). Returns false, having done nothing, where staging does
@@ -242,18 +251,17 @@ pub unsafe fn dtoh_on(
 /// the caller then copies directly.
 ///
 /// # Safety
-/// Every row `host_row` names has `row_bytes` bytes (writable for `to_host`), valid until this
+/// Every row `host_row` names has `rows.bytes` bytes (writable for `to_host`), valid until this
 /// returns; `dma` issues copies on `stream` that touch only the chunk bytes of its piece.
 pub unsafe fn staged_rows(
     stream: &Stream,
     ctx: &PrimaryContext,
     to_host: bool,
-    rows: usize,
-    row_bytes: usize,
-    rows_per_slice: usize,
+    rows: Rows,
     host_row: &dyn Fn(usize) -> *mut u8,
     dma: &mut dyn FnMut(*mut c_void, usize, usize) -> CLResult<()>,
 ) -> CLResult<bool> {
+    let Rows { count: rows, bytes: row_bytes, per_slice: rows_per_slice } = rows;
     let n = rows.saturating_mul(row_bytes);
     if row_bytes == 0 || rows_per_slice == 0 || n < staging_min() {
         return Ok(false);
