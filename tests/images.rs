@@ -56,7 +56,7 @@ fn fake_driver_images_staged_transfers() {
             ("CUDACL_STAGING_CHUNKS", "2"),
             ("FAKECUDA_ASYNC", "1"),
             ("FAKECUDA_ASYNC_DELAY_US", "20"),
-            ("IMAGES_ONLY", "round_trips,copies,map,host_ptr_flags"),
+            ("IMAGES_ONLY", "round_trips,copies,fill,map,host_ptr_flags"),
         ],
     );
     assert!(text.contains("round_trips: ok"), "{text}");

@@ -343,9 +343,8 @@ impl Image {
                 // SAFETY: the whole image in host memory (ours, or the application's per the
                 // contract), read before the synchronisation below returns.
                 unsafe {
-                    copy_box(&aux.stream, l.host(&img.shape, base, [0; 3], e), arr, b[0], b[1], b[2], None)
-                }
-                .map_err(cl)?;
+                    host_array_copy(&aux.stream, cuda0, false, l.host(&img.shape, base, [0; 3], e), arr, b)
+                }?;
                 st.valid = bit(0) | if st.host.is_some() { HOST } else { 0 };
             }
             aux.stream.synchronize().map_err(cl)?;
@@ -402,7 +401,7 @@ impl Image {
             if let Some(h) = &st.host {
                 let from = h.layout.host(&self.shape, h.ptr, [0; 3], e);
                 // SAFETY: the image's own host copy, alive as long as the image.
-                unsafe { copy_box(&q.stream, from, to, b[0], b[1], b[2], None) }.map_err(cl)?;
+                unsafe { host_array_copy(&q.stream, &q.cuda, false, from, to, b) }?;
             }
         } else if let Some(j) = (0..st.dev.len()).find(|&j| st.valid & bit(j) != 0 && st.dev[j].is_some()) {
             let src = st.dev[j].as_ref().ok_or(CL_OUT_OF_RESOURCES)?.arr.array as usize;
@@ -538,16 +537,34 @@ pub unsafe fn host_transfer(
         };
         let (arr, b) = img.array_place(a, origin, region);
         // SAFETY: the host side is valid until the command completes (contract).
-        if !unsafe { staged(q, to_host, h, arr, b)? } {
-            let (src, dst) = if to_host { (arr, h) } else { (h, arr) };
-            // SAFETY: as above.
-            unsafe { copy_box(&q.stream, src, dst, b[0], b[1], b[2], None) }.map_err(cl)?;
-        }
+        unsafe { host_array_copy(&q.stream, &q.cuda, to_host, h, arr, b) }?;
         if !to_host {
             img.written(&mut st, q);
         }
         Ok(())
     }
+}
+
+/// A box between host memory and an array on `stream` (of `ctx`, current): staged when large
+/// and pageable (`staged`), one cuMemcpy3D otherwise.
+///
+/// # Safety
+/// `host` holds the box (writable for a read), valid until the copy is done on `stream`.
+unsafe fn host_array_copy(
+    stream: &Stream,
+    ctx: &PrimaryContext,
+    to_host: bool,
+    host: Place,
+    arr: Place,
+    b: [usize; 3],
+) -> CLResult<()> {
+    // SAFETY: this function's contract.
+    if !unsafe { staged(stream, ctx, to_host, host, arr, b)? } {
+        let (src, dst) = if to_host { (arr, host) } else { (host, arr) };
+        // SAFETY: as above.
+        unsafe { copy_box(stream, src, dst, b[0], b[1], b[2], None) }.map_err(cl)?;
+    }
+    Ok(())
 }
 
 /// A large transfer between pageable host memory and an array, through the staging chunks of
@@ -556,7 +573,14 @@ pub unsafe fn host_transfer(
 ///
 /// # Safety
 /// `host` holds the box (writable for a read), valid until the command completes.
-unsafe fn staged(q: &Queue, to_host: bool, host: Place, arr: Place, b: [usize; 3]) -> CLResult<bool> {
+unsafe fn staged(
+    stream: &Stream,
+    ctx: &PrimaryContext,
+    to_host: bool,
+    host: Place,
+    arr: Place,
+    b: [usize; 3],
+) -> CLResult<bool> {
     let (Place::Host { ptr, row, slice }, Place::Array { array, x, y, z }) = (host, arr) else {
         return Ok(false);
     };
@@ -569,7 +593,6 @@ unsafe fn staged(q: &Queue, to_host: bool, host: Place, arr: Place, b: [usize; 3
     let flat = b[1] == 1;
     let per_slice = if flat { b[2] } else { b[1] };
     let host_row = |r: usize| (ptr + (r / b[1]) * slice + (r % b[1]) * row) as *mut u8;
-    let stream = &q.stream;
     let mut dma = |chunk: *mut c_void, first: usize, n: usize| -> CLResult<()> {
         let c = Place::Host { ptr: chunk as usize, row: b[0], slice: if flat { b[0] } else { b[0] * n } };
         let a = Place::Array { array, x, y: y + first % b[1], z: z + first / b[1] };
@@ -580,7 +603,7 @@ unsafe fn staged(q: &Queue, to_host: bool, host: Place, arr: Place, b: [usize; 3
     };
     let rows = super::transfer::Rows { count: b[1] * b[2], bytes: b[0], per_slice };
     // SAFETY: host_row names the box's rows (this function's contract).
-    unsafe { super::transfer::staged_rows(stream, &q.cuda, to_host, rows, &host_row, &mut dma) }
+    unsafe { super::transfer::staged_rows(stream, ctx, to_host, rows, &host_row, &mut dma) }
 }
 
 /// One end of an image or buffer copy.
@@ -705,7 +728,7 @@ pub fn fill_work(
         let (arr, b) = img.array_place(a, origin, region);
         let h = tight.host(&img.shape, data.as_ptr() as usize, [0; 3], e);
         // SAFETY: `data` holds the region; the stream is synchronised before it is freed.
-        unsafe { copy_box(&q.stream, h, arr, b[0], b[1], b[2], None) }.map_err(cl)?;
+        unsafe { host_array_copy(&q.stream, &q.cuda, false, h, arr, b) }?;
         q.stream.synchronize().map_err(cl)?;
         img.written(&mut st, q);
         Ok(())
@@ -759,7 +782,7 @@ pub fn map(
         );
         // SAFETY: the image's own host copy (or the application's USE_HOST_PTR memory), which
         // holds the mapped region.
-        unsafe { copy_box(&q.stream, arr, h, b[0], b[1], b[2], None) }.map_err(cl)?;
+        unsafe { host_array_copy(&q.stream, &q.cuda, true, h, arr, b) }?;
         if img.shape.covers(origin, region) {
             st.valid |= HOST;
             img.note_last(&mut st, q);
@@ -813,7 +836,7 @@ pub fn unmap(
         let layout = st.host.as_ref().ok_or(CL_INVALID_VALUE)?.layout;
         let h = layout.host(&img.shape, m.ptr - layout.offset(&img.shape, m.origin, e), m.origin, e);
         // SAFETY: the mapped region of the image's host memory, live while the image is.
-        unsafe { copy_box(&q.stream, h, arr, b[0], b[1], b[2], None) }.map_err(cl)?;
+        unsafe { host_array_copy(&q.stream, &q.cuda, false, h, arr, b) }?;
         st.valid = bit(q.dev) | if host_valid { HOST } else { 0 };
         img.note_last(&mut st, q);
         Ok(())
@@ -844,7 +867,7 @@ pub fn migrate(
                 let (arr, b) = img.array_place(a, [0; 3], ext);
                 let h = layout.host(&img.shape, hp, [0; 3], img.element_size());
                 // SAFETY: the image's own host copy, which holds the whole image.
-                unsafe { copy_box(&q.stream, arr, h, b[0], b[1], b[2], None) }.map_err(cl)?;
+                unsafe { host_array_copy(&q.stream, &q.cuda, true, h, arr, b) }?;
                 st.valid |= HOST;
                 img.note_last(&mut st, q);
             }
