@@ -36,6 +36,7 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
@@ -2306,6 +2307,30 @@ int pg_link_modules(LLVMModuleRef dst, LLVMModuleRef src, char **log) {
     return 1;
   } catch (...) {
     setLog(log, "internal error while linking");
+    return 1;
+  }
+}
+
+// Sets LLVM's own options (`-unroll-threshold=N` ...: the optimiser knobs of pipeline.rs) for
+// the whole process, once, before any optimisation: they are global cl::opt variables, read by
+// every later build. Parse errors go to the log (never to exit()). Returns 0 ok, 1 failure.
+int pg_set_llvm_options(const char *const *args, int count, char **log) {
+  try {
+    if (count <= 0) return 0;
+    std::vector<const char *> argv{"ptxgen"};
+    argv.insert(argv.end(), args, args + count);
+    std::string err;
+    raw_string_ostream os(err);
+    if (!cl::ParseCommandLineOptions((int)argv.size(), argv.data(), "", &os)) {
+      setLog(log, "error: LLVM options: " + os.str());
+      return 1;
+    }
+    return 0;
+  } catch (const std::exception &e) {
+    setLog(log, e.what());
+    return 1;
+  } catch (...) {
+    setLog(log, "internal error setting LLVM options");
     return 1;
   }
 }
