@@ -25,7 +25,7 @@
 
 #define DIE(...) do { fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); exit(2); } while (0)
 #define CK(call) do { cl_int e_ = (call); if (e_ != CL_SUCCESS) DIE("%s:%d: %s = %d", __FILE__, __LINE__, #call, e_); } while (0)
-enum { REPS = 7, SAMPLES = 64 };
+enum { REPS = 21, SAMPLES = 64 };
 
 static double now_ms(void) {
     struct timespec t;

@@ -28,7 +28,7 @@ const PREDEFINED: [&str; 2] = ["-D__OPENCL_VERSION__=120", "-D__IMAGE_SUPPORT__=
 /// changing a default is one edit here. A value that is not an unsigned integer is ignored. The
 /// values in effect are part of the cache key (`tuning_key`), so PTX built with other knobs is
 /// never reused. For measuring kernels (issue 12), not for users to tune.
-const KNOBS: [(&str, &str, Option<u32>); 6] = [
+const KNOBS: [(&str, &str, Option<u32>); 7] = [
     // Full unrolling of loops with a constant trip count: the cost they may have (LLVM: 300 at
     // O3; partial/runtime unrolling gets a quarter of it on NVPTX). CLBlast's 16-trip Xgemm
     // inner loop (32 FMAs a trip) stays a loop below about 1000.
@@ -36,14 +36,20 @@ const KNOBS: [(&str, &str, Option<u32>); 6] = [
     // How far a fully unrolled loop's analysed savings may raise the threshold, in percent (400).
     ("PTXGEN_UNROLL_BOOST", "unroll-max-percent-threshold-boost", None),
     // SimplifyCFG: instructions a branch may speculate into its predecessor when it folds a
-    // chain of conditions into one (1); remap's `xx >= 0 && xx < w && ...` per gather.
-    ("PTXGEN_BONUS_INST_THRESHOLD", "bonus-inst-threshold", None),
+    // chain of conditions into one (LLVM: 1). 2 folds each of remap's `xx >= 0 && xx < w &&
+    // yy >= 0 && yy < h` gathers into one condition and one branch around its load, which
+    // ptxas predicates (SASS: 7 branches -> none besides the early exit, all 4 loads in flight
+    // at once, as NVIDIA's); LLVM's 1 leaves a shared `xx >= 0` test as a branch of its own.
+    ("PTXGEN_BONUS_INST_THRESHOLD", "bonus-inst-threshold", Some(2)),
     // SimplifyCFG: cost of instructions speculated to fold a phi into a select (2).
     ("PTXGEN_PHI_FOLD_THRESHOLD", "phi-node-folding-threshold", None),
     // SimplifyCFG: the same for an if/else diamond's two-entry phi (4).
     ("PTXGEN_TWO_ENTRY_PHI_FOLD_THRESHOLD", "two-entry-phi-node-folding-threshold", None),
     // SimplifyCFG: how deep a chain of instructions it may speculate (10).
     ("PTXGEN_MAX_SPECULATION_DEPTH", "max-speculation-depth", None),
+    // ptxgen's own (bridge.cpp, volatilePrivateToLocal), 0 or 1: volatile accesses of private
+    // variables through .local addresses instead of generic ones (CLBlast's `volatile int tid`).
+    ("PTXGEN_VOLATILE_PRIVATE_LOCAL", "ptxgen-volatile-private-local", None),
 ];
 
 /// The LLVM options the knobs set (`-option=value`, in KNOBS order), from the environment and
