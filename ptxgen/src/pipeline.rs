@@ -56,15 +56,18 @@ const KNOBS: [(&str, &str, Option<u32>); 7] = [
 /// the defaults; computed once per process.
 fn tuning_args() -> &'static [String] {
     static ARGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    ARGS.get_or_init(|| {
-        KNOBS
-            .iter()
-            .filter_map(|&(var, opt, default)| {
-                let set = std::env::var(var).ok().and_then(|v| v.trim().parse::<u32>().ok());
-                set.or(default).map(|n| format!("-{opt}={n}"))
-            })
-            .collect()
-    })
+    ARGS.get_or_init(|| knob_args(|var| std::env::var(var).ok()))
+}
+
+/// The LLVM options of KNOBS, with `var` giving each variable's value (the environment).
+fn knob_args(var: impl Fn(&str) -> Option<String>) -> Vec<String> {
+    KNOBS
+        .iter()
+        .filter_map(|&(name, opt, default)| {
+            let set = var(name).and_then(|v| v.trim().parse::<u32>().ok());
+            set.or(default).map(|n| format!("-{opt}={n}"))
+        })
+        .collect()
 }
 
 /// The knobs in effect, for the cache key ("" with LLVM's defaults everywhere).
@@ -589,4 +592,24 @@ pub fn link(objects: &[&Object], options: &str, target: &Target) -> Result<Progr
         log.push_str(&blog);
         Ok(Program { ptx, target: target.clone(), options: options.to_string(), log, kernels })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knobs_default_to_the_constants_and_follow_valid_variables() {
+        let defaults: Vec<String> =
+            KNOBS.iter().filter_map(|&(_, o, d)| d.map(|n| format!("-{o}={n}"))).collect();
+        assert_eq!(knob_args(|_| None), defaults);
+        assert!(defaults.contains(&"-bonus-inst-threshold=2".to_string()));
+        let env = |v: &str| match v {
+            "PTXGEN_UNROLL_THRESHOLD" => Some(" 2000 ".to_string()),
+            "PTXGEN_BONUS_INST_THRESHOLD" => Some("1".to_string()),
+            "PTXGEN_PHI_FOLD_THRESHOLD" => Some("many".to_string()), // ignored
+            _ => None,
+        };
+        assert_eq!(knob_args(env), ["-unroll-threshold=2000", "-bonus-inst-threshold=1"]);
+    }
 }
