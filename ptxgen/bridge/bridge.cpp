@@ -1466,8 +1466,11 @@ void fixTgammaDouble(Module &M) {
              *calc = BasicBlock::Create(C, "calc", H), *exit = BasicBlock::Create(C, "exit", H);
   IRBuilder<> B(entry);
   Value *one = ConstantFP::get(dT, 1.0), *two = ConstantFP::get(dT, 2.0);
-  Value *pole = B.CreateAnd(B.CreateFCmpOLE(x, ConstantFP::get(dT, 0.0)),
-                            B.CreateFCmpOEQ(x, B.CreateUnaryIntrinsic(Intrinsic::floor, x)));
+  // One IRBuilder call per statement: argument evaluation order differs between compilers and
+  // hosts, and the PTX must be byte-identical on x86-64 and aarch64 (ci-aarch64.sh).
+  Value *nonPositive = B.CreateFCmpOLE(x, ConstantFP::get(dT, 0.0));
+  Value *integral = B.CreateFCmpOEQ(x, B.CreateUnaryIntrinsic(Intrinsic::floor, x));
+  Value *pole = B.CreateAnd(nonPositive, integral);
   Value *near = B.CreateFCmpOLT(B.CreateUnaryIntrinsic(Intrinsic::fabs, x), ConstantFP::get(dT, 40.0));
   B.CreateCondBr(B.CreateAnd(near, B.CreateNot(pole)), up, fallback);
   B.SetInsertPoint(fallback);
