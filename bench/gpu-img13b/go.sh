@@ -16,6 +16,11 @@ export CTS_UNPACK=/tmp/cts-run-img13b CL_WIMPY_MODE=1 CUDACL_LIBCLC
 END=$((SECONDS + ${IMG13B_SECONDS:-168}))
 bash $CTS/run.sh > /dev/null 2>&1   # unpacks once
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $O/machine.txt 2>&1
+# The limits the CTS sizes its random images from, per platform.
+for v in cudacl nvidia; do
+  lib=$CUDACL_LIB; [ $v = nvidia ] && lib=$NV_LIB
+  env OCL_ICD_FILENAMES=$lib OCL_ICD_VENDORS=$EMPTY/ timeout 10 clinfo > $O/clinfo-$v.txt 2>&1
+done
 date -u >> $O/machine.txt
 
 # tag|suite|args (same args for both platforms)
@@ -45,13 +50,13 @@ for v in cudacl nvidia; do
   done
 done
 # imagebench: cudacl, then NVIDIA (not at once: both would share the GPU's bandwidth)
-( env OCL_ICD_FILENAMES=$CUDACL_LIB OCL_ICD_VENDORS=$EMPTY/ timeout 60 $G/imagebench > $O/bench-cudacl.txt 2> $O/bench-cudacl.err
+( env OCL_ICD_FILENAMES=$CUDACL_LIB OCL_ICD_VENDORS=$EMPTY/ timeout 50 $G/imagebench > $O/bench-cudacl.txt 2> $O/bench-cudacl.err
   echo "rc=$?" >> $O/bench-cudacl.err
-  env OCL_ICD_FILENAMES=$NV_LIB OCL_ICD_VENDORS=$EMPTY/ timeout 60 $G/imagebench > $O/bench-nvidia.txt 2> $O/bench-nvidia.err
+  env OCL_ICD_FILENAMES=$NV_LIB OCL_ICD_VENDORS=$EMPTY/ timeout 50 $G/imagebench > $O/bench-nvidia.txt 2> $O/bench-nvidia.err
   echo "rc=$?" >> $O/bench-nvidia.err
   # cudacl's transfers without the staging of large image transfers (CUDACL_STAGING_MIN huge)
   env OCL_ICD_FILENAMES=$CUDACL_LIB OCL_ICD_VENDORS=$EMPTY/ IMAGEBENCH_ONLY=transfer CUDACL_STAGING_MIN=1000000000000 \
-      timeout 30 $G/imagebench > $O/bench-cudacl-nostaging.txt 2>&1 ) &
+      timeout 25 $G/imagebench > $O/bench-cudacl-nostaging.txt 2>&1 ) &
 bp=$!
 wait $bp
 for p in "${pids[@]}"; do wait $p; done
@@ -65,9 +70,10 @@ for r in "${RUNS[@]}"; do
   n=$(cut -d' ' -f2- $O/nvidia/$tag/line.txt 2>/dev/null | head -1)
   printf "%-22s %-36s %s\n" "$tag" "${c:-none}" "${n:-none}"
 done
-echo "cudacl without image staging: $(grep '^R' $O/bench-cudacl-nostaging.txt | awk '{printf "%s %s GB/s %s; ", $2, $4, $5}')"
+lim() { grep -m1 "$2" $O/clinfo-$1.txt 2>/dev/null | sed 's/.*  \([0-9]\)/\1/; s/ pixels//; s/ images//'; }
+echo "limits 2D/3D/array/alloc: cudacl $(lim cudacl 'Max 2D image size') $(lim cudacl 'Max 3D image size') $(lim cudacl 'image array size') $(lim cudacl 'Max memory allocation' | cut -d' ' -f1); NVIDIA $(lim nvidia 'Max 2D image size') $(lim nvidia 'Max 3D image size') $(lim nvidia 'image array size') $(lim nvidia 'Max memory allocation' | cut -d' ' -f1)"
 J=$(grep -ho 'jit (device 0) [0-9.]* ms' $O/cudacl/streams.2Darray.int/*.log 2>/dev/null | awk '{s+=$4; n++} END {if (n) printf "%d JITs, mean %.2f ms, total %.2f s", n, s/n, s/1000}')
-echo "cudacl streams.2Darray.int: ${J:-no JIT times}"
+echo "cudacl, image staging off: $(grep '^R' $O/bench-cudacl-nostaging.txt | awk '{printf "%s %s GB/s %s; ", $2, $4, $5}')streams.2Darray.int: ${J:-no JIT times}"
 for v in cudacl nvidia; do
   echo "calls $v: $(head -1 $O/calls-$v.txt 2>/dev/null); top: $(tail -n +2 $O/calls-$v.txt 2>/dev/null | sort -k4 -nr | head -2 | awk '{printf "%s %ss/%s; ", $1, $4, $2}')"
 done
