@@ -1432,14 +1432,22 @@ void fixFrexpTgammaCalls(Module &M) {
 }
 
 // tgamma(double): libclc computes exp(lgamma(|x|)) (with a reflection below zero), whose error
-// grows with |lgamma|: 16 to 19 ulp at -8.19 and -3.1e-5 in the CTS (limit 16), and up to about 90
-// at |x| near 40 in a host model of it. For 0 < |x| < 40 away from the poles, x is moved into
-// [1, 2) by the recurrence, y = x + k, tgamma(x) = exp(lgamma(y)) * q / p, where p collects the
-// factors passed going up and q those going down (lgamma(y) is within [-0.13, 0] there, so the
-// exponential adds about an ulp). The host model of this (glibc's exp and lgamma, tgammal as the
-// reference, 4 million points) stays within 11 ulp, mostly below 3. Elsewhere (NaN, the poles,
-// |x| >= 40) libclc's answer stays. Every double tgamma call, scalar or per lane (float tgamma
-// arrives here through fixFloatSubnormalCalls), goes through the helper.
+// grows with |lgamma|: 16 to 19 ulp at -8.19 and -3.1e-5 in the CTS (limit 16), 119 ulp just below
+// -40 (near the poles the reflection cancels), up to about 90 at |x| near 40 in a host model. Here
+// every finite x in [-256, 172] away from the poles is moved into [1, 2) by the recurrence,
+// y = x + k, and tgamma(x) = exp(lgamma(y)) * D (x >= 1) or exp(lgamma(y)) / D (x < 1), where D
+// collects the factors passed (x, x+1, ..., y-1 going up; y, ..., x-1 going down). The factors are
+// exact (an integer added to x towards zero loses nothing), and D is kept as a double-double (the
+// low part from fma), scaled by 2^-600 whenever it passes 2^600 (Gamma(171.6) overflows, and
+// below -171 D does), so the only roundings are exp(lgamma(y)) (lgamma(y) lies in [-0.13, 0]),
+// the final product or corrected quotient, and the final scaling (once, into the subnormals or to
+// infinity). The host model of exactly these operations (glibc's exp and lgamma, tgammal as the
+// reference; 5.2 million points: 60 offsets either side of every negative integer to -186, the
+// CTS's DoubleFromUInt32 lattice, random points in [-190, 175]) stays within 1.8 ulp. Special
+// cases: tgamma(+-0) = +-inf (1/x), |x| < 2^-54 gives 1/x - Euler's gamma, x > 172 +inf, NaN, -inf
+// and the negative integers NaN; below -256 fixFrexpTgammaCalls gives the signed zero. Every
+// double tgamma call, scalar or per lane (float tgamma arrives here through
+// fixFloatSubnormalCalls and is rounded to float once), goes through the helper.
 void fixTgammaDouble(Module &M) {
   LLVMContext &C = M.getContext();
   Type *dT = Type::getDoubleTy(C);
@@ -1452,55 +1460,106 @@ void fixTgammaDouble(Module &M) {
       if (auto *CI = dyn_cast<CallInst>(U); CI && CI->getCalledFunction() == &F) calls.push_back(CI);
   }
   if (calls.empty()) return;
-  FunctionCallee libclc = M.getOrInsertFunction("_Z6tgammad", dT, dT);
   FunctionCallee lgam = M.getOrInsertFunction("_Z6lgammad", dT, dT);
   FunctionCallee ex = M.getOrInsertFunction("_Z3expd", dT, dT);
   Function *H = Function::Create(FunctionType::get(dT, {dT}, false), GlobalValue::InternalLinkage,
                                  "__cudacl_tgamma_f64", &M);
   Value *x = H->getArg(0);
-  BasicBlock *entry = BasicBlock::Create(C, "entry", H), *fallback = BasicBlock::Create(C, "libclc", H),
+  BasicBlock *entry = BasicBlock::Create(C, "entry", H), *simple = BasicBlock::Create(C, "simple", H),
              *up = BasicBlock::Create(C, "up", H), *upBody = BasicBlock::Create(C, "up.body", H),
              *down = BasicBlock::Create(C, "down", H), *downBody = BasicBlock::Create(C, "down.body", H),
-             *calc = BasicBlock::Create(C, "calc", H), *exit = BasicBlock::Create(C, "exit", H);
+             *calc = BasicBlock::Create(C, "calc", H), *scale = BasicBlock::Create(C, "scale", H),
+             *scaleBody = BasicBlock::Create(C, "scale.body", H), *exit = BasicBlock::Create(C, "exit", H);
   IRBuilder<> B(entry);
-  Value *one = ConstantFP::get(dT, 1.0), *two = ConstantFP::get(dT, 2.0);
-  Value *pole = B.CreateAnd(B.CreateFCmpOLE(x, ConstantFP::get(dT, 0.0)),
-                            B.CreateFCmpOEQ(x, B.CreateUnaryIntrinsic(Intrinsic::floor, x)));
-  Value *near = B.CreateFCmpOLT(B.CreateUnaryIntrinsic(Intrinsic::fabs, x), ConstantFP::get(dT, 40.0));
-  B.CreateCondBr(B.CreateAnd(near, B.CreateNot(pole)), up, fallback);
-  B.SetInsertPoint(fallback);
-  Value *r0 = B.CreateCall(libclc, {x});
+  Type *i32 = B.getInt32Ty();
+  auto cf = [&](double v) { return ConstantFP::get(dT, v); };
+  Value *one = cf(1.0), *two = cf(2.0), *big = cf(0x1p600), *small = cf(0x1p-600);
+  Value *ax = B.CreateUnaryIntrinsic(Intrinsic::fabs, x);
+  Value *negInt = B.CreateAnd(B.CreateFCmpOLE(x, cf(0.0)),
+                              B.CreateFCmpOEQ(x, B.CreateUnaryIntrinsic(Intrinsic::floor, x)));
+  Value *general = B.CreateAnd(B.CreateAnd(B.CreateFCmpOGE(x, cf(-256.0)), B.CreateFCmpOLE(x, cf(172.0))),
+                               B.CreateAnd(B.CreateFCmpOGE(ax, cf(0x1p-54)), B.CreateNot(negInt)));
+  B.CreateCondBr(general, up, simple);
+  // NaN stays; +-0 and tiny x: 1/x - gamma (+-inf at zero); x > 172: +inf; -inf and the negative
+  // integers: NaN.
+  B.SetInsertPoint(simple);
+  Value *s0 = ConstantFP::getNaN(dT);
+  s0 = B.CreateSelect(B.CreateFCmpOGT(x, cf(172.0)), ConstantFP::getInfinity(dT), s0);
+  s0 = B.CreateSelect(B.CreateFCmpOLT(ax, cf(0x1p-54)),
+                      B.CreateFSub(B.CreateFDiv(one, x), cf(0.57721566490153286)), s0);
+  s0 = B.CreateSelect(B.CreateFCmpUNO(x, x), x, s0);
   B.CreateBr(exit);
-  // up: while (y < 1) { p *= y; y += 1; }
+  // (h, l) * f as a double-double, renormalised, then scaled by 2^-600 (counted) past 2^600.
+  auto ddmul = [&](Value *h, Value *l, Value *f, Value *n, Value *&oh, Value *&ol, Value *&on) {
+    Value *p = B.CreateFMul(h, f);
+    Value *e = B.CreateFAdd(B.CreateIntrinsic(Intrinsic::fma, {dT}, {h, f, B.CreateFNeg(p)}), B.CreateFMul(l, f));
+    Value *sh = B.CreateFAdd(p, e);
+    Value *sl = B.CreateFSub(e, B.CreateFSub(sh, p));
+    Value *over = B.CreateFCmpOGT(B.CreateUnaryIntrinsic(Intrinsic::fabs, sh), big);
+    oh = B.CreateSelect(over, B.CreateFMul(sh, small), sh);
+    ol = B.CreateSelect(over, B.CreateFMul(sl, small), sl);
+    on = B.CreateAdd(n, B.CreateZExt(over, i32));
+  };
+  // up: while (y < 1) { D *= y; y += 1; }
   B.SetInsertPoint(up);
-  PHINode *y = B.CreatePHI(dT, 2), *p = B.CreatePHI(dT, 2);
+  PHINode *y = B.CreatePHI(dT, 2), *ph = B.CreatePHI(dT, 2), *pl = B.CreatePHI(dT, 2), *pn = B.CreatePHI(i32, 2);
   B.CreateCondBr(B.CreateFCmpOLT(y, one), upBody, down);
   B.SetInsertPoint(upBody);
-  Value *p1 = B.CreateFMul(p, y), *y1 = B.CreateFAdd(y, one);
+  Value *ph1, *pl1, *pn1;
+  ddmul(ph, pl, y, pn, ph1, pl1, pn1);
+  Value *y1 = B.CreateFAdd(y, one);
   B.CreateBr(up);
   y->addIncoming(x, entry);
   y->addIncoming(y1, upBody);
-  p->addIncoming(one, entry);
-  p->addIncoming(p1, upBody);
-  // down: while (y >= 2) { y -= 1; q *= y; }
+  ph->addIncoming(one, entry);
+  ph->addIncoming(ph1, upBody);
+  pl->addIncoming(cf(0.0), entry);
+  pl->addIncoming(pl1, upBody);
+  pn->addIncoming(B.getInt32(0), entry);
+  pn->addIncoming(pn1, upBody);
+  // down: while (y >= 2) { y -= 1; D *= y; }
   B.SetInsertPoint(down);
-  PHINode *z = B.CreatePHI(dT, 2), *q = B.CreatePHI(dT, 2);
+  PHINode *z = B.CreatePHI(dT, 2), *qh = B.CreatePHI(dT, 2), *ql = B.CreatePHI(dT, 2), *qn = B.CreatePHI(i32, 2);
   B.CreateCondBr(B.CreateFCmpOGE(z, two), downBody, calc);
   B.SetInsertPoint(downBody);
   Value *z1 = B.CreateFSub(z, one);
-  Value *q1 = B.CreateFMul(q, z1);
+  Value *qh1, *ql1, *qn1;
+  ddmul(qh, ql, z1, qn, qh1, ql1, qn1);
   B.CreateBr(down);
   z->addIncoming(y, up);
   z->addIncoming(z1, downBody);
-  q->addIncoming(one, up);
-  q->addIncoming(q1, downBody);
+  qh->addIncoming(ph, up);
+  qh->addIncoming(qh1, downBody);
+  ql->addIncoming(pl, up);
+  ql->addIncoming(ql1, downBody);
+  qn->addIncoming(pn, up);
+  qn->addIncoming(qn1, downBody);
+  // calc: g = Gamma(y), y in [1, 2); g / D (quotient corrected by its exact remainder) or g * D.
   B.SetInsertPoint(calc);
-  Value *g = B.CreateFDiv(B.CreateFMul(B.CreateCall(ex, {B.CreateCall(lgam, {z})}), q), p);
-  B.CreateBr(exit);
+  Value *g = B.CreateCall(ex, {B.CreateCall(lgam, {z})});
+  Value *below = B.CreateFCmpOLT(x, one);
+  Value *q = B.CreateFDiv(g, qh);
+  Value *rem = B.CreateFSub(B.CreateIntrinsic(Intrinsic::fma, {dT}, {B.CreateFNeg(q), qh, g}), B.CreateFMul(q, ql));
+  Value *quot = B.CreateFAdd(q, B.CreateFDiv(rem, qh));
+  Value *prod = B.CreateIntrinsic(Intrinsic::fma, {dT}, {g, qh, B.CreateFMul(g, ql)});
+  Value *r1 = B.CreateSelect(below, quot, prod);
+  Value *unit = B.CreateSelect(below, small, big);
+  B.CreateBr(scale);
+  // scale: undo D's scalings (2^-600 each for a divisor, 2^600 for a factor).
+  B.SetInsertPoint(scale);
+  PHINode *rr = B.CreatePHI(dT, 2), *rn = B.CreatePHI(i32, 2);
+  B.CreateCondBr(B.CreateICmpSGT(rn, B.getInt32(0)), scaleBody, exit);
+  B.SetInsertPoint(scaleBody);
+  Value *rr1 = B.CreateFMul(rr, unit), *rn1 = B.CreateSub(rn, B.getInt32(1));
+  B.CreateBr(scale);
+  rr->addIncoming(r1, calc);
+  rr->addIncoming(rr1, scaleBody);
+  rn->addIncoming(qn, calc);
+  rn->addIncoming(rn1, scaleBody);
   B.SetInsertPoint(exit);
   PHINode *r = B.CreatePHI(dT, 2);
-  r->addIncoming(r0, fallback);
-  r->addIncoming(g, calc);
+  r->addIncoming(s0, simple);
+  r->addIncoming(rr, scale);
   B.CreateRet(r);
   for (CallInst *CI : calls) {
     IRBuilder<> CB(CI);
