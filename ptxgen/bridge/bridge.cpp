@@ -1471,39 +1471,64 @@ void fixTgammaDouble(Module &M) {
              *calc = BasicBlock::Create(C, "calc", H), *scale = BasicBlock::Create(C, "scale", H),
              *scaleBody = BasicBlock::Create(C, "scale.body", H), *exit = BasicBlock::Create(C, "exit", H);
   IRBuilder<> B(entry);
+  // One IRBuilder call per argument list (tests/bridge_sequencing.rs): C++ leaves the order of
+  // sibling arguments unspecified, and the PTX must be byte-identical on x86-64 and aarch64.
   Type *i32 = B.getInt32Ty();
   auto cf = [&](double v) { return ConstantFP::get(dT, v); };
   Value *one = cf(1.0), *two = cf(2.0), *big = cf(0x1p600), *small = cf(0x1p-600);
   Value *ax = B.CreateUnaryIntrinsic(Intrinsic::fabs, x);
-  Value *negInt = B.CreateAnd(B.CreateFCmpOLE(x, cf(0.0)),
-                              B.CreateFCmpOEQ(x, B.CreateUnaryIntrinsic(Intrinsic::floor, x)));
-  Value *general = B.CreateAnd(B.CreateAnd(B.CreateFCmpOGE(x, cf(-256.0)), B.CreateFCmpOLE(x, cf(172.0))),
-                               B.CreateAnd(B.CreateFCmpOGE(ax, cf(0x1p-54)), B.CreateNot(negInt)));
+  Value *nonPositive = B.CreateFCmpOLE(x, cf(0.0));
+  Value *fl = B.CreateUnaryIntrinsic(Intrinsic::floor, x);
+  Value *integral = B.CreateFCmpOEQ(x, fl);
+  Value *negInt = B.CreateAnd(nonPositive, integral);
+  Value *aboveLow = B.CreateFCmpOGE(x, cf(-256.0));
+  Value *belowHigh = B.CreateFCmpOLE(x, cf(172.0));
+  Value *inRange = B.CreateAnd(aboveLow, belowHigh);
+  Value *notTiny = B.CreateFCmpOGE(ax, cf(0x1p-54));
+  Value *notPole = B.CreateNot(negInt);
+  Value *regular = B.CreateAnd(notTiny, notPole);
+  Value *general = B.CreateAnd(inRange, regular);
   B.CreateCondBr(general, up, simple);
   // NaN stays; +-0 and tiny x: 1/x - gamma (+-inf at zero); x > 172: +inf; -inf and the negative
   // integers: NaN.
   B.SetInsertPoint(simple);
   Value *s0 = ConstantFP::getNaN(dT);
-  s0 = B.CreateSelect(B.CreateFCmpOGT(x, cf(172.0)), ConstantFP::getInfinity(dT), s0);
-  s0 = B.CreateSelect(B.CreateFCmpOLT(ax, cf(0x1p-54)),
-                      B.CreateFSub(B.CreateFDiv(one, x), cf(0.57721566490153286)), s0);
-  s0 = B.CreateSelect(B.CreateFCmpUNO(x, x), x, s0);
+  Value *over172 = B.CreateFCmpOGT(x, cf(172.0));
+  s0 = B.CreateSelect(over172, ConstantFP::getInfinity(dT), s0);
+  Value *tiny = B.CreateFCmpOLT(ax, cf(0x1p-54));
+  Value *recip = B.CreateFDiv(one, x);
+  Value *nearZero = B.CreateFSub(recip, cf(0.57721566490153286));
+  s0 = B.CreateSelect(tiny, nearZero, s0);
+  Value *isNan = B.CreateFCmpUNO(x, x);
+  s0 = B.CreateSelect(isNan, x, s0);
   B.CreateBr(exit);
   // (h, l) * f as a double-double, renormalised, then scaled by 2^-600 (counted) past 2^600.
   auto ddmul = [&](Value *h, Value *l, Value *f, Value *n, Value *&oh, Value *&ol, Value *&on) {
     Value *p = B.CreateFMul(h, f);
-    Value *e = B.CreateFAdd(B.CreateIntrinsic(Intrinsic::fma, {dT}, {h, f, B.CreateFNeg(p)}), B.CreateFMul(l, f));
+    Value *negP = B.CreateFNeg(p);
+    Value *err = B.CreateIntrinsic(Intrinsic::fma, {dT}, {h, f, negP});
+    Value *lf = B.CreateFMul(l, f);
+    Value *e = B.CreateFAdd(err, lf);
     Value *sh = B.CreateFAdd(p, e);
-    Value *sl = B.CreateFSub(e, B.CreateFSub(sh, p));
-    Value *over = B.CreateFCmpOGT(B.CreateUnaryIntrinsic(Intrinsic::fabs, sh), big);
-    oh = B.CreateSelect(over, B.CreateFMul(sh, small), sh);
-    ol = B.CreateSelect(over, B.CreateFMul(sl, small), sl);
-    on = B.CreateAdd(n, B.CreateZExt(over, i32));
+    Value *back = B.CreateFSub(sh, p);
+    Value *sl = B.CreateFSub(e, back);
+    Value *mag = B.CreateUnaryIntrinsic(Intrinsic::fabs, sh);
+    Value *over = B.CreateFCmpOGT(mag, big);
+    Value *shs = B.CreateFMul(sh, small);
+    Value *sls = B.CreateFMul(sl, small);
+    oh = B.CreateSelect(over, shs, sh);
+    ol = B.CreateSelect(over, sls, sl);
+    Value *inc = B.CreateZExt(over, i32);
+    on = B.CreateAdd(n, inc);
   };
   // up: while (y < 1) { D *= y; y += 1; }
   B.SetInsertPoint(up);
-  PHINode *y = B.CreatePHI(dT, 2), *ph = B.CreatePHI(dT, 2), *pl = B.CreatePHI(dT, 2), *pn = B.CreatePHI(i32, 2);
-  B.CreateCondBr(B.CreateFCmpOLT(y, one), upBody, down);
+  PHINode *y = B.CreatePHI(dT, 2);
+  PHINode *ph = B.CreatePHI(dT, 2);
+  PHINode *pl = B.CreatePHI(dT, 2);
+  PHINode *pn = B.CreatePHI(i32, 2);
+  Value *yBelow = B.CreateFCmpOLT(y, one);
+  B.CreateCondBr(yBelow, upBody, down);
   B.SetInsertPoint(upBody);
   Value *ph1, *pl1, *pn1;
   ddmul(ph, pl, y, pn, ph1, pl1, pn1);
@@ -1519,8 +1544,12 @@ void fixTgammaDouble(Module &M) {
   pn->addIncoming(pn1, upBody);
   // down: while (y >= 2) { y -= 1; D *= y; }
   B.SetInsertPoint(down);
-  PHINode *z = B.CreatePHI(dT, 2), *qh = B.CreatePHI(dT, 2), *ql = B.CreatePHI(dT, 2), *qn = B.CreatePHI(i32, 2);
-  B.CreateCondBr(B.CreateFCmpOGE(z, two), downBody, calc);
+  PHINode *z = B.CreatePHI(dT, 2);
+  PHINode *qh = B.CreatePHI(dT, 2);
+  PHINode *ql = B.CreatePHI(dT, 2);
+  PHINode *qn = B.CreatePHI(i32, 2);
+  Value *zAbove = B.CreateFCmpOGE(z, two);
+  B.CreateCondBr(zAbove, downBody, calc);
   B.SetInsertPoint(downBody);
   Value *z1 = B.CreateFSub(z, one);
   Value *qh1, *ql1, *qn1;
@@ -1536,21 +1565,30 @@ void fixTgammaDouble(Module &M) {
   qn->addIncoming(qn1, downBody);
   // calc: g = Gamma(y), y in [1, 2); g / D (quotient corrected by its exact remainder) or g * D.
   B.SetInsertPoint(calc);
-  Value *g = B.CreateCall(ex, {B.CreateCall(lgam, {z})});
+  Value *lg = B.CreateCall(lgam, {z});
+  Value *g = B.CreateCall(ex, {lg});
   Value *below = B.CreateFCmpOLT(x, one);
   Value *q = B.CreateFDiv(g, qh);
-  Value *rem = B.CreateFSub(B.CreateIntrinsic(Intrinsic::fma, {dT}, {B.CreateFNeg(q), qh, g}), B.CreateFMul(q, ql));
-  Value *quot = B.CreateFAdd(q, B.CreateFDiv(rem, qh));
-  Value *prod = B.CreateIntrinsic(Intrinsic::fma, {dT}, {g, qh, B.CreateFMul(g, ql)});
+  Value *negQ = B.CreateFNeg(q);
+  Value *rem0 = B.CreateIntrinsic(Intrinsic::fma, {dT}, {negQ, qh, g});
+  Value *qlow = B.CreateFMul(q, ql);
+  Value *rem = B.CreateFSub(rem0, qlow);
+  Value *corr = B.CreateFDiv(rem, qh);
+  Value *quot = B.CreateFAdd(q, corr);
+  Value *gl = B.CreateFMul(g, ql);
+  Value *prod = B.CreateIntrinsic(Intrinsic::fma, {dT}, {g, qh, gl});
   Value *r1 = B.CreateSelect(below, quot, prod);
   Value *unit = B.CreateSelect(below, small, big);
   B.CreateBr(scale);
   // scale: undo D's scalings (2^-600 each for a divisor, 2^600 for a factor).
   B.SetInsertPoint(scale);
-  PHINode *rr = B.CreatePHI(dT, 2), *rn = B.CreatePHI(i32, 2);
-  B.CreateCondBr(B.CreateICmpSGT(rn, B.getInt32(0)), scaleBody, exit);
+  PHINode *rr = B.CreatePHI(dT, 2);
+  PHINode *rn = B.CreatePHI(i32, 2);
+  Value *pending = B.CreateICmpSGT(rn, B.getInt32(0));
+  B.CreateCondBr(pending, scaleBody, exit);
   B.SetInsertPoint(scaleBody);
-  Value *rr1 = B.CreateFMul(rr, unit), *rn1 = B.CreateSub(rn, B.getInt32(1));
+  Value *rr1 = B.CreateFMul(rr, unit);
+  Value *rn1 = B.CreateSub(rn, B.getInt32(1));
   B.CreateBr(scale);
   rr->addIncoming(r1, calc);
   rr->addIncoming(rr1, scaleBody);
