@@ -29,6 +29,7 @@
  *
  * Build: cc -O2 -o appbench bench/appbench.c -lOpenCL -lm -ldl
  * Usage: ./appbench | ./appbench raw [axpb4.ptx] | ./appbench --print-axpb4 (the launch kernel's source)
+ *        | ./appbench --print-source (the kernel kinds' program source)
  */
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 120
@@ -953,6 +954,7 @@ static void check_satconv(void) {
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc > 1 && !strcmp(argv[1], "--print-axpb4")) return fputs(AXPB4_SRC, stdout) < 0;
+    if (argc > 1 && !strcmp(argv[1], "--print-source")) return fputs(SRC, stdout) < 0;
     if (argc > 1 && !strcmp(argv[1], "raw")) return raw_main(argc > 2 ? argv[2] : NULL);
     /* APPBENCH_ONLY=launch|kernels: one part only. */
     const char *only = getenv("APPBENCH_ONLY");

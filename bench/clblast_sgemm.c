@@ -25,7 +25,7 @@
 
 #define DIE(...) do { fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); exit(2); } while (0)
 #define CK(call) do { cl_int e_ = (call); if (e_ != CL_SUCCESS) DIE("%s:%d: %s = %d", __FILE__, __LINE__, #call, e_); } while (0)
-enum { REPS = 7, SAMPLES = 64 };
+enum { REPS = 21, SAMPLES = 64 };
 
 static double now_ms(void) {
     struct timespec t;
@@ -96,6 +96,36 @@ static void run(int dbl, size_t n) {
            dbl ? 'D' : 'S', n, n, n, first, ms, tflops, worst, ok ? "ok" : "FAIL");
     printf("RESULT clblast.%s %.4f TF nv-higher %s\n", p, tflops, ok ? "ok" : "FAIL");
     printf("RESULT clblast.%s.first %.1f ms - %s\n", p, first, ok ? "ok" : "FAIL");
+    /* The same product with CLBlast's temporary buffer allocated once (each call above creates
+     * and releases one: for 4096^3 a 128 MiB buffer, a transpose of A into it, Xgemm, a
+     * transpose back into C): what the allocation costs per call. Its C must equal the above. */
+    size_t tsz = 0;
+    CLBlastStatusCode s = dbl
+        ? CLBlastDGemmTempBufferSize(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, n, n, n, 0, n, 0, n, 0, n, &q, &tsz)
+        : CLBlastSGemmTempBufferSize(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, n, n, n, 0, n, 0, n, 0, n, &q, &tsz);
+    if (s != CLBlastSuccess) DIE("CLBlast%cGemmTempBufferSize = %d", dbl ? 'D' : 'S', (int)s);
+    cl_mem dt = clCreateBuffer(ctx, CL_MEM_READ_WRITE, tsz ? tsz : 1, NULL, &err); CK(err);
+    CK(clEnqueueFillBuffer(q, dc, &(int){0}, sizeof(int), 0, bytes, 0, NULL, NULL));
+    for (int r = 0; r < REPS; r++) {
+        double t0 = now_ms();
+        s = dbl
+            ? CLBlastDgemmWithTempBuffer(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, n, n, n, 1.0, da, 0, n, db, 0, n, 0.0, dc, 0, n, &q, NULL, dt)
+            : CLBlastSgemmWithTempBuffer(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, n, n, n, 1.0f, da, 0, n, db, 0, n, 0.0f, dc, 0, n, &q, NULL, dt);
+        if (s != CLBlastSuccess) DIE("CLBlast%sgemmWithTempBuffer = %d", dbl ? "D" : "S", (int)s);
+        CK(clFinish(q));
+        t[r] = now_ms() - t0;
+    }
+    qsort(t, REPS, sizeof *t, cmp_double);
+    double tms = t[REPS / 2], ttf = 2.0 * n * n * n / (tms * 1e-3) / 1e12;
+    void *c2 = malloc(bytes);
+    if (!c2) DIE("out of host memory");
+    CK(clEnqueueReadBuffer(q, dc, CL_TRUE, 0, bytes, c2, 0, NULL, NULL));
+    int same = ok && !memcmp(c, c2, bytes);
+    if (!same) failures++;
+    printf("  with a temporary buffer of %zu MiB made once: median %.3f ms = %.2f TFLOPS, C %s\n", tsz >> 20, tms,
+           ttf, same ? "identical ok" : "DIFFERENT (FAIL)");
+    printf("RESULT clblast.%s.tmp %.4f TF nv-higher %s\n", p, ttf, same ? "ok" : "FAIL");
+    clReleaseMemObject(dt); free(c2);
     clReleaseMemObject(da); clReleaseMemObject(db); clReleaseMemObject(dc);
     free(a); free(b); free(c);
 }

@@ -16,6 +16,7 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/ADT/SetVector.h>
 #include <llvm/ADT/bit.h>
@@ -36,6 +37,7 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
@@ -2320,6 +2322,33 @@ void sharedDrop() {
   g_shared.uses = 0;
 }
 
+// A knob of pipeline.rs (PTXGEN_VOLATILE_PRIVATE_LOCAL), set through pg_set_llvm_options.
+cl::opt<bool> VolatilePrivateLocal(
+    "ptxgen-volatile-private-local", cl::init(false), cl::Hidden,
+    cl::desc("volatile accesses of private variables through .local addresses"));
+
+// Volatile loads and stores of a private variable (an alloca) reach the NVPTX back end through
+// generic pointers: InferAddressSpaces leaves volatile accesses alone, and PTX has no volatile
+// .local access, so they become `ld.volatile` generic, a system-scope strong load in SASS.
+// CLBlast's Xgemm reads its `volatile int tid` so twice per tile. Only this work-item can see
+// its private memory, so an access through the .local address (what NVPTX emits for a volatile
+// local access: a plain ld.local/st.local, still kept and in order) is what `volatile` asks for.
+void volatilePrivateToLocal(Module &M) {
+  constexpr unsigned kLocalAS = 5;
+  for (Function &F : M) {
+    for (Instruction &I : instructions(F)) {
+      Value *P = nullptr;
+      if (auto *L = dyn_cast<LoadInst>(&I); L && L->isVolatile()) P = L->getPointerOperand();
+      if (auto *S = dyn_cast<StoreInst>(&I); S && S->isVolatile()) P = S->getPointerOperand();
+      if (!P || P->getType()->getPointerAddressSpace() != 0) continue;
+      if (!isa<AllocaInst>(getUnderlyingObject(P, 0))) continue;
+      IRBuilder<> B(&I);
+      Value *Local = B.CreateAddrSpaceCast(P, PointerType::get(M.getContext(), kLocalAS));
+      I.replaceUsesOfWith(P, Local);
+    }
+  }
+}
+
 } // namespace
 
 extern "C" {
@@ -2423,6 +2452,30 @@ int pg_link_modules(LLVMModuleRef dst, LLVMModuleRef src, char **log) {
   }
 }
 
+// Sets LLVM's own options (`-unroll-threshold=N` ...: the optimiser knobs of pipeline.rs) for
+// the whole process, once, before any optimisation: they are global cl::opt variables, read by
+// every later build. Parse errors go to the log (never to exit()). Returns 0 ok, 1 failure.
+int pg_set_llvm_options(const char *const *args, int count, char **log) {
+  try {
+    if (count <= 0) return 0;
+    std::vector<const char *> argv{"ptxgen"};
+    argv.insert(argv.end(), args, args + count);
+    std::string err;
+    raw_string_ostream os(err);
+    if (!cl::ParseCommandLineOptions((int)argv.size(), argv.data(), "", &os)) {
+      setLog(log, "error: LLVM options: " + os.str());
+      return 1;
+    }
+    return 0;
+  } catch (const std::exception &e) {
+    setLog(log, e.what());
+    return 1;
+  } catch (...) {
+    setLog(log, "internal error setting LLVM options");
+    return 1;
+  }
+}
+
 // opt: 0 (-cl-opt-disable) or 3. Returns 0 ok, 1 failure.
 int pg_optimize(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char **log) {
   try {
@@ -2450,6 +2503,7 @@ int pg_optimize(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char 
                                      : PB.buildPerModuleDefaultPipeline(OptimizationLevel::O3);
     MPM.run(M, MAM);
     forwardImplicitArgs(M);
+    if (VolatilePrivateLocal) volatilePrivateToLocal(M);
     return 0;
   } catch (const std::exception &e) {
     setLog(log, e.what());

@@ -37,6 +37,7 @@ extern "C" {
         count: c_int,
         log: *mut *mut c_char,
     ) -> LLVMModuleRef;
+    pub fn pg_set_llvm_options(args: *const *const c_char, count: c_int, log: *mut *mut c_char) -> c_int;
     pub fn pg_optimize(
         m: LLVMModuleRef,
         sm: c_int,

@@ -22,6 +22,82 @@ const CL_EXT: &str = "-cl-ext=+cl_khr_fp64,+cl_khr_int64_base_atomics,+cl_khr_in
 /// without them are not reused.
 const PREDEFINED: [&str; 2] = ["-D__OPENCL_VERSION__=120", "-D__IMAGE_SUPPORT__=1"];
 
+/// Knobs of LLVM's optimiser, each an LLVM option set for the whole process from an environment
+/// variable (read once): `(variable, LLVM option, default)`. A default of `None` leaves LLVM's
+/// own value (the O3 values in the comments); `Some(n)` sets it without any variable, so
+/// changing a default is one edit here. A value that is not an unsigned integer is ignored. The
+/// values in effect are part of the cache key (`tuning_key`), so PTX built with other knobs is
+/// never reused. For measuring kernels (issue 12), not for users to tune.
+const KNOBS: [(&str, &str, Option<u32>); 7] = [
+    // Full unrolling of loops with a constant trip count: the cost they may have (LLVM: 300 at
+    // O3; partial/runtime unrolling gets a quarter of it on NVPTX). CLBlast's 16-trip Xgemm
+    // inner loop (32 FMAs a trip) stays a loop below about 1000.
+    ("PTXGEN_UNROLL_THRESHOLD", "unroll-threshold", None),
+    // How far a fully unrolled loop's analysed savings may raise the threshold, in percent (400).
+    ("PTXGEN_UNROLL_BOOST", "unroll-max-percent-threshold-boost", None),
+    // SimplifyCFG: instructions a branch may speculate into its predecessor when it folds a
+    // chain of conditions into one (LLVM: 1). 2 folds each of remap's `xx >= 0 && xx < w &&
+    // yy >= 0 && yy < h` gathers into one condition and one branch around its load, which
+    // ptxas predicates (SASS: 7 branches -> none besides the early exit, all 4 loads in flight
+    // at once, as NVIDIA's); LLVM's 1 leaves a shared `xx >= 0` test as a branch of its own.
+    ("PTXGEN_BONUS_INST_THRESHOLD", "bonus-inst-threshold", Some(2)),
+    // SimplifyCFG: cost of instructions speculated to fold a phi into a select (2).
+    ("PTXGEN_PHI_FOLD_THRESHOLD", "phi-node-folding-threshold", None),
+    // SimplifyCFG: the same for an if/else diamond's two-entry phi (4).
+    ("PTXGEN_TWO_ENTRY_PHI_FOLD_THRESHOLD", "two-entry-phi-node-folding-threshold", None),
+    // SimplifyCFG: how deep a chain of instructions it may speculate (10).
+    ("PTXGEN_MAX_SPECULATION_DEPTH", "max-speculation-depth", None),
+    // ptxgen's own (bridge.cpp, volatilePrivateToLocal), 0 or 1: volatile accesses of private
+    // variables through .local addresses instead of generic ones (CLBlast's `volatile int tid`).
+    ("PTXGEN_VOLATILE_PRIVATE_LOCAL", "ptxgen-volatile-private-local", None),
+];
+
+/// The LLVM options the knobs set (`-option=value`, in KNOBS order), from the environment and
+/// the defaults; computed once per process.
+fn tuning_args() -> &'static [String] {
+    static ARGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    ARGS.get_or_init(|| knob_args(|var| std::env::var(var).ok()))
+}
+
+/// The LLVM options of KNOBS, with `var` giving each variable's value (the environment).
+fn knob_args(var: impl Fn(&str) -> Option<String>) -> Vec<String> {
+    KNOBS
+        .iter()
+        .filter_map(|&(name, opt, default)| {
+            let set = var(name).and_then(|v| v.trim().parse::<u32>().ok());
+            set.or(default).map(|n| format!("-{opt}={n}"))
+        })
+        .collect()
+}
+
+/// The knobs in effect, for the cache key ("" with LLVM's defaults everywhere).
+pub(crate) fn tuning_key() -> String {
+    tuning_args().join(" ")
+}
+
+/// Sets the knobs' LLVM options once per process, before the first optimisation (they are
+/// global to LLVM; every later build reads them). Err: LLVM refused one (the log).
+fn apply_tuning() -> Result<(), BuildError> {
+    static APPLIED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    let r = APPLIED.get_or_init(|| {
+        let args = cstrings(tuning_args()).map_err(|_| "NUL byte in an LLVM option".to_string())?;
+        let argv: Vec<*const c_char> = args.iter().map(|c| c.as_ptr()).collect();
+        let mut log: *mut c_char = std::ptr::null_mut();
+        // SAFETY: pg_init is idempotent; argv holds `argv.len()` C strings that outlive the call;
+        // log is a local out-pointer.
+        let rc = unsafe {
+            ffi::pg_init();
+            ffi::pg_set_llvm_options(argv.as_ptr(), argv.len() as c_int, &mut log)
+        };
+        let log = ffi::take_string(log);
+        if rc != 0 {
+            return Err(log);
+        }
+        Ok(())
+    });
+    r.clone().map_err(failed)
+}
+
 /// The time one stage of a build took (for the CLI's --time and the benchmark).
 #[derive(Clone, Debug)]
 pub struct Stage {
@@ -385,6 +461,7 @@ pub(crate) fn optimize_and_emit(
     let ptx = (target.ptx_isa.0 * 10 + target.ptx_isa.1) as c_int;
     let opt = if opts.opt_disable { 0 } else { 3 };
     let fma = opts.fast_fma as c_int;
+    apply_tuning()?;
     let mut log: *mut c_char = std::ptr::null_mut();
     // SAFETY (both bridge calls): `mr` is the live module owned by `m`.
     // SAFETY: mr is live; log is a local out-pointer.
@@ -431,6 +508,7 @@ pub fn build_timed(
             cache::code_id(),
             b"build",
             PREDEFINED.concat().as_bytes(),
+            tuning_key().as_bytes(),
             source.as_bytes(),
             options.as_bytes(),
             tgt.as_bytes(),
@@ -514,4 +592,24 @@ pub fn link(objects: &[&Object], options: &str, target: &Target) -> Result<Progr
         log.push_str(&blog);
         Ok(Program { ptx, target: target.clone(), options: options.to_string(), log, kernels })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knobs_default_to_the_constants_and_follow_valid_variables() {
+        let defaults: Vec<String> =
+            KNOBS.iter().filter_map(|&(_, o, d)| d.map(|n| format!("-{o}={n}"))).collect();
+        assert_eq!(knob_args(|_| None), defaults);
+        assert!(defaults.contains(&"-bonus-inst-threshold=2".to_string()));
+        let env = |v: &str| match v {
+            "PTXGEN_UNROLL_THRESHOLD" => Some(" 2000 ".to_string()),
+            "PTXGEN_BONUS_INST_THRESHOLD" => Some("1".to_string()),
+            "PTXGEN_PHI_FOLD_THRESHOLD" => Some("many".to_string()), // ignored
+            _ => None,
+        };
+        assert_eq!(knob_args(env), ["-unroll-threshold=2000", "-bonus-inst-threshold=1"]);
+    }
 }

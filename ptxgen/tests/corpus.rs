@@ -651,6 +651,30 @@ fn image_kernel_code_in_ptx() {
     let p = build_nc(src, "", &H100).unwrap();
     assert!(!p.ptx.contains("__cudacl_goff"), "{}", p.ptx);
     assert!(p.ptx.contains("ld.global.u8"), "inner's p + 1 is not 4-byte aligned:\n{}", p.ptx);
+    // A bilinear gather (bench/appbench.c's remap): each of the 4 bounds-checked loads behind
+    // one conditional branch (ptxas predicates those; with two, the loads stay branches and
+    // run one after the other), plus the early return. LLVM's own bonus-inst-threshold (1)
+    // leaves 9 (pipeline.rs, KNOBS).
+    let src =
+        "__kernel void remap(__global const uchar *src, const int w, const int h, __global uchar *dst,\n\
+               \x20 __global const float *mx, __global const float *my) {\n\
+               \x20 int x = get_global_id(0), y = get_global_id(1);\n\
+               \x20 if (x >= w || y >= h) return;\n\
+               \x20 float fx = mx[y * w + x], fy = my[y * w + x];\n\
+               \x20 float x0f = floor(fx), y0f = floor(fy);\n\
+               \x20 int x0 = (int)x0f, y0 = (int)y0f;\n\
+               \x20 float ax = fx - x0f, ay = fy - y0f, v[4];\n\
+               \x20 for (int k = 0; k < 4; k++) {\n\
+               \x20   int xx = x0 + (k & 1), yy = y0 + (k >> 1);\n\
+               \x20   v[k] = (xx >= 0 && xx < w && yy >= 0 && yy < h) ? (float)src[yy * w + xx] : 0.0f;\n\
+               \x20 }\n\
+               \x20 float top = v[0] + ax * (v[1] - v[0]), bot = v[2] + ax * (v[3] - v[2]);\n\
+               \x20 dst[y * w + x] = convert_uchar_sat_rte(top + ay * (bot - top));\n\
+               }\n";
+    let p = build_nc(src, "", &H100).unwrap();
+    let conditional = p.ptx.lines().filter(|l| l.trim_start().starts_with("@") && l.contains(" bra")).count();
+    assert_eq!(p.ptx.matches("ld.global.u8").count(), 4, "{}", p.ptx);
+    assert_eq!(conditional, 5, "remap's gathers are not one branch each:\n{}", p.ptx);
 }
 
 #[test]
