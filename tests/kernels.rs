@@ -25,6 +25,24 @@ fn launch_layout_and_errors_on_the_fake_driver_through_the_loader() {
     assert!(out.contains(" 0 failed"), "{out}");
 }
 
+/// A fault that poisons the whole process, as NVIDIA's driver 580 does (the fake driver's
+/// FAKECUDA_FAULT_POISONS=1): new contexts fail with CL_OUT_OF_RESOURCES and a pfn_notify message
+/// naming the sticky error and the restart, also after the faulted context is released; no hang.
+#[test]
+fn a_poisoning_fault_gives_a_clean_context_error() {
+    let exe = c_program("kernel_api");
+    let out = run(&exe, &["fault"], Via::Loader, Driver::Fake, &[("FAKECUDA_FAULT_POISONS", "1")]);
+    let text = output(&out);
+    println!("{text}");
+    assert!(
+        out.status.success()
+            && text.contains("after a poisoning fault: no context")
+            && text.contains("kernel_api fault: ")
+            && text.contains(" 0 failed"),
+        "{text}"
+    );
+}
+
 #[test]
 fn per_device_builds_in_a_two_device_context() {
     let exe = c_program("kernel_api");

@@ -552,6 +552,30 @@ fn argument_layouts() {
     assert_eq!(k.vec_type_hint.as_deref(), Some("float4"));
 }
 
+/// A kernel with char2/uchar2 parameters is replaced just before code generation (the bridge's
+/// widenCharPairParams); with NVPTX's annotation cache left from the optimiser it was emitted now
+/// and then as a .func, so the PTX had no .entry for it (the CTS's basic parameter_types at vector
+/// size 2: CUDA_ERROR_NOT_FOUND from cuModuleGetFunction; about 1 build in 4 here). Many builds
+/// of one such kernel, each a distinct source (no cache), must all have the entry.
+#[test]
+fn char_pair_kernels_stay_entries() {
+    setup();
+    let mut missing = Vec::new();
+    for i in 0..24 {
+        let src = format!(
+            "__kernel void test_kernel(char2 c, uchar2 uc, short2 s, int2 n, float2 f, __global float2 *r) {{\n\
+             r[0] = convert_float2(c) + {i}.0f; r[1] = convert_float2(uc); r[2] = convert_float2(s);\n\
+             r[3] = convert_float2(n); r[4] = f; }}\n"
+        );
+        let p = build_nc(&src, "", &H100).unwrap();
+        let entries: Vec<String> = parse_entries(&p.ptx).unwrap().into_iter().map(|e| e.name).collect();
+        if entries != ["test_kernel"] {
+            missing.push(format!("build {i}: entries {entries:?}"));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
 #[test]
 fn rewrites_in_ptx() {
     setup();

@@ -3,6 +3,7 @@ use super::device::Device;
 use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda::context::PrimaryContext;
+use crate::cuda::error::CudaError;
 use std::ffi::{c_char, c_void};
 use std::sync::Arc;
 
@@ -27,11 +28,18 @@ impl Context {
         // A context is usually followed by a build: let ptxgen parse libclc meanwhile, starting
         // before the CUDA contexts, whose creation takes long enough to hide most of it.
         ptxgen::prewarm();
-        let cuda = devices
-            .iter()
-            .map(|d| d.primary_context().map_err(|_| CL_OUT_OF_RESOURCES))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Context { devices, cuda, properties, notify: notify.map(|(f, d)| (f, d as usize)) })
+        let notify = notify.map(|(f, d)| (f, d as usize));
+        let mut cuda = Vec::with_capacity(devices.len());
+        for (i, d) in devices.iter().enumerate() {
+            match d.primary_context() {
+                Ok(c) => cuda.push(c),
+                Err(e) => {
+                    report_context_failure(notify, i, &e);
+                    return Err(CL_OUT_OF_RESOURCES);
+                }
+            }
+        }
+        Ok(Context { devices, cuda, properties, notify })
     }
 
     /// The index of `device` in this context, if it belongs to it.
@@ -41,10 +49,39 @@ impl Context {
 
     /// Reports an asynchronous error through the pfn_notify the application gave.
     pub fn notify(&self, message: &str) {
-        if let Some((f, data)) = self.notify {
-            let msg = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
-            // SAFETY: the application's callback with its own user data.
-            unsafe { f(msg.as_ptr(), std::ptr::null(), 0, data as *mut c_void) };
-        }
+        call_notify(self.notify, message);
+    }
+}
+
+fn call_notify(notify: Option<(NotifyFn, usize)>, message: &str) {
+    if let Some((f, data)) = notify {
+        let msg = std::ffi::CString::new(message.replace('\0', " ")).unwrap_or_default();
+        // SAFETY: the application's callback with its own user data.
+        unsafe { f(msg.as_ptr(), std::ptr::null(), 0, data as *mut c_void) };
+    }
+}
+
+/// Why a context could not be made: through the application's pfn_notify, else once per process
+/// on stderr (never stdout). A sticky error (an earlier kernel fault) is the usual cause: NVIDIA's
+/// driver keeps it for the whole process (driver 580 on an H100: cuCtxCreate beside the faulted
+/// primary context, release and retain, and cuDevicePrimaryCtxReset then retain all answer
+/// CUDA_ERROR_ILLEGAL_ADDRESS; conformance/cts/probes/cuda-fault-probe.c), so only a new process
+/// can use the GPU again.
+fn report_context_failure(notify: Option<(NotifyFn, usize)>, device: usize, e: &CudaError) {
+    let msg = if e.is_sticky() {
+        format!(
+            "cudacl: cannot create a CUDA context on device {device}: the CUDA driver answers {}, a sticky \
+             error left by an earlier kernel fault in this process; the driver keeps it for the whole \
+             process, which must be restarted to use the GPU again",
+            e.name()
+        )
+    } else {
+        format!("cudacl: cannot create a CUDA context on device {device}: {}", e.name())
+    };
+    if notify.is_some() {
+        call_notify(notify, &msg);
+    } else {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| eprintln!("{msg}"));
     }
 }

@@ -573,7 +573,48 @@ static void multi(cl_platform_id plat) {
  * error): the failing command's event gets a negative status, later commands in that context
  * fail, the process lives, and once the application has released the context's objects a new
  * context works. Releases the global context and queue. */
+static char notice[1024];
+
+static void CL_CALLBACK note_error(const char *msg, const void *info, size_t cb, void *user) {
+    (void)info, (void)cb, (void)user;
+    snprintf(notice, sizeof notice, "%s", msg);
+}
+
+/* FAKECUDA_FAULT_POISONS=1: after the fault no CUDA context can be had in this process (NVIDIA's
+ * driver 580): clCreateContext and clCreateContextFromType answer CL_OUT_OF_RESOURCES, pfn_notify
+ * names the driver's sticky error and the restart, also once the faulted context is released; no
+ * hang, the process lives. Releases the global context and queue (both NULL afterwards). */
+static void fault_poisons_the_process(cl_program p, cl_kernel k, cl_mem b, cl_event ev) {
+    for (int round = 0; round < 2; round++) {
+        cl_int err = 0;
+        notice[0] = 0;
+        cl_context c2 = clCreateContext(NULL, 1, &dev, note_error, NULL, &err);
+        CHECK(!c2 && err == CL_OUT_OF_RESOURCES, "clCreateContext after a poisoning fault (round %d): %p, %d", round,
+              (void *)c2, err);
+        CHECK(strstr(notice, "CUDA_ERROR_ILLEGAL_ADDRESS") && strstr(notice, "restarted"),
+              "pfn_notify after a poisoning fault (round %d): \"%s\"", round, notice);
+        notice[0] = 0;
+        cl_platform_id plat = NULL;
+        clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof plat, &plat, NULL);
+        cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)plat, 0};
+        c2 = clCreateContextFromType(props, CL_DEVICE_TYPE_GPU, note_error, NULL, &err);
+        CHECK(!c2 && err == CL_OUT_OF_RESOURCES, "clCreateContextFromType after a poisoning fault: %d", err);
+        CHECK(strstr(notice, "restarted") != NULL, "pfn_notify of clCreateContextFromType: \"%s\"", notice);
+        if (round == 0) { /* then everything of the faulted context released: still no context */
+            clReleaseEvent(ev);
+            clReleaseKernel(k);
+            clReleaseProgram(p);
+            clReleaseMemObject(b);
+            clReleaseCommandQueue(q);
+            clReleaseContext(ctx);
+            q = NULL, ctx = NULL;
+        }
+    }
+    printf("kernel_api: after a poisoning fault: no context, CL_OUT_OF_RESOURCES, \"%s\"\n", notice);
+}
+
 static void fault_recovery(void) {
+    int poisons = getenv("FAKECUDA_FAULT_POISONS") && !strcmp(getenv("FAKECUDA_FAULT_POISONS"), "1");
     cl_int err;
     const char *src = "__kernel void fakecuda_fault(__global int *p) { p[0] = 1; }\n"
                       "__kernel void fine(__global int *p) { p[get_global_id(0)] = 2; }\n";
@@ -593,6 +634,10 @@ static void fault_recovery(void) {
     int v = 0;
     CHECK(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof v, &v, 0, NULL, NULL) != CL_SUCCESS,
           "a read in the faulted context succeeded");
+    if (poisons) {
+        fault_poisons_the_process(p, k, b, ev);
+        return;
+    }
     /* While the faulted context lives (applications leak objects), a new context gets a CUDA
      * context of its own and works. */
     cl_context c2 = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
@@ -685,6 +730,10 @@ int main(int argc, char **argv) {
     cl_int err;
     ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     q = clCreateCommandQueue(ctx, dev, 0, &err);
+    if (argc > 1 && !strcmp(argv[1], "fault")) {
+        fault_recovery();
+        return report("kernel_api fault");
+    }
     if (argc > 1 && !strcmp(argv[1], "multi")) {
         multi(plat);
         return report("kernel_api multi");

@@ -10,6 +10,8 @@
  *                        fault
  */
 #include "common.h"
+#include <dlfcn.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 
@@ -733,6 +735,76 @@ static const char *LIBCLC_FIXES =
     "  vstore_half_rtn(di[6], (size_t)1, ho);\n"
     "}\n";
 
+/* tgamma over the whole range: the signed zeros (+-inf), both sides of negative integers from -1
+ * to -185 (where the reflection cancelled: the CTS's 119 ulp at -0x1.4000000000200p+5), large
+ * positive arguments (libclc's exp(lgamma) lost tens of ulp there) and the overflow and underflow
+ * edges; the CTS's limits (16 ulp in both precisions) against the host's tgammal. */
+static const char *TGAMMA =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "__kernel void tg(__global const double *x, __global double *y, __global const float *fx, __global float *fy) {\n"
+    "  size_t i = get_global_id(0); y[i] = tgamma(x[i]); fy[i] = tgamma(fx[i]); }\n";
+
+static double ulp_error(long double got, long double ref, int mant, int emin) {
+    if (isnan(ref)) return isnan(got) ? 0 : INFINITY;
+    if (isinf(ref) || isinf(got)) return got == ref ? 0 : INFINITY;
+    if (ref == 0) return got == 0 ? 0 : fabsl(got) / ldexpl(1, emin - mant + 1);
+    int e;
+    frexpl(ref, &e);
+    int ue = e - mant;
+    if (ue < emin - mant + 1) ue = emin - mant + 1;
+    return (double)fabsl((got - ref) / ldexpl(1, ue));
+}
+
+static void test_tgamma(void) {
+    enum { M = 1024 };
+    double *x = calloc(M, sizeof *x), *y = calloc(M, sizeof *y);
+    float *fx = calloc(M, sizeof *fx), *fy = calloc(M, sizeof *fy);
+    int n = 0;
+    const double fixed[] = {0.0, -0.0, -0x1.4000000000200p+5, -8.1875, -0x1.01p-15, 0x1p-60, -0x1p-60, 40.5,
+                            100.25, 0x1.5p+7, 171.5, 171.7, 172.5, 0.5, 1.0, 2.0, 3.5, -0.5, -1.5, -184.3,
+                            -185.7, -200.5, 1e-300, -1e-300};
+    for (unsigned i = 0; i < sizeof fixed / sizeof *fixed; i++) x[n++] = fixed[i];
+    for (int k = 1; k <= 185 && n + 4 <= M; k += (k < 45 ? 1 : 7)) {
+        x[n++] = -k + 0x1p-40 * k;
+        x[n++] = -k - 0x1p-40 * k;
+        x[n++] = -k + 0.3;
+        x[n++] = -k - 0x1p-10;
+    }
+    for (int i = 0; i < n; i++) fx[i] = (float)x[i]; /* float: the same points, rounded */
+    cl_program p = build(TGAMMA, NULL, NULL);
+    cl_kernel k = kernel(p, "tg");
+    if (!k) { clReleaseProgram(p); free(x), free(y), free(fx), free(fy); return; }
+    cl_mem m[4] = {buffer(CL_MEM_COPY_HOST_PTR, M * sizeof *x, x), buffer(CL_MEM_READ_WRITE, M * sizeof *y, NULL),
+                   buffer(CL_MEM_COPY_HOST_PTR, M * sizeof *fx, fx), buffer(CL_MEM_READ_WRITE, M * sizeof *fy, NULL)};
+    for (cl_uint i = 0; i < 4; i++) clSetKernelArg(k, i, sizeof m[i], &m[i]);
+    size_t g = (size_t)n;
+    EXPECT(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(q, m[1], CL_TRUE, 0, M * sizeof *y, y, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(q, m[3], CL_TRUE, 0, M * sizeof *fy, fy, 0, NULL, NULL), CL_SUCCESS);
+    double worst = 0, fworst = 0;
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        long double ref = tgammal((long double)x[i]), fref = tgammal((long double)fx[i]);
+        if (x[i] == 0) ref = signbit(x[i]) ? -INFINITY : INFINITY;
+        if (fx[i] == 0) fref = signbit(fx[i]) ? -INFINITY : INFINITY;
+        if (fabsl(ref) > DBL_MAX) ref = ref > 0 ? INFINITY : -INFINITY;
+        if (fabsl(fref) > FLT_MAX) fref = fref > 0 ? INFINITY : -INFINITY;
+        double u = ulp_error(y[i], ref, 53, -1022), fu = ulp_error(fy[i], fref, 24, -126);
+        if (u > worst) worst = u;
+        if (fu > fworst) fworst = fu;
+        if ((u > 16 || fu > 16) && bad++ < 5)
+            CHECK(0, "tgamma(%a) = %a (%.1f ulp, want %La); tgamma(%af) = %af (%.1f ulp, want %La)", x[i], y[i], u,
+                  ref, fx[i], fy[i], fu, fref);
+    }
+    CHECK(bad == 0, "tgamma: %d of %d arguments beyond 16 ulp", bad, n);
+    CHECK(isinf(y[1]) && y[1] < 0 && isinf(fy[1]) && fy[1] < 0, "tgamma(-0) = %a, %af, want -inf", y[1], fy[1]);
+    printf("libclc fixes: tgamma %d arguments, worst %.2f ulp (double), %.2f ulp (float)\n", n, worst, fworst);
+    for (int i = 0; i < 4; i++) clReleaseMemObject(m[i]);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    free(x), free(y), free(fx), free(fy);
+}
+
 static int same_float(float a, float b) { return (isnan(a) && isnan(b)) || (a == b && signbit(a) == signbit(b)); }
 
 static void test_libclc_fixes(void) {
@@ -786,12 +858,66 @@ static void test_libclc_fixes(void) {
     CHECK(ho[0] == 0x0001 && ho[1] == 0x8001, "vstore_half_rtp/rtn(+-0x1.78p-767) = %#06x, %#06x, want 0x0001, 0x8001",
           ho[0], ho[1]);
     printf("libclc fixes: fmod float8 %a, erfc %a, ldexp %a\n", fo[0], fo[8], dout[2]);
+    test_tgamma();
     for (int i = 0; i < 9; i++) clReleaseMemObject(m[i]);
     clReleaseKernel(k);
     clReleaseProgram(p);
 }
 
 /* ---- a deliberate illegal address: an error status, the process keeps running ----------- */
+static char fault_notice[1024];
+
+static void CL_CALLBACK note_context_error(const char *msg, const void *info, size_t cb, void *user) {
+    (void)info, (void)cb, (void)user;
+    snprintf(fault_notice, sizeof fault_notice, "%s", msg);
+}
+
+/* Whether the CUDA driver itself works again after the fault: its primary context of device 0
+ * retained, made current, a small allocation and a synchronisation. 1 yes, 0 no (why: the
+ * driver's answers), -1 no driver to ask. Called only after the platform refused a context, so
+ * that this reference never keeps the platform from resetting the primary context. */
+static int raw_driver_recovered(char *why, size_t n) {
+    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h) { snprintf(why, n, "no libcuda.so.1"); return -1; }
+    typedef int (*init_t)(unsigned);
+    typedef int (*get_t)(int *, int);
+    typedef int (*retain_t)(void **, int);
+    typedef int (*release_t)(int);
+    typedef int (*set_t)(void *);
+    typedef int (*alloc_t)(unsigned long long *, size_t);
+    typedef int (*free_t)(unsigned long long);
+    typedef int (*sync_t)(void);
+    init_t init = (init_t)dlsym(h, "cuInit");
+    get_t get = (get_t)dlsym(h, "cuDeviceGet");
+    retain_t retain = (retain_t)dlsym(h, "cuDevicePrimaryCtxRetain");
+    release_t release = (release_t)dlsym(h, "cuDevicePrimaryCtxRelease_v2");
+    if (!release) release = (release_t)dlsym(h, "cuDevicePrimaryCtxRelease");
+    set_t set = (set_t)dlsym(h, "cuCtxSetCurrent");
+    alloc_t alloc = (alloc_t)dlsym(h, "cuMemAlloc_v2");
+    free_t mfree = (free_t)dlsym(h, "cuMemFree_v2");
+    sync_t sync = (sync_t)dlsym(h, "cuCtxSynchronize");
+    if (!init || !get || !retain || !release || !set || !alloc || !mfree || !sync) {
+        snprintf(why, n, "libcuda.so.1 lacks an entry point");
+        return -1;
+    }
+    int cu = -1, r = init(0);
+    if (r == 0) r = get(&cu, 0);
+    if (r != 0) { snprintf(why, n, "cuInit/cuDeviceGet %d", r); return 0; }
+    void *c = NULL;
+    int rr = retain(&c, cu), ra = -1, rs = -1;
+    if (rr == 0) {
+        unsigned long long ptr = 0;
+        set(c);
+        ra = alloc(&ptr, 256);
+        if (ra == 0) mfree(ptr);
+        rs = sync();
+        set(NULL);
+        release(cu);
+    }
+    snprintf(why, n, "cuDevicePrimaryCtxRetain %d, cuMemAlloc %d, cuCtxSynchronize %d", rr, ra, rs);
+    return rr == 0 && ra == 0 && rs == 0;
+}
+
 static void test_fault(void) {
     const char *src = "__kernel void fault(__global int *p, ulong bad) { ((__global int *)bad)[get_global_id(0)] = 1; p[0] = 2; }\n";
     cl_program p = build(src, NULL, NULL);
@@ -812,16 +938,30 @@ static void test_fault(void) {
     cl_int f = clFinish(q);
     printf("after the fault: status %d, clWaitForEvents %d, clFinish %d; process alive\n", st, w, f);
     if (ev) clReleaseEvent(ev);
-    /* Released everything of the faulted context: a new context works. */
+    /* Released everything of the faulted context. A new context either works (the fake driver,
+     * and any driver that recovers), or, where the CUDA driver itself keeps the fault for the
+     * whole process (driver 580: cuda-fault-probe.c), fails cleanly, says why through pfn_notify,
+     * and the raw driver agrees that it has not recovered. */
     clReleaseKernel(k);
     clReleaseProgram(p);
     clReleaseMemObject(d);
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);
-    cl_int err;
-    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    CHECK(ctx != NULL, "a context after the fault: %d", err);
-    if (!ctx) return;
+    cl_int err = 1;
+    fault_notice[0] = 0;
+    ctx = clCreateContext(NULL, 1, &dev, note_context_error, NULL, &err);
+    if (!ctx) {
+        char why[256];
+        int recovered = raw_driver_recovered(why, sizeof why);
+        printf("after the fault: clCreateContext %d (notify: \"%s\"); raw driver: %s\n", err, fault_notice, why);
+        CHECK(err == CL_OUT_OF_RESOURCES || err == CL_OUT_OF_HOST_MEMORY || err == CL_DEVICE_NOT_AVAILABLE,
+              "a context after the fault: %d, want a working context or a clean error", err);
+        CHECK(recovered == 0, "the CUDA driver recovered from the fault (%s) but clCreateContext failed: %d", why, err);
+        if (is_cudacl)
+            CHECK(strstr(fault_notice, "CUDA_ERROR_") && strstr(fault_notice, "restart"),
+                  "pfn_notify after a failed context names the driver's error and the restart: \"%s\"", fault_notice);
+        return;
+    }
     q = clCreateCommandQueue(ctx, dev, 0, &err);
     CHECK(q != NULL, "a queue after the fault: %d", err);
     if (!q) return;

@@ -24,6 +24,9 @@
  *                               Nano/TX2-like: the copy-based USE_HOST_PTR fallback)
  *   FAKECUDA_MEM_LIMIT=bytes    cuMemAlloc fails with OUT_OF_MEMORY beyond this many live bytes
  *   FAKECUDA_TRACE=1            prints every call to stderr
+ *   FAKECUDA_FAULT_POISONS=1    a kernel fault poisons the process, as NVIDIA's driver 580 does:
+ *                               later cuCtxCreate and cuDevicePrimaryCtxRetain answer
+ *                               CUDA_ERROR_ILLEGAL_ADDRESS (conformance/cts/probes/cuda-fault-probe.c)
  *   FAKECUDA_EXPECT_PTX="a;b"   cuModuleLoadDataEx refuses PTX lacking any of the pieces
  *   FAKECUDA_ASYNC=1            streams run their work on threads, later than the calls that
  *                               issued it (FAKECUDA_ASYNC_DELAY_US per item, default 200): the
@@ -266,9 +269,14 @@ struct fake_ctx {
 static struct fake_ctx contexts[MAX_DEVICES];
 static __thread struct fake_ctx *current;
 
+/* Set by a kernel fault; with FAKECUDA_FAULT_POISONS=1 no context can be had afterwards. */
+static int process_faulted;
+static int poisoned(void) { return process_faulted && env_int("FAKECUDA_FAULT_POISONS", 0); }
+
 CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) {
     if (!ctx) return CUDA_ERROR_INVALID_VALUE;
     if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
+    if (poisoned()) return CUDA_ERROR_ILLEGAL_ADDRESS;
     pthread_mutex_lock(&lock);
     contexts[d].device = d;
     contexts[d].refs++;
@@ -300,6 +308,7 @@ CUresult cuCtxCreate_v2(void **ctx, unsigned flags, CUdevice d) {
     (void)flags;
     if (!ctx) return CUDA_ERROR_INVALID_VALUE;
     if (!valid_device(d)) return CUDA_ERROR_INVALID_DEVICE;
+    if (poisoned()) return CUDA_ERROR_ILLEGAL_ADDRESS;
     struct fake_ctx *c = calloc(1, sizeof *c);
     if (!c) return CUDA_ERROR_OUT_OF_MEMORY;
     c->device = d;
@@ -1367,7 +1376,7 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
     }
     last_launch.count++;
     stats.launches++;
-    if (!strncmp(fn->name, "fakecuda_fault", 14)) current->faulted = 1; /* reported later, as on a GPU */
+    if (!strncmp(fn->name, "fakecuda_fault", 14)) current->faulted = 1, process_faulted = 1; /* reported later */
     pthread_mutex_unlock(&lock);
     TRACE("launch %s grid %ux%ux%u block %ux%ux%u shared %u", fn->name, gx, gy, gz, bx, by, bz, shared);
     return CUDA_SUCCESS;
