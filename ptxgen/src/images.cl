@@ -266,17 +266,31 @@ CUDACL_INLINE static float4 fmax4(float4 v, float m) {
 CUDACL_INLINE static float4 to_float(uint4 c) { return __builtin_convertvector(c, float4); }
 CUDACL_INLINE static float4 to_float_signed(int4 c) { return __builtin_convertvector(c, float4); }
 
+// c / d, correctly rounded like the division, for the channel values c of a normalized format
+// (integers of at most 16 bits) and d = 255, 65535, 127 or 32767; r = 1 / d. One residual step
+// after multiplying by the reciprocal: an IEEE division (div.rn.f32) costs about ten instructions
+// and a slow-path branch per channel. Exact for every such c (checked exhaustively against the
+// division: see the imgperf section of conformance/results/2026-11-23-images.md).
+CUDACL_INLINE static float div_norm(float c, float d, float r) {
+  float q = c * r;
+  return __builtin_fmaf(__builtin_fmaf(-q, d, c), r, q);
+}
+CUDACL_INLINE static float4 div_norm4(float4 c, float d) {
+  float r = 1.0f / d;
+  return (float4)(div_norm(c.x, d, r), div_norm(c.y, d, r), div_norm(c.z, d, r), div_norm(c.w, d, r));
+}
+
 // Pixel words -> float channels (read_imagef).
 CUDACL_INLINE static float4 texel_f(uint type, uint4 w) {
   uint4 c = unpack(w, channel_bytes(type));
   switch (type) {
-  case TYPE_UNORM_INT8: return to_float(c) / 255.0f;
-  case TYPE_UNORM_INT16: return to_float(c) / 65535.0f;
+  case TYPE_UNORM_INT8: return div_norm4(to_float(c), 255.0f);
+  case TYPE_UNORM_INT16: return div_norm4(to_float(c), 65535.0f);
   case TYPE_SNORM_INT8:
     // -128 and -127 both read as -1.0.
-    return fmax4(to_float_signed(__builtin_convertvector(__builtin_convertvector(c, char4), int4)) / 127.0f, -1.0f);
+    return fmax4(div_norm4(to_float_signed(__builtin_convertvector(__builtin_convertvector(c, char4), int4)), 127.0f), -1.0f);
   case TYPE_SNORM_INT16:
-    return fmax4(to_float_signed(__builtin_convertvector(__builtin_convertvector(c, short4), int4)) / 32767.0f, -1.0f);
+    return fmax4(div_norm4(to_float_signed(__builtin_convertvector(__builtin_convertvector(c, short4), int4)), 32767.0f), -1.0f);
   case TYPE_HALF_FLOAT:
     return (float4)(half_to_float(c.x), half_to_float(c.y), half_to_float(c.z), half_to_float(c.w));
   case TYPE_SIGNED_INT8: // read_imagef of integer data is undefined: the value as a float
@@ -300,25 +314,40 @@ CUDACL_INLINE static uint4 texel_i(uint type, uint4 w) {
   }
 }
 
-// convert_<int>_sat_rte(x) for x already scaled: rounded to nearest even, saturated; NaN gives 0.
-CUDACL_INLINE static int sat_rte(float x, float lo, float hi) {
-  return x != x ? 0 : (int)__builtin_rintf(__builtin_fminf(__builtin_fmaxf(x, lo), hi));
+// convert_<int>_sat_rte(x) for x already scaled: rounded to nearest even, saturated to the
+// integer bounds lo..hi; NaN gives 0. cvt.rni.s32.f32 rounds to nearest even, saturates to the
+// s32 range and turns NaN into 0 in one instruction; clamping the integer afterwards equals
+// clamping the float before rounding, as lo and hi are integers.
+CUDACL_INLINE static int sat_rte(float x, int lo, int hi) {
+  int i;
+  __asm__("cvt.rni.s32.f32 %0, %1;" : "=r"(i) : "f"(x));
+  return iclamp(i, lo, hi);
 }
 
-// float channel -> stored bits (write_imagef).
-CUDACL_INLINE static uint from_float(uint type, float f) {
+// float channels -> stored bits (write_imagef), one switch for the four channels.
+#define MAP4(F) ((uint4)(F(s.x), F(s.y), F(s.z), F(s.w)))
+#define UNORM8(f) ((uint)sat_rte((f) * 255.0f, 0, 255))
+#define UNORM16(f) ((uint)sat_rte((f) * 65535.0f, 0, 65535))
+#define SNORM8(f) ((uint)sat_rte((f) * 127.0f, -127, 127) & 0xffu)
+#define SNORM16(f) ((uint)sat_rte((f) * 32767.0f, -32767, 32767) & 0xffffu)
+CUDACL_INLINE static uint4 from_float4(uint type, float4 s) {
   switch (type) {
-  case TYPE_UNORM_INT8: return (uint)sat_rte(f * 255.0f, 0.0f, 255.0f);
-  case TYPE_UNORM_INT16: return (uint)sat_rte(f * 65535.0f, 0.0f, 65535.0f);
+  case TYPE_UNORM_INT8: return MAP4(UNORM8);
+  case TYPE_UNORM_INT16: return MAP4(UNORM16);
   // Signed normalized values saturate at -1.0 (-127, -32767), as the CTS's reference and NVIDIA's
   // OpenCL do; section 8.3.1.1's convert_char_sat_rte(f * 127.0f) would give -128 below -1.0079,
   // which reads back as -1.0 all the same.
-  case TYPE_SNORM_INT8: return (uint)sat_rte(f * 127.0f, -127.0f, 127.0f) & 0xffu;
-  case TYPE_SNORM_INT16: return (uint)sat_rte(f * 32767.0f, -32767.0f, 32767.0f) & 0xffffu;
-  case TYPE_HALF_FLOAT: return float_to_half(f);
-  default: return as_uint(f); // CL_FLOAT (integer data written with write_imagef is undefined)
+  case TYPE_SNORM_INT8: return MAP4(SNORM8);
+  case TYPE_SNORM_INT16: return MAP4(SNORM16);
+  case TYPE_HALF_FLOAT: return MAP4(float_to_half);
+  default: return as_uint4(s); // CL_FLOAT (integer data written with write_imagef is undefined)
   }
 }
+#undef MAP4
+#undef UNORM8
+#undef UNORM16
+#undef SNORM8
+#undef SNORM16
 
 // int channel -> stored bits (write_imagei: saturated to 8/16-bit signed channels).
 CUDACL_INLINE static uint from_int(uint type, int v) {
@@ -541,9 +570,7 @@ CUDACL_INLINE static uint4 words_u(desc_t d, uint4 w) {
 
 CUDACL_INLINE static void write_f(desc_t d, int g, int4 c, float4 v) {
   uint type = d->type;
-  float4 s = order_write_f(d->order, v);
-  store_at(d, g, c, (uint4)(from_float(type, s.x), from_float(type, s.y), from_float(type, s.z),
-                            from_float(type, s.w)));
+  store_at(d, g, c, from_float4(type, order_write_f(d->order, v)));
 }
 CUDACL_INLINE static void write_i(desc_t d, int g, int4 c, int4 v) {
   uint type = d->type;

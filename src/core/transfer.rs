@@ -3,8 +3,9 @@
 //! engine moves chunk i-1, and `par_copy` spreads the host side over a few threads).
 //!
 //! Tuning (environment, read once): CUDACL_STAGING_MIN (bytes; smaller pageable transfers go
-//! straight to the driver, default 8 MiB), CUDACL_STAGING_CHUNK_MB (default 8) and
-//! CUDACL_STAGING_CHUNKS (default 4) per CUDA context.
+//! straight to the driver, default 8 MiB), CUDACL_IMAGE_STAGING_MIN (the same for image
+//! transfers; default: CUDACL_STAGING_MIN where set, else images never stage),
+//! CUDACL_STAGING_CHUNK_MB (default 8) and CUDACL_STAGING_CHUNKS (default 4) per CUDA context.
 use super::par_copy::par_copy;
 use crate::base::entry::{lock, CLResult};
 use crate::cl::*;
@@ -28,6 +29,20 @@ fn staging_min() -> usize {
     // 8 MiB: below that the one-time cost of pinning the staging chunks (tens of ms, seen as
     // 17 ms for a 3 MB upload in ompcl's matmul on the H100) outweighs the faster copy.
     static V: LazyLock<usize> = LazyLock::new(|| env_usize("CUDACL_STAGING_MIN", 8 << 20));
+    *V
+}
+
+/// Smallest pageable image transfer (`staged_rows`) that goes through staging:
+/// CUDACL_IMAGE_STAGING_MIN, else CUDACL_STAGING_MIN where set, else never.
+fn image_staging_min() -> usize {
+    // Never by default: on the H100 (driver 580, 2026-11-23) 64 MiB pageable image transfers ran
+    // at 6.1 (write) / 7.7 (read) GB/s staged and 7.2 / 10.0 GB/s through the driver's own
+    // pageable cuMemcpy3D (conformance/results/2026-11-23-images.md). The staged path stays for
+    // whoever sets a threshold (tests/images.rs runs it with CUDACL_STAGING_MIN=1).
+    static V: LazyLock<usize> = LazyLock::new(|| {
+        let min = env_usize("CUDACL_STAGING_MIN", usize::MAX);
+        env_usize("CUDACL_IMAGE_STAGING_MIN", min)
+    });
     *V
 }
 
@@ -247,7 +262,7 @@ pub struct Rows {
 /// application's rows (`host_row(r)`: the address of row r) and a chunk (rows tight there) on
 /// the host, and `dma(chunk, first_row, n_rows)` issues the device side of that piece on
 /// `stream` (into or out of the chunk). Returns false, having done nothing, where staging does
-/// not apply (a transfer below CUDACL_STAGING_MIN, rows wider than a chunk, no pinned memory):
+/// not apply (a transfer below `image_staging_min`, rows wider than a chunk, no pinned memory):
 /// the caller then copies directly.
 ///
 /// # Safety
@@ -263,7 +278,7 @@ pub unsafe fn staged_rows(
 ) -> CLResult<bool> {
     let Rows { count: rows, bytes: row_bytes, per_slice: rows_per_slice } = rows;
     let n = rows.saturating_mul(row_bytes);
-    if row_bytes == 0 || rows_per_slice == 0 || n < staging_min() {
+    if row_bytes == 0 || rows_per_slice == 0 || n < image_staging_min() {
         return Ok(false);
     }
     let aux = aux(ctx)?;
