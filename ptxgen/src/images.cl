@@ -315,13 +315,13 @@ CUDACL_INLINE static uint4 texel_i(uint type, uint4 w) {
 }
 
 // convert_<int>_sat_rte(x) for x already scaled: rounded to nearest even, saturated to the
-// integer bounds lo..hi; NaN gives 0. cvt.rni.s32.f32 rounds to nearest even, saturates to the
-// s32 range and turns NaN into 0 in one instruction; clamping the integer afterwards equals
-// clamping the float before rounding, as lo and hi are integers.
+// integer bounds lo..hi; NaN gives 0. cvt.rni.s32.f32 rounds to nearest even and saturates to
+// the s32 range in one instruction; clamping the integer afterwards equals clamping the float
+// before rounding, as lo and hi are integers. NaN is tested here, not left to the conversion.
 CUDACL_INLINE static int sat_rte(float x, int lo, int hi) {
   int i;
   __asm__("cvt.rni.s32.f32 %0, %1;" : "=r"(i) : "f"(x));
-  return iclamp(i, lo, hi);
+  return x != x ? 0 : iclamp(i, lo, hi);
 }
 
 // float channels -> stored bits (write_imagef), one switch for the four channels.
