@@ -270,7 +270,7 @@ CUDACL_INLINE static float4 to_float_signed(int4 c) { return __builtin_convertve
 // (integers of at most 16 bits) and d = 255, 65535, 127 or 32767; r = 1 / d. One residual step
 // after multiplying by the reciprocal: an IEEE division (div.rn.f32) costs about ten instructions
 // and a slow-path branch per channel. Exact for every such c (checked exhaustively against the
-// division: see the imgperf section of conformance/results/2026-11-23-images.md).
+// division by images.rs's test div_norm_equals_the_division_for_every_normalized_channel_value).
 CUDACL_INLINE static float div_norm(float c, float d, float r) {
   float q = c * r;
   return __builtin_fmaf(__builtin_fmaf(-q, d, c), r, q);

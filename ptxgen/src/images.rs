@@ -54,3 +54,29 @@ pub(crate) fn link(m: &Module) -> Result<bool, BuildError> {
     }
     Ok(true)
 }
+
+#[cfg(test)]
+mod tests {
+    /// images.cl's `div_norm` (multiply by the reciprocal, then one fused residual step) gives
+    /// the correctly rounded quotient of the division it replaces for every channel value of
+    /// the normalized formats; multiplying by the reciprocal alone would not (126 of the 256
+    /// UNORM_INT8 values differ).
+    #[test]
+    fn div_norm_equals_the_division_for_every_normalized_channel_value() {
+        for (d, lo, hi) in
+            [(255.0f32, 0, 255), (65535.0, 0, 65535), (127.0, -128, 127), (32767.0, -32768, 32767)]
+        {
+            let r = 1.0 / d;
+            let mut mul_only_differs = 0;
+            for i in lo..=hi {
+                let c = i as f32;
+                let q = c * r;
+                let fused = (-q).mul_add(d, c).mul_add(r, q);
+                assert_eq!(fused.to_bits(), (c / d).to_bits(), "{c} / {d}");
+                mul_only_differs += usize::from(q.to_bits() != (c / d).to_bits());
+            }
+            assert!(mul_only_differs > 0, "the residual step is needed for {d}");
+        }
+        assert!(super::SOURCE.contains("__builtin_fmaf(__builtin_fmaf(-q, d, c), r, q)"));
+    }
+}
