@@ -4,7 +4,7 @@
 //!
 //! Tuning (environment, read once): CUDACL_STAGING_MIN (bytes; smaller pageable transfers go
 //! straight to the driver, default 8 MiB), CUDACL_IMAGE_STAGING_MIN (the same for image
-//! transfers; default: CUDACL_STAGING_MIN where set, else images never stage),
+//! transfers; default: CUDACL_STAGING_MIN's value),
 //! CUDACL_STAGING_CHUNK_MB (default 8) and CUDACL_STAGING_CHUNKS (default 4) per CUDA context.
 use super::par_copy::par_copy;
 use crate::base::entry::{lock, CLResult};
@@ -33,16 +33,14 @@ fn staging_min() -> usize {
 }
 
 /// Smallest pageable image transfer (`staged_rows`) that goes through staging:
-/// CUDACL_IMAGE_STAGING_MIN, else CUDACL_STAGING_MIN where set, else never.
+/// CUDACL_IMAGE_STAGING_MIN, else the buffers' threshold (CUDACL_STAGING_MIN, default 8 MiB).
 fn image_staging_min() -> usize {
-    // Never by default: on the H100 (driver 580, 2026-11-23) 64 MiB pageable image transfers ran
-    // at 6.1 (write) / 7.7 (read) GB/s staged and 7.2 / 10.0 GB/s through the driver's own
-    // pageable cuMemcpy3D (conformance/results/2026-11-23-images.md). The staged path stays for
-    // whoever sets a threshold (tests/images.rs runs it with CUDACL_STAGING_MIN=1).
-    static V: LazyLock<usize> = LazyLock::new(|| {
-        let min = env_usize("CUDACL_STAGING_MIN", usize::MAX);
-        env_usize("CUDACL_IMAGE_STAGING_MIN", min)
-    });
+    // Staged by default, like buffers: on the H100 (driver 580, 2026-11-23, nothing else running)
+    // 64 MiB pageable image transfers ran at 30.2 (write) / 33.2 (read) GB/s staged against
+    // 6.3 / 10.6 GB/s through the driver's own pageable cuMemcpy3D (NVIDIA's OpenCL: 7.2 / 14.4).
+    // An earlier run beside CPU-heavy CTS processes had staging behind (6.1 / 7.7 against 7.2 /
+    // 10.0): the host-side copies compete for the cores (conformance/results/2026-11-23-images.md).
+    static V: LazyLock<usize> = LazyLock::new(|| env_usize("CUDACL_IMAGE_STAGING_MIN", staging_min()));
     *V
 }
 
