@@ -4,7 +4,8 @@
 use super::args::write_opt;
 use super::info::InfoOut;
 use super::memory::{
-    buffer_arg, has, region_of, run, target, triple, valid_mem_flags, ACCESS, HOST_ACCESS, HOST_PTR_FLAGS,
+    buffer_arg, has, region_of, run, target, triple, valid_mem_flags, widens_access, ACCESS, HOST_ACCESS,
+    HOST_PTR_FLAGS,
 };
 use crate::base::entry::{entry, entry_ret, CLResult};
 use crate::base::handle::Cl;
@@ -45,14 +46,7 @@ fn inherit_flags(flags: cl_mem_flags, b: cl_mem_flags) -> CLResult<cl_mem_flags>
     if flags & HOST_PTR_FLAGS != 0 {
         return Err(CL_INVALID_VALUE);
     }
-    let w = |f: cl_mem_flags, bit: u32| has(f, bit);
-    if (w(b, CL_MEM_WRITE_ONLY) && (w(flags, CL_MEM_READ_WRITE) || w(flags, CL_MEM_READ_ONLY)))
-        || (w(b, CL_MEM_READ_ONLY) && (w(flags, CL_MEM_READ_WRITE) || w(flags, CL_MEM_WRITE_ONLY)))
-        || (w(b, CL_MEM_HOST_WRITE_ONLY) && w(flags, CL_MEM_HOST_READ_ONLY))
-        || (w(b, CL_MEM_HOST_READ_ONLY) && w(flags, CL_MEM_HOST_WRITE_ONLY))
-        || (w(b, CL_MEM_HOST_NO_ACCESS)
-            && (w(flags, CL_MEM_HOST_READ_ONLY) || w(flags, CL_MEM_HOST_WRITE_ONLY)))
-    {
+    if widens_access(b, flags) {
         return Err(CL_INVALID_VALUE);
     }
     let access = if flags & ACCESS != 0 { flags & ACCESS } else { b & ACCESS };

@@ -25,6 +25,18 @@ pub(super) fn has(flags: cl_mem_flags, bit: u32) -> bool {
     flags & bit as cl_mem_flags != 0
 }
 
+/// Whether `flags` asks for an access its parent's `parent` flags forbid (a sub-buffer or an
+/// image1d_buffer may narrow its buffer's device and host access, never widen it).
+pub(super) fn widens_access(parent: cl_mem_flags, flags: cl_mem_flags) -> bool {
+    let w = |f: cl_mem_flags, b: u32| has(f, b);
+    (w(parent, CL_MEM_WRITE_ONLY) && (w(flags, CL_MEM_READ_WRITE) || w(flags, CL_MEM_READ_ONLY)))
+        || (w(parent, CL_MEM_READ_ONLY) && (w(flags, CL_MEM_READ_WRITE) || w(flags, CL_MEM_WRITE_ONLY)))
+        || (w(parent, CL_MEM_HOST_WRITE_ONLY) && w(flags, CL_MEM_HOST_READ_ONLY))
+        || (w(parent, CL_MEM_HOST_READ_ONLY) && w(flags, CL_MEM_HOST_WRITE_ONLY))
+        || (w(parent, CL_MEM_HOST_NO_ACCESS)
+            && (w(flags, CL_MEM_HOST_READ_ONLY) || w(flags, CL_MEM_HOST_WRITE_ONLY)))
+}
+
 /// At most one bit of `group` set.
 pub(super) fn at_most_one(flags: cl_mem_flags, group: cl_mem_flags) -> bool {
     (flags & group).count_ones() <= 1
@@ -131,14 +143,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
         {
             return Err(CL_INVALID_VALUE);
         }
-        let w = |f: cl_mem_flags, b: u32| has(f, b);
-        if (w(p, CL_MEM_WRITE_ONLY) && (w(flags, CL_MEM_READ_WRITE) || w(flags, CL_MEM_READ_ONLY)))
-            || (w(p, CL_MEM_READ_ONLY) && (w(flags, CL_MEM_READ_WRITE) || w(flags, CL_MEM_WRITE_ONLY)))
-            || (w(p, CL_MEM_HOST_WRITE_ONLY) && w(flags, CL_MEM_HOST_READ_ONLY))
-            || (w(p, CL_MEM_HOST_READ_ONLY) && w(flags, CL_MEM_HOST_WRITE_ONLY))
-            || (w(p, CL_MEM_HOST_NO_ACCESS)
-                && (w(flags, CL_MEM_HOST_READ_ONLY) || w(flags, CL_MEM_HOST_WRITE_ONLY)))
-        {
+        if widens_access(p, flags) {
             return Err(CL_INVALID_VALUE);
         }
         if buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION as cl_buffer_create_type
