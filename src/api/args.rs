@@ -40,3 +40,28 @@ pub unsafe fn c_str<'a>(p: *const std::os::raw::c_char) -> Option<&'a str> {
     // SAFETY: non-NULL and NUL-terminated, per this function's contract.
     unsafe { std::ffi::CStr::from_ptr(p) }.to_str().ok()
 }
+
+/// The (name, value) pairs of a 0-terminated property list, read one pair at a time (a caller
+/// that stops at its first bad name reads no further); nothing for NULL.
+///
+/// # Safety
+/// `props` is NULL or a list of (name, value) pairs ended by a 0 name, unchanged while the
+/// iterator is used.
+pub unsafe fn property_pairs<T: Copy + Default + PartialEq>(props: *const T) -> impl Iterator<Item = (T, T)> {
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        if props.is_null() {
+            return None;
+        }
+        // SAFETY: the list goes on to its 0 name (this function's contract) and `i` has not
+        // passed it: iteration ends there.
+        let name = unsafe { *props.add(i) };
+        if name == T::default() {
+            return None;
+        }
+        // SAFETY: a value follows every non-zero name (this function's contract).
+        let value = unsafe { *props.add(i + 1) };
+        i += 2;
+        Some((name, value))
+    })
+}

@@ -1,5 +1,5 @@
 //! Contexts: creation from a device list or a device type, properties, queries.
-use super::args::slice_arg;
+use super::args::{property_pairs, slice_arg};
 use super::info::InfoOut;
 use crate::base::entry::{entry, entry_ret, CLResult};
 use crate::base::handle::Cl;
@@ -21,21 +21,11 @@ unsafe fn parse_properties(props: *const cl_context_properties) -> CLResult<Vec<
     if props.is_null() {
         return Ok(out);
     }
-    let mut seen = Vec::new();
-    let mut i = 0;
-    loop {
-        // SAFETY: a 0-terminated list of (name, value) pairs, per the API.
-        let name = unsafe { *props.add(i) };
-        if name == 0 {
-            out.push(0);
-            return Ok(out);
-        }
-        // SAFETY: the pair's value follows its non-zero name in the caller's list.
-        let value = unsafe { *props.add(i + 1) };
-        if seen.contains(&name) {
+    // SAFETY: this function's contract.
+    for (name, value) in unsafe { property_pairs(props) } {
+        if out.iter().step_by(2).any(|&seen| seen == name) {
             return Err(CL_INVALID_PROPERTY);
         }
-        seen.push(name);
         // The whole name is compared: an arbitrary value must not match by its low bits.
         match u32::try_from(name).unwrap_or(0) {
             CL_CONTEXT_PLATFORM => {
@@ -50,8 +40,9 @@ unsafe fn parse_properties(props: *const cl_context_properties) -> CLResult<Vec<
         }
         out.push(name);
         out.push(value);
-        i += 2;
     }
+    out.push(0);
+    Ok(out)
 }
 
 fn notify_of(pfn: PfnNotify, user_data: *mut c_void) -> CLResult<Option<(NotifyFn, *mut c_void)>> {

@@ -1,5 +1,5 @@
 //! Command queues, and the commands that only order work: flush, finish, markers, barriers.
-use super::args::{slice_arg, write_opt};
+use super::args::{property_pairs, slice_arg, write_opt};
 use super::info::InfoOut;
 use crate::base::entry::{entry, entry_ret, CLResult};
 use crate::base::handle::Cl;
@@ -52,23 +52,13 @@ pub unsafe extern "C" fn clCreateCommandQueueWithProperties(
 ) -> cl_command_queue {
     let body = || {
         let mut bits = 0;
-        if !properties.is_null() {
-            let mut i = 0;
-            loop {
-                // SAFETY: a 0-terminated (name, value) list.
-                let name = unsafe { *properties.add(i) };
-                if name == 0 {
-                    break;
-                }
-                // SAFETY: the pair's value follows its non-zero name in the caller's list.
-                let value = unsafe { *properties.add(i + 1) };
-                match name as u32 {
-                    CL_QUEUE_PROPERTIES => bits = value,
-                    // On-device queues (CL_QUEUE_SIZE, CL_QUEUE_ON_DEVICE) are OpenCL 2.0.
-                    CL_QUEUE_SIZE => return Err(CL_INVALID_QUEUE_PROPERTIES),
-                    _ => return Err(CL_INVALID_VALUE),
-                }
-                i += 2;
+        // SAFETY: NULL or a 0-terminated (name, value) list, as the spec requires of the caller.
+        for (name, value) in unsafe { property_pairs(properties) } {
+            match name as u32 {
+                CL_QUEUE_PROPERTIES => bits = value,
+                // On-device queues (CL_QUEUE_SIZE, CL_QUEUE_ON_DEVICE) are OpenCL 2.0.
+                CL_QUEUE_SIZE => return Err(CL_INVALID_QUEUE_PROPERTIES),
+                _ => return Err(CL_INVALID_VALUE),
             }
         }
         if bits & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT) as cl_queue_properties != 0 {

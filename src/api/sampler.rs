@@ -1,4 +1,5 @@
 //! Samplers: creation, reference counts and clGetSamplerInfo (core::sampler holds the object).
+use super::args::property_pairs;
 use super::info::InfoOut;
 use crate::base::entry::{entry, entry_ret};
 use crate::base::handle::Cl;
@@ -35,28 +36,20 @@ pub unsafe extern "C" fn clCreateSamplerWithProperties(
         let c = Cl::<Context>::get(context)?;
         let (mut norm, mut addr, mut filter) = (None, None, None::<cl_filter_mode>);
         let mut list = Vec::new();
-        if !properties.is_null() {
-            let mut i = 0;
-            loop {
-                // SAFETY: a 0-terminated list of (name, value) pairs, per the spec.
-                let name = unsafe { *properties.add(i) };
-                if name == 0 {
-                    break;
-                }
-                // SAFETY: as above: a value follows every name.
-                let value = unsafe { *properties.add(i + 1) };
-                list.extend([name, value]);
-                let slot_taken = match name as u32 {
-                    CL_SAMPLER_NORMALIZED_COORDS => norm.replace(value).is_some(),
-                    CL_SAMPLER_ADDRESSING_MODE => addr.replace(value as cl_addressing_mode).is_some(),
-                    CL_SAMPLER_FILTER_MODE => filter.replace(value as cl_filter_mode).is_some(),
-                    _ => return Err(CL_INVALID_VALUE),
-                };
-                if slot_taken {
-                    return Err(CL_INVALID_VALUE);
-                }
-                i += 2;
+        // SAFETY: NULL or a 0-terminated (name, value) list, as the spec requires of the caller.
+        for (name, value) in unsafe { property_pairs(properties) } {
+            list.extend([name, value]);
+            let slot_taken = match name as u32 {
+                CL_SAMPLER_NORMALIZED_COORDS => norm.replace(value).is_some(),
+                CL_SAMPLER_ADDRESSING_MODE => addr.replace(value as cl_addressing_mode).is_some(),
+                CL_SAMPLER_FILTER_MODE => filter.replace(value as cl_filter_mode).is_some(),
+                _ => return Err(CL_INVALID_VALUE),
+            };
+            if slot_taken {
+                return Err(CL_INVALID_VALUE);
             }
+        }
+        if !properties.is_null() {
             list.push(0);
         }
         let norm = norm.unwrap_or(CL_TRUE as cl_sampler_properties);
