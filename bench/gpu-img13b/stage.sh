@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Stages img13b's final GPU run into DEST (default /work/main/.gpu-final/img13b): go.sh, imagebench
+# Stages img13b's final GPU run into DEST (default .gpu-final/img13b of this checkout): go.sh, imagebench
 # and clcalltime.so built here with gcc. The CTS is the lead's, staged beside it (../cts).
 set -eu
 R=$(cd "$(dirname "$0")/../.." && pwd)
-D=${1:-/work/main/.gpu-final/img13b}
+D=${1:-$(cd "$(dirname "$0")/../.." && pwd)/.gpu-final/img13b}
 mkdir -p $D
 cp $R/bench/gpu-img13b/go.sh $D/go.sh
 cc -O2 -Wall -o $D/imagebench $R/bench/imagebench.c -lOpenCL -lm

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Stages imgperf's final GPU run into DEST (default /work/main/.gpu-final2/imgperf): go.sh,
+# Stages imgperf's final GPU run into DEST (default .gpu-final2/imgperf of this checkout): go.sh,
 # imagebench (built here with gcc), and ptxgen/gpu/images_check with the PTX of this checkout's
 # ptxgen (images_stage.sh). Run from the repository root after `cargo build --release -p ptxgen`.
 set -euo pipefail
 R=$(cd "$(dirname "$0")/../.." && pwd)
-D=${1:-/work/main/.gpu-final2/imgperf}
+D=${1:-$(cd "$(dirname "$0")/../.." && pwd)/.gpu-final2/imgperf}
 rm -rf "$D"; mkdir -p "$D"
 cc -O2 -Wall -o "$D/imagebench" "$R/bench/imagebench.c" -lOpenCL -lm
 PTXGEN=${PTXGEN:-$R/target/release/ptxgen} bash "$R/ptxgen/gpu/images_stage.sh" "$D/ic" >/dev/null

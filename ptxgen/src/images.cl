@@ -2,7 +2,7 @@
 // clang and linked into programs that call them (src/images.rs, bridge/images.cpp).
 //
 // An image argument is a __global pointer to the image's 64-byte descriptor (the contract
-// between the runtime and ptxgen: /work/image-contract.md, summarised in ptxgen's README); a
+// between the runtime and ptxgen, written out in ptxgen's README, "Images"); a
 // sampler is the OpenCL C sampler bits. Pixels live in a CUDA array read and written with the
 // surface instructions suld.b/sust.b (x in bytes, .zero: an out-of-range access reads zeros and
 // writes nothing, never faults), or, for image1d_buffer, in plain global memory. Addressing,

@@ -1,5 +1,5 @@
-//! Images: geometry, storage and data movement (/work/image-contract.md is the interface with
-//! the kernel side).
+//! Images: geometry, storage and data movement (the interface with the kernel side, the
+//! descriptor's layout, is written out in ptxgen/README.md, "Images").
 //!
 //! An image is a `Mem` whose `image` is set (one cl_mem handle type for buffers and images).
 //! Every image but image1d_buffer keeps its pixels in one CUDA array per device of the context

@@ -1,5 +1,5 @@
 //! Samplers: the three settings of clCreateSampler, and the bits a kernel's sampler_t argument
-//! receives (OpenCL C's CLK_* values, as in /work/image-contract.md: the kernel side decodes the
+//! receives (OpenCL C's CLK_* values, as ptxgen/README.md's "Images" section says: the kernel side decodes the
 //! same numbers for sampler arguments and in-kernel `const sampler_t` initialisers).
 use super::context::Context;
 use crate::base::handle::Cl;
