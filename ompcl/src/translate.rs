@@ -45,6 +45,20 @@ pub struct Output {
     pub needs_cc: Option<String>,
 }
 
+impl Output {
+    /// A translation that stopped at errors: only its diagnostics.
+    fn failed(diags: Vec<String>) -> Output {
+        Output {
+            host_c: String::new(),
+            kernels: String::new(),
+            diags,
+            errors: true,
+            regions: vec![],
+            needs_cc: None,
+        }
+    }
+}
+
 struct Ctx<'a> {
     file: String,
     text: &'a str,
@@ -395,14 +409,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         }
     }
     if errors {
-        return Ok(Output {
-            host_c: String::new(),
-            kernels: String::new(),
-            diags,
-            errors: true,
-            regions: vec![],
-            needs_cc: None,
-        });
+        return Ok(Output::failed(diags));
     }
     // pragmas: only those the preprocessor keeps (not inside `#ifdef UNDEFINED` ...)
     let mut visible = text.clone().into_bytes();
@@ -419,14 +426,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         Err((off, msg)) => {
             let line = visible[..off].matches('\n').count() + 1;
             diags.push(format!("{file}:{line}:1: error: {msg}"));
-            return Ok(Output {
-                host_c: String::new(),
-                kernels: String::new(),
-                diags,
-                errors: true,
-                regions: vec![],
-                needs_cc: None,
-            });
+            return Ok(Output::failed(diags));
         }
     };
     let threadprivate: HashSet<String> = pragmas
@@ -485,14 +485,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     if !nesting.is_empty() {
         let mut diags = std::mem::take(&mut t.cx.diags);
         diags.extend(nesting);
-        return Ok(Output {
-            host_c: String::new(),
-            kernels: String::new(),
-            diags,
-            errors: true,
-            regions: vec![],
-            needs_cc: None,
-        });
+        return Ok(Output::failed(diags));
     }
     t.run(&tu, opts)
 }
@@ -845,14 +838,7 @@ impl<'a> Translator<'a> {
                 Err(d) => {
                     let mut diags = std::mem::take(&mut self.cx.diags);
                     diags.push(d);
-                    return Ok(Output {
-                        host_c: String::new(),
-                        kernels: String::new(),
-                        diags,
-                        errors: true,
-                        regions: vec![],
-                        needs_cc: None,
-                    });
+                    return Ok(Output::failed(diags));
                 }
             }
         }
