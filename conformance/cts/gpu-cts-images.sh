@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Runs the seven Khronos CTS image suites (quick mode: CL_WIMPY_MODE, images_streams with
+# CL_FILTER_NEAREST as the CTS's quick list has it) on the GPU machine, cudacl and NVIDIA's OpenCL
+# at once, cut into chunks that JOBS workers per platform take from one queue, costliest first
+# (gpu-cts.sh's CTS_QUEUE mode does the running). Every geometry of every suite, every format:
+#  - a "light" test (1D, 2D, 1Darray, most 1Dbuffer, the copies between those) is one chunk;
+#  - a heavy one (3D, 2Darray, copies to or from 3D, fill's 1Dbuffer) is 12 chunks, one per
+#    channel type (the CTS takes one type filter; images_get_info no channel order filter), which
+#    together are every format either platform lists (both list only these 12 types).
+# Why chunks: the CTS sizes its random images from the device's limits (both platforms report
+# 32768x32768 2D, 16384^3 3D, 2048 layers, 21 GB allocations on the H100), so a 3D test draws up
+# to 512^3 pixels per image, three images per format, all generated and checked on the host.
+#   DEADLINE=540 JOBS=8 bash gpu-cts-images.sh             (CUDACL_LIB, NV_LIB... as gpu-cts.sh)
+#   PLAN=survey: one mid-cost type (CL_UNORM_INT16) of each heavy test and every light test, for
+#   the cost of each (progress.txt); PLAN=list prints the queue and stops; ONLY=REGEX keeps the
+#   chunks whose whole name matches.
+# Prints the table last: chunk | cudacl pass/fail/skip status seconds | NVIDIA ..., then totals;
+# writes $OUT/table.txt and $OUT/costs.txt (chunk vendor status wall-s cpu-s sub-tests), and
+# gpu-cts.sh's summary.txt and cts-logs.tgz.
+set -u
+G=$(cd "$(dirname "$0")" && pwd)
+PLAN=${PLAN:-full}
+TYPES="FLOAT SIGNED_INT32 UNSIGNED_INT32 UNORM_INT16 SNORM_INT16 HALF_FLOAT SIGNED_INT16
+ UNSIGNED_INT16 UNORM_INT8 SNORM_INT8 SIGNED_INT8 UNSIGNED_INT8"
+# Relative cost of a type: bytes of one pixel of each format of that type, added up (cudacl's list).
+declare -A W=([UNORM_INT8]=16 [SNORM_INT8]=16 [UNORM_INT16]=24 [SNORM_INT16]=24 [SIGNED_INT8]=12
+  [UNSIGNED_INT8]=12 [SIGNED_INT16]=20 [UNSIGNED_INT16]=20 [SIGNED_INT32]=40 [UNSIGNED_INT32]=40
+  [HALF_FLOAT]=24 [FLOAT]=48)
+WSUM=296
+# suite test estimated-cpu-seconds (all formats, one platform) heavy?(1 = split by type)
+COSTS="
+images_streams 3D 1900 1
+images_streams 2Darray 500 1
+images_streams 1Darray 130 0
+images_streams 2D 120 0
+images_streams 1D 100 0
+images_copy 3D 250 1
+images_copy 2Dto3D 250 1
+images_copy 3Dto2D 250 1
+images_copy 2Darrayto3D 250 1
+images_copy 3Dto2Darray 250 1
+images_copy 2Darray 70 0
+images_copy 2Darrayto2D 70 0
+images_copy 2Dto2Darray 70 0
+images_copy 1D 20 0
+images_copy 1Darray 20 0
+images_copy 1Dbuffer 40 0
+images_copy 2D 20 0
+images_copy 1DTo1Dbuffer 20 0
+images_copy 1DbufferTo1D 20 0
+images_fill 3D 250 1
+images_fill 2Darray 100 1
+images_fill 1Dbuffer 150 1
+images_fill 1D 30 0
+images_fill 1Darray 30 0
+images_fill 2D 30 0
+images_get_info 3D 250 1
+images_get_info 2Darray 100 1
+images_get_info 1D 40 0
+images_get_info 1Darray 40 0
+images_get_info 1Dbuffer 40 0
+images_get_info 2D 40 0
+images_read_write 3D 250 1
+images_read_write 2Darray 150 1
+images_read_write 1D 20 0
+images_read_write 1Darray 20 0
+images_read_write 1Dbuffer 20 0
+images_read_write 2D 20 0
+images_kernel_methods 3D 250 1
+images_kernel_methods 2Darray 100 1
+images_kernel_methods 1D 30 0
+images_kernel_methods 1Darray 30 0
+images_kernel_methods 1Dbuffer 30 0
+images_kernel_methods 2D 30 0
+images_samplerless 3D 250 1
+images_samplerless 2Darray 100 1
+images_samplerless 1D 40 0
+images_samplerless 1Darray 40 0
+images_samplerless 1Dbuffer 40 0
+images_samplerless 2D 40 0
+"
+# images_streams' other tests (image requirements, image from buffer: OpenCL 3.0 extensions).
+STREAMS_EXT="clGetImageRequirementsInfoEXT_negative:cl_ext_image_raw10_raw12:cl_image_requirements_max_val_ext_negative:cl_image_requirements_max_val_ext_positive:cl_image_requirements_size_ext_consistency:cl_image_requirements_size_ext_negative:image2d_from_buffer_positive:imageInfo_image_from_buffer_positive:image_from_buffer_alignment_negative:image_from_buffer_fill_positive:image_from_buffer_read_positive:image_from_small_buffer_negative:memInfo_image_from_buffer_positive"
+
+# "cost item" lines, item = SUITE.CHUNK=ARG:ARG...
+items() {
+  echo "5 images_streams.ext=$STREAMS_EXT"
+  echo "$COSTS" | while read -r s t c h; do
+    [ -n "$s" ] || continue
+    f=; [ $s = images_streams ] && f=:CL_FILTER_NEAREST
+    if [ "$h" = 1 ]; then
+      for ty in $TYPES; do
+        [ $PLAN = survey ] && [ $ty != UNORM_INT16 ] && continue
+        echo "$((c * ${W[$ty]} / WSUM)) $s.$t.$ty=$t$f:CL_$ty"
+      done
+    else
+      echo "$c $s.$t=$t$f"
+    fi
+  done
+}
+QF=$(mktemp); items | sort -s -k1,1 -n -r | cut -d' ' -f2- | grep -E "^(${ONLY:-.*})=" > $QF
+if [ $PLAN = list ]; then cat $QF; echo "$(wc -l < $QF) chunks"; rm -f $QF; exit 0; fi
+
+export CTS_UNPACK=${CTS_UNPACK:-/tmp/cts-run-images} CTS_LOGS=${CTS_LOGS:-/tmp/ctslogs-images}
+CTS_QUEUE=$QF CTS_JOBS=${JOBS:-8} DEADLINE=${DEADLINE:-540} bash "$G/gpu-cts.sh" > /dev/null
+L=$CTS_LOGS; FINAL=${OUT:-/tmp/out}; mkdir -p "$FINAL"
+
+# pass fail skip sub-tests of one log. The CTS prints "NAME..." when a test starts and
+# "NAME passed" / "NAME FAILED" when it ends, but not always at the start of a line (an OpenCL 1.2
+# device gets "READ_WRITE_IMAGE tests skipped, Opencl 2.0+ is requried.1D passed"), so the name is
+# the last word before " passed", among the names started.
+recount() {
+  awk '
+    /^[^ ]+\.\.\.$/ { n = substr($0, 1, length($0) - 3); st[n] = 1; next }
+    /^\[CL_/ { sub_tests++ }
+    / passed$| FAILED$/ {
+      r = ($NF == "passed") ? "pass" : "fail"; p = substr($0, 1, length($0) - length($NF) - 1)
+      if (match(p, /[A-Za-z0-9_]+$/)) { n = substr(p, RSTART); if (n in st && !(n in res)) res[n] = r }
+    }
+    / test not supported$| skipped \(requires| tests is not supported/ {
+      for (n in st) if (index($0, n " ") == 1 || index($0, "Subtest " n " ") == 1) res[n] = "skip"
+    }
+    /^SKIPPED [0-9]+ of [0-9]+ (sub-)?tests\.$/ { initskip = $2 }
+    /^FAILED test\.$/ { onefail = 1 }
+    END {
+      for (n in res) c[res[n]]++
+      f = c["fail"] + 0; if (onefail && f == 0) f = 1
+      printf "%d %d %d %d\n", c["pass"], f, c["skip"] + initskip, sub_tests
+    }' "$1" 2>/dev/null || echo "0 0 0 0"
+}
+# "p/f/s status wall" of one chunk on one platform; also appends to costs.txt.
+cell() {
+  local v=$1 tag=$2 suite=${2%%.*} d log line st wall cpu
+  d=$L/$v/$tag; log=$d/$suite.log
+  line=$(grep -h "^$tag pass=" $L/$v/group*.txt 2>/dev/null | head -1)
+  st=${line##*status=}; [ -n "$line" ] || st=notrun
+  wall=$(sed -n 's/^### run.sh: status=.* \([0-9]*\)s pass=.*/\1/p' $log 2>/dev/null | tail -1)
+  cpu=$(tail -1 $d/progress.txt 2>/dev/null | cut -d' ' -f2)
+  set -- $( [ -f "$log" ] && recount $log || echo "0 0 0 0")
+  echo "$tag $v $st ${wall:-0} ${cpu:-0} $4" >> $FINAL/costs.txt
+  echo "$1/$2/$3 $st ${wall:-0}s"
+}
+rm -f $FINAL/costs.txt
+{
+  printf "%-44s | %-28s | %s\n" "suite.chunk" "cudacl p/f/s status" "NVIDIA p/f/s status"
+  while IFS= read -r it; do
+    tag=${it%%=*}
+    printf "%-44s | %-28s | %s\n" "$tag" "$(cell cudacl $tag)" "$(cell nvidia $tag)"
+  done < $QF
+} > $FINAL/table.txt
+rm -f $QF
+# Totals: passes, failures, skips; chunks that timed out or did not run; chunks NVIDIA passed
+# (no failure, finished) where cudacl did not.
+awk -F'|' 'NR > 1 {
+    for (k = 2; k <= 3; k++) { split($k, a, " "); split(a[1], n, "/"); P[k] += n[1]; F[k] += n[2]; S[k] += n[3]
+      if (a[2] == "timeout") T[k]++; else if (a[2] == "notrun") N[k]++; else if (a[2] != "ok") O[k]++ }
+    split($2, c, " "); split($3, v, " "); split(c[1], cn, "/"); split(v[1], vn, "/")
+    if (v[2] == "ok" && vn[2] == 0 && vn[1] > 0 && !(c[2] == "ok" && cn[2] == 0 && cn[1] > 0)) { bad++; list = list " " $1 }
+    chunks++ }
+  END { printf "TOTAL %d chunks | cudacl pass=%d fail=%d skip=%d timeout=%d notrun=%d other=%d | NVIDIA pass=%d fail=%d skip=%d timeout=%d notrun=%d other=%d | NVIDIA-passed, cudacl-not: %d%s\n",
+    chunks, P[2], F[2], S[2], T[2], N[2], O[2], P[3], F[3], S[3], T[3], N[3], O[3], bad, list }' \
+  $FINAL/table.txt >> $FINAL/table.txt
+cat $FINAL/table.txt

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The lead's GPU call for the CTS image suites (staged by conformance/cts/stage-images.sh into
+# .gpu-final/ctsimg/): gpu-cts-images.sh on cudacl (CUDACL_LIB) and NVIDIA (NV_LIB) at once.
+#   IMG_CPUS=4-15 IMG_NICE=10 IMG_JOBS=6 IMG_DEADLINE=255 PLAN=survey bash .gpu-final/ctsimg/go.sh
+# (the defaults: the 300-second survey beside benchmarks); for the final call, all 16 cores:
+#   IMG_CPUS=0-15 IMG_NICE=0 IMG_JOBS=8 IMG_DEADLINE=525 PLAN=full bash .gpu-final/ctsimg/go.sh
+# Prints at most 25 lines: per suite the chunks' results on both platforms, the chunks that differ,
+# the totals. Everything else under $OUT/ctsimg/ (table.txt, costs.txt, cts-logs.tgz, clinfo).
+set -u
+G=$(cd "$(dirname "$0")" && pwd)
+O=${OUT:-/tmp/out}/ctsimg; mkdir -p $O
+for v in cudacl nvidia; do
+  lib=${CUDACL_LIB:-}; [ $v = nvidia ] && lib=${NV_LIB:-}
+  [ -n "$lib" ] && env OCL_ICD_FILENAMES=$lib OCL_ICD_VENDORS=${EMPTY:-/nonexistent}/ timeout 10 clinfo > $O/clinfo-$v.txt 2>&1
+done
+export PLAN=${PLAN:-survey} CTS_DIR=$G/cts JOBS=${IMG_JOBS:-6} DEADLINE=${IMG_DEADLINE:-255} OUT=$O
+taskset -c ${IMG_CPUS:-4-15} nice -n ${IMG_NICE:-10} bash $G/gpu-cts-images.sh > $O/stdout.txt 2> $O/stderr.txt
+echo "ctsimg: $(sed -n 2,3p /tmp/ctslogs-images/machine.txt 2>/dev/null | tail -1) PLAN=$PLAN jobs=$JOBS deadline=$DEADLINE cpus=${IMG_CPUS:-4-15}"
+# per suite: chunks ok/timeout/notrun/other and pass/fail on each platform
+awk -F'|' 'NR > 1 && !/^TOTAL/ { split($1, t, "."); s = t[1]
+  for (k = 2; k <= 3; k++) { split($k, a, " "); split(a[1], n, "/"); P[s, k] += n[1]; F[s, k] += n[2]
+    st = a[2]; if (st != "ok" && st != "timeout" && st != "notrun") st = "other"; C[s, k, st]++ }
+  seen[s] = 1 }
+  END { printf "%-22s %-34s %s\n", "suite (chunks)", "cudacl ok/timeout/notrun/other p f", "NVIDIA"
+    for (s in seen) printf "%-22s %-34s %s\n", s, C[s,2,"ok"]+0 "/" C[s,2,"timeout"]+0 "/" C[s,2,"notrun"]+0 "/" C[s,2,"other"]+0 " " P[s,2]+0 " " F[s,2]+0,
+      C[s,3,"ok"]+0 "/" C[s,3,"timeout"]+0 "/" C[s,3,"notrun"]+0 "/" C[s,3,"other"]+0 " " P[s,3]+0 " " F[s,3]+0 }' $O/table.txt 2>/dev/null
+echo "chunks that differ or fail (of $(grep -c "^images_" $O/table.txt 2>/dev/null)):"
+awk -F'|' 'NR > 1 && !/^TOTAL/ { split($2, c, " "); split($3, v, " "); split(c[1], cn, "/"); split(v[1], vn, "/")
+  if (c[2] != v[2] || cn[2] + vn[2] > 0 || cn[1] != vn[1]) print }' $O/table.txt 2>/dev/null | head -8
+grep '^TOTAL' $O/table.txt 2>/dev/null || { echo "no table"; tail -3 $O/stderr.txt; }
