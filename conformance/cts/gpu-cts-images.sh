@@ -12,7 +12,8 @@
 # to 512^3 pixels per image, three images per format, all generated and checked on the host.
 #   DEADLINE=540 JOBS=8 bash gpu-cts-images.sh             (CUDACL_LIB, NV_LIB... as gpu-cts.sh)
 #   PLAN=survey: one mid-cost type (CL_UNORM_INT16) of each heavy test and every light test, for
-#   the cost of each (progress.txt); PLAN=list prints the queue and stops; ONLY=REGEX keeps the
+#   the cost of each (progress.txt), after four probes (2-D array reads, RGBA SIGNED_INT8 / FLOAT,
+#   NORMALIZED / UNNORMALIZED); LIST=1 prints the queue and stops; ONLY=REGEX keeps the
 #   chunks whose whole name matches.
 # Prints the table last: chunk | cudacl pass/fail/skip status seconds | NVIDIA ..., then totals;
 # writes $OUT/table.txt and $OUT/costs.txt (chunk vendor status wall-s cpu-s sub-tests), and
@@ -85,6 +86,13 @@ STREAMS_EXT="clGetImageRequirementsInfoEXT_negative:cl_ext_image_raw10_raw12:cl_
 # "cost item" lines, item = SUITE.CHUNK=ARG:ARG...
 items() {
   echo "5 images_streams.ext=$STREAMS_EXT"
+  # Survey probes: normalized against unnormalized coordinates, reads only, one int and one float
+  # format of 2-D arrays, for where a platform's sub-tests cost the CTS more host time.
+  if [ $PLAN = survey ]; then
+    for f in SIGNED_INT8 FLOAT; do for n in NORMALIZED UNNORMALIZED; do
+      echo "9999 images_streams.probe.$f.$n=2Darray:CL_FILTER_NEAREST:read:CL_RGBA:CL_$f:$n"
+    done; done
+  fi
   echo "$COSTS" | while read -r s t c h; do
     [ -n "$s" ] || continue
     f=; [ $s = images_streams ] && f=:CL_FILTER_NEAREST
@@ -99,7 +107,7 @@ items() {
   done
 }
 QF=$(mktemp); items | sort -s -k1,1 -n -r | cut -d' ' -f2- | grep -E "^(${ONLY:-.*})=" > $QF
-if [ $PLAN = list ]; then cat $QF; echo "$(wc -l < $QF) chunks"; rm -f $QF; exit 0; fi
+if [ -n "${LIST:-}" ]; then cat $QF; echo "$(wc -l < $QF) chunks"; rm -f $QF; exit 0; fi
 
 export CTS_UNPACK=${CTS_UNPACK:-/tmp/cts-run-images} CTS_LOGS=${CTS_LOGS:-/tmp/ctslogs-images}
 CTS_QUEUE=$QF CTS_JOBS=${JOBS:-8} DEADLINE=${DEADLINE:-540} bash "$G/gpu-cts.sh" > /dev/null
