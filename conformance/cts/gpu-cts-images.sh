@@ -86,13 +86,6 @@ STREAMS_EXT="clGetImageRequirementsInfoEXT_negative:cl_ext_image_raw10_raw12:cl_
 # "cost item" lines, item = SUITE.CHUNK=ARG:ARG...
 items() {
   echo "5 images_streams.ext=$STREAMS_EXT"
-  # Survey probes: normalized against unnormalized coordinates, reads only, one int and one float
-  # format of 2-D arrays, for where a platform's sub-tests cost the CTS more host time.
-  if [ $PLAN = survey ]; then
-    for f in SIGNED_INT8 FLOAT; do for n in NORMALIZED UNNORMALIZED; do
-      echo "9999 images_streams.probe.$f.$n=2Darray:CL_FILTER_NEAREST:read:CL_RGBA:CL_$f:$n"
-    done; done
-  fi
   echo "$COSTS" | while read -r s t c h; do
     [ -n "$s" ] || continue
     f=; [ $s = images_streams ] && f=:CL_FILTER_NEAREST
@@ -106,8 +99,21 @@ items() {
     fi
   done
 }
-QF=$(mktemp); items | sort -s -k1,1 -n -r | cut -d' ' -f2- | grep -E "^(${ONLY:-.*})=" > $QF
-if [ -n "${LIST:-}" ]; then cat $QF; echo "$(wc -l < $QF) chunks"; rm -f $QF; exit 0; fi
+# The queue, costliest first, each line "SECONDS ITEM" (estimate x COST_SCALE): a worker passes
+# over a chunk that would not finish in the time left (gpu-cts.sh's take).
+QF=$(mktemp)
+{ # Survey probes first: normalized against unnormalized coordinates, reads only, one int and
+  # one float format of 2-D arrays, for where a platform's sub-tests cost the CTS more host time.
+  if [ $PLAN = survey ]; then
+    for f in SIGNED_INT8 FLOAT; do for n in NORMALIZED UNNORMALIZED; do
+      echo "30 images_streams.probe.$f.$n=2Darray:CL_FILTER_NEAREST:read:CL_RGBA:CL_$f:$n"
+    done; done
+  fi
+  items | sort -s -k1,1 -n -r; } | grep -E "^[0-9]+ (${ONLY:-.*})=" |
+  awk -v k=${COST_SCALE:-1} '{ $1 = int($1 * k + 0.5) + 1; print }' > $QF
+if [ -n "${LIST:-}" ]; then
+  cat $QF; awk '{ s += $1 } END { print NR " chunks, " s " s estimated" }' $QF; rm -f $QF; exit 0
+fi
 
 export CTS_UNPACK=${CTS_UNPACK:-/tmp/cts-run-images} CTS_LOGS=${CTS_LOGS:-/tmp/ctslogs-images}
 CTS_QUEUE=$QF CTS_JOBS=${JOBS:-8} DEADLINE=${DEADLINE:-540} bash "$G/gpu-cts.sh" > /dev/null
@@ -151,7 +157,7 @@ cell() {
 rm -f $FINAL/costs.txt
 {
   printf "%-44s | %-28s | %s\n" "suite.chunk" "cudacl p/f/s status" "NVIDIA p/f/s status"
-  while IFS= read -r it; do
+  while read -r est it; do
     tag=${it%%=*}
     printf "%-44s | %-28s | %s\n" "$tag" "$(cell cudacl $tag)" "$(cell nvidia $tag)"
   done < $QF

@@ -8,8 +8,9 @@
 # Instead of the staged files: CUDACL_LIB (a libcudacl.so), CUDACL_LIBCLC, NV_LIB (NVIDIA's
 # libnvidia-opencl.so.1), CTS_DIR (the folder of run.sh and cts-bin.tar.xz).
 # CTS_QUEUE=FILE (one item a line, written as a group's suites are) with CTS_JOBS=N: instead of the
-# fixed groups, N workers per platform take the items in the file's order, each the next one left
-# (conformance/cts/gpu-cts-images.sh uses this).
+# fixed groups, N workers per platform take the items in the file's order, each the next one left;
+# a line "SECONDS ITEM" is taken only while that many seconds are left, so a long item is passed
+# over near the end for shorter ones (conformance/cts/gpu-cts-images.sh uses this).
 # The CTS's output is line-buffered (coreutils' libstdbuf), and every 5 s the CPU time and log
 # length of each running CTS process are appended to progress.txt in its log folder
 # ("seconds cpu-seconds lines sub-test-lines"), so a run cut by the deadline still says how far
@@ -62,13 +63,17 @@ run_item() {
     env LOGDIR=$L/$v CTS_TIMEOUT=$left OCL_ICD_VENDORS=$lib ${pre:+LD_PRELOAD=$pre _STDBUF_O=L} bash $CTS/run.sh $s
   fi
 }
-# The next queue item of vendor v (empty when none is left).
+# The next queue item of vendor v that fits in the time left (empty when none is left): the first
+# line of its queue whose estimated seconds (an optional leading number) are at most what is left.
 take() {
-  local n
+  local left=$((end - $(date +%s) - 10))
   until mkdir $L/$v/queue.lock 2>/dev/null; do sleep 0.05; done   # mkdir: atomic, needs no flock
-  n=$(cat $L/$v/queue.next 2>/dev/null || echo 0); echo $((n + 1)) > $L/$v/queue.next
+  [ -f $L/$v/queue.txt ] || cp $Q $L/$v/queue.txt
+  awk -v left=$left -v rest=$L/$v/queue.rest '
+    !done && ($1 !~ /^[0-9]+$/ || $1 <= left) { sub(/^[0-9]+ /, ""); print; done = 1; next }
+    { print > rest }' $L/$v/queue.txt
+  touch $L/$v/queue.rest; mv $L/$v/queue.rest $L/$v/queue.txt
   rmdir $L/$v/queue.lock
-  sed -n "$((n + 1))p" $Q
 }
 # worker VENDOR LIB END INDEX [ITEM...]: the items given, else queue items until none is left.
 worker() {
