@@ -14,7 +14,8 @@
 #   PLAN=survey: one mid-cost type (CL_UNORM_INT16) of each heavy test and every light test, for
 #   the cost of each (progress.txt), after four probes (2-D array reads, RGBA SIGNED_INT8 / FLOAT,
 #   NORMALIZED / UNNORMALIZED); LIST=1 prints the queue and stops; ONLY=REGEX keeps the
-#   chunks whose whole name matches.
+#   chunks whose whole name matches; ORDER=cost (the survey's default) runs the costliest first
+#   instead of in rounds (see items()).
 # Prints the table last: chunk | cudacl pass/fail/skip status seconds | NVIDIA ..., then totals;
 # writes $OUT/table.txt and $OUT/costs.txt (chunk vendor status wall-s cpu-s sub-tests), and
 # gpu-cts.sh's summary.txt and cts-logs.tgz.
@@ -83,24 +84,30 @@ images_samplerless 2D 40 0
 # images_streams' other tests (image requirements, image from buffer: OpenCL 3.0 extensions).
 STREAMS_EXT="clGetImageRequirementsInfoEXT_negative:cl_ext_image_raw10_raw12:cl_image_requirements_max_val_ext_negative:cl_image_requirements_max_val_ext_positive:cl_image_requirements_size_ext_consistency:cl_image_requirements_size_ext_negative:image2d_from_buffer_positive:imageInfo_image_from_buffer_positive:image_from_buffer_alignment_negative:image_from_buffer_fill_positive:image_from_buffer_read_positive:image_from_small_buffer_negative:memInfo_image_from_buffer_positive"
 
-# "cost item" lines, item = SUITE.CHUNK=ARG:ARG...
+# "round seconds item" lines, item = SUITE.CHUNK=ARG:ARG... Round 0: the light tests; round r:
+# the r-th cheapest channel type of every heavy test. The queue runs round by round (costliest
+# first within a round), so that when the time is short every geometry has its light test or its
+# cheaper types done, and what is left out is the dearest types.
 items() {
-  echo "5 images_streams.ext=$STREAMS_EXT"
+  echo "0 5 images_streams.ext=$STREAMS_EXT"
   echo "$COSTS" | while read -r s t c h; do
     [ -n "$s" ] || continue
     f=; [ $s = images_streams ] && f=:CL_FILTER_NEAREST
     if [ "$h" = 1 ]; then
-      for ty in $TYPES; do
+      r=0
+      for ty in $TYPES_BY_COST; do
+        r=$((r + 1))
         [ $PLAN = survey ] && [ $ty != UNORM_INT16 ] && continue
-        echo "$((c * ${W[$ty]} / WSUM)) $s.$t.$ty=$t$f:CL_$ty"
+        echo "$r $((c * ${W[$ty]} / WSUM)) $s.$t.$ty=$t$f:CL_$ty"
       done
     else
-      echo "$c $s.$t=$t$f"
+      echo "0 $c $s.$t=$t$f"
     fi
   done
 }
-# The queue, costliest first, each line "SECONDS ITEM" (estimate x COST_SCALE): a worker passes
-# over a chunk that would not finish in the time left (gpu-cts.sh's take).
+TYPES_BY_COST=$(for t in $TYPES; do echo "${W[$t]} $t"; done | sort -s -n -k1,1 | cut -d' ' -f2)
+# The queue, each line "SECONDS ITEM" (estimate x COST_SCALE): a worker passes over a chunk that
+# would not finish in the time left (gpu-cts.sh's take). ORDER=cost: costliest first, no rounds.
 QF=$(mktemp)
 { # Survey probes first: normalized against unnormalized coordinates, reads only, one int and
   # one float format of 2-D arrays, for where a platform's sub-tests cost the CTS more host time.
@@ -109,7 +116,8 @@ QF=$(mktemp)
       echo "30 images_streams.probe.$f.$n=2Darray:CL_FILTER_NEAREST:read:CL_RGBA:CL_$f:$n"
     done; done
   fi
-  items | sort -s -k1,1 -n -r; } | grep -E "^[0-9]+ (${ONLY:-.*})=" |
+  if [ "${ORDER:-$([ $PLAN = survey ] && echo cost)}" = cost ]; then items | cut -d' ' -f2- | sort -s -k1,1 -n -r
+  else items | sort -s -k1,1n -k2,2nr | cut -d' ' -f2-; fi; } | grep -E "^[0-9]+ (${ONLY:-.*})=" |
   awk -v k=${COST_SCALE:-1} '{ $1 = int($1 * k + 0.5) + 1; print }' > $QF
 if [ -n "${LIST:-}" ]; then
   cat $QF; awk '{ s += $1 } END { print NR " chunks, " s " s estimated" }' $QF; rm -f $QF; exit 0
