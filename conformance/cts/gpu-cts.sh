@@ -13,8 +13,8 @@
 # over near the end for shorter ones (conformance/cts/gpu-cts-images.sh uses this).
 # The CTS's output is line-buffered (coreutils' libstdbuf), and every 5 s the CPU time and log
 # length of each running CTS process are appended to progress.txt in its log folder
-# ("seconds cpu-seconds lines sub-test-lines"), so a run cut by the deadline still says how far
-# it got and at what cost.
+# ("seconds cpu-seconds lines sub-test-lines main-thread-cpu-seconds threads"), so a run cut by
+# the deadline still says how far it got and at what cost.
 set -u
 G=$(cd "$(dirname "$0")" && pwd)
 FINAL=${OUT:-/tmp/out}; L=${CTS_LOGS:-/tmp/ctslogs}; rm -rf $L; mkdir -p $L "$FINAL"
@@ -94,8 +94,9 @@ sample() {
       d=$(tr '\0' '\n' < /proc/$p/environ 2>/dev/null | sed -n 's/^LOGDIR=//p')
       case $d in $L/*) ;; *) continue ;; esac
       cpu=$(sed 's/.*) //' /proc/$p/stat 2>/dev/null | awk -v t=$tck '{printf "%.1f", ($12 + $13) / t}')
+      main=$(sed 's/.*) //' /proc/$p/task/$p/stat 2>/dev/null | awk -v t=$tck '{printf "%.1f", ($12 + $13) / t}')
       f=$(ls -t $d/*.log 2>/dev/null | head -1); [ -n "$f" ] || continue
-      echo "$((SECONDS - t0)) $cpu $(wc -l < $f) $(grep -c '^\[CL_' $f)" >> $d/progress.txt
+      echo "$((SECONDS - t0)) $cpu $(wc -l < $f) $(grep -c '^\[CL_' $f) $main $(ls /proc/$p/task | wc -l)" >> $d/progress.txt
     done
   done
 }
