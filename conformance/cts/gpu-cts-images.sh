@@ -15,7 +15,8 @@
 #   the cost of each (progress.txt), after four probes (2-D array reads, RGBA SIGNED_INT8 / FLOAT,
 #   NORMALIZED / UNNORMALIZED); LIST=1 prints the queue and stops; ONLY=REGEX keeps the
 #   chunks whose whole name matches; DONE=FILE (default done.txt beside this script) names chunks
-#   to leave out (finished on both platforms in an earlier call); ORDER=cost (the survey's default) runs the costliest first
+#   to leave out (finished on both platforms in an earlier call); PART=i/n runs the i-th of n
+#   queues of about equal estimated time (one per call, when the work needs several); ORDER=cost (the survey's default) runs the costliest first
 #   instead of in rounds (see items()).
 # Prints the table last: chunk | cudacl pass/fail/skip status seconds | NVIDIA ..., then totals;
 # writes $OUT/table.txt and $OUT/costs.txt (chunk vendor status wall-s cpu-s sub-tests), and
@@ -139,6 +140,9 @@ items() {
 TYPES_BY_COST=$(for t in $TYPES; do echo "${W[$t]} $t"; done | sort -s -n -k1,1 | cut -d' ' -f2)
 # The queue, each line "SECONDS ITEM" (estimate x COST_SCALE): a worker passes over a chunk that
 # would not finish in the time left (gpu-cts.sh's take). ORDER=cost: costliest first, no rounds.
+# measured.txt (beside this script, "chunk seconds": the longer platform's wall time in earlier
+# calls, stage-images.sh writes it) replaces a chunk's estimate.
+MEASURED=${MEASURED:-$G/measured.txt}
 QF=$(mktemp)
 { # Survey probes first: normalized against unnormalized coordinates, reads only, one int and
   # one float format of 2-D arrays, for where a platform's sub-tests cost the CTS more host time.
@@ -147,11 +151,18 @@ QF=$(mktemp)
       echo "30 images_streams.probe.$f.$n=2Darray:CL_FILTER_NEAREST:read:CL_RGBA:CL_$f:$n"
     done; done
   fi
-  if [ "${ORDER:-$([ $PLAN = survey ] && echo cost)}" = cost ]; then items | cut -d' ' -f2- | sort -s -k1,1 -n -r
-  else items | sort -s -k1,1n -k2,2nr | cut -d' ' -f2-; fi; } | grep -E "^[0-9]+ (${ONLY:-.*})=" |
+  items | awk -v m="$MEASURED" 'BEGIN { while ((getline l < m) > 0) { split(l, f, " "); t[f[1]] = f[2] } }
+    { split($3, a, "="); if (a[1] in t) $2 = t[a[1]]; print }' > $QF.items
+  if [ "${ORDER:-$([ $PLAN = survey ] && echo cost)}" = cost ]; then cut -d' ' -f2- $QF.items | sort -s -k1,1 -n -r
+  else sort -s -k1,1n -k2,2nr $QF.items | cut -d' ' -f2-; fi; rm -f $QF.items; } |
+  grep -E "^[0-9]+ (${ONLY:-.*})=" |
   awk -v k=${COST_SCALE:-1} -v done="${DONE:-$G/done.txt}" '
     BEGIN { while ((getline t < done) > 0) skip[t] = 1 }
-    { split($2, a, "="); if (a[1] in skip) next; $1 = int($1 * k + 0.5) + 1; print }' > $QF
+    { split($2, a, "="); if (a[1] in skip) next; $1 = int($1 * k + 0.5) + 1; print }' |
+  # PART=i/n: the i-th of n queues for n calls, each chunk in order to the least loaded one.
+  awk -v part=${PART:-1/1} 'BEGIN { split(part, p, "/"); n = p[2] + 0; i = p[1] - 1 }
+    { best = 0; for (j = 1; j < n; j++) if (load[j] < load[best]) best = j; load[best] += $1
+      if (best == i) print }' > $QF
 if [ -n "${LIST:-}" ]; then
   cat $QF; awk '{ s += $1 } END { print NR " chunks, " s " s estimated" }' $QF; rm -f $QF; exit 0
 fi

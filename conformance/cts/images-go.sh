@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The lead's GPU call for the CTS image suites (staged by conformance/cts/stage-images.sh into
 # .gpu-final/ctsimg/): gpu-cts-images.sh on cudacl (CUDACL_LIB) and NVIDIA (NV_LIB) at once.
-#   IMG_CPUS=4-15 IMG_NICE=10 IMG_JOBS=6 IMG_DEADLINE=255 PLAN=full bash .gpu-final/ctsimg/go.sh
-# (the defaults: a 300-second call beside benchmarks, the chunks not in done.txt); for the final
-# call, all 16 cores:
-#   IMG_CPUS=0-15 IMG_NICE=0 IMG_JOBS=8 IMG_DEADLINE=525 PLAN=full bash .gpu-final/ctsimg/go.sh
+# The defaults are the final calls' (all 16 cores, 8 workers per platform, 525 s, the chunks not
+# in done.txt, measured.txt's times); the work needs two such calls:
+#   IMG_PART=1/2 bash .gpu-final/ctsimg/go.sh     then     IMG_PART=2/2 bash .gpu-final/ctsimg/go.sh
+# (IMG_PART=1/1, the default, is one queue of everything left, in rounds). Beside benchmarks:
+#   IMG_CPUS=4-15 IMG_NICE=10 IMG_JOBS=6 IMG_DEADLINE=255 bash .gpu-final/ctsimg/go.sh
 # Prints at most 25 lines: per suite the chunks' results on both platforms, the chunks that differ,
 # the totals. Everything else under $OUT/ctsimg/ (table.txt, costs.txt, cts-logs.tgz, clinfo).
 set -u
@@ -14,9 +15,9 @@ for v in cudacl nvidia; do
   lib=${CUDACL_LIB:-}; [ $v = nvidia ] && lib=${NV_LIB:-}
   [ -n "$lib" ] && env OCL_ICD_FILENAMES=$lib OCL_ICD_VENDORS=${EMPTY:-/nonexistent}/ timeout 10 clinfo > $O/clinfo-$v.txt 2>&1
 done
-export PLAN=${PLAN:-full} CTS_DIR=$G/cts JOBS=${IMG_JOBS:-6} DEADLINE=${IMG_DEADLINE:-255} OUT=$O
-taskset -c ${IMG_CPUS:-4-15} nice -n ${IMG_NICE:-10} bash $G/gpu-cts-images.sh > $O/stdout.txt 2> $O/stderr.txt
-echo "ctsimg: $(sed -n 2,3p /tmp/ctslogs-images/machine.txt 2>/dev/null | tail -1) PLAN=$PLAN jobs=$JOBS deadline=$DEADLINE cpus=${IMG_CPUS:-4-15}"
+export PLAN=${PLAN:-full} CTS_DIR=$G/cts JOBS=${IMG_JOBS:-8} DEADLINE=${IMG_DEADLINE:-525} OUT=$O PART=${IMG_PART:-1/1}
+taskset -c ${IMG_CPUS:-0-15} nice -n ${IMG_NICE:-0} bash $G/gpu-cts-images.sh > $O/stdout.txt 2> $O/stderr.txt
+echo "ctsimg: $(sed -n 2,3p /tmp/ctslogs-images/machine.txt 2>/dev/null | tail -1) PLAN=$PLAN part=$PART jobs=$JOBS deadline=$DEADLINE cpus=${IMG_CPUS:-0-15}"
 # per suite: chunks ok/timeout/notrun/other and pass/fail on each platform
 awk -F'|' 'NR > 1 && !/^TOTAL/ { split($1, t, "."); s = t[1]
   for (k = 2; k <= 3; k++) { split($k, a, " "); split(a[1], n, "/"); P[s, k] += n[1]; F[s, k] += n[2]

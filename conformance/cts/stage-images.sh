@@ -11,10 +11,17 @@ mkdir -p "$out/cts"
 cp conformance/cts/images-go.sh "$out/go.sh"
 cp conformance/cts/gpu-cts.sh conformance/cts/gpu-cts-images.sh "$out/"
 cp ../shared/cts/run.sh ../shared/cts/cts-bin.tar.xz "$out/cts/"
-rm -f "$out/done.txt"
+# DONE_SUITES=REGEX: only chunks of these suites count as done (the others run again, e.g. the
+# suites that run kernels after a change of the kernel code). measured.txt: per chunk the longest
+# wall time of a finished run (1.5 x the longest cut one where none finished), for the queue.
+rm -f "$out/done.txt" "$out/measured.txt"
 if [ $# -gt 0 ]; then
-  awk '$3 != "timeout" && $3 != "notrun" { n[$1]++ } END { for (t in n) if (n[t] == 2) print t }' "$@" |
-    sort > "$out/done.txt"
-  echo "done.txt: $(wc -l < "$out/done.txt") chunks finished on both platforms"
+  awk -v re="^(${DONE_SUITES:-images_})" '$3 != "timeout" && $3 != "notrun" && $1 ~ re { n[$1 " " FILENAME]++ }
+    END { for (k in n) if (n[k] == 2) { split(k, a, " "); print a[1] } }' "$@" | sort -u > "$out/done.txt"
+  awk '$3 == "notrun" { next } $3 == "timeout" { if ($4 * 1.5 > cut[$1]) cut[$1] = $4 * 1.5; next }
+    { if ($4 > fin[$1]) fin[$1] = $4; has[$1] = 1 }
+    END { for (t in cut) if (!(t in has)) fin[t] = int(cut[t]); for (t in fin) print t, fin[t] + 0 }' "$@" |
+    sort > "$out/measured.txt"
+  echo "done.txt: $(wc -l < "$out/done.txt") chunks finished on both platforms; measured.txt: $(wc -l < "$out/measured.txt")"
 fi
 du -sh "$out"
