@@ -1759,12 +1759,26 @@ void alignKernelPointerArgs(Function *F) {
   }
 }
 
+// Whether PTX's float-to-integer cvt (NVPTX's lowering of fptosi/fptoui, and the _sat
+// conversions' inline cvt) gives 0 for NaN by itself. The PTX ISA (9.0, cvt) says it does
+// unless the source is .f64 or the destination .s64/.u64, which give 1 << (bits - 1) (INT_MIN
+// for .s32); ptxas emits the same F2I with and without .sat. Only .f16/.f32 to 8, 16 and 32-bit
+// integers answer yes (i8 is converted in a 16-bit register; anything else, i1 say, no).
+bool ptxCvtGivesZeroForNaN(Type *from, Type *to) {
+  Type *f = from->getScalarType(), *i = to->getScalarType();
+  if (!(f->isFloatTy() || f->isHalfTy()) || !i->isIntegerTy()) return false;
+  unsigned bits = i->getIntegerBitWidth();
+  return bits == 8 || bits == 16 || bits == 32;
+}
+
 // convert_{char,uchar,short,ushort,int,uint}N_sat[_rte|_rtz|_rtp|_rtn](floatN / doubleN): one
-// PTX conversion per element. PTX's float-to-integer cvt clamps to the destination's range and
-// turns NaN into 0, exactly OpenCL's _sat (6.2.3.3); libclc's version (rint, a truncating cvt,
-// a NaN select and two compares and selects per element) is what made convertTo slower than
-// NVIDIA's, which emits one cvt.rni.sat.u8.f32. The rounding is the suffix's, rtz without one
-// (6.2.3.2: float-to-integer conversions round toward zero by default).
+// PTX conversion per element. PTX's float-to-integer cvt clamps to the destination's range, and
+// from .f32 it turns NaN into 0: exactly OpenCL's _sat (6.2.3.3). From .f64 NaN gives
+// 1 << (bits - 1) (ptxCvtGivesZeroForNaN), so a double lane gets a NaN select as well. libclc's
+// version (rint, a truncating cvt, a NaN select and two compares and selects per element) is
+// what made convertTo slower than NVIDIA's, which emits one cvt.rni.sat.u8.f32. The rounding is
+// the suffix's, rtz without one (6.2.3.2: float-to-integer conversions round toward zero by
+// default).
 void defineSaturatingConversions(Module &M) {
   LLVMContext &C = M.getContext();
   for (Function &F : M) {
@@ -1803,11 +1817,12 @@ void defineSaturatingConversions(Module &M) {
     if (!argOk || lanes != alanes || isa<FixedVectorType>(RT) != isa<FixedVectorType>(AT) ||
         !RE->isIntegerTy(dst->bits))
       continue;
-    // 8-bit results come in a 16-bit register (PTX has no 8-bit registers; cvt writes the
-    // value zero- or sign-extended) and are truncated.
-    Type *RegT = dst->bits == 32 ? Type::getInt32Ty(C) : Type::getInt16Ty(C);
+    // Every result comes in a 32-bit register (cvt writes a narrower type zero- or
+    // sign-extended to the register's width) and is truncated: from a 16-bit register, ptxas
+    // masks an 8-bit result again before storing it (remap's and convertTo's byte stores).
+    Type *RegT = Type::getInt32Ty(C);
     std::string text = std::string("cvt.") + rnd + ".sat." + dst->ptx + (f32 ? ".f32" : ".f64") + " $0, $1;";
-    std::string constraints = std::string(dst->bits == 32 ? "=r," : "=h,") + (f32 ? "f" : "d");
+    std::string constraints = std::string("=r,") + (f32 ? "f" : "d");
     InlineAsm *cvt = InlineAsm::get(FunctionType::get(RegT, {AE}, false), text, constraints, false);
     F.setLinkage(GlobalValue::InternalLinkage);
     F.removeFnAttr(Attribute::NoInline);
@@ -1817,6 +1832,7 @@ void defineSaturatingConversions(Module &M) {
     Value *x = F.getArg(0);
     auto one = [&](Value *e) {
       Value *r = B.CreateCall(cvt, {e});
+      if (!ptxCvtGivesZeroForNaN(AE, RE)) r = B.CreateSelect(B.CreateFCmpUNO(e, e), ConstantInt::get(RegT, 0), r);
       return RegT == RE ? r : B.CreateTrunc(r, RE);
     };
     if (!isa<FixedVectorType>(RT)) {
@@ -1930,16 +1946,20 @@ void defineSmoothstep(Module &M) {
   }
 }
 
-// A float-to-integer conversion of NaN is poison in LLVM, and PTX's cvt.rzi gives the most
-// negative integer for it: libclc's double cosh/sinh index their tables with
+// A float-to-integer conversion of NaN is poison in LLVM, and PTX's cvt.rzi.s32.f64 gives the
+// most negative integer for it: libclc's double cosh/sinh index their tables with
 // min((int)|x|, 36), so a NaN argument read 32 GiB below the table (CUDA_ERROR_ILLEGAL_ADDRESS,
 // the CTS's math_brute_force cosh and sinh). NaN converts to 0 here, as C's saturating
-// conversions and OpenCL's convert_int_sat do.
+// conversions and OpenCL's convert_int_sat do, where PTX's cvt does not do so itself
+// (ptxCvtGivesZeroForNaN): a select after each conversion from double or to a 64-bit integer.
+// The others ((int)floor(x) of a float: remap's coordinates) are one cvt, no select (2 SASS
+// instructions each). This runs on the optimised module, just before code generation.
 void nanToZeroConversions(Module &M) {
   std::vector<Instruction *> work;
   for (Function &F : M)
     for (Instruction &I : instructions(F))
-      if (isa<FPToSIInst>(I) || isa<FPToUIInst>(I)) work.push_back(&I);
+      if ((isa<FPToSIInst>(I) || isa<FPToUIInst>(I)) && !ptxCvtGivesZeroForNaN(I.getOperand(0)->getType(), I.getType()))
+        work.push_back(&I);
   for (Instruction *I : work) {
     IRBuilder<> B(I->getNextNode());
     Value *x = I->getOperand(0);
