@@ -24,6 +24,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
@@ -47,6 +48,7 @@
 #include <llvm/Target/TargetOptions.h>
 #include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
@@ -58,6 +60,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace llvm;
@@ -1970,6 +1973,120 @@ void nanToZeroConversions(Module &M) {
   }
 }
 
+// Neighbouring gathers in conditional blocks: p[a + b], p[a + (b + 1)], ... each behind its own
+// bounds test (remap's four bilinear taps). Each block computes its address on its own, and
+// NVPTX's SeparateConstOffsetFromGEP splits only those with a constant, sext(a) + sext(b) + 1
+// beside sext(a + b): in PTX the taps share nothing, ptxas predicates the loads but keeps four
+// address computations (remap: 91 SASS instructions, 81 with the taps sharing one address).
+// Here the taps of one p, a and b (an index sext(a +nsw (b +nsw c)), c a constant, at least two
+// different c, in more than one block) share one address p + sext(a) + sext(b), made where all
+// their blocks meet, and each is that address plus c. nsw makes the sums equal: sext(x +nsw y)
+// is sext(x) + sext(y) (the 32-bit p + sext(a + b) + c would not be: a + b may overflow where
+// a + b + c does not). `a` made in each tap's block (a multiply, say) is made once there; a
+// value computed where no tap runs is used only by the taps, which compute the same value
+// anyway. Runs on the optimised module, before code generation (whose MachineSink would move
+// an address used by one tap only back into its block).
+namespace gathers {
+struct Tap {
+  GetElementPtrInst *gep;
+  Value *a, *b;
+  int64_t c;
+};
+// A value's identity for grouping: a binary operation made in several blocks from the same
+// operands is one value.
+std::tuple<unsigned, Value *, Value *, unsigned> identity(Value *v) {
+  if (auto *bo = dyn_cast<BinaryOperator>(v))
+    return {bo->getOpcode(), bo->getOperand(0), bo->getOperand(1),
+            (unsigned)bo->hasNoSignedWrap() | (unsigned)bo->hasNoUnsignedWrap() << 1};
+  return {0, v, nullptr, 0};
+}
+// v, or a copy of v made before `at` from operands available there; null if neither is possible.
+Value *availableAt(Value *v, Instruction *at, DominatorTree &DT) {
+  auto *I = dyn_cast<Instruction>(v);
+  if (!I || DT.dominates(I, at)) return v;
+  // Made where the taps' blocks meet, so possibly on a path that did not compute it: only an
+  // operation that cannot trap (not a division).
+  auto *bo = dyn_cast<BinaryOperator>(I);
+  if (!bo || !isSafeToSpeculativelyExecute(bo)) return nullptr;
+  for (Value *op : bo->operands())
+    if (auto *oi = dyn_cast<Instruction>(op); oi && !DT.dominates(oi, at)) return nullptr;
+  Instruction *copy = bo->clone();
+  copy->insertBefore(at);
+  return copy;
+}
+} // namespace gathers
+
+void shareGatherAddresses(Module &M) {
+  using namespace gathers;
+  for (Function &F : M) {
+    if (F.isDeclaration()) continue;
+    // (pointer, element type, identity of a, b) -> taps; the groups in program order (the PTX
+    // must not depend on where values lie in memory).
+    using Key = std::tuple<Value *, Type *, std::tuple<unsigned, Value *, Value *, unsigned>, Value *>;
+    std::map<Key, size_t> index;
+    std::vector<std::pair<Key, std::vector<Tap>>> groups;
+    for (Instruction &I : instructions(F)) {
+      auto *G = dyn_cast<GetElementPtrInst>(&I);
+      if (!G || G->getNumIndices() != 1) continue;
+      auto *S = dyn_cast<SExtInst>(G->getOperand(1));
+      if (!S || !S->getSrcTy()->isIntegerTy(32) || !S->getDestTy()->isIntegerTy(64)) continue;
+      auto *add = dyn_cast<BinaryOperator>(S->getOperand(0));
+      if (!add || add->getOpcode() != Instruction::Add || !add->hasNoSignedWrap()) continue;
+      for (int swap = 0; swap < 2; swap++) {
+        Value *a = add->getOperand(swap), *t = add->getOperand(1 - swap), *b = t;
+        int64_t c = 0;
+        auto *inner = dyn_cast<BinaryOperator>(t);
+        if (inner && inner->getOpcode() == Instruction::Add && inner->hasNoSignedWrap())
+          if (auto *k = dyn_cast<ConstantInt>(inner->getOperand(1))) b = inner->getOperand(0), c = k->getSExtValue();
+        Key key{G->getPointerOperand(), G->getSourceElementType(), identity(a), b};
+        auto [it, fresh] = index.try_emplace(key, groups.size());
+        if (fresh) groups.push_back({key, {}});
+        groups[it->second].second.push_back({G, a, b, c});
+      }
+    }
+    DominatorTree DT(F);
+    SmallPtrSet<GetElementPtrInst *, 8> done;
+    std::vector<Instruction *> dead;
+    for (auto &[key, taps] : groups) {
+      std::vector<Tap> live;
+      for (const Tap &t : taps)
+        if (!done.count(t.gep)) live.push_back(t);
+      if (live.size() < 2) continue;
+      bool twoOffsets = false, twoBlocks = false;
+      BasicBlock *meet = live[0].gep->getParent();
+      for (const Tap &t : live) {
+        twoOffsets |= t.c != live[0].c;
+        twoBlocks |= t.gep->getParent() != live[0].gep->getParent();
+        meet = DT.findNearestCommonDominator(meet, t.gep->getParent());
+      }
+      if (!twoOffsets || !twoBlocks || !meet) continue;
+      Instruction *at = meet->getTerminator();
+      Value *p = std::get<0>(key);
+      if (auto *pi = dyn_cast<Instruction>(p); pi && !DT.dominates(pi, at)) continue;
+      // a first (it may be a copy made here), then b.
+      Value *a = availableAt(live[0].a, at, DT);
+      if (!a) continue;
+      Value *b = availableAt(live[0].b, at, DT);
+      if (!b) {
+        if (a != live[0].a) cast<Instruction>(a)->eraseFromParent();
+        continue;
+      }
+      IRBuilder<> B(at);
+      Type *T = std::get<1>(key), *i64 = Type::getInt64Ty(F.getContext());
+      Value *row = B.CreateGEP(T, p, B.CreateSExt(a, i64), "gather.row");
+      Value *base = B.CreateGEP(T, row, B.CreateSExt(b, i64), "gather.base");
+      for (const Tap &t : live) {
+        IRBuilder<> TB(t.gep);
+        Value *addr = t.c == 0 ? base : TB.CreateGEP(T, base, ConstantInt::get(i64, t.c), "gather.tap");
+        t.gep->replaceAllUsesWith(addr);
+        done.insert(t.gep);
+        dead.push_back(t.gep);
+      }
+    }
+    for (Instruction *I : dead) RecursivelyDeleteTriviallyDeadInstructions(I);
+  }
+}
+
 // The element type of a mangled 3-component vector parameter ("Dv3_f" -> float), or null.
 Type *vec3Element(LLVMContext &C, const std::string &name) {
   size_t at = name.find("Dv3_");
@@ -2551,6 +2668,7 @@ int pg_codegen(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char *
     splitUnderalignedVectorAccesses(M);
     scalarizeNarrowVectorCompares(M);
     widenCharPairParams(M);
+    shareGatherAddresses(M);
     nanToZeroConversions(M);
     // The optimiser's answers name functions deleted since, and the kernels replaced above.
     freshAnnotations(M);
