@@ -2459,40 +2459,6 @@ void sharedDrop() {
   g_shared.uses = 0;
 }
 
-// A knob of pipeline.rs (PTXGEN_SMALL_INT_TO_FLOAT), set through pg_set_llvm_options.
-cl::opt<bool> SmallIntToFloat("ptxgen-small-int-to-float", cl::init(false), cl::Hidden,
-                              cl::desc("8/16-bit integer to float conversions as integer and float arithmetic"));
-
-// Scalar 8 and 16-bit integers to float without the conversion unit (I2F issues at a quarter
-// of the FMA rate on sm_90, and remap's four taps, with its two floor conversions and the
-// final one, keep it busy): an unsigned b below 2^23 put into the mantissa of 2^23
-// (0x4B000000 | b) is the float 2^23 + b, exactly, and subtracting 2^23 leaves b, exactly; a
-// signed one is added to 1.5 * 2^23 (0x4B400000 + b, |b| < 2^22) instead. Two full-rate
-// instructions instead of one I2F. Only the one load of its block (a gather): loads that code
-// generation merges into one wider load (vload4) keep I2F, which reads a byte lane directly.
-void smallIntToFloat(Module &M) {
-  std::vector<Instruction *> work;
-  for (Function &F : M)
-    for (Instruction &I : instructions(F))
-      if ((isa<UIToFPInst>(I) || isa<SIToFPInst>(I)) && I.getType()->isFloatTy() && isa<LoadInst>(I.getOperand(0)) &&
-          I.getOperand(0)->getType()->isIntegerTy() && I.getOperand(0)->getType()->getIntegerBitWidth() <= 16) {
-        BasicBlock *BB = cast<LoadInst>(I.getOperand(0))->getParent();
-        if (llvm::count_if(*BB, [](Instruction &J) { return isa<LoadInst>(J); }) == 1) work.push_back(&I);
-      }
-  for (Instruction *I : work) {
-    IRBuilder<> B(I);
-    bool isSigned = isa<SIToFPInst>(I);
-    Type *i32 = B.getInt32Ty();
-    Value *x = I->getOperand(0);
-    Value *bits = isSigned ? B.CreateAdd(B.CreateSExt(x, i32), B.getInt32(0x4B400000))
-                           : B.CreateOr(B.CreateZExt(x, i32), B.getInt32(0x4B000000));
-    Value *f = B.CreateFSub(B.CreateBitCast(bits, B.getFloatTy()),
-                            ConstantFP::get(B.getFloatTy(), isSigned ? 12582912.0 : 8388608.0));
-    I->replaceAllUsesWith(f);
-    I->eraseFromParent();
-  }
-}
-
 // A knob of pipeline.rs (PTXGEN_VOLATILE_PRIVATE_LOCAL), set through pg_set_llvm_options.
 cl::opt<bool> VolatilePrivateLocal(
     "ptxgen-volatile-private-local", cl::init(false), cl::Hidden,
@@ -2703,7 +2669,6 @@ int pg_codegen(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char *
     scalarizeNarrowVectorCompares(M);
     widenCharPairParams(M);
     shareGatherAddresses(M);
-    if (SmallIntToFloat) smallIntToFloat(M);
     nanToZeroConversions(M);
     // The optimiser's answers name functions deleted since, and the kernels replaced above.
     freshAnnotations(M);

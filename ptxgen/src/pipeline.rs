@@ -28,7 +28,7 @@ const PREDEFINED: [&str; 2] = ["-D__OPENCL_VERSION__=120", "-D__IMAGE_SUPPORT__=
 /// changing a default is one edit here. A value that is not an unsigned integer is ignored. The
 /// values in effect are part of the cache key (`tuning_key`), so PTX built with other knobs is
 /// never reused. For measuring kernels (issue 12), not for users to tune.
-const KNOBS: [(&str, &str, Option<u32>); 8] = [
+const KNOBS: [(&str, &str, Option<u32>); 7] = [
     // Full unrolling of loops with a constant trip count: the cost they may have (LLVM: 300 at
     // O3; partial/runtime unrolling gets a quarter of it on NVPTX). CLBlast's 16-trip Xgemm
     // inner loop (32 FMAs a trip) stays a loop below about 1000.
@@ -50,9 +50,6 @@ const KNOBS: [(&str, &str, Option<u32>); 8] = [
     // ptxgen's own (bridge.cpp, volatilePrivateToLocal), 0 or 1: volatile accesses of private
     // variables through .local addresses instead of generic ones (CLBlast's `volatile int tid`).
     ("PTXGEN_VOLATILE_PRIVATE_LOCAL", "ptxgen-volatile-private-local", None),
-    // ptxgen's own (bridge.cpp, smallIntToFloat), 0 or 1: scalar 8/16-bit integer to float
-    // conversions as an OR and a subtraction instead of I2F (remap's taps).
-    ("PTXGEN_SMALL_INT_TO_FLOAT", "ptxgen-small-int-to-float", None),
 ];
 
 /// The LLVM options the knobs set (`-option=value`, in KNOBS order), from the environment and
