@@ -1980,12 +1980,12 @@ void nanToZeroConversions(Module &M) {
 // address computations (remap: 91 SASS instructions, 81 with the taps sharing one address).
 // Here the taps of one p, a and b (an index sext(a +nsw (b +nsw c)), c a constant, at least two
 // different c, in more than one block) share one address p + sext(a) + sext(b), made where all
-// their blocks meet, and each is that address plus c. nsw makes the sums equal: sext(x +nsw y)
-// is sext(x) + sext(y) (the 32-bit p + sext(a + b) + c would not be: a + b may overflow where
-// a + b + c does not). `a` made in each tap's block (a multiply, say) is made once there; a
-// value computed where no tap runs is used only by the taps, which compute the same value
-// anyway. Runs on the optimised module, before code generation (whose MachineSink would move
-// an address used by one tap only back into its block).
+// their blocks meet (before the first tap there, if one is), and each is that address plus c.
+// nsw makes the sums equal: sext(x +nsw y) is sext(x) + sext(y) (the 32-bit p + sext(a + b) + c
+// would not be: a + b may overflow where a + b + c does not). `a` made in each tap's block (a
+// multiply, say) is made once there; a value computed where no tap runs is used only by the
+// taps, which compute the same value anyway. Runs on the optimised module, before code
+// generation (whose MachineSink would move an address used by one tap only back into its block).
 namespace gathers {
 struct Tap {
   GetElementPtrInst *gep;
@@ -2060,7 +2060,10 @@ void shareGatherAddresses(Module &M) {
         meet = DT.findNearestCommonDominator(meet, t.gep->getParent());
       }
       if (!twoOffsets || !twoBlocks || !meet) continue;
+      // Before the meeting block's end, or before its first tap where one lies in it.
       Instruction *at = meet->getTerminator();
+      for (const Tap &t : live)
+        if (t.gep->getParent() == meet && t.gep->comesBefore(at)) at = t.gep;
       Value *p = std::get<0>(key);
       if (auto *pi = dyn_cast<Instruction>(p); pi && !DT.dominates(pi, at)) continue;
       // a first (it may be a copy made here), then b.
@@ -2669,6 +2672,7 @@ int pg_codegen(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char *
     scalarizeNarrowVectorCompares(M);
     widenCharPairParams(M);
     shareGatherAddresses(M);
+    if (invalidIR(M, "sharing gather addresses", log)) return 1;
     nanToZeroConversions(M);
     // The optimiser's answers name functions deleted since, and the kernels replaced above.
     freshAnnotations(M);

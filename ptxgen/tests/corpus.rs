@@ -692,6 +692,34 @@ fn image_kernel_code_in_ptx() {
     );
     // No NaN select for (int)floor(x) of a float: PTX's cvt gives 0 for NaN itself there.
     assert!(!p.ptx.contains("setp.nan"), "{}", p.ptx);
+    // A tap in the block where the taps meet: the shared address is made before it (it was made
+    // at the block's end once, and the first load read a register not yet written).
+    let src = "__kernel void k(__global const uchar *s, __global float *o, int w, int n) {\n\
+               \x20 int x = get_global_id(0), y = get_global_id(1);\n\
+               \x20 float v = s[y * w + x];\n\
+               \x20 if (x + 1 < n) v += s[y * w + (x + 1)];\n\
+               \x20 if (x + 2 < n) v += s[y * w + (x + 2)];\n\
+               \x20 o[y * w + x] = v;\n\
+               }\n";
+    let p = build_nc(src, "", &H100).unwrap();
+    let lines: Vec<&str> = p.ptx.lines().map(str::trim).collect();
+    let mut loads = 0;
+    for (i, l) in lines.iter().enumerate().filter(|(_, l)| l.starts_with("ld.global.u8")) {
+        let reg = l.split('[').nth(1).and_then(|r| r.split(['+', ']']).next()).unwrap();
+        let written = lines[..i].iter().any(|d| {
+            let mut ops = d.split_whitespace().skip(1);
+            !d.starts_with('@') && ops.next().map(|o| o.trim_end_matches(',')) == Some(reg)
+        });
+        assert!(written, "{l}: {reg} is read before it is written:\n{}", p.ptx);
+        loads += 1;
+    }
+    assert_eq!(loads, 3, "{}", p.ptx);
+    assert_eq!(
+        p.ptx.matches("+1]").count() + p.ptx.matches("+2]").count(),
+        2,
+        "the taps share no address:\n{}",
+        p.ptx
+    );
 }
 
 /// Float-to-integer conversions give 0 for NaN (ptxgen's guarantee, which libclc's table
