@@ -221,9 +221,11 @@ awk -F'|' 'NR > 1 {
     for (k = 2; k <= 3; k++) { split($k, a, " "); split(a[1], n, "/"); P[k] += n[1]; F[k] += n[2]; S[k] += n[3]
       if (a[2] == "timeout") T[k]++; else if (a[2] == "notrun") N[k]++; else if (a[2] != "ok") O[k]++ }
     split($2, c, " "); split($3, v, " "); split(c[1], cn, "/"); split(v[1], vn, "/")
-    if (v[2] == "ok" && vn[2] == 0 && vn[1] > 0 && !(c[2] == "ok" && cn[2] == 0 && cn[1] > 0)) { bad++; list = list " " $1 }
+    t = $1; gsub(/ /, "", t)
+    if (v[2] == "ok" && vn[2] == 0 && vn[1] > 0 && !(c[2] == "ok" && cn[2] == 0 && cn[1] > 0)) {
+      if (c[2] == "timeout" || c[2] == "notrun") { unreached++; ulist = ulist " " t } else { bad++; list = list " " t } }
     chunks++ }
-  END { printf "TOTAL %d chunks | cudacl pass=%d fail=%d skip=%d timeout=%d notrun=%d other=%d | NVIDIA pass=%d fail=%d skip=%d timeout=%d notrun=%d other=%d | NVIDIA-passed, cudacl-not: %d%s\n",
-    chunks, P[2], F[2], S[2], T[2], N[2], O[2], P[3], F[3], S[3], T[3], N[3], O[3], bad, list }' \
+  END { printf "TOTAL %d chunks | cudacl pass=%d fail=%d skip=%d timeout=%d notrun=%d other=%d | NVIDIA pass=%d fail=%d skip=%d timeout=%d notrun=%d other=%d | NVIDIA passed, cudacl did not: %d%s | NVIDIA passed, cudacl did not get to: %d%s\n",
+    chunks, P[2], F[2], S[2], T[2], N[2], O[2], P[3], F[3], S[3], T[3], N[3], O[3], bad, list, unreached, ulist }' \
   $FINAL/table.txt >> $FINAL/table.txt
 cat $FINAL/table.txt
