@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The lead's GPU call for the CTS image suites (staged by conformance/cts/stage-images.sh into
 # .gpu-final/ctsimg/): gpu-cts-images.sh on cudacl (CUDACL_LIB) and NVIDIA (NV_LIB) at once.
-# The defaults are the final calls' (all 16 cores, 8 workers per platform, 525 s, the chunks not
-# in done.txt, measured.txt's times); the work needs two such calls:
+# The defaults are the final calls' (the cores given, nproc/2 workers per platform: 8 on all 16;
+# 525 s; the chunks not in done.txt; measured.txt's times); the work needs two such calls:
 #   IMG_PART=1/2 bash .gpu-final/ctsimg/go.sh     then     IMG_PART=2/2 bash .gpu-final/ctsimg/go.sh
 # (IMG_PART=1/1, the default, is one queue of everything left, in rounds). Beside benchmarks:
 #   IMG_CPUS=4-15 IMG_NICE=10 IMG_JOBS=6 IMG_DEADLINE=255 bash .gpu-final/ctsimg/go.sh
@@ -15,9 +15,11 @@ for v in cudacl nvidia; do
   lib=${CUDACL_LIB:-}; [ $v = nvidia ] && lib=${NV_LIB:-}
   [ -n "$lib" ] && env OCL_ICD_FILENAMES=$lib OCL_ICD_VENDORS=${EMPTY:-/nonexistent}/ timeout 10 clinfo > $O/clinfo-$v.txt 2>&1
 done
-export PLAN=${PLAN:-full} CTS_DIR=$G/cts JOBS=${IMG_JOBS:-8} DEADLINE=${IMG_DEADLINE:-525} OUT=$O PART=${IMG_PART:-1/1}
-taskset -c ${IMG_CPUS:-0-15} nice -n ${IMG_NICE:-0} bash $G/gpu-cts-images.sh > $O/stdout.txt 2> $O/stderr.txt
-echo "ctsimg: $(sed -n 2,3p /tmp/ctslogs-images/machine.txt 2>/dev/null | tail -1) PLAN=$PLAN part=$PART jobs=$JOBS deadline=$DEADLINE cpus=${IMG_CPUS:-0-15}"
+# Without IMG_CPUS the cores are the ones this script was given (the caller's taskset), one worker
+# per core and platform: nproc / 2 per platform.
+export PLAN=${PLAN:-full} CTS_DIR=$G/cts JOBS=${IMG_JOBS:-$(( $(nproc) / 2 ))} DEADLINE=${IMG_DEADLINE:-525} OUT=$O PART=${IMG_PART:-1/1}
+${IMG_CPUS:+taskset -c $IMG_CPUS} nice -n ${IMG_NICE:-0} bash $G/gpu-cts-images.sh > $O/stdout.txt 2> $O/stderr.txt
+echo "ctsimg: $(sed -n 2,3p /tmp/ctslogs-images/machine.txt 2>/dev/null | tail -1) PLAN=$PLAN part=$PART jobs=$JOBS deadline=$DEADLINE cpus=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //')"
 # per suite: chunks ok/timeout/notrun/other and pass/fail on each platform
 awk -F'|' 'NR > 1 && !/^TOTAL/ { split($1, t, "."); s = t[1]
   for (k = 2; k <= 3; k++) { split($k, a, " "); split(a[1], n, "/"); P[s, k] += n[1]; F[s, k] += n[2]
