@@ -20,6 +20,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -84,6 +85,60 @@ bool defineHelpers(Module &L, std::string &err) {
   return true;
 }
 
+// OpenCL C makes every function and call, inline asm included, `convergent` (it might hold a
+// barrier); the image built-ins hold none (suld/sust and arithmetic), and convergent calls keep
+// LLVM from unswitching a loop on a uniform test (a read's format test, images.cl's fast paths).
+void dropConvergent(Module &L) {
+  for (Function &F : L) {
+    F.removeFnAttr(Attribute::Convergent);
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB)
+        if (auto *CB = dyn_cast<CallBase>(&I)) CB->removeFnAttr(Attribute::Convergent);
+  }
+}
+
+// Marks every function argument that holds an image as what it is: the address of a 64-byte
+// descriptor (ptxgen/README.md, "Images"), 64-byte aligned at least, that the kernel only reads
+// and reaches through no other pointer (the host writes it before the launch): dereferenceable,
+// align 64, readonly, noalias. So LLVM may load descriptor fields speculatively, hoist them and
+// the tests on them out of loops even past stores to buffers, and unswitch loops on them (a read
+// under a format test in a loop, images.cl's fast paths). An image argument is one passed as the
+// image operand (the first) of an image built-in, or, through helper functions, passed on to one.
+void markImageArguments(Module &M, const std::vector<Function *> &builtins) {
+  std::vector<Value *> work;
+  for (Function *B : builtins)
+    for (User *U : B->users())
+      if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getCalledFunction() == B && CB->arg_size() > 0)
+        work.push_back(CB->getArgOperand(0));
+  std::vector<Value *> visited;
+  while (!work.empty()) {
+    Value *V = work.back()->stripPointerCasts();
+    work.pop_back();
+    if (std::find(visited.begin(), visited.end(), V) != visited.end()) continue;
+    visited.push_back(V);
+    // Unoptimised front-end code keeps arguments in allocas: an image loaded from one is any
+    // value stored into it.
+    if (auto *L = dyn_cast<LoadInst>(V))
+      if (auto *AI = dyn_cast<AllocaInst>(L->getPointerOperand()->stripPointerCasts())) {
+        for (User *U : AI->users())
+          if (auto *S = dyn_cast<StoreInst>(U); S && S->getPointerOperand()->stripPointerCasts() == AI)
+            work.push_back(S->getValueOperand());
+        continue;
+      }
+    auto *A = dyn_cast<Argument>(V);
+    if (!A || !A->getType()->isPointerTy()) continue;
+    Function *F = A->getParent();
+    unsigned i = A->getArgNo();
+    F->addParamAttr(i, Attribute::getWithDereferenceableBytes(M.getContext(), 64));
+    F->addParamAttr(i, Attribute::getWithAlignment(M.getContext(), Align(64)));
+    F->addParamAttr(i, Attribute::ReadOnly);
+    F->addParamAttr(i, Attribute::NoAlias);
+    for (User *U : F->users())
+      if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getCalledFunction() == F && i < CB->arg_size())
+        work.push_back(CB->getArgOperand(i));
+  }
+}
+
 } // namespace
 
 extern "C" {
@@ -126,6 +181,7 @@ int pg_link_images(LLVMModuleRef mref, const char *bc, size_t len, char **log) {
       setImagesLog(log, "error: " + err + "\n");
       return 1;
     }
+    dropConvergent(*L);
     std::vector<std::string> builtins;
     for (Function &F : *L)
       if (!F.isDeclaration() && !F.hasLocalLinkage()) builtins.push_back(F.getName().str());
@@ -133,8 +189,16 @@ int pg_link_images(LLVMModuleRef mref, const char *bc, size_t len, char **log) {
       setImagesLog(log, "error: linking the image built-ins failed\n");
       return 1;
     }
+    std::vector<Function *> linked;
     for (const std::string &n : builtins)
-      if (Function *F = M.getFunction(n); F && !F->isDeclaration()) makeInternalInline(F);
+      if (Function *F = M.getFunction(n); F && !F->isDeclaration()) {
+        makeInternalInline(F);
+        if (isImageBuiltin(F->getName())) linked.push_back(F);
+      }
+    for (Function *F : linked)
+      for (User *U : F->users())
+        if (auto *CB = dyn_cast<CallBase>(U)) CB->removeFnAttr(Attribute::Convergent);
+    markImageArguments(M, linked);
     std::string verr;
     raw_string_ostream os(verr);
     if (verifyModule(M, &os)) {

@@ -57,26 +57,54 @@ pub(crate) fn link(m: &Module) -> Result<bool, BuildError> {
 
 #[cfg(test)]
 mod tests {
-    /// images.cl's `div_norm` (multiply by the reciprocal, then one fused residual step) gives
-    /// the correctly rounded quotient of the division it replaces for every channel value of
-    /// the normalized formats; multiplying by the reciprocal alone would not (126 of the 256
-    /// UNORM_INT8 values differ).
+    /// images.cl's `div_norm`: c * hi + c * lo with one rounding (an FMA over an exact product),
+    /// where hi is 1 / d cut to 24 - b significant bits (b: the channel's bits, so c * hi is
+    /// exact) and lo = 1 / d - hi, gives the correctly rounded quotient c / d for every channel
+    /// value of the normalized formats; multiplying by the reciprocal alone would not (126 of the
+    /// 256 UNORM_INT8 values differ). Derives hi and lo here and checks that images.cl has them.
     #[test]
     fn div_norm_equals_the_division_for_every_normalized_channel_value() {
-        for (d, lo, hi) in
-            [(255.0f32, 0, 255), (65535.0, 0, 65535), (127.0, -128, 127), (32767.0, -32768, 32767)]
-        {
-            let r = 1.0 / d;
+        for (d, lo, hi, bits, name) in [
+            (255.0f32, 0, 255, 8, "DIV255"),
+            (65535.0, 0, 65535, 16, "DIV65535"),
+            (127.0, -128, 127, 8, "DIV127"),
+            (32767.0, -32768, 32767, 16, "DIV32767"),
+        ] {
+            let r = 1.0f64 / f64::from(d);
+            // 1 / d to 24 - bits significant bits (truncated), then the rest.
+            let keep = 24 - bits;
+            let rh = f32::from_bits((r as f32).to_bits() & !((1u32 << (24 - keep)) - 1));
+            let rl = (r - f64::from(rh)) as f32;
             let mut mul_only_differs = 0;
             for i in lo..=hi {
                 let c = i as f32;
-                let q = c * r;
-                let fused = (-q).mul_add(d, c).mul_add(r, q);
-                assert_eq!(fused.to_bits(), (c / d).to_bits(), "{c} / {d}");
-                mul_only_differs += usize::from(q.to_bits() != (c / d).to_bits());
+                let p = c * rh;
+                assert_eq!(f64::from(p), f64::from(c) * f64::from(rh), "{c} * hi is not exact");
+                let q = c.mul_add(rl, p);
+                assert_eq!(q.to_bits(), (c / d).to_bits(), "{c} / {d}");
+                mul_only_differs += usize::from((c * (1.0 / d)).to_bits() != (c / d).to_bits());
             }
-            assert!(mul_only_differs > 0, "the residual step is needed for {d}");
+            assert!(mul_only_differs > 0, "the two-part reciprocal is needed for {d}");
+            let def = |part: &str, v: f32| format!("#define {name}_{part} {}f", hex_float(v));
+            for line in [def("HI", rh), def("LO", rl)] {
+                assert!(super::SOURCE.contains(&line), "images.cl lacks `{line}`");
+            }
         }
-        assert!(super::SOURCE.contains("__builtin_fmaf(__builtin_fmaf(-q, d, c), r, q)"));
+        assert!(super::SOURCE.contains("__builtin_fmaf(c, lo, c * hi)"));
+    }
+
+    /// A normal f32 as a C hexadecimal float literal without trailing zero digits (0x1.01p-8).
+    fn hex_float(v: f32) -> String {
+        let bits = v.to_bits();
+        let exp = ((bits >> 23) & 0xff) as i32 - 127;
+        let mut frac = format!("{:06x}", (bits & 0x7f_ffff) << 1);
+        while frac.ends_with('0') {
+            frac.pop();
+        }
+        if frac.is_empty() {
+            format!("0x1p{exp}")
+        } else {
+            format!("0x1.{frac}p{exp}")
+        }
     }
 }
