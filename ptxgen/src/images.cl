@@ -739,6 +739,30 @@ CUDACL_INLINE static float4 read_f_sampled(desc_t d, int g, uint smp, float4 c) 
   return sample_f_general(d, g, smp, c);
 }
 
+// read_imagef with a sampler and integer coordinates (OpenCL 1.2 allows them with unnormalized
+// nearest samplers addressing CLAMP_TO_EDGE, CLAMP or NONE; like sample_int_coords, any other
+// sampler is taken as reading the border outside the image): each coordinate kept within
+// [0, n - 1] for CLAMP_TO_EDGE, else within [-1, n], where suld's .zero reads the border's zeros
+// (and x * esz cannot wrap around into the image).
+CUDACL_INLINE static int int_index_fast(int x, int n, uint smp) {
+  bool edge = (smp & SMP_ADDRESS_MASK) == SMP_ADDRESS_CLAMP_TO_EDGE;
+  return iclamp(x, edge ? 0 : -1, edge ? n - 1 : n);
+}
+CUDACL_INLINE static float4 read_f_sampled_int(desc_t d, int g, uint smp, int4 c) {
+  if (has_fast_path(g)) {
+    struct fast_desc f = fast_desc_of(d, g);
+    uint k = fast_kind(f.format, true);
+    if (k != 0) {
+      int x = int_index_fast(c.x, f.w, smp);
+      int y = g != G1D ? int_index_fast(c.y, f.h, smp) : 0;
+      int z = g == G3D ? int_index_fast(c.z, f.dep, smp) : 0;
+      if (k == FAST_RGBA8) return rgba8_f(fetch_fast(f.surface, g, 4, x, y, z).x);
+      return as_float4(fetch_fast(f.surface, g, 16, x, y, z));
+    }
+  }
+  return words_f(d, sample_int_coords(d, g, smp, c));
+}
+
 // read_imagef without a sampler.
 CUDACL_INLINE static float4 read_f_unsampled(desc_t d, int g, int4 c) {
   if (has_fast_path(g)) {
@@ -785,8 +809,7 @@ CUDACL_INLINE static void write_f_any(desc_t d, int g, int4 c, float4 v) {
 // Reads with a sampler (int and float coordinates) and without.
 #define READS(IMG, G, N, ITYPE, FTYPE)                                                             \
   OVL float4 read_imagef(read_only IMG im, sampler_t s, ITYPE c) {                                 \
-    desc_t d = __cudacl_desc(im);                                                                  \
-    return words_f(d, sample_int_coords(d, G, __cudacl_sampler(s), I4_##N(c)));                    \
+    return read_f_sampled_int(__cudacl_desc(im), G, __cudacl_sampler(s), I4_##N(c));               \
   }                                                                                                \
   OVL float4 read_imagef(read_only IMG im, sampler_t s, FTYPE c) {                                 \
     return read_f_sampled(__cudacl_desc(im), G, __cudacl_sampler(s), F4_##N(c));                   \
