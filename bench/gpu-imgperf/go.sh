@@ -9,10 +9,12 @@
 #    PTXGEN_UNROLL_THRESHOLD=1000 (what full unrolling of the 3x3 loop would give);
 #  - surfbench.cu (nvcc): the same RGBA8 kernels in CUDA, surface loads vs texture fetches;
 #  - tests/c/images.c on cudacl.
-# Needs NV_LIB EMPTY OUT (and CUDACL_LIB CUDACL_LIBCLC) as the lead's call sets them.
+# Needs NV_LIB EMPTY OUT (and CUDACL_LIB CUDACL_LIBCLC) as the lead's call sets them. Logs are
+# written to /tmp/imgfast-out and come back as one tarball, $OUT/imgfast/logs.tgz, beside
+# summary.txt (what this script prints).
 set -u
 G=$(cd "$(dirname "$0")" && pwd)
-O=$OUT/imgfast; mkdir -p $O
+O=/tmp/imgfast-out; rm -rf $O; mkdir -p $O $OUT/imgfast
 lib=${CUDACL_LIB:-}
 if [ -f $G/libcudacl.so.xz ]; then
   mkdir -p /tmp/imgfast && xz -dc $G/libcudacl.so.xz > /tmp/imgfast/libcudacl.so && lib=/tmp/imgfast/libcudacl.so
@@ -34,6 +36,7 @@ env $sel_c CUDACL_CACHE=0 PTXGEN_UNROLL_THRESHOLD=1000 IMAGEBENCH_ONLY=filter ti
 wait
 timeout 15 /tmp/imgfast_surfbench > $O/surfbench.txt 2>&1; echo "rc=$?" >> $O/surfbench.txt
 ( cd $G && env $sel_c timeout 40 ./images > $O/images-c.txt 2>&1; echo "rc=$?" >> $O/images-c.txt )
+{
 echo "imgfast: $(head -1 $O/machine.txt); $(cat $O/lib.txt)"
 echo "images_check (ptxgen PTX, CUDA): $(grep -c '^PASS' $O/ic-cuda.txt) pass, $(grep -c '^FAIL' $O/ic-cuda.txt) fail, $(tail -1 $O/ic-cuda.txt)"
 grep -h '^FAIL' $O/ic-cuda.txt | head -3
@@ -44,3 +47,6 @@ echo "cudacl filter, PTXGEN_UNROLL_THRESHOLD=1000: $(grep '^R' $O/bench-cudacl-u
 echo "surfbench (CUDA, us GB/s): $(grep '^S' $O/surfbench.txt | awk '{printf "%s %s %s %s; ", $2, $3, $4, $5}') $(tail -1 $O/surfbench.txt)"
 tail -3 $O/surf-build.txt
 $G/imagebench --table $O/bench-cudacl.txt $O/bench-nvidia.txt
+} 2>&1 | tee $O/summary.txt
+cp $O/summary.txt $OUT/imgfast/summary.txt
+tar czf $OUT/imgfast/logs.tgz -C /tmp imgfast-out
