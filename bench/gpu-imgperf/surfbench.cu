@@ -5,6 +5,8 @@
 //                surface store (what cudacl's fast path does, unrolled);
 //   filter_tex   the same filter with texture fetches (tex, normalized float read mode, point
 //                filtering, clamp; what NVIDIA's OpenCL does), surface store;
+//   filter_branchy  filter_suld in the shape of cudacl's code now (a format test per read, the
+//                outer loop rolled);
 //   write_sust   imagebench's write_imagef RGBA8 kernel with one surface store.
 // Also checks that suld .zero reads zeros at x = -1 and y = -1 (the border cudacl's fast path
 // relies on). Prints one line per test: "S name us GB/s ok|FAIL".
@@ -43,6 +45,41 @@ __global__ void filter_suld(cudaSurfaceObject_t in, cudaSurfaceObject_t out) {
       acc.y += w * unorm8((p >> 8) & 255);
       acc.z += w * unorm8((p >> 16) & 255);
       acc.w += w * unorm8(p >> 24);
+    }
+  surf2Dwrite(pack8(acc), out, x * 4, y, cudaBoundaryModeZero);
+}
+
+// A made-up general path, never taken here (fmt is RGBA8): what cudacl's code has per read.
+__device__ __noinline__ float4 general_read(cudaSurfaceObject_t in, int x, int y, int fmt) {
+  uint4 p = surf2Dread<uint4>(in, x * 16, y, cudaBoundaryModeZero);
+  return make_float4(__int_as_float(p.x) * fmt, __int_as_float(p.y), __int_as_float(p.z), __int_as_float(p.w));
+}
+
+// The shape of cudacl's filter3 now: per read a uniform test of the format (RGBA8 or RGBA32F
+// in line, anything else a call), the outer loop not unrolled.
+__global__ void filter_suld_branchy(cudaSurfaceObject_t in, cudaSurfaceObject_t out, int fmt) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  float4 acc = make_float4(0, 0, 0, 0);
+#pragma unroll 1
+  for (int dy = -1; dy <= 1; dy++)
+#pragma unroll
+    for (int dx = -1; dx <= 1; dx++) {
+      float w = (dx == 0 ? 2.0f : 1.0f) * (dy == 0 ? 2.0f : 1.0f) / 16.0f;
+      int xx = min(max(x + dx, 0), W - 1), yy = min(max(y + dy, 0), H - 1);
+      float4 v;
+      if (fmt == 1) {
+        uint32_t p = surf2Dread<uint32_t>(in, xx * 4, yy, cudaBoundaryModeZero);
+        v = make_float4(unorm8(p & 255), unorm8((p >> 8) & 255), unorm8((p >> 16) & 255), unorm8(p >> 24));
+      } else if (fmt == 2) {
+        uint4 p = surf2Dread<uint4>(in, xx * 16, yy, cudaBoundaryModeZero);
+        v = make_float4(__int_as_float(p.x), __int_as_float(p.y), __int_as_float(p.z), __int_as_float(p.w));
+      } else {
+        v = general_read(in, xx, yy, fmt);
+      }
+      acc.x += w * v.x;
+      acc.y += w * v.y;
+      acc.z += w * v.z;
+      acc.w += w * v.w;
     }
   surf2Dwrite(pack8(acc), out, x * 4, y, cudaBoundaryModeZero);
 }
@@ -137,6 +174,9 @@ int main() {
   t = best_us([&] { filter_suld<<<g, l>>>(sin, sout); });
   CK(cudaGetLastError());
   printf("S filter_suld %.1f %.1f ok\n", t, bytes8 / t / 1e3);
+  t = best_us([&] { filter_suld_branchy<<<g, l>>>(sin, sout, 1); });
+  CK(cudaGetLastError());
+  printf("S filter_branchy %.1f %.1f ok\n", t, bytes8 / t / 1e3);
   t = best_us([&] { filter_tex<<<g, l>>>(tin, sout); });
   CK(cudaGetLastError());
   printf("S filter_tex %.1f %.1f ok\n", t, bytes8 / t / 1e3);
