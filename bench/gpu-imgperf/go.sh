@@ -5,8 +5,9 @@
 #    else $CUDACL_LIB (the lead's merged build);
 #  - ptxgen/gpu/images_check on the CUDA driver API with the PTX of this branch's ptxgen: every
 #    image built-in against the checker's own model of OpenCL 1.2 sections 8.2/8.3;
-#  - bench/imagebench.c on cudacl and on NVIDIA (table last), and cudacl's filter again with
-#    PTXGEN_UNROLL_THRESHOLD=1000 (what full unrolling of the 3x3 loop would give);
+#  - bench/imagebench.c on cudacl and on NVIDIA (table last), and cudacl's reads and filters again
+#    with PTXGEN_IMAGES_SPECIALIZE=1 (kernels that read images in a loop specialised for their
+#    images' formats, bridge/images.cpp; second table);
 #  - surfbench.cu (nvcc): the same RGBA8 kernels in CUDA, surface loads vs texture fetches;
 #  - tests/c/images.c on cudacl.
 # Needs NV_LIB EMPTY OUT (and CUDACL_LIB CUDACL_LIBCLC) as the lead's call sets them. Logs are
@@ -29,23 +30,24 @@ cuda=$(dirname "$(dirname "$(readlink -f "$nvcc_path")")")
 ( timeout 40 "$nvcc_path" -O3 -arch=sm_90 -o /tmp/imgfast_surfbench $G/surfbench.cu > $O/surf-build.txt 2>&1 ) &
 sel_c="OCL_ICD_FILENAMES=$lib OCL_ICD_VENDORS=$EMPTY/"
 sel_n="OCL_ICD_FILENAMES=$NV_LIB OCL_ICD_VENDORS=$EMPTY/"
-env $sel_c CUDACL_CACHE=0 IMAGEBENCH_ONLY=read,write,filter timeout 30 $G/imagebench > $O/bench-cudacl.txt 2> $O/bench-cudacl.err; echo "rc=$?" >> $O/bench-cudacl.err
-env $sel_n IMAGEBENCH_ONLY=read,write,filter timeout 25 $G/imagebench > $O/bench-nvidia.txt 2> $O/bench-nvidia.err; echo "rc=$?" >> $O/bench-nvidia.err
-env $sel_c CUDACL_CACHE=0 PTXGEN_UNROLL_THRESHOLD=1000 IMAGEBENCH_ONLY=filter timeout 15 $G/imagebench \
-    > $O/bench-cudacl-unroll.txt 2>&1
+env $sel_c CUDACL_CACHE=0 IMAGEBENCH_ONLY=read,write,filter timeout 35 $G/imagebench > $O/bench-cudacl.txt 2> $O/bench-cudacl.err; echo "rc=$?" >> $O/bench-cudacl.err
+env $sel_n IMAGEBENCH_ONLY=read,write,filter timeout 30 $G/imagebench > $O/bench-nvidia.txt 2> $O/bench-nvidia.err; echo "rc=$?" >> $O/bench-nvidia.err
+env $sel_c CUDACL_CACHE=0 PTXGEN_IMAGES_SPECIALIZE=1 IMAGEBENCH_ONLY=read,filter timeout 30 $G/imagebench \
+    > $O/bench-cudacl-spec.txt 2> $O/bench-cudacl-spec.err; echo "rc=$?" >> $O/bench-cudacl-spec.err
 wait
 timeout 15 /tmp/imgfast_surfbench > $O/surfbench.txt 2>&1; echo "rc=$?" >> $O/surfbench.txt
-( cd $G && env $sel_c timeout 40 ./images > $O/images-c.txt 2>&1; echo "rc=$?" >> $O/images-c.txt )
+( cd $G && env $sel_c timeout 30 ./images > $O/images-c.txt 2>&1; echo "rc=$?" >> $O/images-c.txt )
 {
 echo "imgfast: $(head -1 $O/machine.txt); $(cat $O/lib.txt)"
 echo "images_check (ptxgen PTX, CUDA): $(grep -c '^PASS' $O/ic-cuda.txt) pass, $(grep -c '^FAIL' $O/ic-cuda.txt) fail, $(tail -1 $O/ic-cuda.txt)"
-grep -h '^FAIL' $O/ic-cuda.txt | head -3
+grep -h "^FAIL" $O/ic-cuda.txt | head -2
 head -c 200 $O/ic-cuda.err
 echo "tests/c/images.c: $(grep -iE 'passed|failed|skipped' $O/images-c.txt | tail -1) $(tail -1 $O/images-c.txt)"
 echo "imagebench rc: cudacl $(tail -1 $O/bench-cudacl.err), NVIDIA $(tail -1 $O/bench-nvidia.err)"
-echo "cudacl filter, PTXGEN_UNROLL_THRESHOLD=1000: $(grep '^R' $O/bench-cudacl-unroll.txt | awk '{print $4, "GB/s", $5}')"
+echo "cudacl with PTXGEN_IMAGES_SPECIALIZE=1: $(tail -1 $O/bench-cudacl-spec.err); $(grep -h FAIL $O/bench-cudacl-spec.txt | head -2)"
+$G/imagebench --table $O/bench-cudacl-spec.txt $O/bench-nvidia.txt | grep filter
 echo "surfbench (CUDA, us GB/s): $(grep '^S' $O/surfbench.txt | awk '{printf "%s %s %s %s; ", $2, $3, $4, $5}') $(tail -1 $O/surfbench.txt)"
-tail -3 $O/surf-build.txt
+tail -2 $O/surf-build.txt
 $G/imagebench --table $O/bench-cudacl.txt $O/bench-nvidia.txt
 } 2>&1 | tee $O/summary.txt
 cp $O/summary.txt $OUT/imgfast/summary.txt

@@ -794,6 +794,56 @@ CUDACL_INLINE static void write_f_any(desc_t d, int g, int4 c, float4 v) {
   write_f_general(d, g, c, v);
 }
 
+// Format-known variants (read_imagef__cudacl_rgba8 ...), not OpenCL built-ins: the link step
+// (bridge/images.cpp, specializeKernels) gives a kernel that reads images in a loop two copies
+// of its body that run when every image it reads or writes is RGBA UNORM_INT8 (or every one RGBA
+// FLOAT) and every sampler argument is a fast_sampler, and calls these there instead of the
+// built-ins. No test is left in them: the loop of reads is straight-line code, small enough to
+// unroll, with its loads in flight together. The sampled float-coordinate ones are only called
+// with a sampler known to be a fast_sampler (checked at the kernel's entry, or a constant).
+CUDACL_INLINE static float4 read_f_known(desc_t d, int g, uint smp, float4 c, uint k) {
+  struct fast_desc f = fast_desc_of(d, g);
+  int x = nearest_fast(c.x, f.w, smp);
+  int y = g != G1D ? nearest_fast(c.y, f.h, smp) : 0;
+  int z = g == G3D ? nearest_fast(c.z, f.dep, smp) : 0;
+  if (k == FAST_RGBA8) return rgba8_f(fetch_fast(f.surface, g, 4, x, y, z).x);
+  return as_float4(fetch_fast(f.surface, g, 16, x, y, z));
+}
+CUDACL_INLINE static float4 read_f_known_int(desc_t d, int g, uint smp, int4 c, uint k) {
+  struct fast_desc f = fast_desc_of(d, g);
+  int x = int_index_fast(c.x, f.w, smp);
+  int y = g != G1D ? int_index_fast(c.y, f.h, smp) : 0;
+  int z = g == G3D ? int_index_fast(c.z, f.dep, smp) : 0;
+  if (k == FAST_RGBA8) return rgba8_f(fetch_fast(f.surface, g, 4, x, y, z).x);
+  return as_float4(fetch_fast(f.surface, g, 16, x, y, z));
+}
+CUDACL_INLINE static float4 read_f_known_unsampled(desc_t d, int g, int4 c, uint k) {
+  ulong s = d->surface;
+  int y = g != G1D ? c.y : 0, z = g == G3D ? c.z : 0;
+  if (k == FAST_RGBA8) return rgba8_f(fetch_fast(s, g, 4, c.x, y, z).x);
+  return as_float4(fetch_fast(s, g, 16, c.x, y, z));
+}
+CUDACL_INLINE static void write_f_known(desc_t d, int g, int4 c, float4 v, uint k) {
+  ulong s = d->surface;
+  int y = g != G1D ? c.y : 0, z = g == G3D ? c.z : 0;
+  if (k == FAST_RGBA8) store_fast(s, g, 4, c.x, y, z, (uint4)(f_rgba8(v), 0, 0, 0));
+  else store_fast(s, g, 16, c.x, y, z, as_uint4(v));
+}
+
+#define KNOWN_VARIANTS(IMG, G, N, ITYPE, FTYPE, SUFFIX, K)                                          \
+  OVL float4 read_imagef##SUFFIX(read_only IMG im, sampler_t s, FTYPE c) {                         \
+    return read_f_known(__cudacl_desc(im), G, __cudacl_sampler(s), F4_##N(c), K);                  \
+  }                                                                                                \
+  OVL float4 read_imagef##SUFFIX(read_only IMG im, sampler_t s, ITYPE c) {                         \
+    return read_f_known_int(__cudacl_desc(im), G, __cudacl_sampler(s), I4_##N(c), K);              \
+  }                                                                                                \
+  OVL float4 read_imagef##SUFFIX(read_only IMG im, ITYPE c) {                                      \
+    return read_f_known_unsampled(__cudacl_desc(im), G, I4_##N(c), K);                             \
+  }                                                                                                \
+  OVL void write_imagef##SUFFIX(write_only IMG im, ITYPE c, float4 v) {                            \
+    write_f_known(__cudacl_desc(im), G, I4_##N(c), v, K);                                          \
+  }
+
 // ---------------------------------------------------------------------------------------------
 // The built-ins (OpenCL 1.2 6.12.14). Coordinates are widened to 4 components: I4/F4 take the
 // coordinate type of each image type to int4/float4.
@@ -867,6 +917,13 @@ WRITES(image1d_array_t, G1DA, 2, int2)
 WRITES(image2d_t, G2D, 2, int2)
 WRITES(image2d_array_t, G2DA, 4, int4)
 WRITES(image3d_t, G3D, 4, int4)
+
+KNOWN_VARIANTS(image1d_t, G1D, 1, int, float, __cudacl_rgba8, FAST_RGBA8)
+KNOWN_VARIANTS(image2d_t, G2D, 2, int2, float2, __cudacl_rgba8, FAST_RGBA8)
+KNOWN_VARIANTS(image3d_t, G3D, 4, int4, float4, __cudacl_rgba8, FAST_RGBA8)
+KNOWN_VARIANTS(image1d_t, G1D, 1, int, float, __cudacl_rgba32f, FAST_RGBA32F)
+KNOWN_VARIANTS(image2d_t, G2D, 2, int2, float2, __cudacl_rgba32f, FAST_RGBA32F)
+KNOWN_VARIANTS(image3d_t, G3D, 4, int4, float4, __cudacl_rgba32f, FAST_RGBA32F)
 
 // Queries, for read_only and write_only images.
 #define QUERIES_ACCESS(ACC, IMG)                                                                   \
