@@ -19,6 +19,6 @@ rm -f "$D/ic/go.sh" "$D/ic/images_check_ocl" # go.sh below runs the checker itse
 cp "$R/bench/gpu-imgperf/go.sh" "$R/bench/gpu-imgperf/surfbench.cu" "$D/"
 if [ $lib = 1 ]; then
   strip -o "$D/libcudacl.so" "$R/target/release/libcudacl.so"
-  xz -T2 -6 "$D/libcudacl.so"
+  xz -T2 -9 "$D/libcudacl.so"
 fi
 du -sh "$D"
