@@ -93,6 +93,31 @@ mod tests {
         assert!(super::SOURCE.contains("__builtin_fmaf(c, lo, c * hi)"));
     }
 
+    /// images.cl's conversions without I2F/F2I: with M = 1.5 * 2^23 (ulp 1 over [2^23, 2^24)),
+    /// the float of bits bits(M) | c minus M is c for every byte c, and the low byte of
+    /// sat(f) * 255 + M (an FP32 add, rounding to nearest even) is what cvt.rni gives for
+    /// sat(f) * 255, for every 16th float in [0, 1.5] and the special values.
+    #[test]
+    fn magic_float_conversions_are_exact() {
+        const M: f32 = 12582912.0;
+        assert_eq!(M.to_bits(), 0x4B40_0000);
+        assert!(
+            super::SOURCE.contains("#define MAGIC 12582912.0f")
+                && super::SOURCE.contains("#define MAGIC_BITS 0x4B400000u")
+        );
+        for c in 0u32..256 {
+            assert_eq!(f32::from_bits(0x4B40_0000 | c) - M, c as f32);
+        }
+        let sat = |f: f32| if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
+        let specials = [-0.0f32, -1.0, f32::NEG_INFINITY, f32::INFINITY, f32::NAN, 2.0, 1e30, 0.5 / 255.0];
+        let sample = (0..0x3fc0_0000u32).step_by(16).map(f32::from_bits).chain(specials);
+        for f in sample {
+            let x = sat(f) * 255.0;
+            let low = (x + M).to_bits() & 0xff;
+            assert_eq!(low, x.round_ties_even() as u32, "{f}");
+        }
+    }
+
     /// A normal f32 as a C hexadecimal float literal without trailing zero digits (0x1.01p-8).
     fn hex_float(v: f32) -> String {
         let bits = v.to_bits();
