@@ -5,10 +5,8 @@
 #    else $CUDACL_LIB (the lead's merged build);
 #  - ptxgen/gpu/images_check on the CUDA driver API with the PTX of this branch's ptxgen: every
 #    image built-in against the checker's own model of OpenCL 1.2 sections 8.2/8.3;
-#  - bench/imagebench.c on cudacl and on NVIDIA (table last), and cudacl's reads and filters again
-#    with PTXGEN_IMAGES_SPECIALIZE=1 (kernels that read images in a loop specialised for their
-#    images' formats) and PTXGEN_IMAGES_PREFETCH=1 (descriptor fields loaded at the kernel's
-#    entry), both bridge/images.cpp (second table);
+#  - bench/imagebench.c on cudacl and on NVIDIA (table last), and cudacl's writes and filters
+#    once more (how much the numbers move from run to run; first table);
 #  - with SURFBENCH=1, surfbench.cu (nvcc): the same RGBA8 kernels in CUDA, surface loads vs
 #    texture fetches (call 2: suld 730 GB/s = tex 737 = NVIDIA's OpenCL 713 for the filter);
 #  - tests/c/images.c on cudacl.
@@ -34,7 +32,7 @@ sel_c="OCL_ICD_FILENAMES=$lib OCL_ICD_VENDORS=$EMPTY/"
 sel_n="OCL_ICD_FILENAMES=$NV_LIB OCL_ICD_VENDORS=$EMPTY/"
 env $sel_c CUDACL_CACHE=0 IMAGEBENCH_ONLY=read,write,filter timeout 35 $G/imagebench > $O/bench-cudacl.txt 2> $O/bench-cudacl.err; echo "rc=$?" >> $O/bench-cudacl.err
 env $sel_n IMAGEBENCH_ONLY=read,write,filter timeout 30 $G/imagebench > $O/bench-nvidia.txt 2> $O/bench-nvidia.err; echo "rc=$?" >> $O/bench-nvidia.err
-env $sel_c CUDACL_CACHE=0 PTXGEN_IMAGES_SPECIALIZE=1 PTXGEN_IMAGES_PREFETCH=1 IMAGEBENCH_ONLY=read,write,filter timeout 30 $G/imagebench \
+env $sel_c CUDACL_CACHE=0 IMAGEBENCH_ONLY=write,filter timeout 30 $G/imagebench \
     > $O/bench-cudacl-spec.txt 2> $O/bench-cudacl-spec.err; echo "rc=$?" >> $O/bench-cudacl-spec.err
 wait
 [ -n "${SURFBENCH:-}" ] && [ -x /tmp/imgfast_surfbench ] && timeout 15 /tmp/imgfast_surfbench > $O/surfbench.txt 2>&1; echo "rc=$?" >> $O/surfbench.txt
@@ -45,8 +43,8 @@ echo "images_check (ptxgen PTX, CUDA): $(grep -c '^PASS' $O/ic-cuda.txt) pass, $
 grep -h "^FAIL" $O/ic-cuda.txt | head -2
 head -c 200 $O/ic-cuda.err
 echo "tests/c/images.c: $(grep -iE 'passed|failed|skipped' $O/images-c.txt | tail -1) $(tail -1 $O/images-c.txt)"
-echo "imagebench rc: cudacl $(tail -1 $O/bench-cudacl.err), NVIDIA $(tail -1 $O/bench-nvidia.err); cudacl SPECIALIZE=1 PREFETCH=1: $(tail -1 $O/bench-cudacl-spec.err) $(grep -h FAIL $O/bench-cudacl-spec.txt | head -2)"
-echo "-- cudacl with PTXGEN_IMAGES_SPECIALIZE=1 PTXGEN_IMAGES_PREFETCH=1 vs NVIDIA:"
+echo "imagebench rc: cudacl $(tail -1 $O/bench-cudacl.err), NVIDIA $(tail -1 $O/bench-nvidia.err); cudacl again: $(tail -1 $O/bench-cudacl-spec.err) $(grep -h FAIL $O/bench-cudacl-spec.txt | head -2)"
+echo "-- cudacl again (run-to-run spread) vs NVIDIA:"
 $G/imagebench --table $O/bench-cudacl-spec.txt $O/bench-nvidia.txt | tail -n +2
 [ -n "${SURFBENCH:-}" ] && echo "surfbench (CUDA, us GB/s): $(grep '^S' $O/surfbench.txt | awk '{printf "%s %s %s %s; ", $2, $3, $4, $5}') $(tail -1 $O/surfbench.txt)"
 $G/imagebench --table $O/bench-cudacl.txt $O/bench-nvidia.txt

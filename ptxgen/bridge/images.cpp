@@ -15,7 +15,6 @@
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
-#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/Transforms/Utils/Cloning.h>
@@ -332,36 +331,6 @@ void specializeKernels(Module &M, const Module &L) {
   for (Function *K : kernels) specializeKernel(M, *K, L);
 }
 
-// Loads, at the kernel's entry, the descriptor fields the fast paths read (surface, width,
-// height, format) of every image argument, kept alive by an empty asm that touches no memory:
-// the built-ins' own loads of them then merge into these (GVN), so the loads are issued at the
-// start, their latency hidden behind the kernel's own arithmetic, instead of where the first
-// read or write is.
-void prefetchDescriptors(Module &M) {
-  for (Function &K : M) {
-    if (K.isDeclaration() ||
-        (K.getCallingConv() != CallingConv::SPIR_KERNEL && K.getCallingConv() != CallingConv::PTX_Kernel))
-      continue;
-    BasicBlock &entry = K.getEntryBlock();
-    BasicBlock::iterator at = entry.getFirstInsertionPt();
-    while (at != entry.end() && isa<AllocaInst>(&*at)) ++at;
-    for (Argument &A : K.args()) {
-      if (!A.getType()->isPointerTy() || A.getDereferenceableBytes() < 64 || !A.hasNoAliasAttr()) continue;
-      IRBuilder<> B(&entry, at);
-      auto field = [&](Type *T, uint64_t off) {
-        Value *p = off ? B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), &A, off) : (Value *)&A;
-        return B.CreateAlignedLoad(T, p, Align(T->getPrimitiveSizeInBits() / 8));
-      };
-      Value *v[] = {field(B.getInt64Ty(), 0), field(B.getInt32Ty(), 16), field(B.getInt32Ty(), 20),
-                    field(B.getInt64Ty(), 32)};
-      FunctionType *FT = FunctionType::get(B.getVoidTy(),
-                                           {B.getInt64Ty(), B.getInt32Ty(), B.getInt32Ty(), B.getInt64Ty()}, false);
-      CallInst *keep = B.CreateCall(InlineAsm::get(FT, "", "l,r,r,l", /*hasSideEffects=*/true), v);
-      keep->setDoesNotAccessMemory();
-    }
-  }
-}
-
 } // namespace
 
 extern "C" {
@@ -405,7 +374,7 @@ int pg_link_images(LLVMModuleRef mref, const char *bc, size_t len, char **log) {
       return 1;
     }
     dropConvergent(*L);
-    if (std::getenv("PTXGEN_IMAGES_SPECIALIZE")) specializeKernels(M, *L);
+    specializeKernels(M, *L);
     std::vector<std::string> builtins;
     for (Function &F : *L)
       if (!F.isDeclaration() && !F.hasLocalLinkage()) builtins.push_back(F.getName().str());
@@ -423,7 +392,6 @@ int pg_link_images(LLVMModuleRef mref, const char *bc, size_t len, char **log) {
       for (User *U : F->users())
         if (auto *CB = dyn_cast<CallBase>(U)) CB->removeFnAttr(Attribute::Convergent);
     markImageArguments(M, linked);
-    if (std::getenv("PTXGEN_IMAGES_PREFETCH")) prefetchDescriptors(M);
     std::string verr;
     raw_string_ostream os(verr);
     if (verifyModule(M, &os)) {

@@ -808,7 +808,7 @@ CUDACL_INLINE static void write_f_any(desc_t d, int g, int4 c, float4 v) {
     ulong s = d->surface, f = format_of(d);
     __asm__ volatile("" ::"l"(s), "l"(f));
     int y = g != G1D ? c.y : 0, z = g == G3D ? c.z : 0;
-    if (f == FORMAT_RGBA_UNORM8) {
+    if (__builtin_expect(f == FORMAT_RGBA_UNORM8, 1)) {
       store_fast(s, g, 4, c.x, y, z, (uint4)(f_rgba8(v), 0, 0, 0));
       return;
     }
