@@ -32,11 +32,15 @@ sel_c="OCL_ICD_FILENAMES=$lib OCL_ICD_VENDORS=$EMPTY/"
 sel_n="OCL_ICD_FILENAMES=$NV_LIB OCL_ICD_VENDORS=$EMPTY/"
 env $sel_c CUDACL_CACHE=0 IMAGEBENCH_ONLY=read,write,filter timeout 35 $G/imagebench > $O/bench-cudacl.txt 2> $O/bench-cudacl.err; echo "rc=$?" >> $O/bench-cudacl.err
 env $sel_n IMAGEBENCH_ONLY=read,write,filter timeout 30 $G/imagebench > $O/bench-nvidia.txt 2> $O/bench-nvidia.err; echo "rc=$?" >> $O/bench-nvidia.err
-env $sel_c CUDACL_CACHE=0 IMAGEBENCH_ONLY=write,filter timeout 30 $G/imagebench \
+env $sel_c CUDACL_CACHE=0 IMAGEBENCH_ONLY=write,filter timeout 25 $G/imagebench \
     > $O/bench-cudacl-spec.txt 2> $O/bench-cudacl-spec.err; echo "rc=$?" >> $O/bench-cudacl-spec.err
+for r in 64 48; do
+  env $sel_c CUDACL_CACHE=0 PTXGEN_IMAGES_MAXNREG=$r IMAGEBENCH_ONLY=filter timeout 15 $G/imagebench \
+    > $O/bench-cudacl-maxnreg$r.txt 2>&1
+done
 wait
 [ -n "${SURFBENCH:-}" ] && [ -x /tmp/imgfast_surfbench ] && timeout 15 /tmp/imgfast_surfbench > $O/surfbench.txt 2>&1; echo "rc=$?" >> $O/surfbench.txt
-( cd $G && env $sel_c timeout 30 ./images > $O/images-c.txt 2>&1; echo "rc=$?" >> $O/images-c.txt )
+( cd $G && env $sel_c timeout 25 ./images > $O/images-c.txt 2>&1; echo "rc=$?" >> $O/images-c.txt )
 {
 echo "imgfast: $(head -1 $O/machine.txt); $(cat $O/lib.txt)"
 echo "images_check (ptxgen PTX, CUDA): $(grep -c '^PASS' $O/ic-cuda.txt) pass, $(grep -c '^FAIL' $O/ic-cuda.txt) fail, $(tail -1 $O/ic-cuda.txt)"
@@ -44,6 +48,7 @@ grep -h "^FAIL" $O/ic-cuda.txt | head -2
 head -c 200 $O/ic-cuda.err
 echo "tests/c/images.c: $(grep -iE 'passed|failed|skipped' $O/images-c.txt | tail -1) $(tail -1 $O/images-c.txt)"
 echo "imagebench rc: cudacl $(tail -1 $O/bench-cudacl.err), NVIDIA $(tail -1 $O/bench-nvidia.err); cudacl again: $(tail -1 $O/bench-cudacl-spec.err) $(grep -h FAIL $O/bench-cudacl-spec.txt | head -2)"
+for r in 64 48; do echo "filters with PTXGEN_IMAGES_MAXNREG=$r: $(grep '^R' $O/bench-cudacl-maxnreg$r.txt | awk '{printf "%s %s %s; ", $2, $4, $5}')"; done
 echo "-- cudacl again (run-to-run spread) vs NVIDIA:"
 $G/imagebench --table $O/bench-cudacl-spec.txt $O/bench-nvidia.txt | tail -n +2
 [ -n "${SURFBENCH:-}" ] && echo "surfbench (CUDA, us GB/s): $(grep '^S' $O/surfbench.txt | awk '{printf "%s %s %s %s; ", $2, $3, $4, $5}') $(tail -1 $O/surfbench.txt)"
