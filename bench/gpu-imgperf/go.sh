@@ -34,10 +34,6 @@ env $sel_c CUDACL_CACHE=0 IMAGEBENCH_ONLY=read,write,filter timeout 35 $G/imageb
 env $sel_n IMAGEBENCH_ONLY=read,write,filter timeout 30 $G/imagebench > $O/bench-nvidia.txt 2> $O/bench-nvidia.err; echo "rc=$?" >> $O/bench-nvidia.err
 env $sel_c CUDACL_CACHE=0 IMAGEBENCH_ONLY=write,filter timeout 25 $G/imagebench \
     > $O/bench-cudacl-spec.txt 2> $O/bench-cudacl-spec.err; echo "rc=$?" >> $O/bench-cudacl-spec.err
-for r in 64 48; do
-  env $sel_c CUDACL_CACHE=0 PTXGEN_IMAGES_MAXNREG=$r IMAGEBENCH_ONLY=filter timeout 15 $G/imagebench \
-    > $O/bench-cudacl-maxnreg$r.txt 2>&1
-done
 wait
 [ -n "${SURFBENCH:-}" ] && [ -x /tmp/imgfast_surfbench ] && timeout 15 /tmp/imgfast_surfbench > $O/surfbench.txt 2>&1; echo "rc=$?" >> $O/surfbench.txt
 ( cd $G && env $sel_c timeout 25 ./images > $O/images-c.txt 2>&1; echo "rc=$?" >> $O/images-c.txt )
@@ -48,7 +44,6 @@ grep -h "^FAIL" $O/ic-cuda.txt | head -2
 head -c 200 $O/ic-cuda.err
 echo "tests/c/images.c: $(grep -iE 'passed|failed|skipped' $O/images-c.txt | tail -1) $(tail -1 $O/images-c.txt)"
 echo "imagebench rc: cudacl $(tail -1 $O/bench-cudacl.err), NVIDIA $(tail -1 $O/bench-nvidia.err); cudacl again: $(tail -1 $O/bench-cudacl-spec.err) $(grep -h FAIL $O/bench-cudacl-spec.txt | head -2)"
-for r in 64 48; do echo "filters with PTXGEN_IMAGES_MAXNREG=$r: $(grep '^R' $O/bench-cudacl-maxnreg$r.txt | awk '{printf "%s %s %s; ", $2, $4, $5}')"; done
 echo "-- cudacl again (run-to-run spread) vs NVIDIA:"
 $G/imagebench --table $O/bench-cudacl-spec.txt $O/bench-nvidia.txt | tail -n +2
 [ -n "${SURFBENCH:-}" ] && echo "surfbench (CUDA, us GB/s): $(grep '^S' $O/surfbench.txt | awk '{printf "%s %s %s %s; ", $2, $3, $4, $5}') $(tail -1 $O/surfbench.txt)"

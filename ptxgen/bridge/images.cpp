@@ -318,14 +318,6 @@ bool specializeKernel(Module &M, Function &K, const Module &L) {
     Bb.CreateRetVoid();
   }
   IRBuilder<>(t32).CreateCondBr(ok32, b32, body);
-  // Experiment (GPU A/B): PTXGEN_IMAGES_MAXNREG=N bounds a specialised kernel's registers
-  // (.maxnreg N), for more warps per SM.
-  if (const char *e = std::getenv("PTXGEN_IMAGES_MAXNREG"); e && std::atoi(e) > 0) {
-    NamedMDNode *NMD = M.getOrInsertNamedMetadata("nvvm.annotations");
-    Metadata *ops[] = {ValueAsMetadata::get(&K), MDString::get(C, "maxnreg"),
-                       ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), std::atoi(e)))};
-    NMD->addOperand(MDNode::get(C, ops));
-  }
   return true;
 }
 
