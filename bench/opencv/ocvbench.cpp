@@ -7,8 +7,9 @@
 // Usage: ocvbench [--reps N] [--only name,name] [--list]
 // Prints the device, then one tab-separated line per operation:
 //   ROW op first_ms median_ms kernels_per_call check metric tol cpu_ms note
-// check is ok, BAD (the metric exceeds tol), EXC (an exception; note says which) or CPU (no kernel
-// ran: OpenCV fell back to its CPU code).
+// check is ok, BAD (the metric exceeds tol), EXC (an exception; note says which), CPU (no kernel
+// ran: OpenCV fell back to its CPU code) or ERR (an OpenCL call failed during the operation, after
+// which OpenCV may have finished it on the CPU; note names the call).
 #include <opencv2/core.hpp>
 #include <opencv2/core/ocl.hpp>
 #include <opencv2/imgproc.hpp>
@@ -37,6 +38,11 @@ long *clcount() {
   return f ? f() : zero;
 }
 long launches() { return clcount()[0]; }
+long cl_errors() { return clcount()[4]; }
+std::string last_cl_error() {
+  static auto f = reinterpret_cast<const char *(*)()>(dlsym(RTLD_DEFAULT, "clcount_last_error"));
+  return f ? f() : "?";
+}
 
 double now_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -309,6 +315,7 @@ Result run_op(Op &op, Io<Mat> &cio, Io<UMat> &gio, int reps) {
     if (launches() != k0) r.note += "cpu path launched kernels; ";
 
     for (auto &o : gio.out) o.release();
+    long e0 = cl_errors();
     k0 = launches();
     t0 = now_ms();
     op.gpu(gio);
@@ -336,10 +343,14 @@ Result run_op(Op &op, Io<Mat> &cio, Io<UMat> &gio, int reps) {
       r.metric = std::max(r.metric, metric_of(op.check, cio.host_out, gio.host_out));
     }
     bool good = r.metric <= op.check.tol;
+    long errors = cl_errors() - e0;
     if (op.expect_kernels && (first_kernels == 0 || r.kernels == 0))
       r.check = good ? "CPU" : "CPU+BAD";
+    else if (errors)  // OpenCV may have finished the operation on the CPU after the error
+      r.check = good ? "ERR" : "ERR+BAD";
     else
       r.check = good ? "ok" : "BAD";
+    if (errors) r.note += std::to_string(errors) + " OpenCL errors, last " + last_cl_error() + "; ";
     if (first_kernels != r.kernels && op.expect_kernels)
       r.note += "first call " + std::to_string(first_kernels) + " kernels; ";
   } catch (const std::exception &e) {
@@ -413,6 +424,6 @@ int main(int argc, char **argv) {
     fflush(stdout);
   }
   long *s = clcount();
-  printf("TOTAL launches %ld (failed %ld), builds %ld (failed %ld)\n", s[0], s[1], s[2], s[3]);
+  printf("TOTAL launches %ld (failed %ld), builds %ld (failed %ld), OpenCL errors %ld\n", s[0], s[1], s[2], s[3], s[4]);
   return 0;
 }
