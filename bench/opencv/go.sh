@@ -21,6 +21,8 @@ echo "${NV_LIB:-libnvidia-opencl.so.1}" > $B/v/nvidia/nvidia.icd
 export OPENCV_OPENCL_RUNTIME=$B/bin/clcount.so OPENCV_OPENCL_DEVICE=${OCV_DEVICE:-:GPU:}
 # No OpenCV binary cache (neither platform may load the other's binaries; first calls build).
 export OPENCV_OPENCL_CACHE_ENABLE=0 OPENCV_OPENCL_CACHE_WRITE=0
+# cudacl's build stages (clang, codegen, the driver's JIT) per program, on stderr, for the first calls.
+export CUDACL_BUILD_TIMES=1
 run() { # vendor seconds
   OCL_ICD_VENDORS=$B/v/$1/ OPENCV_OPENCL_CACHE_DIR=$B/cache-$1 CUDACL_CACHE_DIR=$B/cudacl-cache \
     timeout "$2" $B/bin/ocvbench --reps "${REPS:-15}" ${ONLY:+--only $ONLY} > $O/$1.txt 2> $O/$1.err
@@ -49,6 +51,7 @@ awk -F'\t' '
       line = line sprintf("%-.16s %.2f  ", o, r); if (i % 6 == 0) { print line; line = "" }
     }
     if (line != "") print line
+    if (length(bad) > 600) bad = substr(bad, 1, 600) " ..."
     print "not ok:" (bad == "" ? " none" : bad)
     printf "ops %d; both ok %d; steady geomean cudacl/NVIDIA %.2f (%.2f without up/download); first-call geomean %.2f\n", n, k, k ? exp(s / k) : 0, k2 ? exp(s2 / k2) : 0, kf ? exp(sf / kf) : 0
     print "nvidia " tot[1] " | cudacl " tot[2]
