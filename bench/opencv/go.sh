@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # On the GPU machine (staged by bench/opencv/stage.sh): OpenCV 4.6's transparent API (UMat, its
 # OpenCL path) on NVIDIA's OpenCL, then on cudacl ($CUDACL_LIB), same GPU, same binary.
-# The full table goes to $OUT/opencv12/table.txt, the logs to its logs.tgz; a summary is printed (<= 25 lines), table last.
+# The full table and the logs go to $OUT/opencv12/opencv12.tgz; a summary is printed (<= 25 lines), table last.
 set -uo pipefail
 G=$(cd "$(dirname "$0")" && pwd)
 F=${OUT:-/tmp/out}/opencv12; mkdir -p "$F"
 B=/tmp/opencv12; rm -rf $B; mkdir -p $B/bin
 O=$B/logs; mkdir -p $O
-# Few files come back from $OUT: the table, and every log in one tarball.
-trap 'cp $O/table.txt "$F/" 2>/dev/null; tar czf "$F/logs.tgz" -C $O . 2>/dev/null' EXIT
+# Few files come back from $OUT: one tarball with the table and every log.
+trap 'tar czf "$F/opencv12.tgz" -C $O . 2>/dev/null' EXIT
 tar -xJf "$G/ocv.tar.xz" -C $B/bin
 # Debian 12's libstdc++ only where the machine's lacks what OpenCV 4.6 was built against.
 $B/bin/ocvbench --list > /dev/null 2>&1 || export LD_LIBRARY_PATH=$B/bin/fallback
@@ -32,28 +32,28 @@ run nvidia 60
 run cudacl $((190 - SECONDS))
 tail -c 200000 $O/cudacl.err > $O/cudacl.err.tmp && mv $O/cudacl.err.tmp $O/cudacl.err
 head -c 200000 $O/nvidia.err > $O/nvidia.err.tmp && mv $O/nvidia.err.tmp $O/nvidia.err
-cat $O/machine.txt | tr '\n' ' '; echo
 for v in nvidia cudacl; do grep -m1 '^DEVICE' $O/$v.txt | cut -c1-110 | sed "s/^/$v: /"; grep -m1 '^FATAL' $O/$v.txt; done
 # The table: op, first call and steady state (ms) on each, steady ratio cudacl/NVIDIA, checks.
 awk -F'\t' '
   FNR == 1 { v++ }
-  $1 == "ROW" && v == 1 { order[++n] = $2; nf[$2] = $3; nm[$2] = $4; nc[$2] = $6; nk[$2] = $5 }
-  $1 == "ROW" && v == 2 { cf[$2] = $3; cm[$2] = $4; cc[$2] = $6; ck[$2] = $5; cmet[$2] = $7 }
+  $1 == "ROW" && v == 1 { order[++n] = $2; nf[$2] = $3; nm[$2] = $4; nc[$2] = $6; nk[$2] = $5; np[$2] = $11 }
+  $1 == "ROW" && v == 2 { cf[$2] = $3; cm[$2] = $4; cc[$2] = $6; ck[$2] = $5; cp[$2] = $11 }
   /^TOTAL/ { tot[v] = $0 }
   END {
-    printf "%-28s %9s %9s %8s %8s %6s %-7s %-7s %s\n", "op", "cudacl", "NVIDIA", "ratio", "1st-cu", "1st-nv", "cudacl", "NVIDIA", "kern cu/nv" > "/dev/stderr"
+    printf "%-28s %9s %9s %7s %8s %8s %9s %9s %-7s %-7s %s\n", "op (ms)", "cudacl", "NVIDIA", "ratio", "1st-cu", "1st-nv", "pipe-cu", "pipe-nv", "cudacl", "NVIDIA", "kern cu/nv" > "/dev/stderr"
     for (i = 1; i <= n; i++) {
       o = order[i]; r = (o in cm && nm[o] > 0) ? cm[o] / nm[o] : 0
-      printf "%-28s %9.3f %9.3f %8.2f %8.1f %6.1f %-7s %-7s %s/%s\n", o, cm[o], nm[o], r, cf[o], nf[o], (o in cc ? cc[o] : "-"), nc[o], ck[o], nk[o] > "/dev/stderr"
+      printf "%-28s %9.4f %9.4f %7.2f %8.1f %8.1f %9.4f %9.4f %-7s %-7s %s/%s\n", o, cm[o], nm[o], r, cf[o], nf[o], cp[o], np[o], (o in cc ? cc[o] : "-"), nc[o], ck[o], nk[o] > "/dev/stderr"
       if (cc[o] == "ok" && nc[o] == "ok" && r > 0) { s += log(r); k++; if (o !~ /load/) { s2 += log(r); k2++ } }
       if (o in cf && nf[o] > 0 && cc[o] == "ok" && nc[o] == "ok") { sf += log(cf[o] / nf[o]); kf++ }
       if (cc[o] != "ok" || nc[o] != "ok") bad = bad sprintf(" %s(cu %s, nv %s)", o, (o in cc ? cc[o] : "missing"), nc[o])
-      line = line sprintf("%-.16s %.2f  ", o, r); if (i % 6 == 0) { print line; line = "" }
+      line = line sprintf("%-.15s %.3g/%.3g  ", o, cm[o], nm[o]); if (i % 5 == 0) { print line; line = "" }
     }
     if (line != "") print line
     if (length(bad) > 600) bad = substr(bad, 1, 600) " ..."
     print "not ok:" (bad == "" ? " none" : bad)
     printf "ops %d; both ok %d; steady geomean cudacl/NVIDIA %.2f (%.2f without up/download); first-call geomean %.2f\n", n, k, k ? exp(s / k) : 0, k2 ? exp(s2 / k2) : 0, kf ? exp(sf / kf) : 0
     print "nvidia " tot[1] " | cudacl " tot[2]
+    print "(rows: op cudacl/NVIDIA steady ms; full table in opencv12.tgz: table.txt)"
   }' $O/nvidia.txt $O/cudacl.txt 2> $O/table.txt
-grep -h '^exit' $O/nvidia.txt $O/cudacl.txt | tr '\n' ' '; echo "(nvidia, cudacl); ${SECONDS}s; full table: opencv12/table.txt"
+echo "$(grep -h '^exit' $O/nvidia.txt $O/cudacl.txt | tr '\n' ' ')(nvidia, cudacl); ${SECONDS}s; $(tr '\n' ' ' < $O/machine.txt)"

@@ -6,7 +6,8 @@
 //
 // Usage: ocvbench [--reps N] [--only name,name] [--list]
 // Prints the device, then one tab-separated line per operation:
-//   ROW op first_ms median_ms kernels_per_call check metric tol cpu_ms note
+//   ROW op first_ms median_ms kernels_per_call check metric tol cpu_ms enqueue_ms pipelined_ms note
+// (enqueue_ms: until the call returns, before finish; pipelined_ms: N calls, one finish, per call)
 // check is ok, BAD (the metric exceeds tol), EXC (an exception; note says which), CPU (no kernel
 // ran: OpenCV fell back to its CPU code) or ERR (an OpenCL call failed during the operation, after
 // which OpenCV may have finished it on the CPU; note names the call).
@@ -50,7 +51,7 @@ double now_ms() {
 
 // Everything an operation reads and writes, as Mat (CPU reference) or UMat (OpenCL).
 template <class M> struct Io {
-  M bgr, gray, gray2, bin, f32, f32b, mapx, mapy, tmpl, frame0, frame1, pts, small;
+  M bgr, gray, gray2, bin, f32, f32b, mapx, mapy, tmpl, frame0, frame1, pts, small, tiny, big;
   Mat host_bgr;          // for the transfer rows
   M out[3];              // array results
   Mat host_out;          // the download row's result
@@ -155,11 +156,13 @@ void make_inputs(Io<Mat> &io, cv::Size size) {
   cv::goodFeaturesToTrack(io.frame0, corners, 500, 0.01, 8);
   io.pts = Mat(corners).reshape(2, 1).clone();
   cv::resize(io.f32, io.small, cv::Size(512, 512), 0, 0, cv::INTER_AREA);
+  io.tiny = io.gray(cv::Rect(0, 0, 16, 16)).clone();
+  cv::resize(io.f32, io.big, cv::Size(4096, 4096), 0, 0, cv::INTER_LINEAR);
 }
 
 void upload(const Io<Mat> &c, Io<UMat> &g) {
-  const Mat *src[] = {&c.bgr, &c.gray, &c.gray2, &c.bin, &c.f32, &c.f32b, &c.mapx, &c.mapy, &c.tmpl, &c.frame0, &c.frame1, &c.pts, &c.small};
-  UMat *dst[] = {&g.bgr, &g.gray, &g.gray2, &g.bin, &g.f32, &g.f32b, &g.mapx, &g.mapy, &g.tmpl, &g.frame0, &g.frame1, &g.pts, &g.small};
+  const Mat *src[] = {&c.bgr, &c.gray, &c.gray2, &c.bin, &c.f32, &c.f32b, &c.mapx, &c.mapy, &c.tmpl, &c.frame0, &c.frame1, &c.pts, &c.small, &c.tiny, &c.big};
+  UMat *dst[] = {&g.bgr, &g.gray, &g.gray2, &g.bin, &g.f32, &g.f32b, &g.mapx, &g.mapy, &g.tmpl, &g.frame0, &g.frame1, &g.pts, &g.small, &g.tiny, &g.big};
   for (size_t i = 0; i < sizeof src / sizeof *src; i++) src[i]->copyTo(*dst[i]);
   g.host_bgr = c.host_bgr;
 }
@@ -174,6 +177,10 @@ void define_ops() {
 
   add("upload_8UC3", exact, [](auto &io) { io.host_bgr.copyTo(io.out[0]); }, false);
   add("download_8UC3", exact, [](auto &io) { io.bgr.copyTo(io.host_out); }, false);
+  // The fixed cost of one small operation (one launch), and a long one (a ~2 GFLOP blur of a
+  // 4096x4096 float image), which also shows that cv::ocl::finish() waits for the GPU.
+  add("add_16x16_8U", exact, [](auto &io) { add(io.tiny, io.tiny, io.out[0]); });
+  add("GaussianBlur_31x31_4k_32F", maxabs(1e-3), [](auto &io) { GaussianBlur(io.big, io.out[0], Size(31, 31), 8); });
   add("cvtColor_BGR2GRAY", maxabs(1), [](auto &io) { cvtColor(io.bgr, io.out[0], COLOR_BGR2GRAY); });
   add("cvtColor_BGR2HSV", frac(1, 0.001), [](auto &io) { cvtColor(io.bgr, io.out[0], COLOR_BGR2HSV); });
   add("cvtColor_BGR2YUV", maxabs(1), [](auto &io) { cvtColor(io.bgr, io.out[0], COLOR_BGR2YUV); });
@@ -290,6 +297,8 @@ void define_ops() {
 
 struct Result {
   double first_ms = 0, median_ms = 0, kernels = 0, metric = 0, cpu_ms = 0;
+  double enqueue_ms = 0;  // median time until the call returns (before cv::ocl::finish())
+  double pipelined_ms = 0;  // reps calls back to back, one finish at the end, per call
   std::string check, note;
 };
 
@@ -315,26 +324,33 @@ Result run_op(Op &op, Io<Mat> &cio, Io<UMat> &gio, int reps) {
     if (launches() != k0) r.note += "cpu path launched kernels; ";
 
     for (auto &o : gio.out) o.release();
-    long e0 = cl_errors();
+    long e0 = cl_errors(), b0 = clcount()[2];
     k0 = launches();
     t0 = now_ms();
     op.gpu(gio);
     cv::ocl::finish();
     r.first_ms = now_ms() - t0;
-    long first_kernels = launches() - k0;
+    long first_kernels = launches() - k0, first_builds = clcount()[2] - b0;
     for (int i = 0; i < 2; i++) op.gpu(gio);
     cv::ocl::finish();
-    std::vector<double> times;
+    std::vector<double> times, enqueued;
     k0 = launches();
     for (int i = 0; i < reps; i++) {
       t0 = now_ms();
       op.gpu(gio);
+      enqueued.push_back(now_ms() - t0);
       cv::ocl::finish();
       times.push_back(now_ms() - t0);
     }
     r.kernels = double(launches() - k0) / reps;
     std::sort(times.begin(), times.end());
+    std::sort(enqueued.begin(), enqueued.end());
     r.median_ms = times[times.size() / 2];
+    r.enqueue_ms = enqueued[enqueued.size() / 2];
+    t0 = now_ms();
+    for (int i = 0; i < reps; i++) op.gpu(gio);
+    cv::ocl::finish();
+    r.pipelined_ms = (now_ms() - t0) / reps;
 
     if (op.check.metric == Metric::Scalars) {
       r.metric = scalar_metric(op.check, cio.s, gio.s);
@@ -351,6 +367,7 @@ Result run_op(Op &op, Io<Mat> &cio, Io<UMat> &gio, int reps) {
     else
       r.check = good ? "ok" : "BAD";
     if (errors) r.note += std::to_string(errors) + " OpenCL errors, last " + last_cl_error() + "; ";
+    if (first_builds) r.note += std::to_string(first_builds) + " builds; ";
     if (first_kernels != r.kernels && op.expect_kernels)
       r.note += "first call " + std::to_string(first_kernels) + " kernels; ";
   } catch (const std::exception &e) {
@@ -419,8 +436,9 @@ int main(int argc, char **argv) {
   for (auto &op : ops) {
     if (!only.empty() && only.find("," + op.name + ",") == std::string::npos) continue;
     Result r = run_op(op, cio, gio, reps);
-    printf("ROW\t%s\t%.3f\t%.4f\t%.1f\t%s\t%.3g\t%.3g\t%.2f\t%s\n", op.name.c_str(), r.first_ms, r.median_ms,
-           r.kernels, r.check.c_str(), r.metric, op.check.tol, r.cpu_ms, r.note.c_str());
+    printf("ROW\t%s\t%.3f\t%.4f\t%.1f\t%s\t%.3g\t%.3g\t%.2f\t%.4f\t%.4f\t%s\n", op.name.c_str(), r.first_ms,
+           r.median_ms, r.kernels, r.check.c_str(), r.metric, op.check.tol, r.cpu_ms, r.enqueue_ms, r.pipelined_ms,
+           r.note.c_str());
     fflush(stdout);
   }
   long *s = clcount();
