@@ -6,6 +6,8 @@
 // their failures (the build log is printed to stderr), and every error the wrapped calls return:
 // OpenCV falls back to its CPU code, silently, when an OpenCL call of its OpenCL path fails, so an
 // operation that launched kernels may still have been computed on the CPU; the error says why.
+// With CLCOUNT_DUMP=<folder>, every program built is written there as <n>.bin (the device binary:
+// PTX on NVIDIA, cudacl's container holding PTX) with <n>.txt (its kernel names and options).
 #define CL_TARGET_OPENCL_VERSION 120
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #include <CL/cl.h>
@@ -31,6 +33,28 @@ static void *real(const char *name) {
     abort();
   }
   return f;
+}
+
+static void dump(cl_program p, const char *options) {
+  static int count;
+  const char *dir = getenv("CLCOUNT_DUMP");
+  if (!dir) return;
+  int n = __atomic_add_fetch(&count, 1, __ATOMIC_RELAXED);
+  __typeof__(&clGetProgramInfo) info = real("clGetProgramInfo");
+  size_t size = 0;
+  if (info(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || !size) return;
+  unsigned char *bin = malloc(size);
+  char names[4096] = "", path[4096];
+  if (bin && info(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS) {
+    snprintf(path, sizeof path, "%s/%03d.bin", dir, n);
+    FILE *f = fopen(path, "wb");
+    if (f) fwrite(bin, 1, size, f), fclose(f);
+  }
+  free(bin);
+  info(p, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL);
+  snprintf(path, sizeof path, "%s/%03d.txt", dir, n);
+  FILE *f = fopen(path, "w");
+  if (f) fprintf(f, "%s\n%s\n", names, options ? options : ""), fclose(f);
 }
 
 static void failed(const char *name, const char *what, cl_int err) {
@@ -128,6 +152,7 @@ cl_int clBuildProgram(cl_program p, cl_uint ndev, const cl_device_id *devs, cons
   if (!f) f = real("clBuildProgram");
   cl_int err = f(p, ndev, devs, options, notify, data);
   __atomic_add_fetch(&stats[2], 1, __ATOMIC_RELAXED);
+  if (err == CL_SUCCESS) dump(p, options);
   if (err != CL_SUCCESS) {
     __atomic_add_fetch(&stats[3], 1, __ATOMIC_RELAXED);
     failed("clBuildProgram", NULL, err);

@@ -8,7 +8,9 @@ F=${OUT:-/tmp/out}/opencv12; mkdir -p "$F"
 B=/tmp/opencv12; rm -rf $B; mkdir -p $B/bin
 O=$B/logs; mkdir -p $O
 # Few files come back from $OUT: one tarball with the table and every log.
-trap 'tar czf "$F/opencv12.tgz" -C $O . 2>/dev/null' EXIT
+# The programs each platform built (NVIDIA's PTX, cudacl's container) in a second one, so that
+# a size limit on it cannot cost the first.
+trap 'tar czf "$F/opencv12.tgz" -C $O . 2>/dev/null; tar cJf "$F/programs.txz" -C $B programs 2>/dev/null' EXIT
 tar -xJf "$G/ocv.tar.xz" -C $B/bin
 # Debian 12's libstdc++ only where the machine's lacks what OpenCV 4.6 was built against.
 $B/bin/ocvbench --list > /dev/null 2>&1 || export LD_LIBRARY_PATH=$B/bin/fallback
@@ -24,11 +26,12 @@ export OPENCV_OPENCL_CACHE_ENABLE=0 OPENCV_OPENCL_CACHE_WRITE=0
 # cudacl's build stages (clang, codegen, the driver's JIT) per program, on stderr, for the first calls.
 export CUDACL_BUILD_TIMES=1
 run() { # vendor seconds
-  OCL_ICD_VENDORS=$B/v/$1/ OPENCV_OPENCL_CACHE_DIR=$B/cache-$1 CUDACL_CACHE_DIR=$B/cudacl-cache \
+  mkdir -p $B/programs/$1
+  CLCOUNT_DUMP=$B/programs/$1 OCL_ICD_VENDORS=$B/v/$1/ OPENCV_OPENCL_CACHE_DIR=$B/cache-$1 CUDACL_CACHE_DIR=$B/cudacl-cache \
     timeout "$2" $B/bin/ocvbench --reps "${REPS:-15}" ${ONLY:+--only $ONLY} > $O/$1.txt 2> $O/$1.err
   echo "exit $?" >> $O/$1.txt
 }
-run nvidia 60
+run nvidia 80
 run cudacl $((190 - SECONDS))
 tail -c 200000 $O/cudacl.err > $O/cudacl.err.tmp && mv $O/cudacl.err.tmp $O/cudacl.err
 head -c 200000 $O/nvidia.err > $O/nvidia.err.tmp && mv $O/nvidia.err.tmp $O/nvidia.err
