@@ -6,14 +6,19 @@
 // their failures (the build log is printed to stderr), and every error the wrapped calls return:
 // OpenCV falls back to its CPU code, silently, when an OpenCL call of its OpenCL path fails, so an
 // operation that launched kernels may still have been computed on the CPU; the error says why.
+// Every wrapped call is also timed (calls and nanoseconds per function): clcount_profile_reset()
+// and clcount_profile_print() let ocvbench show where the host time of an operation goes.
 // With CLCOUNT_DUMP=<folder>, every program built is written there as <n>.bin (the device binary:
 // PTX on NVIDIA, cudacl's container holding PTX) with <n>.txt (its kernel names and options).
 #define CL_TARGET_OPENCL_VERSION 120
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS
 #include <CL/cl.h>
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 // Read by ocvbench through dlsym(RTLD_DEFAULT, "clcount_stats"):
 // launches, failed launches, builds, failed builds, errors of any wrapped call, last error code.
@@ -23,6 +28,55 @@ static char last_error[160];
 long *clcount_stats(void) { return stats; }
 // The last failing call, "name=code" (the kernel's name for launches).
 const char *clcount_last_error(void) { return last_error; }
+
+// Host time per wrapped function.
+struct prof {
+  const char *name;
+  long calls, ns;
+};
+static struct prof prof[96];
+static int nprof;
+static pthread_mutex_t prof_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int prof_slot(const char *name) {
+  pthread_mutex_lock(&prof_lock);
+  int i = 0;
+  while (i < nprof && strcmp(prof[i].name, name)) i++;
+  if (i == nprof && nprof < 96) prof[nprof++].name = name;
+  pthread_mutex_unlock(&prof_lock);
+  return i < 96 ? i : 95;
+}
+static long now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1000000000L + t.tv_nsec;
+}
+static void prof_add(int slot, long t0) {
+  __atomic_add_fetch(&prof[slot].calls, 1, __ATOMIC_RELAXED);
+  __atomic_add_fetch(&prof[slot].ns, now_ns() - t0, __ATOMIC_RELAXED);
+}
+void clcount_profile_reset(void) {
+  for (int i = 0; i < nprof; i++) prof[i].calls = prof[i].ns = 0;
+}
+// One line per function called since the reset, most time first: calls and microseconds per
+// `per` (the number of operations), and microseconds per call.
+void clcount_profile_print(const char *label, int per) {
+  int order[96], n = 0;
+  for (int i = 0; i < nprof; i++)
+    if (prof[i].calls) order[n++] = i;
+  for (int a = 0; a < n; a++)
+    for (int b = a + 1; b < n; b++)
+      if (prof[order[b]].ns > prof[order[a]].ns) {
+        int t = order[a];
+        order[a] = order[b], order[b] = t;
+      }
+  for (int k = 0; k < n; k++) {
+    struct prof *p = &prof[order[k]];
+    printf("PROF\t%s\t%s\t%.2f\t%.2f\t%.2f\n", label, p->name, (double)p->calls / per, p->ns / 1e3 / per,
+           p->ns / 1e3 / p->calls);
+  }
+  fflush(stdout);
+}
 
 static void *real(const char *name) {
   static void *lib;
@@ -68,19 +122,36 @@ static void failed(const char *name, const char *what, cl_int err) {
 #define WRAP(name, params, args)                                                                   \
   cl_int name params {                                                                             \
     static __typeof__(&name) f;                                                                    \
-    if (!f) f = real(#name);                                                                       \
+    static int slot = -1;                                                                          \
+    if (!f) f = real(#name), slot = prof_slot(#name);                                              \
+    long t0 = now_ns();                                                                            \
     cl_int e = f args;                                                                             \
+    prof_add(slot, t0);                                                                            \
     if (e != CL_SUCCESS) failed(#name, NULL, e);                                                   \
+    return e;                                                                                      \
+  }
+// A query, timed only: OpenCV asks for things a platform may not have, and that is no failure.
+#define WRAP_QUERY(name, params, args)                                                             \
+  cl_int name params {                                                                             \
+    static __typeof__(&name) f;                                                                    \
+    static int slot = -1;                                                                          \
+    if (!f) f = real(#name), slot = prof_slot(#name);                                              \
+    long t0 = now_ns();                                                                            \
+    cl_int e = f args;                                                                             \
+    prof_add(slot, t0);                                                                            \
     return e;                                                                                      \
   }
 // A call that returns an object and its error code through errcode_ret.
 #define WRAP_RET(type, name, params, args)                                                         \
   type name params {                                                                               \
     static __typeof__(&name) f;                                                                    \
-    if (!f) f = real(#name);                                                                       \
+    static int slot = -1;                                                                          \
+    if (!f) f = real(#name), slot = prof_slot(#name);                                              \
     cl_int e_ = CL_SUCCESS;                                                                        \
     if (!errcode_ret) errcode_ret = &e_;                                                           \
+    long t0 = now_ns();                                                                            \
     type r = f args;                                                                               \
+    prof_add(slot, t0);                                                                            \
     if (*errcode_ret != CL_SUCCESS) failed(#name, NULL, *errcode_ret);                             \
     return r;                                                                                      \
   }
@@ -112,6 +183,35 @@ WRAP(clEnqueueUnmapMemObject, (Q, cl_mem m, void *p, EV), (q, m, p, nw, w, ev))
 WRAP(clFinish, (Q), (q))
 WRAP(clFlush, (Q), (q))
 WRAP(clWaitForEvents, (cl_uint n, const cl_event *l), (n, l))
+WRAP(clReleaseKernel, (cl_kernel k), (k))
+WRAP(clRetainKernel, (cl_kernel k), (k))
+WRAP(clReleaseMemObject, (cl_mem m), (m))
+WRAP(clRetainMemObject, (cl_mem m), (m))
+WRAP(clReleaseEvent, (cl_event ev), (ev))
+WRAP(clRetainEvent, (cl_event ev), (ev))
+WRAP(clReleaseProgram, (cl_program p), (p))
+WRAP(clRetainProgram, (cl_program p), (p))
+WRAP(clSetEventCallback, (cl_event ev, cl_int t, void(CL_CALLBACK *fn)(cl_event, cl_int, void *), void *d),
+     (ev, t, fn, d))
+WRAP_QUERY(clGetEventInfo, (cl_event ev, cl_event_info i, size_t n, void *v, size_t *r), (ev, i, n, v, r))
+WRAP_QUERY(clGetKernelWorkGroupInfo,
+           (cl_kernel k, cl_device_id d, cl_kernel_work_group_info i, size_t n, void *v, size_t *r),
+           (k, d, i, n, v, r))
+WRAP_QUERY(clGetKernelInfo, (cl_kernel k, cl_kernel_info i, size_t n, void *v, size_t *r), (k, i, n, v, r))
+WRAP_QUERY(clGetMemObjectInfo, (cl_mem m, cl_mem_info i, size_t n, void *v, size_t *r), (m, i, n, v, r))
+WRAP_QUERY(clGetDeviceInfo, (cl_device_id d, cl_device_info i, size_t n, void *v, size_t *r), (d, i, n, v, r))
+WRAP_QUERY(clGetContextInfo, (cl_context c, cl_context_info i, size_t n, void *v, size_t *r), (c, i, n, v, r))
+WRAP_QUERY(clGetCommandQueueInfo, (Q, cl_command_queue_info i, size_t n, void *v, size_t *r), (q, i, n, v, r))
+WRAP_QUERY(clGetProgramInfo, (cl_program p, cl_program_info i, size_t n, void *v, size_t *r), (p, i, n, v, r))
+WRAP_QUERY(clGetProgramBuildInfo,
+           (cl_program p, cl_device_id d, cl_program_build_info i, size_t n, void *v, size_t *r),
+           (p, d, i, n, v, r))
+WRAP_RET(cl_program, clCreateProgramWithSource,
+         (cl_context c, cl_uint n, const char **s, const size_t *l, cl_int *errcode_ret), (c, n, s, l, errcode_ret))
+WRAP_RET(cl_program, clCreateProgramWithBinary,
+         (cl_context c, cl_uint n, const cl_device_id *d, const size_t *l, const unsigned char **b, cl_int *st,
+          cl_int *errcode_ret),
+         (c, n, d, l, b, st, errcode_ret))
 WRAP_RET(cl_mem, clCreateBuffer, (cl_context c, cl_mem_flags fl, size_t n, void *p, cl_int *errcode_ret),
          (c, fl, n, p, errcode_ret))
 WRAP_RET(cl_mem, clCreateSubBuffer,
@@ -133,8 +233,11 @@ WRAP_RET(void *, clEnqueueMapBuffer,
 cl_int clEnqueueNDRangeKernel(Q, cl_kernel k, cl_uint dim, const size_t *off, const size_t *global,
                               const size_t *local, EV) {
   static __typeof__(&clEnqueueNDRangeKernel) f;
-  if (!f) f = real("clEnqueueNDRangeKernel");
+  static int slot;
+  if (!f) f = real("clEnqueueNDRangeKernel"), slot = prof_slot("clEnqueueNDRangeKernel");
+  long t0 = now_ns();
   cl_int err = f(q, k, dim, off, global, local, nw, w, ev);
+  prof_add(slot, t0);
   __atomic_add_fetch(&stats[0], 1, __ATOMIC_RELAXED);
   if (err != CL_SUCCESS) {
     __atomic_add_fetch(&stats[1], 1, __ATOMIC_RELAXED);
@@ -149,8 +252,11 @@ cl_int clEnqueueNDRangeKernel(Q, cl_kernel k, cl_uint dim, const size_t *off, co
 cl_int clBuildProgram(cl_program p, cl_uint ndev, const cl_device_id *devs, const char *options,
                       void (*notify)(cl_program, void *), void *data) {
   static __typeof__(&clBuildProgram) f;
-  if (!f) f = real("clBuildProgram");
+  static int slot;
+  if (!f) f = real("clBuildProgram"), slot = prof_slot("clBuildProgram");
+  long t0 = now_ns();
   cl_int err = f(p, ndev, devs, options, notify, data);
+  prof_add(slot, t0);
   __atomic_add_fetch(&stats[2], 1, __ATOMIC_RELAXED);
   if (err == CL_SUCCESS) dump(p, options);
   if (err != CL_SUCCESS) {

@@ -25,6 +25,8 @@ export OPENCV_OPENCL_RUNTIME=$B/bin/clcount.so OPENCV_OPENCL_DEVICE=${OCV_DEVICE
 export OPENCV_OPENCL_CACHE_ENABLE=0 OPENCV_OPENCL_CACHE_WRITE=0
 # cudacl's build stages (clang, codegen, the driver's JIT) per program, on stderr, for the first calls.
 export CUDACL_BUILD_TIMES=1
+# Host time of every OpenCL call during the steady-state calls of these operations (PROF lines).
+export OCVBENCH_PROFILE=add_16x16_8U,cvtColor_BGR2GRAY,GaussianBlur_3x3_8U,multiply_32F,calcOpticalFlowPyrLK_500
 run() { # vendor seconds
   mkdir -p $B/programs/$1
   CLCOUNT_DUMP=$B/programs/$1 OCL_ICD_VENDORS=$B/v/$1/ OPENCV_OPENCL_CACHE_DIR=$B/cache-$1 CUDACL_CACHE_DIR=$B/cudacl-cache \
@@ -59,4 +61,8 @@ awk -F'\t' '
     print "nvidia " tot[1] " | cudacl " tot[2]
     print "(rows: op cudacl/NVIDIA steady ms; full table in opencv12.tgz: table.txt)"
   }' $O/nvidia.txt $O/cudacl.txt 2> $O/table.txt
+for v in cudacl nvidia; do
+  awk -F'\t' -v v=$v '$1 == "PROF" && $2 == "add_16x16_8U" && n++ < 6 { s = s sprintf(" %s %.1fx%.1f", substr($3, 3), $4, $6) }
+    END { print "16x16 add, host us/call, " v ":" s }' $O/$v.txt
+done
 echo "$(grep -h '^exit' $O/nvidia.txt $O/cudacl.txt | tr '\n' ' ')(nvidia, cudacl); ${SECONDS}s; $(tr '\n' ' ' < $O/machine.txt)"

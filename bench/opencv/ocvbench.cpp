@@ -6,6 +6,8 @@
 //
 // Usage: ocvbench [--reps N] [--only name,name] [--list]
 // Prints the device, then one tab-separated line per operation:
+// and, for the operations named in OCVBENCH_PROFILE, the host time of each OpenCL function per call
+// of the operation: PROF op function calls_per_op us_per_op us_per_call
 //   ROW op first_ms median_ms kernels_per_call check metric tol cpu_ms enqueue_ms pipelined_ms note
 // (enqueue_ms: until the call returns, before finish; pipelined_ms: N calls, one finish, per call)
 // check is ok, BAD (the metric exceeds tol), EXC (an exception; note says which), CPU (no kernel
@@ -40,6 +42,20 @@ long *clcount() {
 }
 long launches() { return clcount()[0]; }
 long cl_errors() { return clcount()[4]; }
+// clcount.c's host-time profile of the OpenCL calls (OCVBENCH_PROFILE=op,op names the operations
+// whose steady-state calls are profiled: PROF lines, per operation).
+void profile_reset() {
+  static auto f = reinterpret_cast<void (*)()>(dlsym(RTLD_DEFAULT, "clcount_profile_reset"));
+  if (f) f();
+}
+void profile_print(const std::string &label, int per) {
+  static auto f = reinterpret_cast<void (*)(const char *, int)>(dlsym(RTLD_DEFAULT, "clcount_profile_print"));
+  if (f) f(label.c_str(), per);
+}
+bool profiled(const std::string &op) {
+  const char *list = getenv("OCVBENCH_PROFILE");
+  return list && ("," + std::string(list) + ",").find("," + op + ",") != std::string::npos;
+}
 std::string last_cl_error() {
   static auto f = reinterpret_cast<const char *(*)()>(dlsym(RTLD_DEFAULT, "clcount_last_error"));
   return f ? f() : "?";
@@ -334,6 +350,8 @@ Result run_op(Op &op, Io<Mat> &cio, Io<UMat> &gio, int reps) {
     for (int i = 0; i < 2; i++) op.gpu(gio);
     cv::ocl::finish();
     std::vector<double> times, enqueued;
+    bool profile = profiled(op.name);
+    if (profile) profile_reset();
     k0 = launches();
     for (int i = 0; i < reps; i++) {
       t0 = now_ms();
@@ -343,6 +361,7 @@ Result run_op(Op &op, Io<Mat> &cio, Io<UMat> &gio, int reps) {
       times.push_back(now_ms() - t0);
     }
     r.kernels = double(launches() - k0) / reps;
+    if (profile) profile_print(op.name, reps);
     std::sort(times.begin(), times.end());
     std::sort(enqueued.begin(), enqueued.end());
     r.median_ms = times[times.size() / 2];

@@ -24,7 +24,7 @@ g++ -std=c++17 -O2 -Wall -I"$x/usr/include/opencv4" -I"$x/usr/include/x86_64-lin
   "$here/ocvbench.cpp" -o "$s/ocvbench" -L"$lib" -lopencv_video -lopencv_imgproc -lopencv_core -ldl \
   -Wl,--disable-new-dtags,-rpath,'$ORIGIN' -Wl,-rpath-link,"$lib:$lib/blas:$lib/lapack"
 # clcount.so must itself need libOpenCL.so.1: OpenCV's dlsym on it then finds the rest there.
-cc -O2 -Wall -shared -fPIC "$here/clcount.c" -o "$s/clcount.so" -Wl,--no-as-needed -lOpenCL -ldl
+cc -O2 -Wall -shared -fPIC "$here/clcount.c" -o "$s/clcount.so" -Wl,--no-as-needed -lOpenCL -ldl -lpthread
 # The closure: every NEEDED library, recursively, except what any Linux with a C++ runtime has.
 base='^(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|libz|ld-linux-x86-64|libOpenCL)\.so'
 todo=("$s/ocvbench")
