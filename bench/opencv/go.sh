@@ -18,6 +18,11 @@ $B/bin/ocvbench --list > /dev/null 2>&1 || export LD_LIBRARY_PATH=$B/bin/fallbac
 unset OCL_ICD_FILENAMES
 mkdir -p $B/v/cudacl $B/v/nvidia
 echo "${CUDACL_LIB:?}" > $B/v/cudacl/cudacl.icd
+# A build of this branch staged beside go.sh (libcudacl.so.xz) runs third, as "cudacl-branch".
+if [ -f "$G/libcudacl.so.xz" ]; then
+  mkdir -p $B/v/cudacl-branch && xz -dc "$G/libcudacl.so.xz" > $B/libcudacl-branch.so &&
+    echo "$B/libcudacl-branch.so" > $B/v/cudacl-branch/cudacl.icd
+fi
 echo "${NV_LIB:-libnvidia-opencl.so.1}" > $B/v/nvidia/nvidia.icd
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } > $O/machine.txt 2>&1
 export OPENCV_OPENCL_RUNTIME=$B/bin/clcount.so OPENCV_OPENCL_DEVICE=${OCV_DEVICE:-:GPU:}
@@ -33,10 +38,16 @@ run() { # vendor seconds
     timeout "$2" $B/bin/ocvbench --reps "${REPS:-15}" ${ONLY:+--only $ONLY} > $O/$1.txt 2> $O/$1.err
   echo "exit $?" >> $O/$1.txt
 }
-run nvidia 80
-run cudacl $((190 - SECONDS))
+run nvidia 70
+if [ -d $B/v/cudacl-branch ]; then
+  run cudacl $(((185 - SECONDS) / 2))
+  run cudacl-branch $((185 - SECONDS))
+else
+  run cudacl $((185 - SECONDS))
+fi
 tail -c 200000 $O/cudacl.err > $O/cudacl.err.tmp && mv $O/cudacl.err.tmp $O/cudacl.err
 head -c 200000 $O/nvidia.err > $O/nvidia.err.tmp && mv $O/nvidia.err.tmp $O/nvidia.err
+# Rows: op cudacl/NVIDIA steady ms (the full table is table.txt in opencv12.tgz).
 for v in nvidia cudacl; do grep -m1 '^DEVICE' $O/$v.txt | cut -c1-110 | sed "s/^/$v: /"; grep -m1 '^FATAL' $O/$v.txt; done
 # The table: op, first call and steady state (ms) on each, steady ratio cudacl/NVIDIA, checks.
 awk -F'\t' '
@@ -59,10 +70,13 @@ awk -F'\t' '
     print "not ok:" (bad == "" ? " none" : bad)
     printf "ops %d; both ok %d; steady geomean cudacl/NVIDIA %.2f (%.2f without up/download); first-call geomean %.2f\n", n, k, k ? exp(s / k) : 0, k2 ? exp(s2 / k2) : 0, kf ? exp(sf / kf) : 0
     print "nvidia " tot[1] " | cudacl " tot[2]
-    print "(rows: op cudacl/NVIDIA steady ms; full table in opencv12.tgz: table.txt)"
   }' $O/nvidia.txt $O/cudacl.txt 2> $O/table.txt
-for v in cudacl nvidia; do
+for v in cudacl nvidia $([ -f $O/cudacl-branch.txt ] && echo cudacl-branch); do
   awk -F'\t' -v v=$v '$1 == "PROF" && $2 == "add_16x16_8U" && n++ < 6 { s = s sprintf(" %s %.1fx%.1f", substr($3, 3), $4, $6) }
     END { print "16x16 add, host us/call, " v ":" s }' $O/$v.txt
 done
+if [ -f $O/cudacl-branch.txt ]; then # the branch's build against NVIDIA: steady geomean, slowest rows
+  awk -F'\t' 'FNR == 1 { v++ } $1 == "ROW" && $6 == "ok" { if (v == 1) n[$2] = $4; else if ($2 in n) { r = $4 / n[$2]; s += log(r); k++; if ($2 ~ /add_16x16|PyrLK|matchTemplate|Farneback/) x = x sprintf(" %s %.3g/%.3g", substr($2, 1, 14), $4, n[$2]) } }
+    END { printf "cudacl-branch/NVIDIA steady geomean %.2f over %d ops;%s\n", k ? exp(s / k) : 0, k, x }' $O/nvidia.txt $O/cudacl-branch.txt
+fi
 echo "$(grep -h '^exit' $O/nvidia.txt $O/cudacl.txt | tr '\n' ' ')(nvidia, cudacl); ${SECONDS}s; $(tr '\n' ' ' < $O/machine.txt)"

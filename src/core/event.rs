@@ -1,6 +1,6 @@
 //! OpenCL events. An event of a command is backed by CUDA events recorded around the command on
 //! its queue's stream; a user event is a host-side flag. Status is read from CUDA lazily
-//! (clGetEventInfo, clWaitForEvents), and a watcher thread is started only when the
+//! (clGetEventInfo, clWaitForEvents), and a waiter thread (event_watch) waits for it only when the
 //! application registers a callback, so commands without callbacks cost nothing extra.
 use super::context::Context;
 use super::queue::Queue;
@@ -266,12 +266,9 @@ impl Cl<Event> {
         }
     }
 
-    /// A thread that waits for the GPU so that callbacks run without anyone polling.
+    /// A waiter thread (event_watch) waits for the GPU so that callbacks run without anyone polling.
     fn start_watcher(self: &Arc<Self>) {
-        let me = self.clone();
-        std::thread::spawn(move || {
-            me.wait();
-        });
+        super::event_watch::watch(self.clone());
     }
 
     fn run_callbacks(self: &Arc<Self>, due: Vec<(cl_int, EventCallback, usize)>, status: cl_int) {

@@ -6,13 +6,16 @@
  *    buffer changes on the device; the maps still see every change;
  *  - events: many commands with events released at once (their CUDA events reused) still
  *    complete in order; profiling END >= START >= SUBMIT;
- *  - kernel buffer arguments bound per launch without allocating (up to 8) or on the heap.
+ *  - kernel buffer arguments bound per launch without allocating (up to 8) or on the heap;
+ *  - completion callbacks on many commands still in flight (OpenCV sets one on every kernel it
+ *    launches): each runs once, with CL_COMPLETE and its own event.
  * Runs on any platform; the copy counts are checked only on the fake driver (tests/fakecuda),
  * whose FAKECUDA_ASYNC=1 mode runs copies from pinned memory later, as a GPU does.
  * Build: cc -I tests/c tests/c/commands.c -lOpenCL -ldl */
 #include "common.h"
 #include "fakecuda_hooks.h"
 #include <dlfcn.h>
+#include <unistd.h>
 
 static cl_context ctx;
 static cl_device_id dev;
@@ -156,6 +159,48 @@ static void events(void) {
     clReleaseMemObject(m);
 }
 
+/* Completion callbacks on many commands in flight (their waiters are pooled threads). */
+static int callbacks_run, callbacks_bad;
+
+/* The event is not queried here: the application released it already, and cudacl's handle is
+ * invalid from then on (the object lives on until the callbacks ran). */
+static void CL_CALLBACK on_complete(cl_event e, cl_int status, void *data) {
+    if (status != CL_COMPLETE || (cl_event)data != e) {
+        if (__atomic_add_fetch(&callbacks_bad, 1, __ATOMIC_SEQ_CST) == 1)
+            printf("callback: status %d, handle %p, registered on %p\n", status, (void *)e, data);
+    }
+    __atomic_add_fetch(&callbacks_run, 1, __ATOMIC_SEQ_CST);
+}
+
+static void callbacks(void) {
+    enum { N = 400 };
+    cl_int err;
+    cl_mem pinned = buffer(CL_MEM_ALLOC_HOST_PTR, 4 * N), m = buffer(CL_MEM_READ_WRITE, 4 * N);
+    cl_int *host = clEnqueueMapBuffer(q, pinned, CL_TRUE, CL_MAP_WRITE, 0, 4 * N, 0, NULL, NULL, &err);
+    CHECK(host != NULL, "map: %d", err);
+    if (!host) return;
+    for (int i = 0; i < N; i++) host[i] = i;
+    for (int i = 0; i < N; i++) {
+        cl_event e;
+        EXPECT(clEnqueueWriteBuffer(q, m, CL_FALSE, 4 * (size_t)i, 4, host + i, 0, NULL, &e), CL_SUCCESS);
+        EXPECT(clSetEventCallback(e, CL_COMPLETE, on_complete, e), CL_SUCCESS);
+        clReleaseEvent(e);
+    }
+    EXPECT(clFinish(q), CL_SUCCESS);
+    /* Callbacks may run a little after clFinish returns: wait up to 10 s for all of them. */
+    for (int t = 0; t < 10000 && __atomic_load_n(&callbacks_run, __ATOMIC_SEQ_CST) < N; t++) usleep(1000);
+    CHECK(callbacks_run == N && callbacks_bad == 0, "callbacks: %d of %d ran, %d wrong", callbacks_run, N, callbacks_bad);
+    static cl_int back[N];
+    EXPECT(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof back, back, 0, NULL, NULL), CL_SUCCESS);
+    int bad = 0;
+    for (int i = 0; i < N; i++) bad += back[i] != i;
+    CHECK(bad == 0, "%d of %d writes with callbacks lost", bad, N);
+    clEnqueueUnmapMemObject(q, pinned, host, 0, NULL, NULL);
+    clFinish(q);
+    clReleaseMemObject(pinned);
+    clReleaseMemObject(m);
+}
+
 /* Buffer arguments bound per launch: inline for a few, on the heap for many; every address in
  * the parameter buffer (fake driver only), and a released buffer still set is refused. */
 static int (*last_launch)(struct fakecuda_launch *);
@@ -251,6 +296,7 @@ int main(void) {
     blocking_writes();
     small_maps();
     events();
+    callbacks();
     buffer_args();
     clReleaseCommandQueue(q);
     clReleaseCommandQueue(qprof);
