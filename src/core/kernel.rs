@@ -10,7 +10,7 @@ use crate::base::entry::{lock, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda::module::Function;
-use crate::cuda::sys::{CUfunction_attribute as FA, CUresult};
+use crate::cuda::sys::CUresult;
 use ptxgen::{ArgKind, ImplicitKind, KernelInfo};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -159,35 +159,32 @@ impl Kernel {
         }
         let mut funcs = Vec::with_capacity(ctx.devices.len());
         for i in 0..ctx.devices.len() {
-            let f = match program.executable_for_context_device(i) {
-                Some(b) => {
-                    let Some(module) = b.module.clone() else {
-                        funcs.push(None);
-                        continue;
-                    };
+            let f = match program.module_for_context_device(i) {
+                Some(module) => {
                     ctx.cuda[i].make_current().map_err(|_| CL_OUT_OF_RESOURCES)?;
                     // The kernel is in the program: a failure here is the driver's (lazy loading
                     // compiles the function now), reported through the context's callback.
-                    let func = module.function(name).map_err(|e| {
+                    let loaded = module.function(name).map_err(|e| {
                         ctx.notify(&format!("cudacl: cuModuleGetFunction({name}) failed: {}", e.name()));
                         CL_OUT_OF_RESOURCES
                     })?;
                     let dev_max = ctx.devices[i].max_work_group_size as i32;
-                    let mt = func.attribute(FA::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+                    let mt = loaded.max_threads;
+                    let static_shared = loaded.static_shared.max(0) as u32;
                     Some(DeviceFunc {
-                        func,
+                        func: loaded.func,
                         _module: module,
                         max_threads: if mt > 0 {
                             mt.min(dev_max.max(1)) as u32
                         } else {
                             dev_max.max(1) as u32
                         },
-                        static_shared: func.attribute(FA::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES).max(0) as u32,
-                        private_bytes: func.attribute(FA::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES).max(0) as u32,
+                        static_shared,
+                        private_bytes: loaded.private_bytes.max(0) as u32,
                         // CUDA's default: 48 KiB less the static shared memory.
-                        dyn_shared_optin: AtomicI32::new(DEFAULT_DYNAMIC_SHARED.saturating_sub(
-                            func.attribute(FA::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES).max(0) as u32,
-                        ) as i32),
+                        dyn_shared_optin: AtomicI32::new(
+                            DEFAULT_DYNAMIC_SHARED.saturating_sub(static_shared) as i32,
+                        ),
                     })
                 }
                 None => None,
@@ -197,7 +194,7 @@ impl Kernel {
         let arg_info_opt = |o: &str| ptxgen::options::has_flag(o, "-cl-kernel-arg-info");
         // Asked for at this build, or at the build that made the binary / compiled the objects.
         let arg_info_available = arg_info_opt(&exe.options)
-            || program.builds().iter().any(|b| {
+            || program.any_build(|b| {
                 b.is_executable()
                     && (arg_info_opt(&b.options) || b.objects.iter().any(|o| arg_info_opt(&o.options)))
             });

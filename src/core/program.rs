@@ -36,18 +36,38 @@ pub fn target_of(d: &Device) -> Result<ptxgen::Target, String> {
 /// A module loaded on one device, with its functions looked up by name on demand.
 pub struct LoadedModule {
     pub module: Module,
-    pub functions: std::sync::Mutex<HashMap<String, Function>>,
+    pub functions: std::sync::Mutex<HashMap<String, LoadedFunction>>,
+}
+
+/// A kernel's function in a loaded module with the attributes a kernel object needs, asked of
+/// the driver once: OpenCV creates a kernel object for every operation it runs, and the driver's
+/// attribute queries made clCreateKernel cost tens of microseconds each time (issue 12).
+#[derive(Clone, Copy)]
+pub struct LoadedFunction {
+    pub func: Function,
+    /// CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, SHARED_SIZE_BYTES and LOCAL_SIZE_BYTES.
+    pub max_threads: i32,
+    pub static_shared: i32,
+    pub private_bytes: i32,
 }
 
 impl LoadedModule {
-    pub fn function(&self, name: &str) -> Result<Function, CudaError> {
+    /// The function `name` (the module's context must be current the first time).
+    pub fn function(&self, name: &str) -> Result<LoadedFunction, CudaError> {
+        use crate::cuda::sys::CUfunction_attribute as FA;
         let mut f = lock(&self.functions);
         if let Some(func) = f.get(name) {
             return Ok(*func);
         }
         let func = self.module.function(name)?;
-        f.insert(name.to_string(), func);
-        Ok(func)
+        let loaded = LoadedFunction {
+            func,
+            max_threads: func.attribute(FA::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+            static_shared: func.attribute(FA::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES),
+            private_bytes: func.attribute(FA::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES),
+        };
+        f.insert(name.to_string(), loaded);
+        Ok(loaded)
     }
 }
 
@@ -304,6 +324,19 @@ impl Program {
 
     pub fn builds(&self) -> Vec<DeviceBuild> {
         lock(&self.builds).clone()
+    }
+
+    /// Whether any build satisfies `f` (without copying the builds).
+    pub fn any_build(&self, f: impl Fn(&DeviceBuild) -> bool) -> bool {
+        lock(&self.builds).iter().any(f)
+    }
+
+    /// The loaded module of the device at index `ctx_dev` in the context, if its build is
+    /// executable (without copying the build).
+    pub fn module_for_context_device(&self, ctx_dev: usize) -> Option<Arc<LoadedModule>> {
+        let d = self.context.devices.get(ctx_dev)?;
+        let pos = self.device_pos(d)?;
+        lock(&self.builds).get(pos).filter(|b| b.is_executable()).and_then(|b| b.module.clone())
     }
 
     /// The build of the device at index `ctx_dev` in the context, if it is executable.
