@@ -212,8 +212,18 @@ WRAP_RET(cl_program, clCreateProgramWithBinary,
          (cl_context c, cl_uint n, const cl_device_id *d, const size_t *l, const unsigned char **b, cl_int *st,
           cl_int *errcode_ret),
          (c, n, d, l, b, st, errcode_ret))
-WRAP_RET(cl_mem, clCreateBuffer, (cl_context c, cl_mem_flags fl, size_t n, void *p, cl_int *errcode_ret),
-         (c, fl, n, p, errcode_ret))
+// CLCOUNT_TRACE=1 prints each buffer creation (flags, size, host pointer) to stderr.
+static cl_mem create_buffer(cl_context c, cl_mem_flags fl, size_t n, void *p, cl_int *errcode_ret);
+cl_mem clCreateBuffer(cl_context c, cl_mem_flags fl, size_t n, void *p, cl_int *errcode_ret) {
+  static int trace = -1;
+  if (trace < 0) trace = getenv("CLCOUNT_TRACE") != NULL;
+  if (trace) fprintf(stderr, "clcount: clCreateBuffer(flags 0x%llx, %zu bytes, host %p)\n", (unsigned long long)fl, n, p);
+  return create_buffer(c, fl, n, p, errcode_ret);
+}
+#define clCreateBuffer create_buffer
+static WRAP_RET(cl_mem, clCreateBuffer, (cl_context c, cl_mem_flags fl, size_t n, void *p, cl_int *errcode_ret),
+                (c, fl, n, p, errcode_ret))
+#undef clCreateBuffer
 WRAP_RET(cl_mem, clCreateSubBuffer,
          (cl_mem m, cl_mem_flags fl, cl_buffer_create_type t, const void *i, cl_int *errcode_ret),
          (m, fl, t, i, errcode_ret))
