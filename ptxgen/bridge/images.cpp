@@ -11,7 +11,13 @@
 // pointer value. So a sampler argument (the runtime writes the bits into its 8-byte slot) and a
 // constant sampler look the same to images.cl, and a constant one folds away after inlining.
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
@@ -20,6 +26,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -84,6 +91,246 @@ bool defineHelpers(Module &L, std::string &err) {
   return true;
 }
 
+// OpenCL C makes every function and call, inline asm included, `convergent` (it might hold a
+// barrier); the image built-ins hold none (suld/sust and arithmetic), and convergent calls keep
+// LLVM from unswitching a loop on a uniform test (a read's format test, images.cl's fast paths).
+void dropConvergent(Module &L) {
+  for (Function &F : L) {
+    F.removeFnAttr(Attribute::Convergent);
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB)
+        if (auto *CB = dyn_cast<CallBase>(&I)) CB->removeFnAttr(Attribute::Convergent);
+  }
+}
+
+// Marks every function argument that holds an image as what it is: the address of a 64-byte
+// descriptor (ptxgen/README.md, "Images"), 64-byte aligned at least, that the kernel only reads
+// and reaches through no other pointer (the host writes it before the launch): dereferenceable,
+// align 64, readonly, noalias. So LLVM may load descriptor fields speculatively, hoist them and
+// the tests on them out of loops even past stores to buffers, and unswitch loops on them (a read
+// under a format test in a loop, images.cl's fast paths). An image argument is one passed as the
+// image operand (the first) of an image built-in, or, through helper functions, passed on to one.
+void markImageArguments(Module &M, const std::vector<Function *> &builtins) {
+  std::vector<Value *> work;
+  for (Function *B : builtins)
+    for (User *U : B->users())
+      if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getCalledFunction() == B && CB->arg_size() > 0)
+        work.push_back(CB->getArgOperand(0));
+  std::vector<Value *> visited;
+  while (!work.empty()) {
+    Value *V = work.back()->stripPointerCasts();
+    work.pop_back();
+    if (std::find(visited.begin(), visited.end(), V) != visited.end()) continue;
+    visited.push_back(V);
+    // Unoptimised front-end code keeps arguments in allocas: an image loaded from one is any
+    // value stored into it.
+    if (auto *L = dyn_cast<LoadInst>(V))
+      if (auto *AI = dyn_cast<AllocaInst>(L->getPointerOperand()->stripPointerCasts())) {
+        for (User *U : AI->users())
+          if (auto *S = dyn_cast<StoreInst>(U); S && S->getPointerOperand()->stripPointerCasts() == AI)
+            work.push_back(S->getValueOperand());
+        continue;
+      }
+    auto *A = dyn_cast<Argument>(V);
+    if (!A || !A->getType()->isPointerTy()) continue;
+    Function *F = A->getParent();
+    unsigned i = A->getArgNo();
+    F->addParamAttr(i, Attribute::getWithDereferenceableBytes(M.getContext(), 64));
+    F->addParamAttr(i, Attribute::getWithAlignment(M.getContext(), Align(64)));
+    F->addParamAttr(i, Attribute::ReadOnly);
+    F->addParamAttr(i, Attribute::NoAlias);
+    for (User *U : F->users())
+      if (auto *CB = dyn_cast<CallBase>(U); CB && CB->getCalledFunction() == F && i < CB->arg_size())
+        work.push_back(CB->getArgOperand(i));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kernels specialised for their images' formats (issue 13). A read inside a loop tests the
+// format (and the sampler) at run time: uniform branches, and a call of the general code, that
+// keep the loop's loads from being in flight together and the loop from being unrolled. For a
+// kernel that reads images in a loop, the kernel's entry now tests once whether every image
+// argument it reads or writes is RGBA UNORM_INT8 (or every one RGBA FLOAT) and every sampler
+// argument it reads with is nearest with addressing NONE/CLAMP_TO_EDGE/CLAMP (images.cl's
+// fast_sampler), and then runs a copy of its body that calls images.cl's format-known variants
+// (read_imagef__cudacl_rgba8 ...: no test, no call) instead of the built-ins; otherwise its body
+// as it was. Calls whose image is not an argument of the kernel itself, or whose sampler is a
+// constant that is not fast, keep the built-in (which tests for itself) in the copies too.
+
+// The value v came from: through an alloca written exactly once (unoptimised front-end code
+// keeps arguments and locals in allocas) and pointer casts.
+Value *rootOf(Value *v) {
+  for (int depth = 0; depth < 8; depth++) {
+    v = v->stripPointerCasts();
+    auto *L = dyn_cast<LoadInst>(v);
+    auto *AI = L ? dyn_cast<AllocaInst>(L->getPointerOperand()->stripPointerCasts()) : nullptr;
+    if (!AI) return v;
+    StoreInst *only = nullptr;
+    for (User *U : AI->users()) {
+      if (auto *S = dyn_cast<StoreInst>(U)) {
+        if (S->getPointerOperand()->stripPointerCasts() != AI || only) return v;
+        only = S;
+      } else if (!isa<LoadInst>(U) && !isa<IntrinsicInst>(U)) {
+        return v; // escapes (passed by address): not followed
+      }
+    }
+    if (!only) return v;
+    v = only->getValueOperand();
+  }
+  return v;
+}
+
+// images.cl's fast_sampler on a sampler's bits.
+bool fastSamplerBits(uint64_t bits) { return (bits & (0x20 | 0xE)) <= 4; }
+
+struct Mapped {
+  CallInst *call;
+  std::string suffix; // the built-in's mangled name after "_Z11read_imagef" / "_Z12write_imagef"
+  bool write;
+};
+
+bool specializeKernel(Module &M, Function &K, const Module &L) {
+  static const char *kRead = "_Z11read_imagef", *kWrite = "_Z12write_imagef";
+  std::vector<Mapped> calls;
+  std::vector<Argument *> images, samplers;
+  auto addUnique = [](std::vector<Argument *> &v, Argument *a) {
+    if (std::find(v.begin(), v.end(), a) == v.end()) v.push_back(a);
+  };
+  DominatorTree DT(K);
+  LoopInfo LI(DT);
+  bool readInLoop = false;
+  for (Instruction &I : instructions(K)) {
+    auto *CI = dyn_cast<CallInst>(&I);
+    Function *callee = CI ? CI->getCalledFunction() : nullptr;
+    if (!callee || !callee->isDeclaration()) continue;
+    StringRef n = callee->getName();
+    bool write = n.starts_with(kWrite);
+    if (!write && !n.starts_with(kRead)) continue;
+    std::string suffix = n.drop_front(write ? strlen(kWrite) : strlen(kRead)).str();
+    StringRef sfx(suffix);
+    const char *img = write ? "_wo" : "_ro";
+    bool geomOk = false;
+    for (const char *g : {"14ocl_image1d", "14ocl_image2d", "14ocl_image3d"})
+      geomOk = geomOk || sfx.starts_with(std::string(g) + img);
+    if (!geomOk || CI->arg_size() < 2) continue;
+    auto *imgArg = dyn_cast<Argument>(rootOf(CI->getArgOperand(0)));
+    if (!imgArg || imgArg->getParent() != &K) continue;
+    Argument *smpArg = nullptr;
+    bool sampled = !write && sfx.drop_front(16).starts_with("11ocl_sampler");
+    bool floatCoords = sampled && (sfx.ends_with("f") || sfx.ends_with("Dv2_f") || sfx.ends_with("Dv4_f"));
+    if (sampled && floatCoords) {
+      Value *r = rootOf(CI->getArgOperand(1));
+      if (auto *a = dyn_cast<Argument>(r); a && a->getParent() == &K) {
+        smpArg = a;
+      } else if (auto *init = dyn_cast<CallInst>(r);
+                 init && init->getCalledFunction() &&
+                 init->getCalledFunction()->getName() == "__translate_sampler_initializer" &&
+                 isa<ConstantInt>(init->getArgOperand(0))) {
+        if (!fastSamplerBits(cast<ConstantInt>(init->getArgOperand(0))->getZExtValue())) continue;
+      } else {
+        continue;
+      }
+    }
+    // Both variants must exist in images.cl, with the built-in's signature.
+    bool have = true;
+    for (const char *v : {"__cudacl_rgba8", "__cudacl_rgba32f"}) {
+      std::string base = std::string(write ? "write_imagef" : "read_imagef") + v;
+      const Function *F = L.getFunction("_Z" + std::to_string(base.size()) + base + suffix);
+      have = have && F && !F->isDeclaration() && F->getFunctionType() == callee->getFunctionType();
+    }
+    if (!have) continue;
+    addUnique(images, imgArg);
+    if (smpArg) addUnique(samplers, smpArg);
+    calls.push_back({CI, suffix, write});
+    if (!write && LI.getLoopFor(CI->getParent())) readInLoop = true;
+  }
+  if (!readInLoop) return false;
+
+  // The entry block's allocas and the stores of the implicit arguments (to ptxgen's __cudacl_*
+  // variables, which must stay in the entry block) stay; the dispatch goes after them.
+  BasicBlock &entry = K.getEntryBlock();
+  auto implicitStore = [](Instruction &I) {
+    auto *S = dyn_cast<StoreInst>(&I);
+    auto *G = S ? dyn_cast<GlobalVariable>(getUnderlyingObject(S->getPointerOperand())) : nullptr;
+    return G && G->getName().starts_with("__cudacl_");
+  };
+  BasicBlock::iterator split = entry.begin();
+  while (split != entry.end() && (isa<AllocaInst>(&*split) || implicitStore(*split))) ++split;
+  if (split == entry.end()) return false;
+
+  LLVMContext &C = M.getContext();
+  std::vector<Function *> copies;
+  for (const char *v : {"__cudacl_rgba8", "__cudacl_rgba32f"}) {
+    ValueToValueMapTy VMap;
+    Function *F = CloneFunction(&K, VMap);
+    F->setName(K.getName() + "." + std::string(v + 9));
+    F->setLinkage(GlobalValue::InternalLinkage);
+    F->setCallingConv(CallingConv::C);
+    F->clearMetadata();
+    F->addFnAttr(Attribute::AlwaysInline);
+    F->removeFnAttr(Attribute::NoInline);
+    // The implicit-argument stores stay in the kernel's own entry block.
+    std::vector<Instruction *> dead;
+    for (Instruction &I : F->getEntryBlock())
+      if (implicitStore(I)) dead.push_back(&I);
+    for (Instruction *I : dead) I->eraseFromParent();
+    for (const Mapped &m : calls) {
+      auto *CI = cast<CallInst>(VMap[m.call]);
+      std::string base = std::string(m.write ? "write_imagef" : "read_imagef") + v;
+      FunctionCallee var =
+          M.getOrInsertFunction("_Z" + std::to_string(base.size()) + base + m.suffix, CI->getFunctionType());
+      CI->setCalledFunction(var);
+    }
+    copies.push_back(F);
+  }
+
+  // entry: [allocas, implicit stores] -> tests -> copy for RGBA8 / copy for RGBA FLOAT / the body.
+  BasicBlock *body = entry.splitBasicBlock(split, "cudacl.general");
+  entry.getTerminator()->eraseFromParent();
+  IRBuilder<> B(&entry);
+  Value *ok8 = B.getTrue(), *ok32 = B.getTrue();
+  for (Argument *A : images) {
+    Value *p = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), A, 32);
+    Value *f = B.CreateAlignedLoad(B.getInt64Ty(), p, Align(8));
+    ok8 = B.CreateAnd(ok8, B.CreateICmpEQ(f, B.getInt64(0x10D2ull << 32 | 0x10B5)));
+    ok32 = B.CreateAnd(ok32, B.CreateICmpEQ(f, B.getInt64(0x10DEull << 32 | 0x10B5)));
+  }
+  for (Argument *A : samplers) {
+    Value *bits = A->getType()->isPointerTy() ? B.CreatePtrToInt(A, B.getInt64Ty()) : A;
+    bits = B.CreateZExtOrTrunc(bits, B.getInt64Ty());
+    Value *fast = B.CreateICmpULE(B.CreateAnd(bits, B.getInt64(0x2E)), B.getInt64(4));
+    ok8 = B.CreateAnd(ok8, fast);
+    ok32 = B.CreateAnd(ok32, fast);
+  }
+  std::vector<Value *> args;
+  for (Argument &A : K.args()) args.push_back(&A);
+  BasicBlock *b8 = BasicBlock::Create(C, "cudacl.rgba8", &K, body);
+  BasicBlock *t32 = BasicBlock::Create(C, "cudacl.test32", &K, body);
+  BasicBlock *b32 = BasicBlock::Create(C, "cudacl.rgba32f", &K, body);
+  B.CreateCondBr(ok8, b8, t32);
+  for (auto [bb, F] : {std::pair{b8, copies[0]}, std::pair{b32, copies[1]}}) {
+    IRBuilder<> Bb(bb);
+    CallInst *call = Bb.CreateCall(F, args);
+    // The arguments' attributes (byval ...) on the call as on the copy's parameters.
+    std::vector<AttributeSet> params;
+    for (unsigned i = 0; i < F->arg_size(); i++) params.push_back(F->getAttributes().getParamAttrs(i));
+    call->setAttributes(AttributeList::get(C, AttributeSet(), AttributeSet(), params));
+    Bb.CreateRetVoid();
+  }
+  IRBuilder<>(t32).CreateCondBr(ok32, b32, body);
+  return true;
+}
+
+// Specialises every kernel of M that reads images in a loop (see above); L: images.cl.
+void specializeKernels(Module &M, const Module &L) {
+  std::vector<Function *> kernels;
+  for (Function &F : M)
+    if (!F.isDeclaration() && F.getReturnType()->isVoidTy() &&
+        (F.getCallingConv() == CallingConv::SPIR_KERNEL || F.getCallingConv() == CallingConv::PTX_Kernel))
+      kernels.push_back(&F);
+  for (Function *K : kernels) specializeKernel(M, *K, L);
+}
+
 } // namespace
 
 extern "C" {
@@ -126,6 +373,8 @@ int pg_link_images(LLVMModuleRef mref, const char *bc, size_t len, char **log) {
       setImagesLog(log, "error: " + err + "\n");
       return 1;
     }
+    dropConvergent(*L);
+    specializeKernels(M, *L);
     std::vector<std::string> builtins;
     for (Function &F : *L)
       if (!F.isDeclaration() && !F.hasLocalLinkage()) builtins.push_back(F.getName().str());
@@ -133,8 +382,16 @@ int pg_link_images(LLVMModuleRef mref, const char *bc, size_t len, char **log) {
       setImagesLog(log, "error: linking the image built-ins failed\n");
       return 1;
     }
+    std::vector<Function *> linked;
     for (const std::string &n : builtins)
-      if (Function *F = M.getFunction(n); F && !F->isDeclaration()) makeInternalInline(F);
+      if (Function *F = M.getFunction(n); F && !F->isDeclaration()) {
+        makeInternalInline(F);
+        if (isImageBuiltin(F->getName())) linked.push_back(F);
+      }
+    for (Function *F : linked)
+      for (User *U : F->users())
+        if (auto *CB = dyn_cast<CallBase>(U)) CB->removeFnAttr(Attribute::Convergent);
+    markImageArguments(M, linked);
     std::string verr;
     raw_string_ostream os(verr);
     if (verifyModule(M, &os)) {

@@ -267,30 +267,37 @@ CUDACL_INLINE static float4 to_float(uint4 c) { return __builtin_convertvector(c
 CUDACL_INLINE static float4 to_float_signed(int4 c) { return __builtin_convertvector(c, float4); }
 
 // c / d, correctly rounded like the division, for the channel values c of a normalized format
-// (integers of at most 16 bits) and d = 255, 65535, 127 or 32767; r = 1 / d. One residual step
-// after multiplying by the reciprocal: an IEEE division (div.rn.f32) costs about ten instructions
-// and a slow-path branch per channel. Exact for every such c (checked exhaustively against the
-// division by images.rs's test div_norm_equals_the_division_for_every_normalized_channel_value).
-CUDACL_INLINE static float div_norm(float c, float d, float r) {
-  float q = c * r;
-  return __builtin_fmaf(__builtin_fmaf(-q, d, c), r, q);
+// (integers of at most 16 bits) and d = 255, 65535, 127 or 32767: c * (hi + lo) with one
+// rounding, where hi is 1 / d cut to 24 - b significant bits (b = the channel's bits, so c * hi is
+// exact) and lo the rest of 1 / d: one multiplication and one FMA per channel, where an IEEE
+// division (div.rn.f32) costs about ten instructions and a slow-path branch. Exact for every such
+// c (checked exhaustively by images.rs's test
+// div_norm_equals_the_division_for_every_normalized_channel_value, which derives hi and lo the
+// same way).
+CUDACL_INLINE static float div_norm(float c, float hi, float lo) { return __builtin_fmaf(c, lo, c * hi); }
+CUDACL_INLINE static float4 div_norm4(float4 c, float hi, float lo) {
+  return (float4)(div_norm(c.x, hi, lo), div_norm(c.y, hi, lo), div_norm(c.z, hi, lo), div_norm(c.w, hi, lo));
 }
-CUDACL_INLINE static float4 div_norm4(float4 c, float d) {
-  float r = 1.0f / d;
-  return (float4)(div_norm(c.x, d, r), div_norm(c.y, d, r), div_norm(c.z, d, r), div_norm(c.w, d, r));
-}
+#define DIV255_HI 0x1.01p-8f
+#define DIV255_LO 0x1.010102p-24f
+#define DIV65535_HI 0x1p-16f
+#define DIV65535_LO 0x1.0001p-32f
+#define DIV127_HI 0x1.0204p-7f
+#define DIV127_LO 0x1.020408p-28f
+#define DIV32767_HI 0x1p-15f
+#define DIV32767_LO 0x1.0002p-30f
 
 // Pixel words -> float channels (read_imagef).
 CUDACL_INLINE static float4 texel_f(uint type, uint4 w) {
   uint4 c = unpack(w, channel_bytes(type));
   switch (type) {
-  case TYPE_UNORM_INT8: return div_norm4(to_float(c), 255.0f);
-  case TYPE_UNORM_INT16: return div_norm4(to_float(c), 65535.0f);
+  case TYPE_UNORM_INT8: return div_norm4(to_float(c), DIV255_HI, DIV255_LO);
+  case TYPE_UNORM_INT16: return div_norm4(to_float(c), DIV65535_HI, DIV65535_LO);
   case TYPE_SNORM_INT8:
     // -128 and -127 both read as -1.0.
-    return fmax4(div_norm4(to_float_signed(__builtin_convertvector(__builtin_convertvector(c, char4), int4)), 127.0f), -1.0f);
+    return fmax4(div_norm4(to_float_signed(__builtin_convertvector(__builtin_convertvector(c, char4), int4)), DIV127_HI, DIV127_LO), -1.0f);
   case TYPE_SNORM_INT16:
-    return fmax4(div_norm4(to_float_signed(__builtin_convertvector(__builtin_convertvector(c, short4), int4)), 32767.0f), -1.0f);
+    return fmax4(div_norm4(to_float_signed(__builtin_convertvector(__builtin_convertvector(c, short4), int4)), DIV32767_HI, DIV32767_LO), -1.0f);
   case TYPE_HALF_FLOAT:
     return (float4)(half_to_float(c.x), half_to_float(c.y), half_to_float(c.z), half_to_float(c.w));
   case TYPE_SIGNED_INT8: // read_imagef of integer data is undefined: the value as a float
@@ -324,10 +331,25 @@ CUDACL_INLINE static int sat_rte(float x, int lo, int hi) {
   return x != x ? 0 : iclamp(i, lo, hi);
 }
 
+// f clamped to [0, 1] with NaN giving +0 (cvt.sat: PTX defines NaN -> +0 for .sat); then for
+// unsigned normalized channels round(sat01(f) * max) equals sat_rte(f * max, 0, max) for every f
+// (equal products inside [0, 1], 0 and max outside, 0 for NaN) in one instruction less.
+CUDACL_INLINE static float sat01(float f) {
+  float r;
+  __asm__("cvt.sat.f32.f32 %0, %1;" : "=f"(r) : "f"(f));
+  return r;
+}
+// x rounded to the nearest integer, ties to even (x within [0, 65535] here).
+CUDACL_INLINE static uint rni_u(float x) {
+  uint i;
+  __asm__("cvt.rni.u32.f32 %0, %1;" : "=r"(i) : "f"(x));
+  return i;
+}
+
 // float channels -> stored bits (write_imagef), one switch for the four channels.
 #define MAP4(F) ((uint4)(F(s.x), F(s.y), F(s.z), F(s.w)))
-#define UNORM8(f) ((uint)sat_rte((f) * 255.0f, 0, 255))
-#define UNORM16(f) ((uint)sat_rte((f) * 65535.0f, 0, 65535))
+#define UNORM8(f) rni_u(sat01(f) * 255.0f)
+#define UNORM16(f) rni_u(sat01(f) * 65535.0f)
 #define SNORM8(f) ((uint)sat_rte((f) * 127.0f, -127, 127) & 0xffu)
 #define SNORM16(f) ((uint)sat_rte((f) * 32767.0f, -32767, 32767) & 0xffffu)
 CUDACL_INLINE static uint4 from_float4(uint type, float4 s) {
@@ -584,6 +606,271 @@ CUDACL_INLINE static void write_u(desc_t d, int g, int4 c, uint4 v) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Fast paths (issue 13). Everything above is decided at run time on the descriptor and the
+// sampler; inlined into a kernel, one read is a chain of uniform branches (filter, addressing,
+// geometry, element size, data type, order) some 100 instructions long, and a loop of reads is
+// not unrolled. So read_imagef (with a nearest sampler addressing NONE, CLAMP_TO_EDGE or CLAMP,
+// or without a sampler) and write_imagef of 1-D, 2-D and 3-D images first test for the two
+// commonest formats, RGBA UNORM_INT8 and RGBA FLOAT, and do those in straight-line code (one
+// surface instruction, the conversion, no other branch); every other case calls the general code
+// above out of line (noinline, reads also `pure`: the loop around a read stays small enough for
+// LLVM to unroll, and the descriptor loads and tests are still hoisted out of it). Image arguments
+// are marked noalias readonly dereferenceable by the link step (bridge/images.cpp), so the
+// descriptor loads go through the non-coherent cache and may be hoisted past stores. Results are
+// those of the general code, bit for bit (the fast pieces say why).
+// ---------------------------------------------------------------------------------------------
+
+#define FORMAT(order, type) ((ulong)(type) << 32 | (ulong)(order))
+#define FORMAT_RGBA_UNORM8 FORMAT(ORDER_RGBA, TYPE_UNORM_INT8)
+#define FORMAT_RGBA_FLOAT FORMAT(ORDER_RGBA, TYPE_FLOAT)
+
+// The descriptor's order and data type (bytes 32 and 36) as one 64-bit word, as FORMAT makes it.
+CUDACL_INLINE static ulong format_of(desc_t d) { return *(__global const ulong *)&d->order; }
+
+CUDACL_INLINE static bool has_fast_path(int g) { return g == G1D || g == G2D || g == G3D; }
+
+// Nearest filtering with addressing NONE (0), CLAMP_TO_EDGE (2) or CLAMP (4).
+CUDACL_INLINE static bool fast_sampler(uint smp) {
+  return (smp & (SMP_FILTER_LINEAR | SMP_ADDRESS_MASK)) <= SMP_ADDRESS_CLAMP;
+}
+
+// The fast paths convert between integers and floats without the conversion instructions
+// (I2F, F2I: 16 per clock and SM on sm_90, an eighth of the FP32 rate; a 3x3 filter of RGBA8
+// made 36 of them per pixel): through a float whose exponent makes its lowest mantissa bits an
+// integer, M = 2^23 + 2^22 (ulp 1 over [2^23, 2^24)). An integer c of at most 22 bits becomes
+// exactly the float c as (the float of bits bits(M) + c) - M; a float x with |x| <= 2^21 becomes
+// round(x) in the low bits of x + M (the FP32 add rounds to nearest even, as cvt.rni does), and
+// floor(x) with the add rounding down.
+#define MAGIC 12582912.0f
+#define MAGIC_BITS 0x4B400000u
+
+// floor(x) for |x| <= 2^21 (a fast path's clamped coordinate): the add rounding down.
+CUDACL_INLINE static int floor_small(float x) { return as_int(__nvvm_add_rm_f(x, MAGIC)) - (int)MAGIC_BITS; }
+
+// nearest_index for fast_sampler's modes, the same index: floor(u) kept within [-1, n] (NONE,
+// CLAMP) or [0, n - 1] (CLAMP_TO_EDGE). Clamping u to those integer bounds before the floor
+// equals clamping after it (floor is monotone and keeps integers), and NaN becomes the lower
+// bound, as nearest_index's fmax(floor(NaN), -1) does. Plain LLVM operations (no inline asm), so
+// that an index that does not change in a loop (a filter's row) is computed once before it.
+CUDACL_INLINE static int nearest_fast(float s, int n, uint smp) {
+  bool edge = (smp & SMP_ADDRESS_MASK) == SMP_ADDRESS_CLAMP_TO_EDGE;
+  float u = s * ((smp & SMP_NORMALIZED) ? (float)n : 1.0f);
+  float lo = edge ? 0.0f : -1.0f, hi = (float)(edge ? n - 1 : n);
+  return floor_small(__builtin_fminf(__builtin_fmaxf(u, lo), hi));
+}
+
+// The pixel words at (x, y, z) of a fast-path image (esz: 4 or 16, a constant). Outside the
+// image (the border of a CLAMP sampler: x or y -1 or n) suld's .zero mode reads zeros, the
+// border colour of RGBA formats; reads without a sampler outside the image are undefined.
+CUDACL_INLINE static uint4 fetch_fast(ulong s, int g, uint esz, int x, int y, int z) {
+  int bx = x * (int)esz;
+  return g == G1D ? suld_1d(s, bx, 0, 0, esz) : g == G2D ? suld_2d(s, bx, y, 0, esz) : suld_3d(s, bx, y, z, esz);
+}
+
+CUDACL_INLINE static void store_fast(ulong s, int g, uint esz, int x, int y, int z, uint4 v) {
+  int bx = x * (int)esz;
+  if (g == G1D) sust_1d(s, bx, 0, 0, esz, v);
+  else if (g == G2D) sust_2d(s, bx, y, 0, esz, v);
+  else sust_3d(s, bx, y, z, esz, v);
+}
+
+// byte k of w as a float (0 ... 255), exactly: one prmt puts it under MAGIC's upper bytes (its
+// selector: byte k of w, then bytes 0, 2 and 3 of MAGIC_BITS = 00 40 4B).
+CUDACL_INLINE static float byte_f(uint w, uint k) {
+  return as_float(__nvvm_prmt(w, MAGIC_BITS, 0x7640u | k)) - MAGIC;
+}
+
+// RGBA UNORM_INT8 pixel word -> (r, g, b, a): texel_f's UNORM_INT8 case, order RGBA (the same
+// channel floats, divided the same way).
+CUDACL_INLINE static float4 rgba8_f(uint w) {
+  return div_norm4((float4)(byte_f(w, 0), byte_f(w, 1), byte_f(w, 2), byte_f(w, 3)), DIV255_HI, DIV255_LO);
+}
+
+// round(sat01(f) * 255) (0 ... 255) in the low byte of the result (its other bits are MAGIC's):
+// rni_u(sat01(f) * 255.0f)'s value, the rounding done by the add.
+CUDACL_INLINE static uint unorm8_low(float f) { return as_uint(sat01(f) * 255.0f + MAGIC); }
+
+// (r, g, b, a) -> RGBA UNORM_INT8 pixel word: from_float4's UNORM_INT8 case, packed.
+CUDACL_INLINE static uint f_rgba8(float4 v) {
+  // prmt: bytes 0 of r and g into bytes 0 and 1, of b and a likewise, then the two halves.
+  uint rg = __nvvm_prmt(unorm8_low(v.x), unorm8_low(v.y), 0x0040u);
+  uint ba = __nvvm_prmt(unorm8_low(v.z), unorm8_low(v.w), 0x0040u);
+  return __nvvm_prmt(rg, ba, 0x5410u);
+}
+
+// The general code, out of line, one function per geometry (g constant inside).
+#define OUT_OF_LINE(G)                                                                             \
+  __attribute__((noinline, pure)) static float4 sample_f_##G(desc_t d, uint smp, float4 c) {       \
+    return sample_f(d, G, smp, c);                                                                 \
+  }                                                                                                \
+  __attribute__((noinline, pure)) static float4 load_f_##G(desc_t d, int4 c) {                     \
+    return words_f(d, load_at(d, G, c));                                                           \
+  }                                                                                                \
+  __attribute__((noinline)) static void write_f_##G(desc_t d, int4 c, float4 v) {                 \
+    write_f(d, G, c, v);                                                                           \
+  }
+OUT_OF_LINE(G1D)
+OUT_OF_LINE(G2D)
+OUT_OF_LINE(G3D)
+
+// The general code of geometry g: out of line for the fast path's geometries, inline otherwise.
+CUDACL_INLINE static float4 sample_f_general(desc_t d, int g, uint smp, float4 c) {
+  return g == G1D ? sample_f_G1D(d, smp, c) : g == G2D ? sample_f_G2D(d, smp, c) : g == G3D ? sample_f_G3D(d, smp, c) : sample_f(d, g, smp, c);
+}
+CUDACL_INLINE static float4 load_f_general(desc_t d, int g, int4 c) {
+  return g == G1D ? load_f_G1D(d, c) : g == G2D ? load_f_G2D(d, c) : g == G3D ? load_f_G3D(d, c) : words_f(d, load_at(d, g, c));
+}
+CUDACL_INLINE static void write_f_general(desc_t d, int g, int4 c, float4 v) {
+  if (g == G1D) write_f_G1D(d, c, v);
+  else if (g == G2D) write_f_G2D(d, c, v);
+  else if (g == G3D) write_f_G3D(d, c, v);
+  else write_f(d, g, c, v);
+}
+
+// The descriptor fields a sampled read's fast path needs.
+struct fast_desc {
+  ulong surface, format;
+  int w, h, dep;
+};
+CUDACL_INLINE static struct fast_desc fast_desc_of(desc_t d, int g) {
+  struct fast_desc f = {d->surface, format_of(d), (int)d->width, g != G1D ? (int)d->height : 0,
+                        g == G3D ? (int)d->depth : 0};
+  return f;
+}
+
+// Which fast path a read or write takes: FAST_RGBA8, FAST_RGBA32F or 0 (the general code), as
+// one 32-bit value computed from the descriptor (and the sampler) before any branch, so that
+// each read in a loop tests one register (a 64-bit compare is two instructions, and LLVM would
+// test the sampler and the format apart).
+#define FAST_RGBA8 1
+#define FAST_RGBA32F 2
+CUDACL_INLINE static uint fast_kind(ulong format, bool sampler_ok) {
+  uint k = format == FORMAT_RGBA_UNORM8 ? FAST_RGBA8 : format == FORMAT_RGBA_FLOAT ? FAST_RGBA32F : 0;
+  return sampler_ok ? k : 0;
+}
+
+// read_imagef with a sampler and float coordinates.
+CUDACL_INLINE static float4 read_f_sampled(desc_t d, int g, uint smp, float4 c) {
+  if (has_fast_path(g)) {
+    struct fast_desc f = fast_desc_of(d, g);
+    uint k = fast_kind(f.format, fast_sampler(smp));
+    if (k != 0) {
+      int x = nearest_fast(c.x, f.w, smp);
+      int y = g != G1D ? nearest_fast(c.y, f.h, smp) : 0;
+      int z = g == G3D ? nearest_fast(c.z, f.dep, smp) : 0;
+      if (k == FAST_RGBA8) return rgba8_f(fetch_fast(f.surface, g, 4, x, y, z).x);
+      return as_float4(fetch_fast(f.surface, g, 16, x, y, z));
+    }
+  }
+  return sample_f_general(d, g, smp, c);
+}
+
+// read_imagef with a sampler and integer coordinates (OpenCL 1.2 allows them with unnormalized
+// nearest samplers addressing CLAMP_TO_EDGE, CLAMP or NONE; like sample_int_coords, any other
+// sampler is taken as reading the border outside the image): each coordinate kept within
+// [0, n - 1] for CLAMP_TO_EDGE, else within [-1, n], where suld's .zero reads the border's zeros
+// (and x * esz cannot wrap around into the image).
+CUDACL_INLINE static int int_index_fast(int x, int n, uint smp) {
+  bool edge = (smp & SMP_ADDRESS_MASK) == SMP_ADDRESS_CLAMP_TO_EDGE;
+  return iclamp(x, edge ? 0 : -1, edge ? n - 1 : n);
+}
+CUDACL_INLINE static float4 read_f_sampled_int(desc_t d, int g, uint smp, int4 c) {
+  if (has_fast_path(g)) {
+    struct fast_desc f = fast_desc_of(d, g);
+    uint k = fast_kind(f.format, true);
+    if (k != 0) {
+      int x = int_index_fast(c.x, f.w, smp);
+      int y = g != G1D ? int_index_fast(c.y, f.h, smp) : 0;
+      int z = g == G3D ? int_index_fast(c.z, f.dep, smp) : 0;
+      if (k == FAST_RGBA8) return rgba8_f(fetch_fast(f.surface, g, 4, x, y, z).x);
+      return as_float4(fetch_fast(f.surface, g, 16, x, y, z));
+    }
+  }
+  return words_f(d, sample_int_coords(d, g, smp, c));
+}
+
+// read_imagef without a sampler.
+CUDACL_INLINE static float4 read_f_unsampled(desc_t d, int g, int4 c) {
+  if (has_fast_path(g)) {
+    ulong s = d->surface, f = format_of(d);
+    int y = g != G1D ? c.y : 0, z = g == G3D ? c.z : 0;
+    if (f == FORMAT_RGBA_UNORM8) return rgba8_f(fetch_fast(s, g, 4, c.x, y, z).x);
+    if (f == FORMAT_RGBA_FLOAT) return as_float4(fetch_fast(s, g, 16, c.x, y, z));
+  }
+  return load_f_general(d, g, c);
+}
+
+// write_imagef. The empty volatile asm (it emits nothing) keeps the load of the surface handle
+// ahead of the format test: left to itself LLVM loads the format, branches, then loads the
+// handle, two round trips to memory in a row before the store.
+CUDACL_INLINE static void write_f_any(desc_t d, int g, int4 c, float4 v) {
+  if (has_fast_path(g)) {
+    ulong s = d->surface, f = format_of(d);
+    __asm__ volatile("" ::"l"(s), "l"(f));
+    int y = g != G1D ? c.y : 0, z = g == G3D ? c.z : 0;
+    if (__builtin_expect(f == FORMAT_RGBA_UNORM8, 1)) {
+      store_fast(s, g, 4, c.x, y, z, (uint4)(f_rgba8(v), 0, 0, 0));
+      return;
+    }
+    if (f == FORMAT_RGBA_FLOAT) {
+      store_fast(s, g, 16, c.x, y, z, as_uint4(v));
+      return;
+    }
+  }
+  write_f_general(d, g, c, v);
+}
+
+// Format-known variants (read_imagef__cudacl_rgba8 ...), not OpenCL built-ins: the link step
+// (bridge/images.cpp, specializeKernels) gives a kernel that reads images in a loop two copies
+// of its body that run when every image it reads or writes is RGBA UNORM_INT8 (or every one RGBA
+// FLOAT) and every sampler argument is a fast_sampler, and calls these there instead of the
+// built-ins. No test is left in them: the loop of reads is straight-line code, small enough to
+// unroll, with its loads in flight together. The sampled float-coordinate ones are only called
+// with a sampler known to be a fast_sampler (checked at the kernel's entry, or a constant).
+CUDACL_INLINE static float4 read_f_known(desc_t d, int g, uint smp, float4 c, uint k) {
+  struct fast_desc f = fast_desc_of(d, g);
+  int x = nearest_fast(c.x, f.w, smp);
+  int y = g != G1D ? nearest_fast(c.y, f.h, smp) : 0;
+  int z = g == G3D ? nearest_fast(c.z, f.dep, smp) : 0;
+  if (k == FAST_RGBA8) return rgba8_f(fetch_fast(f.surface, g, 4, x, y, z).x);
+  return as_float4(fetch_fast(f.surface, g, 16, x, y, z));
+}
+CUDACL_INLINE static float4 read_f_known_int(desc_t d, int g, uint smp, int4 c, uint k) {
+  struct fast_desc f = fast_desc_of(d, g);
+  int x = int_index_fast(c.x, f.w, smp);
+  int y = g != G1D ? int_index_fast(c.y, f.h, smp) : 0;
+  int z = g == G3D ? int_index_fast(c.z, f.dep, smp) : 0;
+  if (k == FAST_RGBA8) return rgba8_f(fetch_fast(f.surface, g, 4, x, y, z).x);
+  return as_float4(fetch_fast(f.surface, g, 16, x, y, z));
+}
+CUDACL_INLINE static float4 read_f_known_unsampled(desc_t d, int g, int4 c, uint k) {
+  ulong s = d->surface;
+  int y = g != G1D ? c.y : 0, z = g == G3D ? c.z : 0;
+  if (k == FAST_RGBA8) return rgba8_f(fetch_fast(s, g, 4, c.x, y, z).x);
+  return as_float4(fetch_fast(s, g, 16, c.x, y, z));
+}
+CUDACL_INLINE static void write_f_known(desc_t d, int g, int4 c, float4 v, uint k) {
+  ulong s = d->surface;
+  int y = g != G1D ? c.y : 0, z = g == G3D ? c.z : 0;
+  if (k == FAST_RGBA8) store_fast(s, g, 4, c.x, y, z, (uint4)(f_rgba8(v), 0, 0, 0));
+  else store_fast(s, g, 16, c.x, y, z, as_uint4(v));
+}
+
+#define KNOWN_VARIANTS(IMG, G, N, ITYPE, FTYPE, SUFFIX, K)                                          \
+  OVL float4 read_imagef##SUFFIX(read_only IMG im, sampler_t s, FTYPE c) {                         \
+    return read_f_known(__cudacl_desc(im), G, __cudacl_sampler(s), F4_##N(c), K);                  \
+  }                                                                                                \
+  OVL float4 read_imagef##SUFFIX(read_only IMG im, sampler_t s, ITYPE c) {                         \
+    return read_f_known_int(__cudacl_desc(im), G, __cudacl_sampler(s), I4_##N(c), K);              \
+  }                                                                                                \
+  OVL float4 read_imagef##SUFFIX(read_only IMG im, ITYPE c) {                                      \
+    return read_f_known_unsampled(__cudacl_desc(im), G, I4_##N(c), K);                             \
+  }                                                                                                \
+  OVL void write_imagef##SUFFIX(write_only IMG im, ITYPE c, float4 v) {                            \
+    write_f_known(__cudacl_desc(im), G, I4_##N(c), v, K);                                          \
+  }
+
+// ---------------------------------------------------------------------------------------------
 // The built-ins (OpenCL 1.2 6.12.14). Coordinates are widened to 4 components: I4/F4 take the
 // coordinate type of each image type to int4/float4.
 // ---------------------------------------------------------------------------------------------
@@ -598,11 +885,10 @@ CUDACL_INLINE static void write_u(desc_t d, int g, int4 c, uint4 v) {
 // Reads with a sampler (int and float coordinates) and without.
 #define READS(IMG, G, N, ITYPE, FTYPE)                                                             \
   OVL float4 read_imagef(read_only IMG im, sampler_t s, ITYPE c) {                                 \
-    desc_t d = __cudacl_desc(im);                                                                  \
-    return words_f(d, sample_int_coords(d, G, __cudacl_sampler(s), I4_##N(c)));                    \
+    return read_f_sampled_int(__cudacl_desc(im), G, __cudacl_sampler(s), I4_##N(c));               \
   }                                                                                                \
   OVL float4 read_imagef(read_only IMG im, sampler_t s, FTYPE c) {                                 \
-    return sample_f(__cudacl_desc(im), G, __cudacl_sampler(s), F4_##N(c));                         \
+    return read_f_sampled(__cudacl_desc(im), G, __cudacl_sampler(s), F4_##N(c));                   \
   }                                                                                                \
   OVL int4 read_imagei(read_only IMG im, sampler_t s, ITYPE c) {                                   \
     desc_t d = __cudacl_desc(im);                                                                  \
@@ -622,8 +908,7 @@ CUDACL_INLINE static void write_u(desc_t d, int g, int4 c, uint4 v) {
 
 #define SAMPLERLESS_READS(IMG, G, N, ITYPE)                                                        \
   OVL float4 read_imagef(read_only IMG im, ITYPE c) {                                              \
-    desc_t d = __cudacl_desc(im);                                                                  \
-    return words_f(d, load_at(d, G, I4_##N(c)));                                                   \
+    return read_f_unsampled(__cudacl_desc(im), G, I4_##N(c));                                      \
   }                                                                                                \
   OVL int4 read_imagei(read_only IMG im, ITYPE c) {                                                \
     desc_t d = __cudacl_desc(im);                                                                  \
@@ -636,7 +921,7 @@ CUDACL_INLINE static void write_u(desc_t d, int g, int4 c, uint4 v) {
 
 #define WRITES(IMG, G, N, ITYPE)                                                                   \
   OVL void write_imagef(write_only IMG im, ITYPE c, float4 v) {                                    \
-    write_f(__cudacl_desc(im), G, I4_##N(c), v);                                                   \
+    write_f_any(__cudacl_desc(im), G, I4_##N(c), v);                                               \
   }                                                                                                \
   OVL void write_imagei(write_only IMG im, ITYPE c, int4 v) {                                      \
     write_i(__cudacl_desc(im), G, I4_##N(c), v);                                                   \
@@ -658,6 +943,13 @@ WRITES(image1d_array_t, G1DA, 2, int2)
 WRITES(image2d_t, G2D, 2, int2)
 WRITES(image2d_array_t, G2DA, 4, int4)
 WRITES(image3d_t, G3D, 4, int4)
+
+KNOWN_VARIANTS(image1d_t, G1D, 1, int, float, __cudacl_rgba8, FAST_RGBA8)
+KNOWN_VARIANTS(image2d_t, G2D, 2, int2, float2, __cudacl_rgba8, FAST_RGBA8)
+KNOWN_VARIANTS(image3d_t, G3D, 4, int4, float4, __cudacl_rgba8, FAST_RGBA8)
+KNOWN_VARIANTS(image1d_t, G1D, 1, int, float, __cudacl_rgba32f, FAST_RGBA32F)
+KNOWN_VARIANTS(image2d_t, G2D, 2, int2, float2, __cudacl_rgba32f, FAST_RGBA32F)
+KNOWN_VARIANTS(image3d_t, G3D, 4, int4, float4, __cudacl_rgba32f, FAST_RGBA32F)
 
 // Queries, for read_only and write_only images.
 #define QUERIES_ACCESS(ACC, IMG)                                                                   \

@@ -57,26 +57,79 @@ pub(crate) fn link(m: &Module) -> Result<bool, BuildError> {
 
 #[cfg(test)]
 mod tests {
-    /// images.cl's `div_norm` (multiply by the reciprocal, then one fused residual step) gives
-    /// the correctly rounded quotient of the division it replaces for every channel value of
-    /// the normalized formats; multiplying by the reciprocal alone would not (126 of the 256
-    /// UNORM_INT8 values differ).
+    /// images.cl's `div_norm`: c * hi + c * lo with one rounding (an FMA over an exact product),
+    /// where hi is 1 / d cut to 24 - b significant bits (b: the channel's bits, so c * hi is
+    /// exact) and lo = 1 / d - hi, gives the correctly rounded quotient c / d for every channel
+    /// value of the normalized formats; multiplying by the reciprocal alone would not (126 of the
+    /// 256 UNORM_INT8 values differ). Derives hi and lo here and checks that images.cl has them.
     #[test]
     fn div_norm_equals_the_division_for_every_normalized_channel_value() {
-        for (d, lo, hi) in
-            [(255.0f32, 0, 255), (65535.0, 0, 65535), (127.0, -128, 127), (32767.0, -32768, 32767)]
-        {
-            let r = 1.0 / d;
+        for (d, lo, hi, bits, name) in [
+            (255.0f32, 0, 255, 8, "DIV255"),
+            (65535.0, 0, 65535, 16, "DIV65535"),
+            (127.0, -128, 127, 8, "DIV127"),
+            (32767.0, -32768, 32767, 16, "DIV32767"),
+        ] {
+            let r = 1.0f64 / f64::from(d);
+            // 1 / d to 24 - bits significant bits (truncated), then the rest.
+            let keep = 24 - bits;
+            let rh = f32::from_bits((r as f32).to_bits() & !((1u32 << (24 - keep)) - 1));
+            let rl = (r - f64::from(rh)) as f32;
             let mut mul_only_differs = 0;
             for i in lo..=hi {
                 let c = i as f32;
-                let q = c * r;
-                let fused = (-q).mul_add(d, c).mul_add(r, q);
-                assert_eq!(fused.to_bits(), (c / d).to_bits(), "{c} / {d}");
-                mul_only_differs += usize::from(q.to_bits() != (c / d).to_bits());
+                let p = c * rh;
+                assert_eq!(f64::from(p), f64::from(c) * f64::from(rh), "{c} * hi is not exact");
+                let q = c.mul_add(rl, p);
+                assert_eq!(q.to_bits(), (c / d).to_bits(), "{c} / {d}");
+                mul_only_differs += usize::from((c * (1.0 / d)).to_bits() != (c / d).to_bits());
             }
-            assert!(mul_only_differs > 0, "the residual step is needed for {d}");
+            assert!(mul_only_differs > 0, "the two-part reciprocal is needed for {d}");
+            let def = |part: &str, v: f32| format!("#define {name}_{part} {}f", hex_float(v));
+            for line in [def("HI", rh), def("LO", rl)] {
+                assert!(super::SOURCE.contains(&line), "images.cl lacks `{line}`");
+            }
         }
-        assert!(super::SOURCE.contains("__builtin_fmaf(__builtin_fmaf(-q, d, c), r, q)"));
+        assert!(super::SOURCE.contains("__builtin_fmaf(c, lo, c * hi)"));
+    }
+
+    /// images.cl's conversions without I2F/F2I: with M = 1.5 * 2^23 (ulp 1 over [2^23, 2^24)),
+    /// the float of bits bits(M) | c minus M is c for every byte c, and the low byte of
+    /// sat(f) * 255 + M (an FP32 add, rounding to nearest even) is what cvt.rni gives for
+    /// sat(f) * 255, for every 16th float in [0, 1.5] and the special values.
+    #[test]
+    fn magic_float_conversions_are_exact() {
+        const M: f32 = 12582912.0;
+        assert_eq!(M.to_bits(), 0x4B40_0000);
+        assert!(
+            super::SOURCE.contains("#define MAGIC 12582912.0f")
+                && super::SOURCE.contains("#define MAGIC_BITS 0x4B400000u")
+        );
+        for c in 0u32..256 {
+            assert_eq!(f32::from_bits(0x4B40_0000 | c) - M, c as f32);
+        }
+        let sat = |f: f32| if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
+        let specials = [-0.0f32, -1.0, f32::NEG_INFINITY, f32::INFINITY, f32::NAN, 2.0, 1e30, 0.5 / 255.0];
+        let sample = (0..0x3fc0_0000u32).step_by(16).map(f32::from_bits).chain(specials);
+        for f in sample {
+            let x = sat(f) * 255.0;
+            let low = (x + M).to_bits() & 0xff;
+            assert_eq!(low, x.round_ties_even() as u32, "{f}");
+        }
+    }
+
+    /// A normal f32 as a C hexadecimal float literal without trailing zero digits (0x1.01p-8).
+    fn hex_float(v: f32) -> String {
+        let bits = v.to_bits();
+        let exp = ((bits >> 23) & 0xff) as i32 - 127;
+        let mut frac = format!("{:06x}", (bits & 0x7f_ffff) << 1);
+        while frac.ends_with('0') {
+            frac.pop();
+        }
+        if frac.is_empty() {
+            format!("0x1p{exp}")
+        } else {
+            format!("0x1.{frac}p{exp}")
+        }
     }
 }

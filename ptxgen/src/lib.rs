@@ -9,6 +9,7 @@
 
 mod binary;
 mod cache;
+mod callseq;
 mod ffi;
 mod headers;
 mod images;

@@ -473,7 +473,8 @@ pub(crate) fn optimize_and_emit(
     let mut out: *mut c_char = std::ptr::null_mut();
     // SAFETY: mr is live; out and log are local out-pointers.
     stage(unsafe { ffi::pg_codegen(mr, sm, ptx, opt, fma, &mut out, &mut log) }, log, "PTX code generation")?;
-    let ptx_text = ffi::take_string(out);
+    // The same module must give the same text, whatever was compiled before it (callseq.rs).
+    let ptx_text = crate::callseq::renumber(&ffi::take_string(out));
     t.lap("codegen");
     Ok((ptx_text, kernels))
 }

@@ -1296,8 +1296,10 @@ fn split_and_whole_builds_agree() {
 
 /// The image built-ins are linked from ptxgen's images.cl: reads and writes are surface
 /// instructions with the .zero out-of-range mode (never .trap, which would fault the context),
-/// image and sampler arguments are 8-byte slots, a constant sampler folds to its bits, and
-/// nothing of images.cl is left as a callable function.
+/// image and sampler arguments are 8-byte slots, a constant sampler folds to its bits, and the
+/// only functions of images.cl left callable are the general code behind the fast paths
+/// (read_imagef and write_imagef of 1-D, 2-D and 3-D images), which a read of a fast format
+/// does not call.
 #[test]
 fn image_builtins_use_surface_instructions() {
     setup();
@@ -1313,7 +1315,11 @@ fn image_builtins_use_surface_instructions() {
         assert!(l.contains(".zero "), "surface access without .zero: {l}");
     }
     assert!(!p.ptx.contains(".trap"), ".trap in the PTX");
-    assert!(!p.ptx.contains(".func"), "an image function was not inlined");
+    for l in p.ptx.lines().filter(|l| l.starts_with(".func")) {
+        let name = l.trim_end_matches('(').split_whitespace().last().unwrap_or("");
+        let general = ["sample_f_G", "load_f_G", "write_f_G"].iter().any(|g| name.starts_with(g));
+        assert!(general, "an image function was not inlined: {l}");
+    }
     // image1d_buffer: global memory, no surface.
     assert!(p.ptx.contains("ld.global") && p.ptx.contains("st.global"));
     let reads = kernel(&p, "reads");
@@ -1336,6 +1342,30 @@ fn image_builtins_use_surface_instructions() {
     assert!(p.ptx.contains("suld.b.2d.b32.zero"));
     assert!(!p.ptx.contains("__translate_sampler_initializer") && !p.ptx.contains(".func"));
     assert!(p.ptx.contains("max.s32") && p.ptx.contains("min.s32"), "no clamp to the edge");
+    // The fast paths: a float-coordinate read with a sampler argument and a write of a 2-D image
+    // test the descriptor's (order, type) word against RGBA UNORM_INT8 and RGBA FLOAT and read
+    // and write those with one surface instruction, in line; the descriptor is loaded through
+    // the non-coherent path (image arguments are noalias readonly dereferenceable); only other
+    // formats and samplers call the general code. The kernel reads in a loop, so it is also
+    // specialised (bridge/images.cpp): copies of its body for all-RGBA8 and all-RGBA-FLOAT
+    // images with a fast sampler, fully unrolled, 9 loads each, no call.
+    let f3 = "__kernel void f(read_only image2d_t in, sampler_t s, write_only image2d_t out) {\n\
+              int x = get_global_id(0), y = get_global_id(1); float4 acc = (float4)(0.0f);\n\
+              for (int dy = -1; dy <= 1; dy++) for (int dx = -1; dx <= 1; dx++)\n\
+              acc += read_imagef(in, s, (float2)(x + dx + 0.5f, y + dy + 0.5f));\n\
+              write_imagef(out, (int2)(x, y), acc); }";
+    let p = build_nc(f3, "", &H100).expect("the 3x3 filter builds");
+    let rgba8 = (0x10d2u64 << 32 | 0x10b5).to_string();
+    let rgba32f = (0x10deu64 << 32 | 0x10b5).to_string();
+    assert!(p.ptx.contains(&rgba8) && p.ptx.contains(&rgba32f), "no test of the fast formats");
+    assert!(p.ptx.contains("ld.global.nc.u64"), "descriptor not loaded through .nc");
+    let body = p.ptx.split(".entry f(").nth(1).expect("entry f");
+    let b32 = body.matches("suld.b.2d.b32.zero").count();
+    assert!(b32 > 9, "{b32} RGBA8 loads in line: no specialised, unrolled copy");
+    let v4 = body.matches("suld.b.2d.v4.b32.zero").count();
+    assert!(v4 > 9, "{v4} RGBA FLOAT loads in line: no specialised, unrolled copy");
+    assert!(body.contains("sust.b.2d.b32.zero") && body.contains("sust.b.2d.v4.b32.zero"));
+    assert!(body.contains("sample_f_G2D") && body.contains("write_f_G2D"));
     // Without images nothing of this is linked.
     let p = build_nc("__kernel void k(__global int *o) { o[0] = 1; }", "", &H100).expect("builds");
     assert!(!p.ptx.contains("suld") && !p.ptx.contains("sust"));
