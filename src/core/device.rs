@@ -53,7 +53,10 @@ impl ImageLimits {
             ],
             max_array: a(A::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS)
                 .min(a(A::CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS)),
-            // Pixels of up to 16 bytes in one allocation, capped as NVIDIA's OpenCL does (2^27).
+            // Pixels of up to 16 bytes in one allocation, capped at 2^27 pixels (2 GiB at 16
+            // bytes). Not a CUDA limit (an image1d_buffer is linear memory, addressed with 64-bit
+            // offsets): NVIDIA's OpenCL reports 2^28 on an H100 with driver 580 (clinfo,
+            // 2026-11-23), so the CTS's random image1d_buffers are half as long on cudacl.
             max_buffer: ((max_alloc / 16) as usize).min(1 << 27),
         }
     }
