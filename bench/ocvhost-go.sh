@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # On the GPU machine: where OpenCV's fixed cost per operation goes, per OpenCL call, on NVIDIA's
 # OpenCL and on cudacl (the lead's $CUDACL_LIB, and this folder's libcudacl.so.xz when staged).
-# Staged by bench/ocvhost-stage.sh as go.sh beside cltrace.so and appbench; OpenCV itself (and
+# Staged (bench/ocvhost-stage.sh) as go.sh beside cltrace.so, appbench and libcudacl.so.xz; OpenCV itself (and
 # ocvbench, clcount.so) comes from the opencv12 folder next to this one (bench/opencv/stage.sh).
 # Prints per platform and operation: steady/enqueue/pipelined ms (ocvbench's ROW) and the host
-# microseconds per operation of each OpenCL entry point (cltrace, steady state), then appbench's
+# microseconds per operation of each OpenCL entry point (cltrace, steady state; name:us/calls,
+# most first), then appbench's
 # OpenCV-sequence rows. Traces go to $OUT/ocvhost/traces.txz.
 set -uo pipefail
 G=$(cd "$(dirname "$0")" && pwd)
@@ -35,7 +36,9 @@ summ() {
       if (k <= half) continue
       t[f[4]] += f[2]; c[f[4]]++; if (f[4] == "(callback)") { d += f[6]; if (f[3] != f0) oth++ } else f0 = f[3] }
     n = nd - half; if (n < 1) n = 1
-    s = ""; for (x in t) if (x != "(callback)") s = s sprintf("%s:%.1f/%.3g ", substr(x, 3), t[x] / n, c[x] / n)
+    m = 0; for (x in t) if (x != "(callback)") name[++m] = x
+    for (a = 1; a <= m; a++) for (b = a + 1; b <= m; b++) if (t[name[b]] > t[name[a]]) { y = name[a]; name[a] = name[b]; name[b] = y }
+    s = ""; for (a = 1; a <= m; a++) { x = name[a]; s = s sprintf("%s:%.1f/%.3g ", substr(x, 3), t[x] / n, c[x] / n) }
     printf "%s cb-delay %.0fus cb-other-thread %d/%d", s, c["(callback)"] ? d / c["(callback)"] : 0, oth, c["(callback)"] }' "$1"
 }
 for op in ${ops//,/ }; do
@@ -47,10 +50,13 @@ for op in ${ops//,/ }; do
     echo "$op $p: $row | $(summ $B/t/$p-$op.txt | tr -s ' ' | cut -c1-330)"
   done
 done 2>&1 | tee $B/t/summary.txt | cut -c1-400
-# appbench's rows of OpenCV's per-operation sequence, when this appbench has them.
+# appbench's rows of OpenCV's per-operation sequence (and the plain launch rows beside them).
 if [ -x "$G/appbench" ]; then
   for p in $plats; do
-    echo "appbench $p: $(OCL_ICD_VENDORS=$B/v/$p/ CUDACL_CACHE_DIR=$B/cc-$p timeout 60 "$G/appbench" --ocvseq 2>&1 | tr '\n' ' ' | cut -c1-300)"
+    name=cudacl; [ $p = nvidia ] && name=NVIDIA
+    OCL_ICD_VENDORS=$B/v/$p/ CL_PLATFORM_NAME=$name CUDACL_CACHE_DIR=$B/cc-$p APPBENCH_ONLY=launch \
+      timeout 100 "$G/appbench" > $B/t/appbench-$p.txt 2>&1
+    echo "appbench $p: $(awk '$1 == "RESULT" && $2 ~ /ocvseq|launch4.(sync|event)/ { printf "%s %.2f %s  ", $2, $3, $6 }' $B/t/appbench-$p.txt)"
   done | tee -a $B/t/summary.txt
 fi
 echo "${SECONDS}s"
