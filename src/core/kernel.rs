@@ -276,7 +276,6 @@ impl Kernel {
         })
     }
 
-
     /// clCloneKernel: same program and function, a copy of the arguments.
     pub fn clone_kernel(&self) -> CLResult<Kernel> {
         let mut k = Kernel::new(self.program.clone(), &self.info.name)?;
