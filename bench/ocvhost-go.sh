@@ -24,7 +24,7 @@ if [ -f "$G/libcudacl.so.xz" ]; then
 fi
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } 2>&1 | tr '\n' ' '; echo
 export OPENCV_OPENCL_DEVICE=:GPU: OPENCV_OPENCL_CACHE_ENABLE=0 OPENCV_OPENCL_CACHE_WRITE=0
-ops=${OPS:-add_16x16_8U,cvtColor_BGR2GRAY,multiply_32F,transpose_8U}
+ops=${OPS:-add_16x16_8U,cvtColor_BGR2GRAY,multiply_32F,GaussianBlur_3x3_8U,sepFilter2D_32F}
 # us per operation of each entry point over the second half of the run (steady state, both the
 # finish-per-call and the pipelined loops, up to the finish after the last launch); the callback's delay after registration.
 summ() {
