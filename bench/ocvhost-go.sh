@@ -3,7 +3,8 @@
 # OpenCL and on cudacl (the lead's $CUDACL_LIB, and this folder's libcudacl.so.xz when staged).
 # Staged (bench/ocvhost-stage.sh) as go.sh beside cltrace.so, appbench and libcudacl.so.xz; OpenCV itself (and
 # ocvbench, clcount.so) comes from the opencv12 folder next to this one (bench/opencv/stage.sh).
-# Prints per platform and operation: steady/enqueue/pipelined ms (ocvbench's ROW) and the host
+# Prints OpenCV's steady and pipelined times of a few rows on each platform (untraced), then per
+# platform and traced operation: steady/enqueue/pipelined us (ocvbench's ROW) and the host
 # microseconds per operation of each OpenCL entry point (cltrace, steady state; name:us/calls,
 # most first), then appbench's
 # OpenCV-sequence rows. Traces go to $OUT/ocvhost/traces.txz.
@@ -24,7 +25,20 @@ if [ -f "$G/libcudacl.so.xz" ]; then
 fi
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } 2>&1 | tr '\n' ' '; echo
 export OPENCV_OPENCL_DEVICE=:GPU: OPENCV_OPENCL_CACHE_ENABLE=0 OPENCV_OPENCL_CACHE_WRITE=0
-ops=${OPS:-add_16x16_8U,cvtColor_BGR2GRAY,multiply_32F,GaussianBlur_3x3_8U,sepFilter2D_32F}
+ops=${OPS:-add_16x16_8U,GaussianBlur_3x3_8U}
+# Untraced first (OpenCV's own steady/pipelined times, ocvbench as bench/opencv/go.sh runs it):
+# the 16x16 add and the rows that were slowest against NVIDIA (call 3 of 2026-11-23).
+rows=${ROWS:-add_16x16_8U,add_8U,cvtColor_BGR2GRAY,multiply_32F,transpose_8U,flip_both_8UC3,subtract_32F,GaussianBlur_3x3_8U,sepFilter2D_32F,morphologyEx_open_8U,equalizeHist_8U,calcOpticalFlowPyrLK_500}
+for p in $plats; do
+  OPENCV_OPENCL_RUNTIME=$B/bin/clcount.so OCL_ICD_VENDORS=$B/v/$p/ CUDACL_CACHE_DIR=$B/cc-$p \
+    timeout 60 $B/bin/ocvbench --reps 15 --only $rows > $B/t/rows-$p.out 2> $B/t/rows-$p.err
+done
+awk -F'\t' 'FNR == 1 { v = FILENAME; sub(/.*rows-/, "", v); sub(/[.]out$/, "", v) }
+  $1 == "ROW" { if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 }; st[v, $2] = $4 * 1000; pp[v, $2] = $11 * 1000; ck[v, $2] = $6 }
+  END { printf "%-26s %23s %23s %6s %6s\n", "op (us, steady | pipe)", "nvidia", "main", "new", "new/nv"
+    for (i = 1; i <= n; i++) { o = order[i]
+      printf "%-26s %6.1f|%5.1f %-2s %6.1f|%5.1f %-2s %6.1f|%5.1f %-2s %5.2f\n", o, st["nvidia", o], pp["nvidia", o], ck["nvidia", o], st["main", o], pp["main", o], ck["main", o], st["new", o], pp["new", o], ck["new", o], (st["nvidia", o] > 0 ? st["new", o] / st["nvidia", o] : 0) } }' \
+  $B/t/rows-nvidia.out $B/t/rows-main.out $B/t/rows-new.out 2>&1 | tee $B/t/rows.txt
 # us per operation of each entry point over the second half of the run (steady state, both the
 # finish-per-call and the pipelined loops, up to the finish after the last launch); the callback's delay after registration.
 summ() {
