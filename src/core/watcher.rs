@@ -27,6 +27,9 @@ struct State {
     pending: VecDeque<Arc<Cl<Event>>>,
     /// A thread is running (waiting for `pending`, or for an event it took from there).
     running: bool,
+    /// The thread waits for `more` (else it looks at `pending` before it would wait: no wake-up
+    /// call, which is a system call, is needed).
+    idle: bool,
 }
 
 #[derive(Default)]
@@ -41,8 +44,11 @@ impl Watcher {
         let mut s = lock(&self.state);
         s.pending.push_back(event);
         if s.running {
+            let wake = s.idle;
             drop(s);
-            self.more.notify_one();
+            if wake {
+                self.more.notify_one();
+            }
             return;
         }
         s.running = true;
@@ -71,8 +77,10 @@ impl Watcher {
                     if let Some(e) = s.pending.pop_front() {
                         break Some(e);
                     }
+                    s.idle = true;
                     let (g, waited) = self.more.wait_timeout(s, IDLE).unwrap_or_else(|e| e.into_inner());
                     s = g;
+                    s.idle = false;
                     if waited.timed_out() && s.pending.is_empty() {
                         s.running = false;
                         break None;
