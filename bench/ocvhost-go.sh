@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # On the GPU machine: where OpenCV's fixed cost per operation goes, per OpenCL call, on NVIDIA's
-# OpenCL and on cudacl (the lead's $CUDACL_LIB, and this folder's libcudacl.so.xz when staged).
-# Staged (bench/ocvhost-stage.sh) as go.sh beside cltrace.so, appbench and libcudacl.so.xz; OpenCV itself (and
-# ocvbench, clcount.so) comes from the opencv12 folder next to this one (bench/opencv/stage.sh).
-# Prints OpenCV's steady and pipelined times of a few rows on each platform (untraced), then per
-# platform and traced operation: steady/enqueue/pipelined us (ocvbench's ROW) and the host
-# microseconds per operation of each OpenCL entry point (cltrace, steady state; name:us/calls,
-# most first), then appbench's
-# OpenCV-sequence rows. Traces go to $OUT/ocvhost/traces.txz.
+# OpenCL and on cudacl ("main": the lead's $CUDACL_LIB; "new": this folder's libcudacl.so.xz when
+# staged). Staged by bench/ocvhost-stage.sh as go.sh beside cltrace.so, appbench and
+# libcudacl.so.xz; OpenCV (ocvbench, clcount.so) comes from the opencv12 folder next to this one
+# (bench/opencv/stage.sh). Prints OpenCV's steady and pipelined times of a few rows on each
+# platform (untraced), then per platform and traced operation: steady/enqueue/pipelined us
+# (ocvbench's ROW) and the host us per operation of each OpenCL entry point (cltrace, steady
+# state; name:us/calls, most first), then appbench's OpenCV-sequence rows. Traces go to
+# $OUT/ocvhost/traces.txz.
 set -uo pipefail
 G=$(cd "$(dirname "$0")" && pwd)
 F=${OUT:-/tmp/out}/ocvhost; mkdir -p "$F"
