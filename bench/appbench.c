@@ -11,7 +11,8 @@
  *    (grid-stride loop, __local tree reduction, global atomic), bilinear remap (2-D gather with
  *    float maps), 7x7 separable Gaussian (__local tiles, two passes), absdiff (vload16/vstore16,
  *    abs_diff), LUT (vload4, table gather), convertTo (convert_float4, convert_uchar4_sat_rte);
- *    and a check of the saturating float -> integer conversions at the edges (k.satconv.check).
+ *    and a check of the saturating float -> integer conversions at the edges (k.satconv.check),
+ *    and from double (k.satconvd.check).
  *
  * Every result is checked against a CPU reference. Times are medians.
  *
@@ -1022,6 +1023,56 @@ static void check_satconv(void) {
     clReleaseMemObject(dx); clReleaseMemObject(dout); clReleaseKernel(k); clReleaseProgram(sp);
 }
 
+/* The same from double (PTX's cvt from .f64 gives 1 << (bits - 1) for NaN, not 0: the
+ * conversion alone is not OpenCL's _sat there), where the device has cl_khr_fp64. */
+#define SATCONVD_SRC \
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" \
+    "__kernel void satconvd(__global const double *x, __global int *o) {\n" \
+    "  int i = get_global_id(0); double v = x[i]; __global int *r = o + i * 8;\n" \
+    "  r[0] = convert_int_sat(v); r[1] = (int)convert_uint_sat_rte(v); r[2] = convert_char_sat(v);\n" \
+    "  r[3] = convert_uchar_sat_rtn(v); r[4] = convert_short_sat_rtp(v); r[5] = convert_ushort_sat(v);\n" \
+    "  r[6] = convert_int2_sat_rte((double2)(v)).s1; r[7] = convert_uchar4_sat((double4)(v)).s3;\n" \
+    "}\n"
+static void check_satconvd(void) {
+    char ext[4096] = {0};
+    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
+    if (!strstr(ext, "cl_khr_fp64")) {
+        printf("  k.satconvd.check skipped: no cl_khr_fp64\n");
+        return;
+    }
+    static const double xs[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0, -0.0, 0.5, 1.5, -0.5, -0.6, 127.5, -128.5, 255.5,
+                                256.0, 32767.5, -32768.6, 65535.5, 2147483647.4, 2147483647.5, -2147483648.6,
+                                -2147483649.0, 4294967295.4, 4294967295.5, 1e300, -1e300, 1e-310, 3.3, -3.7};
+    enum { NX = sizeof xs / sizeof xs[0] };
+    static const struct { int mode; double lo, hi; } col[8] = {
+        {1, -2147483648.0, 2147483647.0}, {0, 0, 4294967295.0}, {1, -128, 127}, {3, 0, 255},
+        {2, -32768, 32767}, {1, 0, 65535}, {0, -2147483648.0, 2147483647.0}, {1, 0, 255}};
+    cl_program sp = build(SATCONVD_SRC, 0);
+    cl_kernel k = kernel(sp, "satconvd");
+    cl_int err;
+    cl_mem dx = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof xs, (void *)xs, &err);
+    CK(err);
+    cl_mem dout = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, NX * 8 * sizeof(int), NULL, &err);
+    CK(err);
+    CK(clSetKernelArg(k, 0, sizeof dx, &dx));
+    CK(clSetKernelArg(k, 1, sizeof dout, &dout));
+    size_t g = NX;
+    CK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+    int got[NX * 8];
+    CK(clEnqueueReadBuffer(q, dout, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < NX; i++)
+        for (int c = 0; c < 8; c++) {
+            double r = sat_ref(xs[i], col[c].mode, col[c].lo, col[c].hi);
+            int want = c == 1 ? (int)(unsigned)r : (int)r;
+            if (got[i * 8 + c] != want) {
+                if (bad++ < 10) printf("  satconvd: x = %a, column %d: got %d, want %d\n", xs[i], c, got[i * 8 + c], want);
+            }
+        }
+    result("k.satconvd.check", "the same from double (mismatches)", bad, "n", "-", bad == 0);
+    clReleaseMemObject(dx); clReleaseMemObject(dout); clReleaseKernel(k); clReleaseProgram(sp);
+}
+
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     if (argc > 1 && !strcmp(argv[1], "--print-axpb4")) return fputs(AXPB4_SRC, stdout) < 0;
@@ -1060,6 +1111,7 @@ int main(int argc, char **argv) {
     if (!only || !strcmp(only, "launch") || !strcmp(only, "ocvseq")) bench_ocvseq(p);
     if (!only || !strcmp(only, "kernels")) bench_kernels(p);
     if (!only || !strcmp(only, "kernels")) check_satconv();
+    if (!only || !strcmp(only, "kernels")) check_satconvd();
     clReleaseProgram(p);
     clReleaseCommandQueue(q);
     clReleaseCommandQueue(qp);

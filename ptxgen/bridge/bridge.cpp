@@ -24,6 +24,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DebugInfo.h>
 #include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
@@ -47,6 +48,7 @@
 #include <llvm/Target/TargetOptions.h>
 #include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
@@ -58,6 +60,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace llvm;
@@ -1759,12 +1762,26 @@ void alignKernelPointerArgs(Function *F) {
   }
 }
 
+// Whether PTX's float-to-integer cvt (NVPTX's lowering of fptosi/fptoui, and the _sat
+// conversions' inline cvt) gives 0 for NaN by itself. The PTX ISA (9.0, cvt) says it does
+// unless the source is .f64 or the destination .s64/.u64, which give 1 << (bits - 1) (INT_MIN
+// for .s32); ptxas emits the same F2I with and without .sat. Only .f16/.f32 to 8, 16 and 32-bit
+// integers answer yes (i8 is converted in a 16-bit register; anything else, i1 say, no).
+bool ptxCvtGivesZeroForNaN(Type *from, Type *to) {
+  Type *f = from->getScalarType(), *i = to->getScalarType();
+  if (!(f->isFloatTy() || f->isHalfTy()) || !i->isIntegerTy()) return false;
+  unsigned bits = i->getIntegerBitWidth();
+  return bits == 8 || bits == 16 || bits == 32;
+}
+
 // convert_{char,uchar,short,ushort,int,uint}N_sat[_rte|_rtz|_rtp|_rtn](floatN / doubleN): one
-// PTX conversion per element. PTX's float-to-integer cvt clamps to the destination's range and
-// turns NaN into 0, exactly OpenCL's _sat (6.2.3.3); libclc's version (rint, a truncating cvt,
-// a NaN select and two compares and selects per element) is what made convertTo slower than
-// NVIDIA's, which emits one cvt.rni.sat.u8.f32. The rounding is the suffix's, rtz without one
-// (6.2.3.2: float-to-integer conversions round toward zero by default).
+// PTX conversion per element. PTX's float-to-integer cvt clamps to the destination's range, and
+// from .f32 it turns NaN into 0: exactly OpenCL's _sat (6.2.3.3). From .f64 NaN gives
+// 1 << (bits - 1) (ptxCvtGivesZeroForNaN), so a double lane gets a NaN select as well. libclc's
+// version (rint, a truncating cvt, a NaN select and two compares and selects per element) is
+// what made convertTo slower than NVIDIA's, which emits one cvt.rni.sat.u8.f32. The rounding is
+// the suffix's, rtz without one (6.2.3.2: float-to-integer conversions round toward zero by
+// default).
 void defineSaturatingConversions(Module &M) {
   LLVMContext &C = M.getContext();
   for (Function &F : M) {
@@ -1803,11 +1820,12 @@ void defineSaturatingConversions(Module &M) {
     if (!argOk || lanes != alanes || isa<FixedVectorType>(RT) != isa<FixedVectorType>(AT) ||
         !RE->isIntegerTy(dst->bits))
       continue;
-    // 8-bit results come in a 16-bit register (PTX has no 8-bit registers; cvt writes the
-    // value zero- or sign-extended) and are truncated.
-    Type *RegT = dst->bits == 32 ? Type::getInt32Ty(C) : Type::getInt16Ty(C);
+    // Every result comes in a 32-bit register (cvt writes a narrower type zero- or
+    // sign-extended to the register's width) and is truncated: from a 16-bit register, ptxas
+    // masks an 8-bit result again before storing it (remap's and convertTo's byte stores).
+    Type *RegT = Type::getInt32Ty(C);
     std::string text = std::string("cvt.") + rnd + ".sat." + dst->ptx + (f32 ? ".f32" : ".f64") + " $0, $1;";
-    std::string constraints = std::string(dst->bits == 32 ? "=r," : "=h,") + (f32 ? "f" : "d");
+    std::string constraints = std::string("=r,") + (f32 ? "f" : "d");
     InlineAsm *cvt = InlineAsm::get(FunctionType::get(RegT, {AE}, false), text, constraints, false);
     F.setLinkage(GlobalValue::InternalLinkage);
     F.removeFnAttr(Attribute::NoInline);
@@ -1817,6 +1835,7 @@ void defineSaturatingConversions(Module &M) {
     Value *x = F.getArg(0);
     auto one = [&](Value *e) {
       Value *r = B.CreateCall(cvt, {e});
+      if (!ptxCvtGivesZeroForNaN(AE, RE)) r = B.CreateSelect(B.CreateFCmpUNO(e, e), ConstantInt::get(RegT, 0), r);
       return RegT == RE ? r : B.CreateTrunc(r, RE);
     };
     if (!isa<FixedVectorType>(RT)) {
@@ -1930,16 +1949,20 @@ void defineSmoothstep(Module &M) {
   }
 }
 
-// A float-to-integer conversion of NaN is poison in LLVM, and PTX's cvt.rzi gives the most
-// negative integer for it: libclc's double cosh/sinh index their tables with
+// A float-to-integer conversion of NaN is poison in LLVM, and PTX's cvt.rzi.s32.f64 gives the
+// most negative integer for it: libclc's double cosh/sinh index their tables with
 // min((int)|x|, 36), so a NaN argument read 32 GiB below the table (CUDA_ERROR_ILLEGAL_ADDRESS,
 // the CTS's math_brute_force cosh and sinh). NaN converts to 0 here, as C's saturating
-// conversions and OpenCL's convert_int_sat do.
+// conversions and OpenCL's convert_int_sat do, where PTX's cvt does not do so itself
+// (ptxCvtGivesZeroForNaN): a select after each conversion from double or to a 64-bit integer.
+// The others ((int)floor(x) of a float: remap's coordinates) are one cvt, no select (2 SASS
+// instructions each). This runs on the optimised module, just before code generation.
 void nanToZeroConversions(Module &M) {
   std::vector<Instruction *> work;
   for (Function &F : M)
     for (Instruction &I : instructions(F))
-      if (isa<FPToSIInst>(I) || isa<FPToUIInst>(I)) work.push_back(&I);
+      if ((isa<FPToSIInst>(I) || isa<FPToUIInst>(I)) && !ptxCvtGivesZeroForNaN(I.getOperand(0)->getType(), I.getType()))
+        work.push_back(&I);
   for (Instruction *I : work) {
     IRBuilder<> B(I->getNextNode());
     Value *x = I->getOperand(0);
@@ -1947,6 +1970,123 @@ void nanToZeroConversions(Module &M) {
     for (Use &U : I->uses()) uses.push_back(&U);
     Value *r = B.CreateSelect(B.CreateFCmpUNO(x, x), Constant::getNullValue(I->getType()), I);
     for (Use *U : uses) U->set(r);
+  }
+}
+
+// Neighbouring gathers in conditional blocks: p[a + b], p[a + (b + 1)], ... each behind its own
+// bounds test (remap's four bilinear taps). Each block computes its address on its own, and
+// NVPTX's SeparateConstOffsetFromGEP splits only those with a constant, sext(a) + sext(b) + 1
+// beside sext(a + b): in PTX the taps share nothing, ptxas predicates the loads but keeps four
+// address computations (remap: 91 SASS instructions, 81 with the taps sharing one address).
+// Here the taps of one p, a and b (an index sext(a +nsw (b +nsw c)), c a constant, at least two
+// different c, in more than one block) share one address p + sext(a) + sext(b), made where all
+// their blocks meet (before the first tap there, if one is), and each is that address plus c.
+// nsw makes the sums equal: sext(x +nsw y) is sext(x) + sext(y) (the 32-bit p + sext(a + b) + c
+// would not be: a + b may overflow where a + b + c does not). `a` made in each tap's block (a
+// multiply, say) is made once there; a value computed where no tap runs is used only by the
+// taps, which compute the same value anyway. Runs on the optimised module, before code
+// generation (whose MachineSink would move an address used by one tap only back into its block).
+namespace gathers {
+struct Tap {
+  GetElementPtrInst *gep;
+  Value *a, *b;
+  int64_t c;
+};
+// A value's identity for grouping: a binary operation made in several blocks from the same
+// operands is one value.
+std::tuple<unsigned, Value *, Value *, unsigned> identity(Value *v) {
+  if (auto *bo = dyn_cast<BinaryOperator>(v))
+    return {bo->getOpcode(), bo->getOperand(0), bo->getOperand(1),
+            (unsigned)bo->hasNoSignedWrap() | (unsigned)bo->hasNoUnsignedWrap() << 1};
+  return {0, v, nullptr, 0};
+}
+// v, or a copy of v made before `at` from operands available there; null if neither is possible.
+Value *availableAt(Value *v, Instruction *at, DominatorTree &DT) {
+  auto *I = dyn_cast<Instruction>(v);
+  if (!I || DT.dominates(I, at)) return v;
+  // Made where the taps' blocks meet, so possibly on a path that did not compute it: only an
+  // operation that cannot trap (not a division).
+  auto *bo = dyn_cast<BinaryOperator>(I);
+  if (!bo || !isSafeToSpeculativelyExecute(bo)) return nullptr;
+  for (Value *op : bo->operands())
+    if (auto *oi = dyn_cast<Instruction>(op); oi && !DT.dominates(oi, at)) return nullptr;
+  Instruction *copy = bo->clone();
+  copy->insertBefore(at);
+  return copy;
+}
+} // namespace gathers
+
+void shareGatherAddresses(Module &M) {
+  using namespace gathers;
+  for (Function &F : M) {
+    if (F.isDeclaration()) continue;
+    // (pointer, element type, identity of a, b) -> taps; the groups in program order (the PTX
+    // must not depend on where values lie in memory).
+    using Key = std::tuple<Value *, Type *, std::tuple<unsigned, Value *, Value *, unsigned>, Value *>;
+    std::map<Key, size_t> index;
+    std::vector<std::pair<Key, std::vector<Tap>>> groups;
+    for (Instruction &I : instructions(F)) {
+      auto *G = dyn_cast<GetElementPtrInst>(&I);
+      if (!G || G->getNumIndices() != 1) continue;
+      auto *S = dyn_cast<SExtInst>(G->getOperand(1));
+      if (!S || !S->getSrcTy()->isIntegerTy(32) || !S->getDestTy()->isIntegerTy(64)) continue;
+      auto *add = dyn_cast<BinaryOperator>(S->getOperand(0));
+      if (!add || add->getOpcode() != Instruction::Add || !add->hasNoSignedWrap()) continue;
+      for (int swap = 0; swap < 2; swap++) {
+        Value *a = add->getOperand(swap), *t = add->getOperand(1 - swap), *b = t;
+        int64_t c = 0;
+        auto *inner = dyn_cast<BinaryOperator>(t);
+        if (inner && inner->getOpcode() == Instruction::Add && inner->hasNoSignedWrap())
+          if (auto *k = dyn_cast<ConstantInt>(inner->getOperand(1))) b = inner->getOperand(0), c = k->getSExtValue();
+        Key key{G->getPointerOperand(), G->getSourceElementType(), identity(a), b};
+        auto [it, fresh] = index.try_emplace(key, groups.size());
+        if (fresh) groups.push_back({key, {}});
+        groups[it->second].second.push_back({G, a, b, c});
+      }
+    }
+    DominatorTree DT(F);
+    SmallPtrSet<GetElementPtrInst *, 8> done;
+    std::vector<Instruction *> dead;
+    for (auto &[key, taps] : groups) {
+      std::vector<Tap> live;
+      for (const Tap &t : taps)
+        if (!done.count(t.gep)) live.push_back(t);
+      if (live.size() < 2) continue;
+      bool twoOffsets = false, twoBlocks = false;
+      BasicBlock *meet = live[0].gep->getParent();
+      for (const Tap &t : live) {
+        twoOffsets |= t.c != live[0].c;
+        twoBlocks |= t.gep->getParent() != live[0].gep->getParent();
+        meet = DT.findNearestCommonDominator(meet, t.gep->getParent());
+      }
+      if (!twoOffsets || !twoBlocks || !meet) continue;
+      // Before the meeting block's end, or before its first tap where one lies in it.
+      Instruction *at = meet->getTerminator();
+      for (const Tap &t : live)
+        if (t.gep->getParent() == meet && t.gep->comesBefore(at)) at = t.gep;
+      Value *p = std::get<0>(key);
+      if (auto *pi = dyn_cast<Instruction>(p); pi && !DT.dominates(pi, at)) continue;
+      // a first (it may be a copy made here), then b.
+      Value *a = availableAt(live[0].a, at, DT);
+      if (!a) continue;
+      Value *b = availableAt(live[0].b, at, DT);
+      if (!b) {
+        if (a != live[0].a) cast<Instruction>(a)->eraseFromParent();
+        continue;
+      }
+      IRBuilder<> B(at);
+      Type *T = std::get<1>(key), *i64 = Type::getInt64Ty(F.getContext());
+      Value *row = B.CreateGEP(T, p, B.CreateSExt(a, i64), "gather.row");
+      Value *base = B.CreateGEP(T, row, B.CreateSExt(b, i64), "gather.base");
+      for (const Tap &t : live) {
+        IRBuilder<> TB(t.gep);
+        Value *addr = t.c == 0 ? base : TB.CreateGEP(T, base, ConstantInt::get(i64, t.c), "gather.tap");
+        t.gep->replaceAllUsesWith(addr);
+        done.insert(t.gep);
+        dead.push_back(t.gep);
+      }
+    }
+    for (Instruction *I : dead) RecursivelyDeleteTriviallyDeadInstructions(I);
   }
 }
 
@@ -2531,6 +2671,8 @@ int pg_codegen(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char *
     splitUnderalignedVectorAccesses(M);
     scalarizeNarrowVectorCompares(M);
     widenCharPairParams(M);
+    shareGatherAddresses(M);
+    if (invalidIR(M, "sharing gather addresses", log)) return 1;
     nanToZeroConversions(M);
     // The optimiser's answers name functions deleted since, and the kernels replaced above.
     freshAnnotations(M);

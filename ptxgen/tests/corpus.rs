@@ -675,6 +675,119 @@ fn image_kernel_code_in_ptx() {
     let conditional = p.ptx.lines().filter(|l| l.trim_start().starts_with("@") && l.contains(" bra")).count();
     assert_eq!(p.ptx.matches("ld.global.u8").count(), 4, "{}", p.ptx);
     assert_eq!(conditional, 5, "remap's gathers are not one branch each:\n{}", p.ptx);
+    // The taps share their address (bridge.cpp, shareGatherAddresses): two row addresses, each
+    // loaded at +0 and +1; before, each tap computed its own (four registers, 91 SASS
+    // instructions against 83).
+    let mut taps: Vec<&str> = p
+        .ptx
+        .lines()
+        .filter(|l| l.contains("ld.global.u8"))
+        .filter_map(|l| l.split('[').nth(1)?.split(']').next())
+        .collect();
+    taps.sort();
+    assert!(
+        taps.len() == 4 && taps[0].to_string() + "+1" == taps[1] && taps[2].to_string() + "+1" == taps[3],
+        "remap's taps do not share their addresses: {taps:?}\n{}",
+        p.ptx
+    );
+    // No NaN select for (int)floor(x) of a float: PTX's cvt gives 0 for NaN itself there.
+    assert!(!p.ptx.contains("setp.nan"), "{}", p.ptx);
+    // A tap in the block where the taps meet: the shared address is made before it (it was made
+    // at the block's end once, and the first load read a register not yet written).
+    let src = "__kernel void k(__global const uchar *s, __global float *o, int w, int n) {\n\
+               \x20 int x = get_global_id(0), y = get_global_id(1);\n\
+               \x20 float v = s[y * w + x];\n\
+               \x20 if (x + 1 < n) v += s[y * w + (x + 1)];\n\
+               \x20 if (x + 2 < n) v += s[y * w + (x + 2)];\n\
+               \x20 o[y * w + x] = v;\n\
+               }\n";
+    let p = build_nc(src, "", &H100).unwrap();
+    let lines: Vec<&str> = p.ptx.lines().map(str::trim).collect();
+    let mut loads = 0;
+    for (i, l) in lines.iter().enumerate().filter(|(_, l)| l.starts_with("ld.global.u8")) {
+        let reg = l.split('[').nth(1).and_then(|r| r.split(['+', ']']).next()).unwrap();
+        let written = lines[..i].iter().any(|d| {
+            let mut ops = d.split_whitespace().skip(1);
+            !d.starts_with('@') && ops.next().map(|o| o.trim_end_matches(',')) == Some(reg)
+        });
+        assert!(written, "{l}: {reg} is read before it is written:\n{}", p.ptx);
+        loads += 1;
+    }
+    assert_eq!(loads, 3, "{}", p.ptx);
+    assert_eq!(
+        p.ptx.matches("+1]").count() + p.ptx.matches("+2]").count(),
+        2,
+        "the taps share no address:\n{}",
+        p.ptx
+    );
+}
+
+/// Float-to-integer conversions give 0 for NaN (ptxgen's guarantee, which libclc's table
+/// lookups rely on; OpenCL's _sat conversions require it, 6.2.3.3). PTX's cvt does so itself
+/// from .f32/.f16 to 8, 16 and 32-bit integers; from .f64, and to 64-bit integers, it gives
+/// 1 << (bits - 1) (PTX ISA 9.0, cvt), and the PTX must carry a NaN test and a select of 0 on
+/// the converted register's source. Fails if a select goes missing (convert_int_sat(double)
+/// lacked it) or if one comes back where the cvt needs none (remap's 2 SASS instructions each).
+#[test]
+fn conversions_of_nan_give_zero() {
+    setup();
+    let src = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
+               __kernel void wide(__global const double *d, __global const float *f, __global int *o,\n\
+               \x20                  __global long *l) {\n\
+               \x20 size_t i = get_global_id(0); double v = d[i]; float x = f[i];\n\
+               \x20 o[0] = (int)v; o[1] = (uint)v; o[2] = (short)v; o[3] = convert_int_sat(v);\n\
+               \x20 o[4] = convert_uchar_sat_rte(v); o[5] = convert_uint_sat_rtn(v);\n\
+               \x20 o[6] = convert_char2_sat((double2)(v, -v)).s1;\n\
+               \x20 l[0] = (long)v; l[1] = (ulong)x; l[2] = convert_long(x);\n\
+               }\n\
+               __kernel void narrow(__global const float *f, __global const half *h, __global int *o) {\n\
+               \x20 size_t i = get_global_id(0); float x = f[i];\n\
+               \x20 o[0] = (int)x; o[1] = (uint)x; o[2] = (short)x; o[3] = (uchar)x; o[4] = (int)floor(x);\n\
+               \x20 o[5] = convert_int_sat(x); o[6] = convert_uchar_sat_rte(x); o[7] = convert_short4_sat((float4)(x)).s2;\n\
+               \x20 o[8] = (int)vload_half(i, h);\n\
+               }\n";
+    let p = build_nc(src, "", &H100).unwrap();
+    let body = |name: &str| -> String {
+        let at = p.ptx.find(&format!(".entry {name}(")).unwrap_or_else(|| panic!("no {name}:\n{}", p.ptx));
+        let rest = &p.ptx[at..];
+        rest[..rest.find("\n}").unwrap_or(rest.len())].to_string()
+    };
+    // wide: as many selects of 0 on a `setp.nan` predicate as conversions to an integer from
+    // .f64 or to .s64/.u64 (the select's NaN test may be of the value before a negation).
+    let wide = body("wide");
+    let lines: Vec<&str> = wide.lines().map(str::trim).collect();
+    let needing = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("cvt.r")?.split_whitespace().next())
+        .filter(|ty| {
+            let int_dst = [".s8.", ".u8.", ".s16.", ".u16.", ".s32.", ".u32.", ".s64.", ".u64."]
+                .iter()
+                .any(|t| ty.contains(t));
+            int_dst && (ty.ends_with(".f64") || ty.contains(".s64.") || ty.contains(".u64."))
+        })
+        .count();
+    let nan_preds: Vec<&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("setp.nan."))
+        .filter_map(|l| l.split_whitespace().nth(1).map(|p| p.trim_end_matches(',')))
+        .collect();
+    let selects = lines
+        .iter()
+        .filter(|l| {
+            l.starts_with("selp.b")
+                && l.contains(", 0, ")
+                && nan_preds.iter().any(|p| l.ends_with(&format!(", {p};")))
+        })
+        .count();
+    assert!(needing >= 10, "expected the conversions of `wide`, found {needing}:\n{wide}");
+    assert!(selects >= needing, "{needing} conversions need a NaN select of 0, {selects} found:\n{wide}");
+    // narrow: PTX's cvt gives 0 for NaN itself: no test, no select.
+    let narrow = body("narrow");
+    assert!(narrow.contains("cvt.rzi.s32.f32") && narrow.contains("cvt.rni.sat.u8.f32"), "{narrow}");
+    assert!(
+        !narrow.contains("setp.nan") && !narrow.contains("selp"),
+        "a NaN select PTX's cvt does not need:\n{narrow}"
+    );
 }
 
 #[test]
