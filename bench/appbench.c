@@ -5,6 +5,8 @@
  *    clFinish after each, with an event asked for, and as a chain of 3 small dependent kernels
  *    followed by a 4-byte blocking read; 4-byte blocking reads and writes, a 4 KiB map/unmap,
  *    a marker waited for;
+ *  - OpenCV's per-operation sequence (ocvseq.*): a kernel object made per operation, launched
+ *    with an event that gets a callback, released at once; with clFinish each, and back to back;
  *  - kernel kinds (kernel time from profiling events, 3840x2160 8-bit image): count-nonzero
  *    (grid-stride loop, __local tree reduction, global atomic), bilinear remap (2-D gather with
  *    float maps), 7x7 separable Gaussian (__local tiles, two passes), absdiff (vload16/vstore16,
@@ -682,6 +684,75 @@ static void bench_launch(cl_program p) {
     clReleaseMemObject(dd); clReleaseMemObject(dz);
 }
 
+/* OpenCV's transparent API, per operation (bench/cltrace.c's trace of a cv::add on a UMat): a few
+ * device queries, a kernel object made for the operation, its arguments, the launch with an
+ * event, a CL_COMPLETE callback on that event (OpenCV releases the operation's temporaries
+ * there), the event and the kernel released. ocvseq.sync adds clFinish per operation (ocvbench's
+ * steady time), ocvseq.async runs LAUNCHES/10 operations back to back, one clFinish at the end.
+ * The check: every result right and every callback run, once, with CL_COMPLETE. */
+static int ocv_callbacks, ocv_bad_callbacks;
+static void CL_CALLBACK ocv_cleanup(cl_event e, cl_int status, void *data) {
+    (void)e;
+    (void)data;
+    if (status != CL_COMPLETE) __atomic_add_fetch(&ocv_bad_callbacks, 1, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&ocv_callbacks, 1, __ATOMIC_SEQ_CST);
+}
+
+static void ocv_op(cl_program p, cl_mem a, cl_mem b, cl_mem c, cl_mem d, float s) {
+    cl_uint u;
+    cl_device_info asked[4] = {CL_DEVICE_MAX_COMPUTE_UNITS, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS,
+                               CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT};
+    for (int i = 0; i < 4; i++) CK(clGetDeviceInfo(dev, asked[i], sizeof u, &u, NULL));
+    cl_kernel k = kernel(p, "axpb4");
+    set_axpb(k, a, b, c, d, NSMALL, s);
+    size_t g = NSMALL, l = 128;
+    cl_event e;
+    CK(clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &l, 0, NULL, &e));
+    CK(clSetEventCallback(e, CL_COMPLETE, ocv_cleanup, NULL));
+    CK(clReleaseEvent(e));
+    CK(clReleaseKernel(k));
+}
+
+static void bench_ocvseq(cl_program p) {
+    static float a[NSMALL], b[NSMALL], c[NSMALL], d[NSMALL];
+    fill_small(a, b, c);
+    size_t bytes = sizeof a;
+    cl_mem da = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, a);
+    cl_mem db = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, b);
+    cl_mem dc = buffer(CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, c);
+    cl_mem dd = buffer(CL_MEM_READ_WRITE, bytes, NULL);
+    int ops = 0;
+    float sc = 3.0f;
+    for (int i = 0; i < 100; i++, ops++) ocv_op(p, da, db, dc, dd, sc);
+    CK(clFinish(q));
+    static double one[SYNC];
+    for (int i = 0; i < SYNC; i++, ops++) {
+        double t0 = now_us();
+        ocv_op(p, da, db, dc, dd, sc);
+        CK(clFinish(q));
+        one[i] = now_us() - t0;
+    }
+    double thr[REPS];
+    for (int r = 0; r < REPS; r++) {
+        double t0 = now_us();
+        for (int i = 0; i < LAUNCHES / 10; i++, ops++) ocv_op(p, da, db, dc, dd, sc);
+        CK(clFinish(q));
+        thr[r] = (now_us() - t0) / (LAUNCHES / 10);
+    }
+    CK(clEnqueueReadBuffer(q, dd, CL_TRUE, 0, bytes, d, 0, NULL, NULL));
+    /* Callbacks may still be running after clFinish: give them a second. */
+    for (int w = 0; w < 1000 && __atomic_load_n(&ocv_callbacks, __ATOMIC_SEQ_CST) < ops; w++) {
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    int ok = check_axpb(a, b, c, d, sc) && ocv_callbacks == ops && ocv_bad_callbacks == 0;
+    if (ocv_callbacks != ops || ocv_bad_callbacks)
+        fprintf(stderr, "ocvseq: %d operations, %d callbacks, %d not CL_COMPLETE\n", ops, ocv_callbacks, ocv_bad_callbacks);
+    result("ocvseq.sync", "OpenCV op: kernel made, event+callback, clFinish", median(one, SYNC), "us", "nv", ok);
+    result("ocvseq.async", "OpenCV op: kernel made, event+callback (thruput)", median(thr, REPS), "us", "nv", ok);
+    clReleaseMemObject(da); clReleaseMemObject(db); clReleaseMemObject(dc); clReleaseMemObject(dd);
+}
+
 /* Kernel time in ms of one launch on the profiling queue. */
 static double kernel_ms(cl_kernel k, cl_uint dims, const size_t *g, const size_t *l) {
     cl_event e;
@@ -1007,7 +1078,7 @@ int main(int argc, char **argv) {
     if (argc > 1 && !strcmp(argv[1], "--print-axpb4")) return fputs(AXPB4_SRC, stdout) < 0;
     if (argc > 1 && !strcmp(argv[1], "--print-source")) return fputs(SRC, stdout) < 0;
     if (argc > 1 && !strcmp(argv[1], "raw")) return raw_main(argc > 2 ? argv[2] : NULL);
-    /* APPBENCH_ONLY=launch|kernels: one part only. */
+    /* APPBENCH_ONLY=launch|ocvseq|kernels: one part only (launch includes ocvseq). */
     const char *only = getenv("APPBENCH_ONLY");
     const char *want = getenv("CL_PLATFORM_NAME");
     if (!want || !*want) want = "cudacl";
@@ -1037,6 +1108,7 @@ int main(int argc, char **argv) {
     printf("|%s|%s|%s|\n", "--------------------------------------------------------", "---------------", "------");
     cl_program p = build(SRC, 1);
     if (!only || !strcmp(only, "launch")) bench_launch(p);
+    if (!only || !strcmp(only, "launch") || !strcmp(only, "ocvseq")) bench_ocvseq(p);
     if (!only || !strcmp(only, "kernels")) bench_kernels(p);
     if (!only || !strcmp(only, "kernels")) check_satconv();
     if (!only || !strcmp(only, "kernels")) check_satconvd();

@@ -1,7 +1,8 @@
 //! OpenCL events. An event of a command is backed by CUDA events recorded around the command on
 //! its queue's stream; a user event is a host-side flag. Status is read from CUDA lazily
-//! (clGetEventInfo, clWaitForEvents), and a watcher thread is started only when the
-//! application registers a callback, so commands without callbacks cost nothing extra.
+//! (clGetEventInfo, clWaitForEvents); an event with callbacks is handed to its queue's watcher
+//! thread (core/watcher.rs), which waits for it, so commands without callbacks cost nothing
+//! extra.
 use super::context::Context;
 use super::queue::Queue;
 use crate::base::entry::lock;
@@ -250,8 +251,11 @@ impl Cl<Event> {
 
     /// clSetEventCallback: runs now if the status was already reached.
     pub fn add_callback(self: &Arc<Self>, trigger: cl_int, f: EventCallback, data: *mut c_void) {
-        let status = self.status();
+        self.status();
         let mut s = lock(&self.state);
+        // The status under the lock: a watcher may have completed the event (and taken the
+        // callbacks registered so far) since the query.
+        let status = s.status;
         if status <= trigger {
             drop(s);
             self.run_callbacks(vec![(trigger, f, data as usize)], status);
@@ -266,12 +270,13 @@ impl Cl<Event> {
         }
     }
 
-    /// A thread that waits for the GPU so that callbacks run without anyone polling.
+    /// Hands the event to its queue's watcher thread, which waits for the GPU so that the
+    /// callbacks run without anyone polling. Only submitted commands are watched: they have a
+    /// queue.
     fn start_watcher(self: &Arc<Self>) {
-        let me = self.clone();
-        std::thread::spawn(move || {
-            me.wait();
-        });
+        if let Some(q) = &self.queue {
+            q.watcher.watch(self.clone());
+        }
     }
 
     fn run_callbacks(self: &Arc<Self>, due: Vec<(cl_int, EventCallback, usize)>, status: cl_int) {

@@ -127,13 +127,14 @@ pub struct Kernel {
     pub program: Arc<Cl<Program>>,
     pub info: Arc<KernelInfo>,
     /// Per device of the context (None where the program is not built).
-    pub funcs: Vec<Option<DeviceFunc>>,
+    pub funcs: Arc<[Option<DeviceFunc>]>,
     pub arg_info_available: bool,
     /// For each argument, its index in `Params::mems` (pointer args) or usize::MAX.
-    mem_slot: Vec<usize>,
+    mem_slot: Arc<[usize]>,
     params: Mutex<Arc<Params>>,
-    /// The last local size chosen for a NULL local_work_size: (device, work_dim, global, local).
-    chosen: Mutex<Option<ChosenLocal>>,
+    /// The last local size chosen for a NULL local_work_size (shared by the kernel objects of
+    /// one function: it depends on the function and the device only).
+    chosen: Arc<Mutex<Option<ChosenLocal>>>,
     goff: Option<u32>,
     wdim: Option<u32>,
     groups: Option<u32>,
@@ -148,9 +149,26 @@ impl Drop for Kernel {
     }
 }
 
-impl Kernel {
-    /// A kernel of a program that is executable on at least one device.
-    pub fn new(program: Arc<Cl<Program>>, name: &str) -> CLResult<Kernel> {
+/// What every kernel object of one name made from one build of a program shares: the work of
+/// clCreateKernel (finding the function on each device, its attributes, the argument layout),
+/// done by the first kernel object of that name and kept by the program (`Program::kernel_shape`)
+/// until it is built again. OpenCV makes and releases a kernel object per operation.
+pub struct KernelShape {
+    info: Arc<KernelInfo>,
+    funcs: Arc<[Option<DeviceFunc>]>,
+    arg_info_available: bool,
+    mem_slot: Arc<[usize]>,
+    /// The arguments of a new kernel object: none set.
+    params: Arc<Params>,
+    chosen: Arc<Mutex<Option<ChosenLocal>>>,
+    goff: Option<u32>,
+    wdim: Option<u32>,
+    groups: Option<u32>,
+}
+
+impl KernelShape {
+    /// The kernel `name` of a program that is executable on at least one device.
+    pub fn new(program: &Arc<Cl<Program>>, name: &str) -> CLResult<KernelShape> {
         let exe = program.any_executable().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
         let info = exe.kernels.iter().find(|k| k.name == name).cloned().ok_or(CL_INVALID_KERNEL_NAME)?;
         let ctx = program.context.clone();
@@ -224,19 +242,37 @@ impl Kernel {
         let goff = info.implicit.iter().find(|a| a.kind == ImplicitKind::GlobalOffset).map(|a| a.offset);
         let wdim = info.implicit.iter().find(|a| a.kind == ImplicitKind::WorkDim).map(|a| a.offset);
         let groups = info.implicit.iter().find(|a| a.kind == ImplicitKind::Groups).map(|a| a.offset);
+        Ok(KernelShape {
+            info: Arc::new(info),
+            funcs: funcs.into(),
+            arg_info_available,
+            mem_slot: mem_slot.into(),
+            params: Arc::new(params),
+            chosen: Arc::default(),
+            goff,
+            wdim,
+            groups,
+        })
+    }
+}
+
+impl Kernel {
+    /// A kernel of a program that is executable on at least one device.
+    pub fn new(program: Arc<Cl<Program>>, name: &str) -> CLResult<Kernel> {
+        let shape = program.kernel_shape(name, || KernelShape::new(&program, name))?;
         Cl::<Program>::retain(program.handle())?;
         program.kernels.fetch_add(1, Ordering::AcqRel);
         Ok(Kernel {
             program,
-            info: Arc::new(info),
-            funcs,
-            arg_info_available,
-            mem_slot,
-            params: Mutex::new(Arc::new(params)),
-            chosen: Mutex::new(None),
-            goff,
-            wdim,
-            groups,
+            info: shape.info.clone(),
+            funcs: shape.funcs.clone(),
+            arg_info_available: shape.arg_info_available,
+            mem_slot: shape.mem_slot.clone(),
+            params: Mutex::new(shape.params.clone()),
+            chosen: shape.chosen.clone(),
+            goff: shape.goff,
+            wdim: shape.wdim,
+            groups: shape.groups,
         })
     }
 

@@ -13,3 +13,4 @@ pub mod program;
 pub mod queue;
 pub mod sampler;
 pub mod transfer;
+pub mod watcher;

@@ -6,6 +6,7 @@
 //! with a log, never an abort of the host program.
 use super::context::Context;
 use super::device::Device;
+use super::kernel::KernelShape;
 use crate::base::entry::{lock, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
@@ -103,6 +104,9 @@ pub struct Program {
     building: AtomicBool,
     /// Kernel objects created from this program and not yet destroyed.
     pub kernels: AtomicUsize,
+    /// clCreateKernel's work per kernel name, for the builds as they are now
+    /// (`kernel_shape`), and the count of build changes that empty it.
+    shapes: std::sync::Mutex<(u64, HashMap<String, Arc<KernelShape>>)>,
 }
 crate::cl_object!(Program, cl_program, CL_INVALID_PROGRAM);
 
@@ -247,6 +251,7 @@ impl Program {
             builds: std::sync::Mutex::new(builds),
             building: AtomicBool::new(false),
             kernels: AtomicUsize::new(0),
+            shapes: Default::default(),
         }
     }
 
@@ -331,11 +336,43 @@ impl Program {
         for &p in positions {
             b[p].status = CL_BUILD_IN_PROGRESS;
         }
+        drop(b);
+        self.forget_kernel_shapes();
         Ok(BuildGuard(self))
     }
 
     fn store(&self, pos: usize, build: DeviceBuild) {
         lock(&self.builds)[pos] = build;
+        self.forget_kernel_shapes();
+    }
+
+    /// The builds changed: kernels made from now on are made afresh.
+    fn forget_kernel_shapes(&self) {
+        let mut s = lock(&self.shapes);
+        s.0 += 1;
+        s.1.clear();
+    }
+
+    /// The shared part of a new kernel object named `name`: the one made for an earlier kernel
+    /// object of that name, or `make`'s (kept unless the builds changed meanwhile).
+    pub fn kernel_shape(
+        &self,
+        name: &str,
+        make: impl FnOnce() -> CLResult<KernelShape>,
+    ) -> CLResult<Arc<KernelShape>> {
+        let generation = {
+            let s = lock(&self.shapes);
+            if let Some(k) = s.1.get(name) {
+                return Ok(k.clone());
+            }
+            s.0
+        };
+        let k = Arc::new(make()?);
+        let mut s = lock(&self.shapes);
+        if s.0 == generation {
+            s.1.insert(name.to_string(), k.clone());
+        }
+        Ok(k)
     }
 
     /// clBuildProgram for the devices at `positions`.

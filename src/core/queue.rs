@@ -5,6 +5,7 @@
 use super::context::Context;
 use super::device::Device;
 use super::event::Event;
+use super::watcher::Watcher;
 use crate::base::entry::{lock, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
@@ -38,6 +39,8 @@ pub struct Queue {
     /// CUDA events of commands' OpenCL events that were released, for reuse: [no timing,
     /// timing]. Creating and destroying a CUDA event per command costs more than recording one.
     spare_events: [Mutex<Vec<cuda::event::Event>>; 2],
+    /// Completes this queue's events that have callbacks, on its own thread.
+    pub watcher: Arc<Watcher>,
 }
 crate::cl_object!(Queue, cl_command_queue, CL_INVALID_COMMAND_QUEUE);
 
@@ -71,6 +74,7 @@ impl Queue {
             clock_base,
             deferred: Mutex::new(VecDeque::new()),
             spare_events: [Mutex::new(Vec::new()), Mutex::new(Vec::new())],
+            watcher: Arc::default(),
         })
     }
 

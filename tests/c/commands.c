@@ -6,13 +6,18 @@
  *    buffer changes on the device; the maps still see every change;
  *  - events: many commands with events released at once (their CUDA events reused) still
  *    complete in order; profiling END >= START >= SUBMIT;
- *  - kernel buffer arguments bound per launch without allocating (up to 8) or on the heap.
+ *  - kernel buffer arguments bound per launch without allocating (up to 8) or on the heap;
+ *  - event callbacks as OpenCV uses them (one per command, releasing the command's objects):
+ *    each runs once, after its command completed, in registration order per event, also when
+ *    registered from inside another callback, without a thread per event (fake driver).
  * Runs on any platform; the copy counts are checked only on the fake driver (tests/fakecuda),
  * whose FAKECUDA_ASYNC=1 mode runs copies from pinned memory later, as a GPU does.
  * Build: cc -I tests/c tests/c/commands.c -lOpenCL -ldl */
 #include "common.h"
 #include "fakecuda_hooks.h"
 #include <dlfcn.h>
+#include <stdint.h>
+#include <unistd.h>
 
 static cl_context ctx;
 static cl_device_id dev;
@@ -229,6 +234,100 @@ static void buffer_args(void) {
     clReleaseProgram(p);
 }
 
+/* Event callbacks, OpenCV's way: a command per operation with an event, a CL_COMPLETE
+ * callback on it that releases the operation's temporaries, the event released right after. */
+enum { CB_OPS = 200 };
+static int cb_calls[CB_OPS][3], cb_order, cb_bad_status, cb_done;
+static cl_mem cb_temp[CB_OPS];
+static cl_event cb_next[CB_OPS];
+
+static int threads_now(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    int n = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "Threads: %d", &n) == 1) break;
+    if (f) fclose(f);
+    return n;
+}
+
+static void CL_CALLBACK on_complete(cl_event e, cl_int status, void *data) {
+    int i = (int)(intptr_t)data % CB_OPS, which = (int)(intptr_t)data / CB_OPS;
+    cl_int now = CL_COMPLETE;
+    /* The events of the two-callback commands are kept by the test: their status is asked too. */
+    if (i % 4 == 1) clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof now, &now, NULL);
+    if (status != CL_COMPLETE || now != CL_COMPLETE) __atomic_add_fetch(&cb_bad_status, 1, __ATOMIC_SEQ_CST);
+    cb_calls[i][which] = __atomic_add_fetch(&cb_order, 1, __ATOMIC_SEQ_CST);
+    if (which == 0) {
+        clReleaseMemObject(cb_temp[i]); /* the operation's temporary, as OpenCV's cleanup does */
+        /* From inside a callback, one on the next command's event (kept for this). */
+        if (cb_next[i]) {
+            clSetEventCallback(cb_next[i], CL_COMPLETE, on_complete, (void *)(intptr_t)(i + 1 + 2 * CB_OPS));
+            clReleaseEvent(cb_next[i]);
+        }
+    }
+    __atomic_add_fetch(&cb_done, 1, __ATOMIC_SEQ_CST);
+}
+
+static void callbacks(void) {
+    enum { N = 4096 };
+    cl_mem src = buffer(CL_MEM_READ_WRITE, N), dst = buffer(CL_MEM_READ_WRITE, N);
+    int base_threads = threads_now(), max_threads = base_threads, expected = 0;
+    cl_event ev[CB_OPS];
+    /* Each command's callbacks are registered once the next command is enqueued (so that one
+     * callback in ten can register another on the next command's event). */
+    for (int i = 0; i <= CB_OPS; i++) {
+        if (i < CB_OPS) {
+            cb_temp[i] = buffer(CL_MEM_READ_WRITE, 64);
+            EXPECT(clEnqueueCopyBuffer(q, src, dst, 0, 0, N, 0, NULL, &ev[i]), CL_SUCCESS);
+        }
+        if (i == 0) continue;
+        int k = i - 1;
+        if (k % 10 == 3 && k + 1 < CB_OPS) {
+            clRetainEvent(ev[k + 1]);
+            cb_next[k] = ev[k + 1];
+            expected++;
+        }
+        EXPECT(clSetEventCallback(ev[k], CL_COMPLETE, on_complete, (void *)(intptr_t)k), CL_SUCCESS);
+        expected++;
+        if (k % 4 == 1) { /* a second callback on the same event runs after the first */
+            EXPECT(clSetEventCallback(ev[k], CL_COMPLETE, on_complete, (void *)(intptr_t)(k + CB_OPS)), CL_SUCCESS);
+            expected++;
+        } else {
+            clReleaseEvent(ev[k]);
+        }
+        int t = threads_now();
+        if (t > max_threads) max_threads = t;
+    }
+    EXPECT(clFinish(q), CL_SUCCESS);
+    /* Callbacks may run after clFinish returned: wait for them (at most 10 s). */
+    for (int w = 0; w < 10000 && __atomic_load_n(&cb_done, __ATOMIC_SEQ_CST) < expected; w++) usleep(1000);
+    CHECK(cb_done == expected, "callbacks: %d of %d ran", cb_done, expected);
+    CHECK(cb_bad_status == 0, "callbacks: %d saw a status other than CL_COMPLETE", cb_bad_status);
+    int order_bad = 0;
+    for (int i = 1; i < CB_OPS; i += 4) order_bad += !(cb_calls[i][0] && cb_calls[i][1] > cb_calls[i][0]);
+    CHECK(order_bad == 0, "callbacks: %d events ran their two callbacks out of registration order", order_bad);
+    for (int k = 1; k < CB_OPS; k += 4) clReleaseEvent(ev[k]);
+    /* A callback registered once the event is complete runs too. */
+    cl_event e;
+    EXPECT(clEnqueueCopyBuffer(q, src, dst, 0, 0, N, 0, NULL, &e), CL_SUCCESS);
+    EXPECT(clWaitForEvents(1, &e), CL_SUCCESS);
+    int before = cb_done;
+    cb_temp[0] = buffer(CL_MEM_READ_WRITE, 64);
+    cb_next[0] = NULL;
+    EXPECT(clSetEventCallback(e, CL_COMPLETE, on_complete, (void *)0), CL_SUCCESS);
+    for (int w = 0; w < 10000 && __atomic_load_n(&cb_done, __ATOMIC_SEQ_CST) == before; w++) usleep(1000);
+    CHECK(cb_done == before + 1, "callback on a complete event: did not run");
+    clReleaseEvent(e);
+    /* No thread per event: CB_OPS commands in flight with callbacks add a few threads at most. */
+    if (fake_stats)
+        CHECK(max_threads - base_threads <= 8, "callbacks: %d threads while %d commands with callbacks were in flight (had %d)",
+              max_threads, CB_OPS, base_threads);
+    printf("callbacks: %d ran, threads %d -> at most %d\n", cb_done, base_threads, max_threads);
+    clReleaseMemObject(src);
+    clReleaseMemObject(dst);
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IONBF, 0);
     cl_platform_id p = find_platform();
@@ -252,6 +351,7 @@ int main(void) {
     small_maps();
     events();
     buffer_args();
+    callbacks();
     clReleaseCommandQueue(q);
     clReleaseCommandQueue(qprof);
     clReleaseContext(ctx);

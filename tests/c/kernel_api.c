@@ -465,6 +465,26 @@ static void programs(void) {
     EXPECT(clCompileProgram(lib, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL), CL_INVALID_OPERATION);
     clReleaseProgram(lib); clReleaseProgram(plb); clReleaseProgram(h); clReleaseProgram(pl); clReleaseProgram(pm);
     EXPECT((clCreateProgramWithBuiltInKernels(ctx, 1, &dev, "x", &err), err), CL_INVALID_VALUE);
+    /* Kernel objects made, released and made again (OpenCV's way) see the program as built
+     * now: a rebuild with other options changes the kernel (cudacl keeps clCreateKernel's work
+     * per name until the program is built again). */
+    static const char *two =
+        "#if V == 1\n__kernel void k(__global int *a) { a[0] = 1; }\n"
+        "#else\n__kernel void k(__global int *a, int b, int c) { a[0] = b + c; }\n#endif\n";
+    cl_program pr = clCreateProgramWithSource(ctx, 1, &two, NULL, &err);
+    for (int round = 0; round < 4; round++) {
+        int v = 1 + round % 2;
+        EXPECT(clBuildProgram(pr, 1, &dev, v == 1 ? "-DV=1" : "-DV=2", NULL, NULL), CL_SUCCESS);
+        for (int again = 0; again < 3; again++) {
+            cl_kernel kr = clCreateKernel(pr, "k", &err);
+            cl_uint nargs = 0;
+            if (kr) clGetKernelInfo(kr, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL);
+            CHECK(kr && nargs == (v == 1 ? 1u : 3u), "rebuild %d, kernel %d: %u arguments (want %d)", round, again,
+                  nargs, v == 1 ? 1 : 3);
+            if (kr) clReleaseKernel(kr);
+        }
+    }
+    clReleaseProgram(pr);
 }
 
 /* clSetKernelArg on one kernel from several threads: not required to be meaningful, must not crash. */
