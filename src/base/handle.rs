@@ -51,6 +51,9 @@ pub struct Cl<T> {
     /// The reference count the API exposes (clRetain*/clRelease*). Internal references are plain
     /// `Arc` clones and keep the object alive after the application's last release.
     api_refs: AtomicU32,
+    /// Runtime holds on the handle itself (`hold`): while any is held, the handle stays valid
+    /// after the application's last release, though the count it sees is zero.
+    holds: AtomicU32,
     inner: T,
 }
 
@@ -89,7 +92,12 @@ impl<T: ClObject> Cl<T> {
     /// A new object the application does not hold yet (reference count zero, not a valid
     /// handle until `register`): e.g. an event nobody asked for.
     pub fn new(inner: T) -> Arc<Cl<T>> {
-        Arc::new(Cl { cell: AtomicPtr::new(std::ptr::null_mut()), api_refs: AtomicU32::new(0), inner })
+        Arc::new(Cl {
+            cell: AtomicPtr::new(std::ptr::null_mut()),
+            api_refs: AtomicU32::new(0),
+            holds: AtomicU32::new(0),
+            inner,
+        })
     }
 
     /// Hands the object to the application: its handle becomes valid, with one reference.
@@ -159,20 +167,41 @@ impl<T: ClObject> Cl<T> {
             if refs == 0 {
                 return Err(T::INVALID);
             }
-            match obj.api_refs.compare_exchange(refs, refs - 1, Ordering::AcqRel, Ordering::Acquire) {
+            match obj.api_refs.compare_exchange(refs, refs - 1, Ordering::SeqCst, Ordering::Acquire) {
                 Ok(_) => break,
                 Err(now) => refs = now,
             }
         }
-        if refs == 1 {
-            let addr = T::handle_addr(h);
-            if LIVE.remove(&addr).is_some() {
-                // SAFETY: every key of LIVE is the address of a leaked, never-freed cell.
-                let cell: &'static HandleCell = unsafe { &*(addr as *const HandleCell) };
-                lock(&FREE_CELLS).push_back(cell);
-            }
+        // SeqCst with `unhold`: of a last release and a last unhold that race, at least one sees
+        // both counts at zero (`retire` is safe to call twice).
+        if refs == 1 && obj.holds.load(Ordering::SeqCst) == 0 {
+            obj.retire();
         }
         Ok(())
+    }
+
+    /// Keeps the handle valid after the application's last release until `unhold`: an event's
+    /// pending callbacks are given its handle, and OpenCL keeps an event until its command is
+    /// done, so a callback may still query it. Only for registered objects.
+    pub fn hold(self: &Arc<Self>) {
+        self.holds.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Ends one `hold`; the handle dies here if the application had already released it.
+    pub fn unhold(self: &Arc<Self>) {
+        if self.holds.fetch_sub(1, Ordering::SeqCst) == 1 && self.api_refs.load(Ordering::SeqCst) == 0 {
+            self.retire();
+        }
+    }
+
+    /// The handle dies: out of the live table, its cell into the quarantine queue.
+    fn retire(&self) {
+        let addr = self.cell.load(Ordering::Acquire) as usize;
+        if addr != 0 && LIVE.remove(&addr).is_some() {
+            // SAFETY: every key of LIVE is the address of a leaked, never-freed cell.
+            let cell: &'static HandleCell = unsafe { &*(addr as *const HandleCell) };
+            lock(&FREE_CELLS).push_back(cell);
+        }
     }
 }
 

@@ -144,7 +144,7 @@ impl Cl<Event> {
                 let fire = take_due(&mut s.callbacks, CL_SUBMITTED);
                 drop(s);
                 self.changed.notify_all();
-                self.run_callbacks(fire, CL_SUBMITTED);
+                self.run_pending(fire, CL_SUBMITTED);
                 if watch {
                     self.start_watcher();
                 }
@@ -188,7 +188,7 @@ impl Cl<Event> {
         let fire = take_due(&mut s.callbacks, status);
         drop(s);
         self.changed.notify_all();
-        self.run_callbacks(fire, status);
+        self.run_pending(fire, status);
         if self.is_user() {
             super::queue::flush_deferred();
         }
@@ -262,6 +262,9 @@ impl Cl<Event> {
             return;
         }
         s.callbacks.push((trigger, f, data as usize));
+        // The callback will be given this event's handle: it stays valid until then, even
+        // after the application's last release (run_pending ends the hold).
+        self.hold();
         let watch = s.end.is_some() && !s.watched;
         s.watched |= watch;
         drop(s);
@@ -276,6 +279,15 @@ impl Cl<Event> {
     fn start_watcher(self: &Arc<Self>) {
         if let Some(q) = &self.queue {
             q.watcher.watch(self.clone());
+        }
+    }
+
+    /// Runs callbacks that `add_callback` kept for later, then ends their holds on the handle.
+    fn run_pending(self: &Arc<Self>, due: Vec<(cl_int, EventCallback, usize)>, status: cl_int) {
+        let n = due.len();
+        self.run_callbacks(due, status);
+        for _ in 0..n {
+            self.unhold();
         }
     }
 

@@ -237,7 +237,7 @@ static void buffer_args(void) {
 /* Event callbacks, OpenCV's way: a command per operation with an event, a CL_COMPLETE
  * callback on it that releases the operation's temporaries, the event released right after. */
 enum { CB_OPS = 200 };
-static int cb_calls[CB_OPS][3], cb_order, cb_bad_status, cb_done;
+static int cb_calls[CB_OPS][3], cb_order, cb_bad_status, cb_bad_handle, cb_done;
 static cl_mem cb_temp[CB_OPS];
 static cl_event cb_next[CB_OPS];
 
@@ -253,9 +253,12 @@ static int threads_now(void) {
 
 static void CL_CALLBACK on_complete(cl_event e, cl_int status, void *data) {
     int i = (int)(intptr_t)data % CB_OPS, which = (int)(intptr_t)data / CB_OPS;
-    cl_int now = CL_COMPLETE;
-    /* The events of the two-callback commands are kept by the test: their status is asked too. */
-    if (i % 4 == 1) clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof now, &now, NULL);
+    cl_int now = -1;
+    /* Every callback asks its event's status, also where the test released the event right after
+     * setting the callback: OpenCL keeps an event until its command is done, so its handle is
+     * still valid here. */
+    cl_int err = clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof now, &now, NULL);
+    if (err != CL_SUCCESS) __atomic_add_fetch(&cb_bad_handle, 1, __ATOMIC_SEQ_CST);
     if (status != CL_COMPLETE || now != CL_COMPLETE) __atomic_add_fetch(&cb_bad_status, 1, __ATOMIC_SEQ_CST);
     cb_calls[i][which] = __atomic_add_fetch(&cb_order, 1, __ATOMIC_SEQ_CST);
     if (which == 0) {
@@ -303,6 +306,7 @@ static void callbacks(void) {
     /* Callbacks may run after clFinish returned: wait for them (at most 10 s). */
     for (int w = 0; w < 10000 && __atomic_load_n(&cb_done, __ATOMIC_SEQ_CST) < expected; w++) usleep(1000);
     CHECK(cb_done == expected, "callbacks: %d of %d ran", cb_done, expected);
+    CHECK(cb_bad_handle == 0, "callbacks: %d could not ask their own (released) event's status", cb_bad_handle);
     CHECK(cb_bad_status == 0, "callbacks: %d saw a status other than CL_COMPLETE", cb_bad_status);
     int order_bad = 0;
     for (int i = 1; i < CB_OPS; i += 4) order_bad += !(cb_calls[i][0] && cb_calls[i][1] > cb_calls[i][0]);
