@@ -136,12 +136,12 @@ pub unsafe extern "C" fn clGetKernelInfo(
         // is NULL or a size_t: the spec's contract for every clGet*Info.
         let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         match param_name {
-            CL_KERNEL_FUNCTION_NAME => out.str(&k.info.name),
+            CL_KERNEL_FUNCTION_NAME => out.str(&k.shape.info.name),
             CL_KERNEL_NUM_ARGS => out.value::<cl_uint>(k.num_args() as cl_uint),
             CL_KERNEL_REFERENCE_COUNT => out.value::<cl_uint>(k.ref_count()),
             CL_KERNEL_CONTEXT => out.value(k.program.context.handle()),
             CL_KERNEL_PROGRAM => out.value(k.program.handle()),
-            CL_KERNEL_ATTRIBUTES => out.str(&k.info.attributes),
+            CL_KERNEL_ATTRIBUTES => out.str(&k.shape.info.attributes),
             _ => Err(CL_INVALID_VALUE),
         }
     })
@@ -178,7 +178,7 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
         // is NULL or a size_t: the spec's contract for every clGet*Info.
         let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
         let d = &k.program.context.devices[dev];
-        let f = k.funcs.get(dev).and_then(|f| f.as_ref());
+        let f = k.shape.funcs.get(dev).and_then(|f| f.as_ref());
         match param_name {
             // Only for custom devices and built-in kernels.
             CL_KERNEL_GLOBAL_WORK_SIZE => Err(CL_INVALID_VALUE),
@@ -187,7 +187,7 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
                 out.value::<usize>(f.max_threads as usize)
             }
             CL_KERNEL_COMPILE_WORK_GROUP_SIZE => {
-                let r = k.info.reqd_work_group_size.unwrap_or([0; 3]);
+                let r = k.shape.info.reqd_work_group_size.unwrap_or([0; 3]);
                 out.slice(&[r[0] as usize, r[1] as usize, r[2] as usize])
             }
             CL_KERNEL_LOCAL_MEM_SIZE => out.value::<cl_ulong>(k.local_mem_size(dev)),
@@ -212,7 +212,7 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
 ) -> cl_int {
     entry(|| {
         let k = Cl::<Kernel>::get(kernel)?;
-        let a = k.info.args.get(arg_indx as usize).ok_or(CL_INVALID_ARG_INDEX)?;
+        let a = k.shape.info.args.get(arg_indx as usize).ok_or(CL_INVALID_ARG_INDEX)?;
         // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
         // is NULL or a size_t: the spec's contract for every clGet*Info.
         let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
@@ -227,7 +227,7 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
         if !known {
             return Err(CL_INVALID_VALUE);
         }
-        if !k.arg_info_available {
+        if !k.shape.arg_info_available {
             return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
         }
         match param_name {
@@ -305,7 +305,7 @@ unsafe fn enqueue_ndrange(
     if !Arc::ptr_eq(&q.context, &k.program.context) {
         return Err(CL_INVALID_CONTEXT);
     }
-    let f = k.funcs.get(q.dev).and_then(|f| f.as_ref()).ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+    let f = k.shape.funcs.get(q.dev).and_then(|f| f.as_ref()).ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
     // SAFETY: the caller's contract: events holds num_events event handles.
     let waits = unsafe { wait_list(num_events, events) }?;
     let geo = k.geometry(

@@ -125,19 +125,9 @@ impl Params {
 
 pub struct Kernel {
     pub program: Arc<Cl<Program>>,
-    pub info: Arc<KernelInfo>,
-    /// Per device of the context (None where the program is not built).
-    pub funcs: Arc<[Option<DeviceFunc>]>,
-    pub arg_info_available: bool,
-    /// For each argument, its index in `Params::mems` (pointer args) or usize::MAX.
-    mem_slot: Arc<[usize]>,
+    /// What every kernel object of this name and build shares (clCreateKernel's work).
+    pub shape: Arc<KernelShape>,
     params: Mutex<Arc<Params>>,
-    /// The last local size chosen for a NULL local_work_size (shared by the kernel objects of
-    /// one function: it depends on the function and the device only).
-    chosen: Arc<Mutex<Option<ChosenLocal>>>,
-    goff: Option<u32>,
-    wdim: Option<u32>,
-    groups: Option<u32>,
 }
 crate::cl_object!(Kernel, cl_kernel, CL_INVALID_KERNEL);
 
@@ -154,13 +144,17 @@ impl Drop for Kernel {
 /// done by the first kernel object of that name and kept by the program (`Program::kernel_shape`)
 /// until it is built again. OpenCV makes and releases a kernel object per operation.
 pub struct KernelShape {
-    info: Arc<KernelInfo>,
-    funcs: Arc<[Option<DeviceFunc>]>,
-    arg_info_available: bool,
-    mem_slot: Arc<[usize]>,
+    pub info: KernelInfo,
+    /// Per device of the context (None where the program is not built).
+    pub funcs: Vec<Option<DeviceFunc>>,
+    pub arg_info_available: bool,
+    /// For each argument, its index in `Params::mems` (pointer args) or usize::MAX.
+    mem_slot: Vec<usize>,
     /// The arguments of a new kernel object: none set.
     params: Arc<Params>,
-    chosen: Arc<Mutex<Option<ChosenLocal>>>,
+    /// The last local size chosen for a NULL local_work_size (it depends on the function and
+    /// the device only).
+    chosen: Mutex<Option<ChosenLocal>>,
     goff: Option<u32>,
     wdim: Option<u32>,
     groups: Option<u32>,
@@ -243,12 +237,12 @@ impl KernelShape {
         let wdim = info.implicit.iter().find(|a| a.kind == ImplicitKind::WorkDim).map(|a| a.offset);
         let groups = info.implicit.iter().find(|a| a.kind == ImplicitKind::Groups).map(|a| a.offset);
         Ok(KernelShape {
-            info: Arc::new(info),
-            funcs: funcs.into(),
+            info,
+            funcs,
             arg_info_available,
-            mem_slot: mem_slot.into(),
+            mem_slot,
             params: Arc::new(params),
-            chosen: Arc::default(),
+            chosen: Mutex::new(None),
             goff,
             wdim,
             groups,
@@ -262,29 +256,18 @@ impl Kernel {
         let shape = program.kernel_shape(name, || KernelShape::new(&program, name))?;
         Cl::<Program>::retain(program.handle())?;
         program.kernels.fetch_add(1, Ordering::AcqRel);
-        Ok(Kernel {
-            program,
-            info: shape.info.clone(),
-            funcs: shape.funcs.clone(),
-            arg_info_available: shape.arg_info_available,
-            mem_slot: shape.mem_slot.clone(),
-            params: Mutex::new(shape.params.clone()),
-            chosen: shape.chosen.clone(),
-            goff: shape.goff,
-            wdim: shape.wdim,
-            groups: shape.groups,
-        })
+        Ok(Kernel { program, params: Mutex::new(shape.params.clone()), shape })
     }
 
     /// clCloneKernel: same program and function, a copy of the arguments.
     pub fn clone_kernel(&self) -> CLResult<Kernel> {
-        let mut k = Kernel::new(self.program.clone(), &self.info.name)?;
+        let mut k = Kernel::new(self.program.clone(), &self.shape.info.name)?;
         k.params = Mutex::new(self.params());
         Ok(k)
     }
 
     pub fn num_args(&self) -> usize {
-        self.info.args.len()
+        self.shape.info.args.len()
     }
 
     /// The arguments as set now (shared; a later clSetKernelArg copies them).
@@ -298,7 +281,7 @@ impl Kernel {
     /// `value` is NULL or points to `size` readable bytes (the OpenCL API contract).
     pub unsafe fn set_arg(&self, index: u32, size: usize, value: *const std::ffi::c_void) -> CLResult<()> {
         let i = index as usize;
-        let a = self.info.args.get(i).ok_or(CL_INVALID_ARG_INDEX)?;
+        let a = self.shape.info.args.get(i).ok_or(CL_INVALID_ARG_INDEX)?;
         // Validate and read the value before taking the lock.
         enum V<'a> {
             Bytes(&'a [u8]),
@@ -402,7 +385,7 @@ impl Kernel {
                 p.bytes.get_mut(off..off + 8).ok_or(CL_OUT_OF_RESOURCES)?.copy_from_slice(&w.to_le_bytes());
             }
             V::Mem(m) => {
-                let slot = self.mem_slot[i];
+                let slot = self.shape.mem_slot[i];
                 if let Some(e) = p.mems.get_mut(slot) {
                     e.mem = m;
                 }
@@ -411,7 +394,7 @@ impl Kernel {
                 p.local_sizes[i] = n;
                 // Re-lay out every __local argument: offsets into the one dynamic array.
                 let mut total = 0u64;
-                for (j, aj) in self.info.args.iter().enumerate() {
+                for (j, aj) in self.shape.info.args.iter().enumerate() {
                     if aj.kind == ArgKind::LocalPtr {
                         let off = total.div_ceil(LOCAL_ALIGN as u64) * LOCAL_ALIGN as u64;
                         let o = aj.offset as usize;
@@ -434,7 +417,7 @@ impl Kernel {
 
     /// Static plus dynamic shared memory a launch on context device `dev` uses now.
     pub fn local_mem_size(&self, dev: usize) -> u64 {
-        let s = self.funcs.get(dev).and_then(|f| f.as_ref()).map(|f| f.static_shared).unwrap_or(0);
+        let s = self.shape.funcs.get(dev).and_then(|f| f.as_ref()).map(|f| f.static_shared).unwrap_or(0);
         s as u64 + lock(&self.params).dyn_shared as u64
     }
 }
@@ -609,14 +592,14 @@ impl Kernel {
         local: Option<&[usize]>,
     ) -> CLResult<Geometry> {
         let limits = self.limits(dev, f);
-        let reqd = self.info.reqd_work_group_size;
+        let reqd = self.shape.info.reqd_work_group_size;
         let (Some(g), None, 1..=3) = (global, local, work_dim) else {
             return geometry(work_dim, offset, global, local, reqd, &limits);
         };
         let n = work_dim as usize;
         let mut key = [1usize; 3];
         key[..n].copy_from_slice(&g[..n]);
-        let cached = *lock(&self.chosen);
+        let cached = *lock(&self.shape.chosen);
         if let Some(c) = cached {
             if c.dev == dev && c.work_dim == work_dim && c.global == key {
                 return geometry(work_dim, offset, global, Some(&c.local[..n]), reqd, &limits);
@@ -624,7 +607,7 @@ impl Kernel {
         }
         let geo = geometry(work_dim, offset, global, None, reqd, &limits)?;
         let l = [geo.block[0] as usize, geo.block[1] as usize, geo.block[2] as usize];
-        *lock(&self.chosen) = Some(ChosenLocal { dev, work_dim, global: key, local: l });
+        *lock(&self.shape.chosen) = Some(ChosenLocal { dev, work_dim, global: key, local: l });
         Ok(geo)
     }
 
@@ -664,7 +647,7 @@ fn launch_error(e: crate::cuda::CudaError) -> cl_int {
 impl Launch {
     /// Checks what depends on the arguments (shared memory) before enqueueing.
     pub fn check(&self) -> CLResult<()> {
-        let f = self.kernel.funcs[self.dev].as_ref().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+        let f = self.kernel.shape.funcs[self.dev].as_ref().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
         let d = &self.kernel.program.context.devices[self.dev];
         if f.static_shared as u64 + self.params.dyn_shared as u64 > d.local_mem {
             return Err(CL_OUT_OF_RESOURCES);
@@ -674,7 +657,7 @@ impl Launch {
 
     /// Issues the launch on `q`'s stream (the queue's context is current).
     pub fn run(self, q: &Queue) -> CLResult<()> {
-        let f = self.kernel.funcs[self.dev].as_ref().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+        let f = self.kernel.shape.funcs[self.dev].as_ref().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
         let n = self.params.bytes.len();
         // Most kernels take a few words: a small stack buffer then, 4 KiB up to that, and the
         // heap above (16-byte aligned like the stack buffers: u128 words).
@@ -710,7 +693,7 @@ impl Launch {
                 s.copy_from_slice(&ptr.to_le_bytes());
             }
         }
-        if let Some(o) = self.kernel.goff {
+        if let Some(o) = self.kernel.shape.goff {
             let o = o as usize;
             for d in 0..3 {
                 if let Some(s) = params.get_mut(o + 8 * d..o + 8 * d + 8) {
@@ -718,7 +701,7 @@ impl Launch {
                 }
             }
         }
-        if let Some(o) = self.kernel.wdim {
+        if let Some(o) = self.kernel.shape.wdim {
             let o = o as usize;
             if let Some(s) = params.get_mut(o..o + 4) {
                 s.copy_from_slice(&self.geo.work_dim.to_le_bytes());
@@ -741,7 +724,7 @@ impl Launch {
             let mut y0 = 0;
             while y0 < grid[1] {
                 let gy = (grid[1] - y0).min(limit(1));
-                if let Some(o) = self.kernel.groups {
+                if let Some(o) = self.kernel.shape.groups {
                     let words = [0, y0, z0, grid[0], grid[1], grid[2]];
                     for (i, w) in words.iter().enumerate() {
                         let at = o as usize + 4 * i;
