@@ -18,6 +18,11 @@
  *   read_rgba8_nosampler / read_rgba32f_nosampler read_imagef(img, int2)
  *   (each writes one float per pixel, the sum of the 4 channels, to a buffer)
  *   write_rgba8 / write_rgba32f                   write_imagef of a value made from (x, y)
+ *                                                by three float divisions (x / 255.0f: OpenCL
+ *                                                allows 2.5 ulp, the check too)
+ *   write_rgba8_mul / write_rgba32f_mul           the same values by multiplication (x * (1 /
+ *                                                255.0f)): the store alone, without the
+ *                                                compiler's division
  *   filter3x3_rgba8                               3x3 weighted filter, RGBA8 in (sampler,
  *                                                CLAMP_TO_EDGE), RGBA8 out (write_imagef)
  *   filter3x3_rgba32f, filter3x3_rgba8_to_32f     the same, RGBA32F in and out, RGBA8 in and
@@ -76,6 +81,12 @@ static const char *SRC =
     "__kernel void write_f(write_only image2d_t im) {\n"
     "  int x = get_global_id(0), y = get_global_id(1);\n"
     "  float4 v = (float4)((x & 255) / 255.0f, (y & 255) / 255.0f, ((x + y) & 255) / 255.0f, 1.0f);\n"
+    "  write_imagef(im, (int2)(x, y), v);\n"
+    "}\n"
+    "__kernel void write_m(write_only image2d_t im) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  const float k = 1.0f / 255.0f;\n"
+    "  float4 v = (float4)((x & 255) * k, (y & 255) * k, ((x + y) & 255) * k, 1.0f);\n"
     "  write_imagef(im, (int2)(x, y), v);\n"
     "}\n"
     "__kernel void filter3(read_only image2d_t in, sampler_t s, write_only image2d_t out) {\n"
@@ -193,20 +204,28 @@ static void bench_read(const char *name, cl_channel_type type, int sampler) {
     clReleaseMemObject(im);
 }
 
-static float cpu_write_value(int x, int y, int c) {
-    switch (c) {
-    case 0: return (x & 255) / 255.0f;
-    case 1: return (y & 255) / 255.0f;
-    case 2: return ((x + y) & 255) / 255.0f;
-    default: return 1.0f;
-    }
+static float cpu_write_value(int x, int y, int c, int mul) {
+    const float k = 1.0f / 255.0f;
+    int v = c == 0 ? (x & 255) : c == 1 ? (y & 255) : ((x + y) & 255);
+    if (c == 3) return 1.0f;
+    return mul ? v * k : v / 255.0f;
 }
 
-static void bench_write(const char *name, cl_channel_type type) {
+/* A float the kernel computed against the host's: equal for the multiplication, within the
+ * 2.5 ulp OpenCL 1.2 allows single-precision division (section 7.4) for the division. */
+static int float_close(float got, float want, int mul) {
+    if (mul) return got == want;
+    float ulp = nextafterf(fabsf(want), INFINITY) - fabsf(want);
+    return fabsf(got - want) <= 2.5f * ulp;
+}
+
+/* kernel: write_f (divisions) or write_m (multiplications). */
+static void bench_write(const char *name, cl_channel_type type, const char *kernel) {
+    int mul = strcmp(kernel, "write_m") == 0;
     size_t n = (size_t)W * H, esz = type == CL_FLOAT ? 16 : 4;
     cl_mem im = make_image(CL_MEM_WRITE_ONLY, type, NULL);
     cl_int e;
-    cl_kernel k = clCreateKernel(prog, "write_f", &e);
+    cl_kernel k = clCreateKernel(prog, kernel, &e);
     CK(e);
     CK(clSetKernelArg(k, 0, sizeof im, &im));
     double best = time_kernel(k);
@@ -216,9 +235,9 @@ static void bench_write(const char *name, cl_channel_type type) {
     size_t bad = 0;
     for (size_t i = 0; i < n; i++)
         for (int c = 0; c < 4; c++) {
-            float want = cpu_write_value((int)(i % W), (int)(i / W), c);
+            float want = cpu_write_value((int)(i % W), (int)(i / W), c, mul);
             int ok = type == CL_FLOAT
-                         ? ((float *)res)[i * 4 + c] == want
+                         ? float_close(((float *)res)[i * 4 + c], want, mul)
                          : ((uint8_t *)res)[i * 4 + c] == (uint8_t)lrintf(want * 255.0f);
             if (!ok) bad++;
         }
@@ -416,8 +435,10 @@ int main(int argc, char **argv) {
         bench_read("read_rgba32f_nosampler", CL_FLOAT, 0);
     }
     if (group_wanted("write")) {
-        bench_write("write_rgba8", CL_UNORM_INT8);
-        bench_write("write_rgba32f", CL_FLOAT);
+        bench_write("write_rgba8", CL_UNORM_INT8, "write_f");
+        bench_write("write_rgba32f", CL_FLOAT, "write_f");
+        bench_write("write_rgba8_mul", CL_UNORM_INT8, "write_m");
+        bench_write("write_rgba32f_mul", CL_FLOAT, "write_m");
     }
     if (group_wanted("filter")) {
         bench_filter("filter3x3_rgba8", CL_UNORM_INT8, CL_UNORM_INT8);
