@@ -131,18 +131,23 @@ static void report(const char *name, double best_s, double bytes, int ok, const 
     if (!ok) failures++;
 }
 
-/* Runs kernel k over W x H (16x16 groups) REPS times after a warm-up; the best time. */
-static double time_kernel(cl_kernel k) {
-    size_t g[2] = {W, H}, l[2] = {16, 16};
+/* Runs kernel k over the NDRange g (groups l) REPS times after a warm-up; the best time. */
+static double time_ndrange(cl_kernel k, cl_uint dims, const size_t *g, const size_t *l) {
     double best = 1e30;
     for (int r = 0; r <= REPS; r++) {
         double t0 = now();
-        CK(clEnqueueNDRangeKernel(q, k, 2, NULL, g, l, 0, NULL, NULL));
+        CK(clEnqueueNDRangeKernel(q, k, dims, NULL, g, l, 0, NULL, NULL));
         CK(clFinish(q));
         double t = now() - t0;
         if (r > 0 && t < best) best = t;
     }
     return best;
+}
+
+/* kernel k over W x H in 16x16 groups. */
+static double time_kernel(cl_kernel k) {
+    size_t g[2] = {W, H}, l[2] = {16, 16};
+    return time_ndrange(k, 2, g, l);
 }
 
 static cl_mem make_image(cl_mem_flags flags, cl_channel_type type, void *host) {
@@ -289,14 +294,7 @@ static void bench_read_strided16(void) {
     CK(clSetKernelArg(k, 0, sizeof im, &im));
     CK(clSetKernelArg(k, 1, sizeof out, &out));
     CK(clSetKernelArg(k, 2, sizeof logw, &logw));
-    double best = 1e30;
-    for (int r = 0; r <= REPS; r++) {
-        double t0 = now();
-        CK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &wg, 0, NULL, NULL));
-        CK(clFinish(q));
-        double t = now() - t0;
-        if (r > 0 && t < best) best = t;
-    }
+    double best = time_ndrange(k, 1, &global, &wg);
     float *res = malloc(global * 4);
     CK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, global * 4, res, 0, NULL, NULL));
     size_t bad = 0;
