@@ -1,16 +1,18 @@
-//! CUDA arrays with one surface object each (the storage of OpenCL images), and the 3-D copies
-//! between arrays, device memory and host memory.
+//! CUDA arrays with one surface object each (the storage of OpenCL images), optionally a texture
+//! object too, and the 3-D copies between arrays, device memory and host memory.
 use super::error::{check, CudaResult};
 use super::memory::DevicePtr;
 use super::stream::Stream;
 use super::sys;
 use std::ffi::c_void;
 
-/// A CUDA array made for surface loads and stores, with its surface object. The context that
-/// made it must be current when it is dropped.
+/// A CUDA array made for surface loads and stores, with its surface object and, when asked for,
+/// a texture object (0 when not made). The context that made it must be current when it is
+/// dropped.
 pub struct SurfaceArray {
     pub array: sys::CUarray,
     pub surface: sys::CUsurfObject,
+    pub texture: sys::CUtexObject,
 }
 
 // SAFETY: the handles are plain driver handles, usable from any thread whose current context
@@ -23,6 +25,8 @@ impl SurfaceArray {
     /// cuArray3DCreate with CUDA_ARRAY3D_SURFACE_LDST (plus CUDA_ARRAY3D_LAYERED for image
     /// arrays) and cuSurfObjectCreate on it. `height` and `depth` are 0 where CUDA wants them
     /// absent (1-D: (w, 0, 0); 1-D array: (w, 0, layers)). The owning context must be current.
+    /// With `texture`, also a texture object for texel fetches at integer coordinates (see
+    /// `texel_fetch_texture`); the array is made without one where the driver refuses it.
     pub fn new(
         width: usize,
         height: usize,
@@ -30,6 +34,7 @@ impl SurfaceArray {
         layered: bool,
         format: sys::CUarray_format,
         channels: u32,
+        texture: bool,
     ) -> CudaResult<SurfaceArray> {
         let desc = sys::CUDA_ARRAY3D_DESCRIPTOR {
             Width: width,
@@ -53,14 +58,35 @@ impl SurfaceArray {
             unsafe { sys::cuArrayDestroy(array) };
             return Err(e);
         }
-        Ok(SurfaceArray { array, surface })
+        let texture = if texture { texel_fetch_texture(&res).unwrap_or(0) } else { 0 };
+        Ok(SurfaceArray { array, surface, texture })
     }
+}
+
+/// A texture object over `res` for fetching whole texels at integer coordinates: unnormalized
+/// coordinates, point filtering, the element type as stored, and a zero border outside the array
+/// (as the surface loads' .zero mode). Kernels use it where a texture fetch is faster than a
+/// surface load (16-byte texels: ptxgen's images.cl); the results are the same bits.
+fn texel_fetch_texture(res: &sys::CUDA_RESOURCE_DESC) -> CudaResult<sys::CUtexObject> {
+    // SAFETY: the texture descriptor is plain data; all-zero is its "unset" state (no flags:
+    // unnormalized coordinates, a border colour of zeros).
+    let mut td: sys::CUDA_TEXTURE_DESC = unsafe { std::mem::zeroed() };
+    td.addressMode = [sys::CUaddress_mode::CU_TR_ADDRESS_MODE_BORDER; 3];
+    td.filterMode = sys::CUfilter_mode::CU_TR_FILTER_MODE_POINT;
+    td.flags = sys::CU_TRSF_READ_AS_INTEGER;
+    let mut tex: sys::CUtexObject = 0;
+    // SAFETY: valid resource and texture descriptors, no view, a local out-value.
+    check(unsafe { sys::cuTexObjectCreate(&mut tex, res, &td, std::ptr::null()) })?;
+    Ok(tex)
 }
 
 impl Drop for SurfaceArray {
     fn drop(&mut self) {
-        // SAFETY: made by `new`, destroyed once, surface before its array.
+        // SAFETY: made by `new`, destroyed once, the objects before their array.
         unsafe {
+            if self.texture != 0 {
+                sys::cuTexObjectDestroy(self.texture);
+            }
             sys::cuSurfObjectDestroy(self.surface);
             sys::cuArrayDestroy(self.array);
         }

@@ -71,6 +71,8 @@ pub const REQUIRED: &[&str] = &[
     "cuStreamWaitEvent",
     "cuSurfObjectCreate",
     "cuSurfObjectDestroy",
+    "cuTexObjectCreate",
+    "cuTexObjectDestroy",
 ];
 
 /// Entry points called through [`optional`] lookups, each with its fallback: (newest, older).

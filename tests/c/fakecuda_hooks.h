@@ -18,6 +18,7 @@ struct fakecuda_stats {
     unsigned long long launches;
     unsigned long long arrays_created, arrays_destroyed, surfaces_created, surfaces_destroyed;
     unsigned long long array_copies; /* cuMemcpy3D calls with an array side */
+    unsigned long long textures_created, textures_destroyed;
 };
 
 /* The last cuLaunchKernel: geometry, dynamic shared memory and the parameter buffer. */

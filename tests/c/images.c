@@ -1338,6 +1338,8 @@ int main(void) {
         unsigned long long made = after.arrays_created - before.arrays_created, gone = after.arrays_destroyed - before.arrays_destroyed;
         CHECK(made == gone, "CUDA arrays created %llu, destroyed %llu", made, gone);
         CHECK(after.surfaces_created - before.surfaces_created == after.surfaces_destroyed - before.surfaces_destroyed, "surface objects leaked");
+        CHECK(after.textures_created - before.textures_created == after.textures_destroyed - before.textures_destroyed, "texture objects leaked");
+        CHECK(after.textures_created > before.textures_created, "no texture object made (2-D RGBA FLOAT images have one)");
         printf("  fake driver: %llu arrays, %llu copies with an array side\n", made, after.array_copies - before.array_copies);
     }
     return report("images");

@@ -1069,6 +1069,25 @@ CUresult cuSurfObjectDestroy(unsigned long long obj) {
     return CUDA_SUCCESS;
 }
 
+/* A texture object: the array's address + 1 (surface objects are the address itself), so a
+ * surface handle given to cuTexObjectDestroy is refused. Only the array and the descriptor's
+ * presence are checked: the fake driver runs no kernels. */
+CUresult cuTexObjectCreate(unsigned long long *obj, const CUDA_RESOURCE_DESC *r, const void *texDesc,
+                           const void *viewDesc) {
+    (void)viewDesc;
+    if (!obj || !r || !texDesc || r->resType != 0 || !array_of(r->res.array.hArray))
+        return CUDA_ERROR_INVALID_VALUE;
+    *obj = (unsigned long long)(uintptr_t)r->res.array.hArray + 1;
+    COUNT(textures_created, 1);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuTexObjectDestroy(unsigned long long obj) {
+    if (!(obj & 1) || !array_of((void *)(uintptr_t)(obj - 1))) return CUDA_ERROR_INVALID_VALUE;
+    COUNT(textures_destroyed, 1);
+    return CUDA_SUCCESS;
+}
+
 static char *base_of(int type, const void *host, CUdeviceptr dev) {
     switch (type) {
     case MT_HOST: return (char *)host;
