@@ -27,16 +27,16 @@ nvcc_path=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null | head -1
 cuda=$(dirname "$(dirname "$(readlink -f "$nvcc_path")")")
 ( cd $G/ic && gcc -O2 -I"$cuda/include" -o /tmp/${N}_images_check images_check.c \
     -L"$cuda/lib64/stubs" -L"$cuda/lib64" -lcuda -lm > $O/ic-build.txt 2>&1
-  timeout 20 /tmp/${N}_images_check . > $O/ic-cuda.txt 2> $O/ic-cuda.err; echo "rc=$?" >> $O/ic-cuda.txt )
+  timeout 15 /tmp/${N}_images_check . > $O/ic-cuda.txt 2> $O/ic-cuda.err; echo "rc=$?" >> $O/ic-cuda.txt )
 sel_c="OCL_ICD_FILENAMES=$lib OCL_ICD_VENDORS=$EMPTY/"
 sel_n="OCL_ICD_FILENAMES=$NV_LIB OCL_ICD_VENDORS=$EMPTY/"
-( cd $G && env $sel_c CUDACL_CACHE=0 timeout 25 ./images > $O/images-c.txt 2>&1; echo "rc=$?" >> $O/images-c.txt )
+( cd $G && env $sel_c CUDACL_CACHE=0 timeout 20 ./images > $O/images-c.txt 2>&1; echo "rc=$?" >> $O/images-c.txt )
 for r in 1 2; do
-  env $sel_c CUDACL_CACHE=0 IMAGEBENCH_ONLY=read,write,filter timeout 20 $G/imagebench > $O/bench-cudacl-$r.txt 2> $O/bench-cudacl-$r.err; echo "rc=$?" >> $O/bench-cudacl-$r.err
+  env $sel_c CUDACL_CACHE=0 IMAGEBENCH_ONLY=read,write,filter timeout 24 $G/imagebench > $O/bench-cudacl-$r.txt 2> $O/bench-cudacl-$r.err; echo "rc=$?" >> $O/bench-cudacl-$r.err
   env $sel_n IMAGEBENCH_ONLY=read,write,filter timeout 20 $G/imagebench > $O/bench-nvidia-$r.txt 2> $O/bench-nvidia-$r.err; echo "rc=$?" >> $O/bench-nvidia-$r.err
 done
 for n in 40 32; do
-  env $sel_c CUDACL_CACHE=0 PTXGEN_IMAGES_MAXNREG=$n IMAGEBENCH_ONLY=filter timeout 12 $G/imagebench > $O/bench-cudacl-maxnreg$n.txt 2>&1
+  env $sel_c CUDACL_CACHE=0 PTXGEN_IMAGES_MAXNREG=$n IMAGEBENCH_ONLY=filter timeout 10 $G/imagebench > $O/bench-cudacl-maxnreg$n.txt 2>&1
 done
 rcs() { for f in "$@"; do printf '%s ' "$(tail -1 $f)"; done; }
 {
