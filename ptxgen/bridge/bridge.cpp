@@ -832,6 +832,61 @@ void lowerNativeMath(Module &M) {
   }
 }
 
+// Single-precision division. OpenCL 1.2 allows x / y 2.5 ulp (section 7.4) unless the program
+// is built with -cl-fp32-correctly-rounded-divide-sqrt; clang says which by the !fpmath 2.5 it
+// puts on the division (none with the option). NVPTX would emit every fdiv as div.rn.f32, a
+// correctly rounded division that costs a subroutine; NVIDIA's OpenCL emits div.full.f32 (2 ulp
+// at most over the whole range, subnormals kept), as cudacl does now for the program's own
+// divisions. libclc's divisions carry the same !fpmath, but its functions' accuracy was worked
+// out against correctly rounded ones, so only the divisions of the program's source are
+// relaxed: tagged here before libclc is linked, lowered after the optimiser (which keeps
+// constant divisors foldable until then).
+const char *const kRelaxedDiv = "cudacl.div.full";
+
+void tagRelaxedDivisions(Module &M) {
+  unsigned kind = M.getContext().getMDKindID(kRelaxedDiv);
+  MDNode *tag = MDNode::get(M.getContext(), {});
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (I.getOpcode() == Instruction::FDiv && I.getType()->getScalarType()->isFloatTy() &&
+          cast<FPMathOperator>(I).getFPAccuracy() >= 2.0f)
+        I.setMetadata(kind, tag);
+}
+
+void lowerRelaxedDivisions(Module &M) {
+  unsigned kind = M.getContext().getMDKindID(kRelaxedDiv);
+  LLVMContext &C = M.getContext();
+  Type *f32 = Type::getFloatTy(C);
+  FunctionType *FT = FunctionType::get(f32, {f32, f32}, false);
+  for (Function &F : M) {
+    // -cl-denorms-are-zero wants the ftz forms. -cl-unsafe-math-optimizations and
+    // -cl-fast-relaxed-math (arcp on the division) give up section 7.4's accuracy: div.approx,
+    // as NVIDIA's OpenCL does (2 ulp for divisors in [2^-126, 2^126]).
+    bool ftz = F.getDenormalMode(APFloat::IEEEsingle()).Output == DenormalMode::PreserveSign;
+    std::string mod = ftz ? ".ftz" : "";
+    InlineAsm *full = InlineAsm::get(FT, "div.full" + mod + ".f32 $0, $1, $2;", "=f,f,f", false);
+    InlineAsm *approx = InlineAsm::get(FT, "div.approx" + mod + ".f32 $0, $1, $2;", "=f,f,f", false);
+    std::vector<Instruction *> divs;
+    for (Instruction &I : instructions(F))
+      if (I.getOpcode() == Instruction::FDiv && I.getMetadata(kind)) divs.push_back(&I);
+    for (Instruction *I : divs) {
+      InlineAsm *div = I->hasAllowReciprocal() ? approx : full;
+      IRBuilder<> B(I);
+      Value *a = I->getOperand(0), *b = I->getOperand(1), *r;
+      if (auto *VT = dyn_cast<FixedVectorType>(I->getType())) {
+        r = PoisonValue::get(VT);
+        for (unsigned i = 0; i < VT->getNumElements(); i++)
+          r = B.CreateInsertElement(
+              r, B.CreateCall(div, {B.CreateExtractElement(a, i), B.CreateExtractElement(b, i)}), i);
+      } else {
+        r = B.CreateCall(div, {a, b});
+      }
+      I->replaceAllUsesWith(r);
+      I->eraseFromParent();
+    }
+  }
+}
+
 void addAnnotation(Module &M, Function *F, const char *key, unsigned val) {
   LLVMContext &C = M.getContext();
   NamedMDNode *NMD = M.getOrInsertNamedMetadata("nvvm.annotations");
@@ -2217,6 +2272,7 @@ int pg_lower(LLVMModuleRef mref, char **log) {
   try {
     Module &M = *unwrap(mref);
     freshAnnotations(M);  // a module freed earlier may have had this address
+    tagRelaxedDivisions(M);
     bool needOffset = used(M, "_Z17get_global_offsetj") || used(M, "_Z13get_global_idj");
     bool needDim = used(M, "_Z12get_work_dimv");
     bool needGroups = used(M, "_Z12get_group_idj") || used(M, "_Z14get_num_groupsj") ||
@@ -2668,6 +2724,7 @@ int pg_codegen(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char *
     M.setDataLayout(TM->createDataLayout());
     M.setTargetTriple(kTriple);
     lowerNativeMath(M);
+    lowerRelaxedDivisions(M);
     splitUnderalignedVectorAccesses(M);
     scalarizeNarrowVectorCompares(M);
     widenCharPairParams(M);

@@ -85,6 +85,9 @@ const FLAGS: &[&str] = &[
     "-cl-fast-relaxed-math",
     "-cl-denorms-are-zero",
     "-cl-single-precision-constant",
+    // Accepted because the devices report CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT: clang then leaves
+    // the divisions exact (no !fpmath), and sqrt is always sqrt.rn.
+    "-cl-fp32-correctly-rounded-divide-sqrt",
 ];
 
 /// clBuildProgram / clCompileProgram options. Errors carry the reason for the build log.

@@ -1216,6 +1216,31 @@ fn fast24_is_a_plain_multiply() {
     assert!(p.ptx.contains("mul.lo.s32") || p.ptx.contains("mad.lo.s32"), "{}", p.ptx);
 }
 
+#[test]
+fn divisions_follow_the_build_options() {
+    setup();
+    let src = corpus_src("division.cl");
+    // The count of each single-precision division form in one kernel's PTX.
+    let count = |opts: &str, entry: &str, form: &str| {
+        let p = build_nc(&src, opts, &H100).unwrap();
+        let start = p.ptx.find(&format!(".entry {entry}(")).unwrap();
+        let body = &p.ptx[start..];
+        let body = &body[..body.find("\n}").unwrap()];
+        body.matches(form).count()
+    };
+    assert_eq!(count("", "scalar", "div.full.f32"), 1);
+    assert_eq!(count("", "vector", "div.full.f32"), 4);
+    assert_eq!(count("", "scalar", "div.rn.f32"), 0);
+    assert_eq!(count("-cl-denorms-are-zero", "scalar", "div.full.ftz.f32"), 1);
+    assert_eq!(count("-cl-fp32-correctly-rounded-divide-sqrt", "vector", "div.rn.f32"), 4);
+    assert_eq!(count("-cl-fp32-correctly-rounded-divide-sqrt", "vector", "div.full"), 0);
+    assert_eq!(count("-cl-fast-relaxed-math", "scalar", "div.approx.f32"), 1);
+    // libclc's atan2 divides inside; its accuracy was worked out with exact divisions.
+    assert!(count("", "libclc_atan2", "div.rn.f32") >= 1);
+    assert_eq!(count("", "libclc_atan2", "div.full"), 0);
+    assert_eq!(count("", "dbl", "div.rn.f64"), 1);
+}
+
 /// Run in a process of its own by `prewarm_is_waited_for` (the other tests share the context).
 #[test]
 #[ignore = "run by prewarm_is_waited_for in a fresh process"]

@@ -70,8 +70,11 @@ pub unsafe extern "C" fn clGetDeviceIDs(
     })
 }
 
+/// Single precision: divisions are div.full (2 ulp) unless a program is built with
+/// -cl-fp32-correctly-rounded-divide-sqrt, which ptxgen supports (div.rn; sqrt is always sqrt.rn).
 fn fp_config_single() -> cl_device_fp_config {
-    (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA) as cl_device_fp_config
+    (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)
+        as cl_device_fp_config
 }
 
 fn fp_config_double() -> cl_device_fp_config {
