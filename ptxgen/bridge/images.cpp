@@ -27,6 +27,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <optional>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -183,12 +184,38 @@ Value *rootOf(Value *v) {
 // images.cl's fast_sampler on a sampler's bits.
 bool fastSamplerBits(uint64_t bits) { return (bits & (0x20 | 0xE)) <= 4; }
 
+// Bytes of named private variables a kernel holds: the allocas of its unoptimised body and of
+// the functions it calls (each once), as the front end leaves them before optimisation: every
+// local variable and argument copy, arrays included. A rough measure of the registers its fast
+// copies need whatever the schedule (see specializeKernel's .maxnreg).
+uint64_t privateBytes(Function &F, std::vector<Function *> &seen) {
+  if (F.isDeclaration() || std::find(seen.begin(), seen.end(), &F) != seen.end()) return 0;
+  seen.push_back(&F);
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  uint64_t n = 0;
+  for (Instruction &I : instructions(F)) {
+    if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+      if (std::optional<TypeSize> sz = AI->getAllocationSize(DL); sz && !sz->isScalable())
+        n += sz->getFixedValue();
+      else
+        n += 1u << 20; // a dynamic alloca: too much state to bound
+    } else if (auto *CB = dyn_cast<CallBase>(&I)) {
+      if (Function *G = CB->getCalledFunction()) n += privateBytes(*G, seen);
+    }
+  }
+  return n;
+}
+
 struct Mapped {
   CallInst *call;
   Argument *image; // the kernel's image argument it reads or writes
   std::string suffix; // the built-in's mangled name after "_Z11read_imagef" / "_Z12write_imagef"
   bool write;
 };
+
+// The register bound of small specialised kernels (see the end of specializeKernel); 0: none.
+const uint64_t kSmallKernelBytes = 112;
+const unsigned kSmallKernelRegs = 0;
 
 bool specializeKernel(Module &M, Function &K, const Module &L) {
   static const char *kRead = "_Z11read_imagef", *kWrite = "_Z12write_imagef";
@@ -246,6 +273,8 @@ bool specializeKernel(Module &M, Function &K, const Module &L) {
     if (!write && LI.getLoopFor(CI->getParent())) readInLoop = true;
   }
   if (!readInLoop) return false;
+  std::vector<Function *> seenForState;
+  const uint64_t stateBytes = privateBytes(K, seenForState);
 
   // The entry block's allocas and the stores of the implicit arguments (to ptxgen's __cudacl_*
   // variables, which must stay in the entry block) stay; the dispatch goes after them.
@@ -368,14 +397,21 @@ bool specializeKernel(Module &M, Function &K, const Module &L) {
     Bb.CreateRetVoid();
     sw->addCase(B.getInt32(combos[j]), bb);
   }
-  // Experiment for a GPU A/B (not a setting): PTXGEN_IMAGES_MAXNREG=N bounds a specialised
-  // kernel's registers (.maxnreg N). The fast copies of a 3x3 filter need about 32 registers, the
-  // general path (values live across its calls of the general code) about 48, and ptxas gives
-  // the whole kernel the larger count.
-  if (const char *e = std::getenv("PTXGEN_IMAGES_MAXNREG"); e && std::atoi(e) > 0) {
+  // Registers. ptxas gives a kernel one register count, the most that any of its paths needs: here
+  // the general body, whose values live across its calls of the general code (about 48 for a 3x3
+  // filter), while the fast copies need about 32 (5 against 8 blocks of 256 work-items per SM).
+  // A kernel whose named private state is small (privateBytes: a 3x3 or 5x5 filter, 76-100
+  // bytes) is bounded to kSmallKernelRegs (.maxnreg): its copies then fit (one spilled value, at
+  // the entry), the general body spills a little. Kernels with more state (a bilateral filter, a
+  // window's statistics: 144-148 bytes, 56-60 registers unbounded) would spill in their fast
+  // copies too, and keep what ptxas gives them. PTXGEN_IMAGES_MAXNREG=N (0: none) overrides the
+  // bound, for measurements.
+  unsigned maxnreg = stateBytes <= kSmallKernelBytes ? kSmallKernelRegs : 0;
+  if (const char *e = std::getenv("PTXGEN_IMAGES_MAXNREG"); e && *e) maxnreg = static_cast<unsigned>(std::atoi(e));
+  if (maxnreg > 0) {
     NamedMDNode *NMD = M.getOrInsertNamedMetadata("nvvm.annotations");
     Metadata *ops[] = {ValueAsMetadata::get(&K), MDString::get(C, "maxnreg"),
-                       ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), std::atoi(e)))};
+                       ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), maxnreg))};
     NMD->addOperand(MDNode::get(C, ops));
   }
   return true;
