@@ -7,8 +7,9 @@
 #  - ptxgen/gpu/images_check on the CUDA driver API with the PTX of this branch's ptxgen: every
 #    image built-in against the checker's own model of OpenCL 1.2 sections 8.2/8.3;
 #  - tests/c/images.c on cudacl;
-#  - the filters on cudacl with PTXGEN_IMAGES_MAXNREG=40 and 32 (A/B: .maxnreg on the
-#    specialised kernels), one line each;
+#  - the filters on cudacl in variants (A/B), one line each: PTXGEN_IMAGES_MAXNREG=0 (no
+#    .maxnreg on small specialised kernels), PTXGEN_IMAGES_EXPERIMENT=split128 and =clamp (other
+#    forms of the RGBA FLOAT fast read, images.cl's fetch_fast);
 #  - bench/imagebench.c on cudacl and NVIDIA, twice each, alternating (IMAGEBENCH_ONLY=
 #    read,write,filter); run 1's ratios in one line, run 2's table last.
 # Needs NV_LIB EMPTY OUT (and CUDACL_LIB) as the lead's call sets them. Logs: /tmp/<name>-out,
@@ -30,13 +31,14 @@ cuda=$(dirname "$(dirname "$(readlink -f "$nvcc_path")")")
   timeout 15 /tmp/${N}_images_check . > $O/ic-cuda.txt 2> $O/ic-cuda.err; echo "rc=$?" >> $O/ic-cuda.txt )
 sel_c="OCL_ICD_FILENAMES=$lib OCL_ICD_VENDORS=$EMPTY/"
 sel_n="OCL_ICD_FILENAMES=$NV_LIB OCL_ICD_VENDORS=$EMPTY/"
-( cd $G && env $sel_c CUDACL_CACHE=0 timeout 20 ./images > $O/images-c.txt 2>&1; echo "rc=$?" >> $O/images-c.txt )
+( cd $G && env $sel_c CUDACL_CACHE=0 timeout 18 ./images > $O/images-c.txt 2>&1; echo "rc=$?" >> $O/images-c.txt )
 for r in 1 2; do
   env $sel_c CUDACL_CACHE=0 IMAGEBENCH_ONLY=read,write,filter timeout 24 $G/imagebench > $O/bench-cudacl-$r.txt 2> $O/bench-cudacl-$r.err; echo "rc=$?" >> $O/bench-cudacl-$r.err
   env $sel_n IMAGEBENCH_ONLY=read,write,filter timeout 20 $G/imagebench > $O/bench-nvidia-$r.txt 2> $O/bench-nvidia-$r.err; echo "rc=$?" >> $O/bench-nvidia-$r.err
 done
-for n in 40 32; do
-  env $sel_c CUDACL_CACHE=0 PTXGEN_IMAGES_MAXNREG=$n IMAGEBENCH_ONLY=filter timeout 10 $G/imagebench > $O/bench-cudacl-maxnreg$n.txt 2>&1
+variants="PTXGEN_IMAGES_MAXNREG=0 PTXGEN_IMAGES_EXPERIMENT=split128 PTXGEN_IMAGES_EXPERIMENT=clamp"
+for v in $variants; do
+  env $sel_c CUDACL_CACHE=0 $v IMAGEBENCH_ONLY=filter timeout 10 $G/imagebench > $O/bench-cudacl-$v.txt 2>&1
 done
 rcs() { for f in "$@"; do printf '%s ' "$(tail -1 $f)"; done; }
 {
@@ -46,8 +48,8 @@ grep -h "^FAIL" $O/ic-cuda.txt | head -2
 head -c 200 $O/ic-cuda.err
 echo "tests/c/images.c (cudacl): $(grep -iE 'passed|failed|skipped' $O/images-c.txt | tail -1) $(tail -1 $O/images-c.txt)"
 echo "imagebench rc: cudacl $(rcs $O/bench-cudacl-[12].err)NVIDIA $(rcs $O/bench-nvidia-[12].err)"
-for n in 40 32; do
-  echo "filters, PTXGEN_IMAGES_MAXNREG=$n: $(grep '^R' $O/bench-cudacl-maxnreg$n.txt | awk '{printf "%s %s %s; ", $2, $4, $5}')"
+for v in $variants; do
+  echo "filters, $v: $(grep '^R' $O/bench-cudacl-$v.txt | awk '{printf "%s %s %s; ", $2, $4, $5}')"
 done
 echo "run 1 (cudacl/NVIDIA): $($G/imagebench --table $O/bench-cudacl-1.txt $O/bench-nvidia-1.txt | tail -n +2 | awk '{printf "%s %s/%s=%s; ", $1, $2, $4, $6}')"
 echo "-- run 2:"

@@ -215,7 +215,7 @@ struct Mapped {
 
 // The register bound of small specialised kernels (see the end of specializeKernel); 0: none.
 const uint64_t kSmallKernelBytes = 112;
-const unsigned kSmallKernelRegs = 0;
+const unsigned kSmallKernelRegs = 40;
 
 bool specializeKernel(Module &M, Function &K, const Module &L) {
   static const char *kRead = "_Z11read_imagef", *kWrite = "_Z12write_imagef";
