@@ -27,6 +27,15 @@
  *                                                CLAMP_TO_EDGE), RGBA8 out (write_imagef)
  *   filter3x3_rgba32f, filter3x3_rgba8_to_32f     the same, RGBA32F in and out, RGBA8 in and
  *                                                RGBA32F out (GB/s: image bytes read + written)
+ *   read_strided16_rgba32f                        clpeak's image bandwidth method (upstream
+ *                                                clpeak; Debian 12's 1.1.2 has no image test):
+ *                                                an RGBA float image, 1-D work-groups of the
+ *                                                device's largest size, each work-item 16
+ *                                                read_imagef with int coordinates through a
+ *                                                constant CLAMP_TO_EDGE nearest sampler, the
+ *                                                i-th at pixel gid + i * global size (row
+ *                                                order, shifts by run-time log2 sizes), the sum
+ *                                                to a buffer: every pixel read once
  *   write_image_64MiB / read_image_64MiB          clEnqueueWriteImage / ReadImage, blocking,
  *                                                of a 4096x4096 RGBA8 image from/to malloc'd memory
  */
@@ -89,6 +98,16 @@ static const char *SRC =
     "  float4 v = (float4)((x & 255) * k, (y & 255) * k, ((x + y) & 255) * k, 1.0f);\n"
     "  write_imagef(im, (int2)(x, y), v);\n"
     "}\n"
+    "__kernel void read16(read_only image2d_t im, __global float *out, int logw) {\n"
+    "  const sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+    "  int gid = (int)get_global_id(0), n = (int)get_global_size(0);\n"
+    "  float4 acc = (float4)(0.0f);\n"
+    "  for (int i = 0; i < 16; i++) {\n"
+    "    int p = gid + i * n;\n"
+    "    acc += read_imagef(im, s, (int2)(p & ((1 << logw) - 1), p >> logw));\n"
+    "  }\n"
+    "  out[gid] = ((acc.x + acc.y) + acc.z) + acc.w;\n"
+    "}\n"
     "__kernel void filter3(read_only image2d_t in, sampler_t s, write_only image2d_t out) {\n"
     "  int x = get_global_id(0), y = get_global_id(1);\n"
     "  float4 acc = (float4)(0.0f);\n"
@@ -112,18 +131,23 @@ static void report(const char *name, double best_s, double bytes, int ok, const 
     if (!ok) failures++;
 }
 
-/* Runs kernel k over W x H (16x16 groups) REPS times after a warm-up; the best time. */
-static double time_kernel(cl_kernel k) {
-    size_t g[2] = {W, H}, l[2] = {16, 16};
+/* Runs kernel k over the NDRange g (groups l) REPS times after a warm-up; the best time. */
+static double time_ndrange(cl_kernel k, cl_uint dims, const size_t *g, const size_t *l) {
     double best = 1e30;
     for (int r = 0; r <= REPS; r++) {
         double t0 = now();
-        CK(clEnqueueNDRangeKernel(q, k, 2, NULL, g, l, 0, NULL, NULL));
+        CK(clEnqueueNDRangeKernel(q, k, dims, NULL, g, l, 0, NULL, NULL));
         CK(clFinish(q));
         double t = now() - t0;
         if (r > 0 && t < best) best = t;
     }
     return best;
+}
+
+/* kernel k over W x H in 16x16 groups. */
+static double time_kernel(cl_kernel k) {
+    size_t g[2] = {W, H}, l[2] = {16, 16};
+    return time_ndrange(k, 2, g, l);
 }
 
 static cl_mem make_image(cl_mem_flags flags, cl_channel_type type, void *host) {
@@ -246,6 +270,48 @@ static void bench_write(const char *name, cl_channel_type type, const char *kern
     report(name, best, (double)n * esz, bad == 0, d);
     free(res);
     clReleaseKernel(k);
+    clReleaseMemObject(im);
+}
+
+/* clpeak's way of measuring image reads (see the header): read16 over an RGBA float image. */
+static void bench_read_strided16(void) {
+    size_t n = (size_t)W * H, wg = 0;
+    CK(clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL));
+    size_t global = n / 16 / wg * wg;
+    float *host = malloc(n * 16);
+    uint32_t seed = 4242;
+    for (size_t i = 0; i < n * 4; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        host[i] = (float)(seed >> 8) / 16777216.0f;
+    }
+    cl_mem im = make_image(CL_MEM_READ_ONLY, CL_FLOAT, host);
+    cl_int e, logw = 0;
+    while ((1 << logw) < W) logw++;
+    cl_mem out = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, global * 4, NULL, &e);
+    CK(e);
+    cl_kernel k = clCreateKernel(prog, "read16", &e);
+    CK(e);
+    CK(clSetKernelArg(k, 0, sizeof im, &im));
+    CK(clSetKernelArg(k, 1, sizeof out, &out));
+    CK(clSetKernelArg(k, 2, sizeof logw, &logw));
+    double best = time_ndrange(k, 1, &global, &wg);
+    float *res = malloc(global * 4);
+    CK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, global * 4, res, 0, NULL, NULL));
+    size_t bad = 0;
+    for (size_t g = 0; g < global; g++) {
+        float a[4] = {0, 0, 0, 0};
+        for (size_t i = 0; i < 16; i++)
+            for (int c = 0; c < 4; c++) a[c] += host[(g + i * global) * 4 + c];
+        float want = ((a[0] + a[1]) + a[2]) + a[3];
+        if (fabsf(res[g] - want) > 1e-5f * fabsf(want)) bad++;
+    }
+    char d[96];
+    snprintf(d, sizeof d, "%zu of %zu sums wrong (work-group %zu)", bad, global, wg);
+    report("read_strided16_rgba32f", best, (double)global * 16 * 16, bad == 0, d);
+    free(res);
+    free(host);
+    clReleaseKernel(k);
+    clReleaseMemObject(out);
     clReleaseMemObject(im);
 }
 
@@ -433,6 +499,7 @@ int main(int argc, char **argv) {
         bench_read("read_rgba8_nosampler", CL_UNORM_INT8, 0);
         bench_read("read_rgba32f_sampler", CL_FLOAT, 1);
         bench_read("read_rgba32f_nosampler", CL_FLOAT, 0);
+        bench_read_strided16();
     }
     if (group_wanted("write")) {
         bench_write("write_rgba8", CL_UNORM_INT8, "write_f");

@@ -360,6 +360,16 @@ impl Kernel {
                 if !Arc::ptr_eq(&m.context, &self.program.context) || wrong_kind {
                     return Err(CL_INVALID_MEM_OBJECT);
                 }
+                // The spec's clSetKernelArg: a read_only argument given a CL_MEM_WRITE_ONLY image,
+                // or a write_only one given a CL_MEM_READ_ONLY image, is CL_INVALID_ARG_VALUE.
+                let refused = match a.access_qualifier {
+                    ptxgen::AccessQualifier::ReadOnly => CL_MEM_WRITE_ONLY,
+                    ptxgen::AccessQualifier::WriteOnly => CL_MEM_READ_ONLY,
+                    _ => 0,
+                };
+                if m.flags & refused as cl_mem_flags != 0 {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
                 V::Mem(Some(Arc::downgrade(&m)))
             }
             ArgKind::Scalar | ArgKind::Vector | ArgKind::Struct => {

@@ -994,6 +994,17 @@ static void test_kernel_args(void) {
     err = clSetKernelArg(k, 3, sizeof(cl_mem), &a);
     CHECK(err == CL_INVALID_MEM_OBJECT || err == CL_INVALID_ARG_VALUE, "an image as a buffer: %d", err);
     if (on_cudacl) EXPECT(clSetKernelArg(k, 0, sizeof(cl_mem), &b), CL_INVALID_MEM_OBJECT); /* a 3-D image for image2d_t */
+    /* An image the kernel would write but the host made read-only, and the other way round
+     * (clSetKernelArg's CL_INVALID_ARG_VALUE; NVIDIA's OpenCL accepts both). */
+    cl_mem ro3 = make_image(shape_of(CL_MEM_OBJECT_IMAGE3D, 5, 4, 3), f3, CL_MEM_READ_ONLY, NULL, NULL, &err);
+    cl_mem wo2 = make_image(shape_of(CL_MEM_OBJECT_IMAGE2D, 16, 8, 1), f, CL_MEM_WRITE_ONLY, NULL, NULL, &err);
+    if (on_cudacl) {
+        EXPECT(clSetKernelArg(k, 1, sizeof(cl_mem), &ro3), CL_INVALID_ARG_VALUE);
+        EXPECT(clSetKernelArg(k, 0, sizeof(cl_mem), &wo2), CL_INVALID_ARG_VALUE);
+    }
+    EXPECT(clSetKernelArg(k, 1, sizeof(cl_mem), &b), CL_SUCCESS);
+    clReleaseMemObject(ro3);
+    clReleaseMemObject(wo2);
     cl_sampler bogus = (cl_sampler)&err;
     EXPECT(clSetKernelArg(k, 2, sizeof(cl_sampler), &bogus), CL_INVALID_SAMPLER);
     EXPECT(clSetKernelArg(k, 2, 4, &s), CL_INVALID_ARG_SIZE);
