@@ -7,9 +7,8 @@
 #  - ptxgen/gpu/images_check on the CUDA driver API with the PTX of this branch's ptxgen: every
 #    image built-in against the checker's own model of OpenCL 1.2 sections 8.2/8.3;
 #  - tests/c/images.c on cudacl;
-#  - the filters on cudacl in variants (A/B), one line each: PTXGEN_IMAGES_MAXNREG=0 (no
-#    .maxnreg on small specialised kernels), PTXGEN_IMAGES_EXPERIMENT=split128 and =clamp (other
-#    forms of the RGBA FLOAT fast read, images.cl's fetch_fast);
+#  - the filters on cudacl with PTXGEN_IMAGES_MAXNREG=0 (no .maxnreg on small specialised
+#    kernels: what the bound gives), one line;
 #  - bench/imagebench.c on cudacl and NVIDIA, twice each, alternating (IMAGEBENCH_ONLY=
 #    read,write,filter); run 1's ratios in one line, run 2's table last.
 # Needs NV_LIB EMPTY OUT (and CUDACL_LIB) as the lead's call sets them. Logs: /tmp/<name>-out,
@@ -36,7 +35,7 @@ for r in 1 2; do
   env $sel_c CUDACL_CACHE=0 IMAGEBENCH_ONLY=read,write,filter timeout 24 $G/imagebench > $O/bench-cudacl-$r.txt 2> $O/bench-cudacl-$r.err; echo "rc=$?" >> $O/bench-cudacl-$r.err
   env $sel_n IMAGEBENCH_ONLY=read,write,filter timeout 20 $G/imagebench > $O/bench-nvidia-$r.txt 2> $O/bench-nvidia-$r.err; echo "rc=$?" >> $O/bench-nvidia-$r.err
 done
-variants="PTXGEN_IMAGES_MAXNREG=0 PTXGEN_IMAGES_EXPERIMENT=split128 PTXGEN_IMAGES_EXPERIMENT=clamp"
+variants="PTXGEN_IMAGES_MAXNREG=0"
 for v in $variants; do
   env $sel_c CUDACL_CACHE=0 $v IMAGEBENCH_ONLY=filter timeout 10 $G/imagebench > $O/bench-cudacl-$v.txt 2>&1
 done

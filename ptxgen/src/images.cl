@@ -663,24 +663,6 @@ CUDACL_INLINE static int nearest_fast(float s, int n, uint smp) {
 // border colour of RGBA formats; reads without a sampler outside the image are undefined.
 CUDACL_INLINE static uint4 fetch_fast(ulong s, int g, uint esz, int x, int y, int z) {
   int bx = x * (int)esz;
-#ifdef CUDACL_EXPERIMENT_SPLIT128
-  // Experiment (PTXGEN_IMAGES_EXPERIMENT=split128, a GPU A/B): a 2-D RGBA FLOAT texel as two
-  // 8-byte loads.
-  if (g == G2D && esz == 16) {
-    uint4 lo = suld_2d(s, bx, y, 0, 8), hi = suld_2d(s, bx + 8, y, 0, 8);
-    return (uint4)(lo.x, lo.y, hi.x, hi.y);
-  }
-#endif
-#ifdef CUDACL_EXPERIMENT_CLAMP
-  // Experiment (PTXGEN_IMAGES_EXPERIMENT=clamp, a GPU A/B): 2-D RGBA FLOAT reads in suld's .clamp
-  // mode (only right for CLAMP_TO_EDGE samplers, whose coordinates are inside anyway).
-  if (g == G2D && esz == 16) {
-    uint a, b, c, d;
-    __asm__("suld.b.2d.v4.b32.clamp {%0, %1, %2, %3}, [%4, {%5, %6}];"
-            : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "l"(s), "r"(bx), "r"(y));
-    return (uint4)(a, b, c, d);
-  }
-#endif
   return g == G1D ? suld_1d(s, bx, 0, 0, esz) : g == G2D ? suld_2d(s, bx, y, 0, esz) : suld_3d(s, bx, y, z, esz);
 }
 

@@ -18,14 +18,7 @@ const OPTIONS: &str = "-cl-std=CL1.2";
 fn bitcode() -> Result<&'static [u8], BuildError> {
     static BITCODE: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
     let r = BITCODE.get_or_init(|| {
-        // PTXGEN_IMAGES_EXPERIMENT=split128|clamp: a variant of the RGBA FLOAT fast reads for a
-        // GPU A/B (images.cl, fetch_fast); not a setting.
-        let experiment = match std::env::var("PTXGEN_IMAGES_EXPERIMENT").as_deref() {
-            Ok("split128") => " -DCUDACL_EXPERIMENT_SPLIT128",
-            Ok("clamp") => " -DCUDACL_EXPERIMENT_CLAMP",
-            _ => "",
-        };
-        let opts = options::parse_build(&format!("{OPTIONS}{experiment}")).map_err(|e| e.to_string())?;
+        let opts = options::parse_build(OPTIONS).map_err(|e| e.to_string())?;
         let ctx = Ctx::private();
         let (m, _, _) = frontend(&ctx, SOURCE, &opts, &[]).map_err(|e| match e {
             BuildError::Failed { log } | BuildError::InvalidOptions { log } => log,
