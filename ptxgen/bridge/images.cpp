@@ -27,6 +27,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
+#include <optional>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -183,11 +184,38 @@ Value *rootOf(Value *v) {
 // images.cl's fast_sampler on a sampler's bits.
 bool fastSamplerBits(uint64_t bits) { return (bits & (0x20 | 0xE)) <= 4; }
 
+// Bytes of named private variables a kernel holds: the allocas of its unoptimised body and of
+// the functions it calls (each once), as the front end leaves them before optimisation: every
+// local variable and argument copy, arrays included. A rough measure of the registers its fast
+// copies need whatever the schedule (see specializeKernel's .maxnreg).
+uint64_t privateBytes(Function &F, std::vector<Function *> &seen) {
+  if (F.isDeclaration() || std::find(seen.begin(), seen.end(), &F) != seen.end()) return 0;
+  seen.push_back(&F);
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  uint64_t n = 0;
+  for (Instruction &I : instructions(F)) {
+    if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+      if (std::optional<TypeSize> sz = AI->getAllocationSize(DL); sz && !sz->isScalable())
+        n += sz->getFixedValue();
+      else
+        n += 1u << 20; // a dynamic alloca: too much state to bound
+    } else if (auto *CB = dyn_cast<CallBase>(&I)) {
+      if (Function *G = CB->getCalledFunction()) n += privateBytes(*G, seen);
+    }
+  }
+  return n;
+}
+
 struct Mapped {
   CallInst *call;
+  Argument *image; // the kernel's image argument it reads or writes
   std::string suffix; // the built-in's mangled name after "_Z11read_imagef" / "_Z12write_imagef"
   bool write;
 };
+
+// The register bound of small specialised kernels (see the end of specializeKernel); 0: none.
+const uint64_t kSmallKernelBytes = 112;
+const unsigned kSmallKernelRegs = 40;
 
 bool specializeKernel(Module &M, Function &K, const Module &L) {
   static const char *kRead = "_Z11read_imagef", *kWrite = "_Z12write_imagef";
@@ -241,10 +269,12 @@ bool specializeKernel(Module &M, Function &K, const Module &L) {
     if (!have) continue;
     addUnique(images, imgArg);
     if (smpArg) addUnique(samplers, smpArg);
-    calls.push_back({CI, suffix, write});
+    calls.push_back({CI, imgArg, suffix, write});
     if (!write && LI.getLoopFor(CI->getParent())) readInLoop = true;
   }
   if (!readInLoop) return false;
+  std::vector<Function *> seenForState;
+  const uint64_t stateBytes = privateBytes(K, seenForState);
 
   // The entry block's allocas and the stores of the implicit arguments (to ptxgen's __cudacl_*
   // variables, which must stay in the entry block) stay; the dispatch goes after them.
@@ -258,12 +288,31 @@ bool specializeKernel(Module &M, Function &K, const Module &L) {
   while (split != entry.end() && (isa<AllocaInst>(&*split) || implicitStore(*split))) ++split;
   if (split == entry.end()) return false;
 
+  // The combinations of formats that get a copy: each image's own (RGBA8 or RGBA FLOAT) for up
+  // to kMaxPerImage images (a filter from RGBA8 into RGBA FLOAT gets straight-line code too);
+  // beyond that, only all-RGBA8 and all-RGBA-FLOAT (2^n copies of the body would be too many).
+  // Combination c gives image i the format of bit i of c (0: RGBA8, 1: RGBA FLOAT).
+  static const unsigned kMaxPerImage = 2;
+  const size_t n = images.size();
+  std::vector<unsigned> combos;
+  if (n <= kMaxPerImage) {
+    for (unsigned c = 0; c < (1u << n); c++) combos.push_back(c);
+  } else {
+    combos = {0u, (1u << n) - 1};
+  }
+  auto imageIndex = [&](Argument *a) {
+    return static_cast<unsigned>(std::find(images.begin(), images.end(), a) - images.begin());
+  };
+  static const char *kVariant[2] = {"__cudacl_rgba8", "__cudacl_rgba32f"};
+
   LLVMContext &C = M.getContext();
   std::vector<Function *> copies;
-  for (const char *v : {"__cudacl_rgba8", "__cudacl_rgba32f"}) {
+  for (unsigned combo : combos) {
     ValueToValueMapTy VMap;
     Function *F = CloneFunction(&K, VMap);
-    F->setName(K.getName() + "." + std::string(v + 9));
+    std::string tag;
+    for (size_t i = 0; i < n; i++) tag += (combo >> i & 1) ? "f" : "8";
+    F->setName(K.getName() + ".cudacl" + tag);
     F->setLinkage(GlobalValue::InternalLinkage);
     F->setCallingConv(CallingConv::C);
     F->clearMetadata();
@@ -276,6 +325,7 @@ bool specializeKernel(Module &M, Function &K, const Module &L) {
     for (Instruction *I : dead) I->eraseFromParent();
     for (const Mapped &m : calls) {
       auto *CI = cast<CallInst>(VMap[m.call]);
+      const char *v = kVariant[combo >> imageIndex(m.image) & 1];
       std::string base = std::string(m.write ? "write_imagef" : "read_imagef") + v;
       FunctionCallee var =
           M.getOrInsertFunction("_Z" + std::to_string(base.size()) + base + m.suffix, CI->getFunctionType());
@@ -284,31 +334,60 @@ bool specializeKernel(Module &M, Function &K, const Module &L) {
     copies.push_back(F);
   }
 
-  // entry: [allocas, implicit stores] -> tests -> copy for RGBA8 / copy for RGBA FLOAT / the body.
+  // The general body's loops stay rolled (llvm.loop.unroll.disable, which NVPTX also passes on to
+  // ptxas as `.pragma "nounroll"`): it runs only for other formats or samplers, where each read
+  // calls the general code out of line, and a kernel's register count is the most that any of its
+  // paths needs: unrolled, the values live across those calls made it the kernel's largest path
+  // (about 66 registers for a 3x3 filter, against about 32 for a fast copy).
+  {
+    DominatorTree DT2(K);
+    LoopInfo LI2(DT2);
+    for (Loop *L : LI2.getLoopsInPreorder()) {
+      BasicBlock *latch = L->getLoopLatch();
+      Instruction *term = latch ? latch->getTerminator() : nullptr;
+      if (!term) continue;
+      MDNode *disable = MDNode::get(C, MDString::get(C, "llvm.loop.unroll.disable"));
+      SmallVector<Metadata *, 4> ops{nullptr};
+      if (MDNode *old = term->getMetadata(LLVMContext::MD_loop))
+        for (unsigned i = 1; i < old->getNumOperands(); i++) ops.push_back(old->getOperand(i));
+      ops.push_back(disable);
+      MDNode *loopID = MDNode::getDistinct(C, ops);
+      loopID->replaceOperandWith(0, loopID);
+      term->setMetadata(LLVMContext::MD_loop, loopID);
+    }
+  }
+
+  // entry: [allocas, implicit stores] -> the formats -> switch: a copy per combination, or the
+  // body. Each image's (order, type) word says RGBA8 (bit 0 of its kind) or RGBA FLOAT (bit 1)
+  // or neither; every image must be one of the two and every sampler argument fast, else the
+  // body runs.
   BasicBlock *body = entry.splitBasicBlock(split, "cudacl.general");
   entry.getTerminator()->eraseFromParent();
   IRBuilder<> B(&entry);
-  Value *ok8 = B.getTrue(), *ok32 = B.getTrue();
-  for (Argument *A : images) {
-    Value *p = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), A, 32);
+  Value *ok = B.getTrue();
+  Value *index = B.getInt32(0);
+  for (size_t i = 0; i < n; i++) {
+    Value *p = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), images[i], 32);
     Value *f = B.CreateAlignedLoad(B.getInt64Ty(), p, Align(8));
-    ok8 = B.CreateAnd(ok8, B.CreateICmpEQ(f, B.getInt64(0x10D2ull << 32 | 0x10B5)));
-    ok32 = B.CreateAnd(ok32, B.CreateICmpEQ(f, B.getInt64(0x10DEull << 32 | 0x10B5)));
+    Value *is8 = B.CreateICmpEQ(f, B.getInt64(0x10D2ull << 32 | 0x10B5));
+    Value *is32 = B.CreateICmpEQ(f, B.getInt64(0x10DEull << 32 | 0x10B5));
+    ok = B.CreateAnd(ok, B.CreateOr(is8, is32));
+    index = B.CreateOr(index, B.CreateShl(B.CreateZExt(is32, B.getInt32Ty()), i));
   }
   for (Argument *A : samplers) {
     Value *bits = A->getType()->isPointerTy() ? B.CreatePtrToInt(A, B.getInt64Ty()) : A;
     bits = B.CreateZExtOrTrunc(bits, B.getInt64Ty());
-    Value *fast = B.CreateICmpULE(B.CreateAnd(bits, B.getInt64(0x2E)), B.getInt64(4));
-    ok8 = B.CreateAnd(ok8, fast);
-    ok32 = B.CreateAnd(ok32, fast);
+    ok = B.CreateAnd(ok, B.CreateICmpULE(B.CreateAnd(bits, B.getInt64(0x2E)), B.getInt64(4)));
   }
+  // Not every combination has a copy (more than kMaxPerImage images): the index of one that
+  // has none goes to the body, as does any image of another format (index -1).
+  Value *sel = B.CreateSelect(ok, index, B.getInt32(-1));
+  SwitchInst *sw = B.CreateSwitch(sel, body, static_cast<unsigned>(combos.size()));
   std::vector<Value *> args;
   for (Argument &A : K.args()) args.push_back(&A);
-  BasicBlock *b8 = BasicBlock::Create(C, "cudacl.rgba8", &K, body);
-  BasicBlock *t32 = BasicBlock::Create(C, "cudacl.test32", &K, body);
-  BasicBlock *b32 = BasicBlock::Create(C, "cudacl.rgba32f", &K, body);
-  B.CreateCondBr(ok8, b8, t32);
-  for (auto [bb, F] : {std::pair{b8, copies[0]}, std::pair{b32, copies[1]}}) {
+  for (size_t j = 0; j < combos.size(); j++) {
+    Function *F = copies[j];
+    BasicBlock *bb = BasicBlock::Create(C, std::string("cudacl.") + F->getName().substr(K.getName().size() + 7).str(), &K, body);
     IRBuilder<> Bb(bb);
     CallInst *call = Bb.CreateCall(F, args);
     // The arguments' attributes (byval ...) on the call as on the copy's parameters.
@@ -316,8 +395,25 @@ bool specializeKernel(Module &M, Function &K, const Module &L) {
     for (unsigned i = 0; i < F->arg_size(); i++) params.push_back(F->getAttributes().getParamAttrs(i));
     call->setAttributes(AttributeList::get(C, AttributeSet(), AttributeSet(), params));
     Bb.CreateRetVoid();
+    sw->addCase(B.getInt32(combos[j]), bb);
   }
-  IRBuilder<>(t32).CreateCondBr(ok32, b32, body);
+  // Registers. ptxas gives a kernel one register count, the most that any of its paths needs: here
+  // the general body, whose values live across its calls of the general code (about 48 for a 3x3
+  // filter), while the fast copies need about 32 (5 against 8 blocks of 256 work-items per SM).
+  // A kernel whose named private state is small (privateBytes: a 3x3 or 5x5 filter, 76-100
+  // bytes) is bounded to kSmallKernelRegs (.maxnreg): its copies then fit (one spilled value, at
+  // the entry), the general body spills a little. Kernels with more state (a bilateral filter, a
+  // window's statistics: 144-148 bytes, 56-60 registers unbounded) would spill in their fast
+  // copies too, and keep what ptxas gives them. PTXGEN_IMAGES_MAXNREG=N (0: none) overrides the
+  // bound, for measurements.
+  unsigned maxnreg = stateBytes <= kSmallKernelBytes ? kSmallKernelRegs : 0;
+  if (const char *e = std::getenv("PTXGEN_IMAGES_MAXNREG"); e && *e) maxnreg = static_cast<unsigned>(std::atoi(e));
+  if (maxnreg > 0) {
+    NamedMDNode *NMD = M.getOrInsertNamedMetadata("nvvm.annotations");
+    Metadata *ops[] = {ValueAsMetadata::get(&K), MDString::get(C, "maxnreg"),
+                       ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(C), maxnreg))};
+    NMD->addOperand(MDNode::get(C, ops));
+  }
   return true;
 }
 

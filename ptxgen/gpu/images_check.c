@@ -1067,6 +1067,62 @@ static void skipped(unsigned itype, fmt_t f) {
          order_name(f.order), "", type_name(f.type));
 }
 
+/* filt2: a 3x3 weighted filter from an image of format fin into one of format fout (16x8), with
+ * sampler smp; every output pixel against the reference sampling, summed in double (the kernel
+ * sums in float: a few ulp; unnormalized outputs within one unit of their conversion). */
+static void check_filter(fmt_t fin, fmt_t fout, unsigned smp) {
+  enum { W = 16, H = 8 };
+  int ok1, ok2;
+  img_t in = make_image(T2D, fin, W, H, 1, 1, 1, &ok1);
+  img_t out = make_image(T2D, fout, W, H, 1, 1, 0, &ok2);
+  if (!ok1 || !ok2) {
+    skipped(T2D, ok1 ? fout : fin);
+    if (ok1) free_image(&in); else free(in.host);
+    if (ok2) free_image(&out); else free(out.host);
+    return;
+  }
+  int norm = (smp & NORM) != 0;
+  uint64_t args[] = {in.handle, smp, out.handle, (uint64_t)norm};
+  launch("filt2", W * H, args);
+  download(&out);
+  int bad = 0;
+  double maxerr = 0;
+  double unit = fout.type == UNORM8 ? 1.0 / 255 : fout.type == UNORM16 ? 1.0 / 65535 : 0;
+  double tol = fout.type == FLOAT ? 1e-5 : fout.type == HALF ? 2e-3 : 1.01 * unit;
+  if (smp & LINEAR) tol += LINEAR_TOL;
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++) {
+      double acc[4] = {0, 0, 0, 0};
+      for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+          double w = (dx == 0 ? 2.0 : 1.0) * (dy == 0 ? 2.0 : 1.0) / 16.0, v[4];
+          float c[4] = {x + dx + 0.5f, y + dy + 0.5f, 0, 0};
+          if (norm) { c[0] *= 0.0625f; c[1] *= 0.125f; }
+          ref_sample_f(&in, smp, c, v);
+          for (int q = 0; q < 4; q++) acc[q] += w * v[q];
+        }
+      float got[4];
+      stored_f(&out.f, pixel(&out, x, y, 0), got);
+      for (int q = 0; q < 4; q++) {
+        double want = unit ? fmin(fmax(acc[q], 0.0), 1.0) : acc[q];
+        double e = fabs(got[q] - want);
+        if (e > maxerr) maxerr = e;
+        if (!close_enough(got[q], want, tol)) {
+          if (bad < 3)
+            fprintf(stderr, "  filt2 %s -> %s smp=0x%x pixel (%d, %d) ch %d: got %.9g want %.9g\n",
+                    type_name(fin.type), type_name(fout.type), smp, x, y, q, got[q], want);
+          bad++;
+        }
+      }
+    }
+  char detail[64];
+  snprintf(detail, sizeof detail, "filter3x3 -> %s %s %s %s", order_name(fout.order), type_name(fout.type),
+           norm ? "norm" : "unnorm", addr_name(smp));
+  row((smp & LINEAR) ? "filt_lin" : "filt", &in, detail, W * H, bad, maxerr);
+  free_image(&in);
+  free_image(&out);
+}
+
 int main(int argc, char **argv) {
   const char *dir = argc > 1 ? argv[1] : ".";
   char path[4096];
@@ -1129,6 +1185,14 @@ int main(int argc, char **argv) {
     free_image(&im);
   }
   check_queries();
+  /* Kernels specialised for their images' formats: every pairing of the fast formats (RGBA
+   * UNORM_INT8, RGBA FLOAT) in and out, and formats and samplers that take the general body. */
+  const fmt_t fin[] = {fmt(RGBA, UNORM8), fmt(RGBA, FLOAT), fmt(BGRA, UNORM8), fmt(RGBA, UNORM16)};
+  const fmt_t fout[] = {fmt(RGBA, UNORM8), fmt(RGBA, FLOAT), fmt(RGBA, HALF)};
+  const unsigned fsmp[] = {EDGE | NEAREST, NORM | CLAMP | NEAREST, NORM | REPEAT | NEAREST, EDGE | LINEAR};
+  for (int a = 0; a < 4; a++)
+    for (int b = 0; b < 3; b++)
+      for (int c = 0; c < 4; c++) check_filter(fin[a], fout[b], fsmp[c]);
 
   printf("%d rows, %d failed\n", rows, failed_rows);
   return failed_rows;

@@ -121,3 +121,19 @@ __kernel void nos3u(read_only image3d_t im, __global uint4 *o, int w, int h) {
   int i = get_global_id(0);
   o[i] = read_imageui(im, (int4)(i % w, i / w % h, i / (w * h), 0));
 }
+
+// A 3x3 weighted filter of a 16x8 image into another (imagebench's, 1-D launch): the loop of
+// reads makes ptxgen specialise the kernel for its images' formats (bridge/images.cpp: a copy per
+// combination of RGBA8 and RGBA FLOAT images, and the general body for anything else), so each
+// pairing of formats checks another copy. norm: normalized coordinates (exact: 1/16, 1/8).
+__kernel void filt2(read_only image2d_t in, sampler_t s, write_only image2d_t out, int norm) {
+  int x = get_global_id(0) % 16, y = get_global_id(0) / 16;
+  float4 acc = (float4)(0.0f);
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++) {
+      float w = (dx == 0 ? 2.0f : 1.0f) * (dy == 0 ? 2.0f : 1.0f) / 16.0f;
+      float2 c = (float2)(x + dx + 0.5f, y + dy + 0.5f);
+      acc += w * read_imagef(in, s, norm ? c * (float2)(0.0625f, 0.125f) : c);
+    }
+  write_imagef(out, (int2)(x, y), acc);
+}

@@ -637,10 +637,9 @@ CUDACL_INLINE static bool fast_sampler(uint smp) {
 // The fast paths convert between integers and floats without the conversion instructions
 // (I2F, F2I: 16 per clock and SM on sm_90, an eighth of the FP32 rate; a 3x3 filter of RGBA8
 // made 36 of them per pixel): through a float whose exponent makes its lowest mantissa bits an
-// integer, M = 2^23 + 2^22 (ulp 1 over [2^23, 2^24)). An integer c of at most 22 bits becomes
-// exactly the float c as (the float of bits bits(M) + c) - M; a float x with |x| <= 2^21 becomes
+// integer, M = 2^23 + 2^22 (ulp 1 over [2^23, 2^24)): a float x with |x| <= 2^21 becomes
 // round(x) in the low bits of x + M (the FP32 add rounds to nearest even, as cvt.rni does), and
-// floor(x) with the add rounding down.
+// floor(x) with the add rounding down. Bytes become floats through a subnormal (unorm8_f).
 #define MAGIC 12582912.0f
 #define MAGIC_BITS 0x4B400000u
 
@@ -674,16 +673,29 @@ CUDACL_INLINE static void store_fast(ulong s, int g, uint esz, int x, int y, int
   else sust_3d(s, bx, y, z, esz, v);
 }
 
-// byte k of w as a float (0 ... 255), exactly: one prmt puts it under MAGIC's upper bytes (its
-// selector: byte k of w, then bytes 0, 2 and 3 of MAGIC_BITS = 00 40 4B).
-CUDACL_INLINE static float byte_f(uint w, uint k) {
-  return as_float(__nvvm_prmt(w, MAGIC_BITS, 0x7640u | k)) - MAGIC;
+// byte k of w, c, divided by 255 as texel_f's UNORM_INT8 case does (div_norm: c * hi + c * lo,
+// one rounding), in three instructions instead of four: one prmt puts c in bits 16..23 of an
+// otherwise zero word, whose float is c * 2^-133 exactly (a subnormal, or for c >= 128 the
+// smallest normal exponent, where bits * 2^-149 is the value all the same), so no subtraction
+// of a magic number is needed to get at c; the reciprocal's two parts are scaled by 2^133 to
+// match (DIV255_HI_S, DIV255_LO_S), and (c * 2^-133) * (hi * 2^133) is c * hi exactly. Inline
+// asm without .ftz: the subnormal must survive a kernel built with -cl-denorms-are-zero, whose
+// own f32 instructions flush (FP32 subnormals cost nothing extra in the FMA pipe).
+// images.rs's test unorm8_through_a_subnormal_equals_the_division checks every c.
+#define DIV255_HI_S 0x1.01p125f
+#define DIV255_LO_S 0x1.010102p109f
+CUDACL_INLINE static float unorm8_f(uint w, uint k) {
+  float v = as_float(__nvvm_prmt(w, 0u, 0x4044u | k << 8)), r;
+  __asm__("{\n\t.reg .f32 t;\n\tmul.rn.f32 t, %1, %2;\n\tfma.rn.f32 %0, %1, %3, t;\n\t}"
+          : "=f"(r)
+          : "f"(v), "f"(DIV255_HI_S), "f"(DIV255_LO_S));
+  return r;
 }
 
 // RGBA UNORM_INT8 pixel word -> (r, g, b, a): texel_f's UNORM_INT8 case, order RGBA (the same
 // channel floats, divided the same way).
 CUDACL_INLINE static float4 rgba8_f(uint w) {
-  return div_norm4((float4)(byte_f(w, 0), byte_f(w, 1), byte_f(w, 2), byte_f(w, 3)), DIV255_HI, DIV255_LO);
+  return (float4)(unorm8_f(w, 0), unorm8_f(w, 1), unorm8_f(w, 2), unorm8_f(w, 3));
 }
 
 // round(sat01(f) * 255) (0 ... 255) in the low byte of the result (its other bits are MAGIC's):

@@ -118,6 +118,32 @@ mod tests {
         }
     }
 
+    /// images.cl's unorm8_f: byte c in bits 16..23 of an otherwise zero word is the float
+    /// c * 2^-133 (subnormal below 128), and with the parts of 1 / 255 scaled by 2^133,
+    /// fma(v, lo', v * hi') is the correctly rounded c / 255 for every byte, as div_norm is.
+    /// Rust's f32 arithmetic keeps subnormals (no flush to zero), as PTX's mul.rn/fma.rn do.
+    #[test]
+    fn unorm8_through_a_subnormal_equals_the_division() {
+        let hi = f32::from_bits(0x3b80_8000); // DIV255_HI, 0x1.01p-8
+        let lo = (1.0f64 / 255.0 - f64::from(hi)) as f32;
+        // hi and lo times 2^133 (not an f32 itself), exactly.
+        let (hs, ls) = ((f64::from(hi) * 2f64.powi(133)) as f32, (f64::from(lo) * 2f64.powi(133)) as f32);
+        assert_eq!(f64::from(hs), f64::from(hi) * 2f64.powi(133));
+        assert_eq!(f64::from(ls), f64::from(lo) * 2f64.powi(133));
+        for c in 0u32..256 {
+            let v = f32::from_bits(c << 16);
+            assert_eq!(f64::from(v), f64::from(c) * 2f64.powi(-133), "{c}");
+            let q = v.mul_add(ls, v * hs);
+            assert_eq!(q.to_bits(), (c as f32 / 255.0).to_bits(), "{c} / 255");
+        }
+        for (name, v) in [("HI_S", hs), ("LO_S", ls)] {
+            let line = format!("#define DIV255_{name} {}f", hex_float(v));
+            assert!(super::SOURCE.contains(&line), "images.cl lacks `{line}`");
+        }
+        assert!(super::SOURCE.contains("__nvvm_prmt(w, 0u, 0x4044u | k << 8)"));
+        assert!(super::SOURCE.contains("mul.rn.f32 t, %1, %2;\\n\\tfma.rn.f32 %0, %1, %3, t;"));
+    }
+
     /// A normal f32 as a C hexadecimal float literal without trailing zero digits (0x1.01p-8).
     fn hex_float(v: f32) -> String {
         let bits = v.to_bits();
