@@ -236,6 +236,7 @@ typedef struct {
 #else
   CUarray arr;
   CUsurfObject surf;
+  CUtexObject tex;    /* 2-D RGBA FLOAT: the texture object cudacl makes beside the surface */
   CUdeviceptr buf;    /* image1d_buffer */
 #endif
 } img_t;
@@ -320,6 +321,17 @@ static int backend_image(img_t *im, size_t bytes) {
     rd.resType = CU_RESOURCE_TYPE_ARRAY;
     rd.res.array.hArray = im->arr;
     CK(cuSurfObjectCreate(&im->surf, &rd));
+    /* As src/cuda/array.rs: point sampling, unnormalized integer texels, a zero border. The
+     * kernel side reads 2-D RGBA FLOAT images through it (IMAGES_CHECK_NO_TEXTURE=1: without,
+     * the surface loads). */
+    if (itype == T2D && f.order == RGBA && f.type == FLOAT && !getenv("IMAGES_CHECK_NO_TEXTURE")) {
+      CUDA_TEXTURE_DESC td;
+      memset(&td, 0, sizeof td);
+      td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = CU_TR_ADDRESS_MODE_BORDER;
+      td.filterMode = CU_TR_FILTER_MODE_POINT;
+      td.flags = CU_TRSF_READ_AS_INTEGER;
+      CK(cuTexObjectCreate(&im->tex, &rd, &td, NULL));
+    }
     memcpy3d(im, 1);
   }
   uint32_t desc[16];
@@ -329,6 +341,8 @@ static int backend_image(img_t *im, size_t bytes) {
   memcpy(desc + 2, &data, 8);
   desc[4] = im->w; desc[5] = im->h; desc[6] = im->d; desc[7] = im->layers;
   desc[8] = f.order; desc[9] = f.type; desc[10] = im->esz; desc[11] = f.nch; desc[12] = itype;
+  uint64_t t = im->tex;
+  memcpy(desc + 14, &t, 8);
   CUdeviceptr dp;
   CK(cuMemAlloc(&dp, 64));
   CK(cuMemcpyHtoD(dp, desc, 64));
@@ -342,6 +356,7 @@ static void backend_download(img_t *im) {
 }
 
 static void backend_free(img_t *im) {
+  if (im->tex) cuTexObjectDestroy(im->tex);
   if (im->surf) cuSurfObjectDestroy(im->surf);
   if (im->arr) cuArrayDestroy(im->arr);
   if (im->buf) cuMemFree(im->buf);
@@ -1135,7 +1150,7 @@ int main(int argc, char **argv) {
    * integer ones integer reads; all get sampler-less reads and writes. */
   const fmt_t f2[] = {fmt(RGBA, UNORM8), fmt(BGRA, UNORM8), fmt(R, FLOAT), fmt(RGBA, HALF), fmt(RGBA, SNORM8),
                       fmt(RA, SNORM16), fmt(INTENSITY, UNORM16), fmt(LUMINANCE, FLOAT), fmt(A, UNORM8),
-                      fmt(RG, SINT16), fmt(RGBA, SINT8), fmt(RG, UINT8), fmt(R, UINT32)};
+                      fmt(RG, SINT16), fmt(RGBA, SINT8), fmt(RG, UINT8), fmt(R, UINT32), fmt(RGBA, FLOAT)};
   for (size_t i = 0; i < sizeof f2 / sizeof f2[0]; i++) {
     img_t im = make_image(T2D, f2[i], 13, 7, 1, 1, 1, &ok);
     if (!ok) { skipped(T2D, f2[i]); free(im.host); continue; }

@@ -39,7 +39,8 @@ struct cudacl_image {
   uint element_size;  // bytes per pixel
   uint channels;      // channels stored per pixel
   uint image_type;
-  uint reserved[3];
+  uint reserved;
+  ulong texture;      // 2-D RGBA FLOAT images: a CUtexObject for texel fetches (else 0)
 };
 typedef __global const struct cudacl_image *desc_t;
 
@@ -666,6 +667,22 @@ CUDACL_INLINE static uint4 fetch_fast(ulong s, int g, uint esz, int x, int y, in
   return g == G1D ? suld_1d(s, bx, 0, 0, esz) : g == G2D ? suld_2d(s, bx, y, 0, esz) : suld_3d(s, bx, y, z, esz);
 }
 
+// The texel at (x, y, z) of a fast-path RGBA FLOAT image, as floats. A 2-D image with a texture
+// object t (the host makes one for every 2-D RGBA FLOAT image; 0 where the driver refused it) is
+// read by a texture fetch at the integer texel: point sampling of the stored floats, a zero
+// border outside the image like the surface load's .zero mode, and faster for 16-byte texels (a
+// 3x3 filter in CUDA on the H100: 1755 GB/s against 1529 with surface loads).
+CUDACL_INLINE static float4 fetch_rgba32f(ulong s, ulong t, int g, int x, int y, int z) {
+  if (g == G2D && t != 0) {
+    float4 v;
+    __asm__("tex.2d.v4.f32.s32 {%0, %1, %2, %3}, [%4, {%5, %6}];"
+            : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+            : "l"(t), "r"(x), "r"(y));
+    return v;
+  }
+  return as_float4(fetch_fast(s, g, 16, x, y, z));
+}
+
 CUDACL_INLINE static void store_fast(ulong s, int g, uint esz, int x, int y, int z, uint4 v) {
   int bx = x * (int)esz;
   if (g == G1D) sust_1d(s, bx, 0, 0, esz, v);
@@ -741,12 +758,12 @@ CUDACL_INLINE static void write_f_general(desc_t d, int g, int4 c, float4 v) {
 
 // The descriptor fields a sampled read's fast path needs.
 struct fast_desc {
-  ulong surface, format;
+  ulong surface, format, texture;
   int w, h, dep;
 };
 CUDACL_INLINE static struct fast_desc fast_desc_of(desc_t d, int g) {
-  struct fast_desc f = {d->surface, format_of(d), (int)d->width, g != G1D ? (int)d->height : 0,
-                        g == G3D ? (int)d->depth : 0};
+  struct fast_desc f = {d->surface, format_of(d), g == G2D ? d->texture : 0, (int)d->width,
+                        g != G1D ? (int)d->height : 0, g == G3D ? (int)d->depth : 0};
   return f;
 }
 
@@ -771,7 +788,7 @@ CUDACL_INLINE static float4 read_f_sampled(desc_t d, int g, uint smp, float4 c) 
       int y = g != G1D ? nearest_fast(c.y, f.h, smp) : 0;
       int z = g == G3D ? nearest_fast(c.z, f.dep, smp) : 0;
       if (k == FAST_RGBA8) return rgba8_f(fetch_fast(f.surface, g, 4, x, y, z).x);
-      return as_float4(fetch_fast(f.surface, g, 16, x, y, z));
+      return fetch_rgba32f(f.surface, f.texture, g, x, y, z);
     }
   }
   return sample_f_general(d, g, smp, c);
@@ -795,7 +812,7 @@ CUDACL_INLINE static float4 read_f_sampled_int(desc_t d, int g, uint smp, int4 c
       int y = g != G1D ? int_index_fast(c.y, f.h, smp) : 0;
       int z = g == G3D ? int_index_fast(c.z, f.dep, smp) : 0;
       if (k == FAST_RGBA8) return rgba8_f(fetch_fast(f.surface, g, 4, x, y, z).x);
-      return as_float4(fetch_fast(f.surface, g, 16, x, y, z));
+      return fetch_rgba32f(f.surface, f.texture, g, x, y, z);
     }
   }
   return words_f(d, sample_int_coords(d, g, smp, c));
@@ -807,7 +824,7 @@ CUDACL_INLINE static float4 read_f_unsampled(desc_t d, int g, int4 c) {
     ulong s = d->surface, f = format_of(d);
     int y = g != G1D ? c.y : 0, z = g == G3D ? c.z : 0;
     if (f == FORMAT_RGBA_UNORM8) return rgba8_f(fetch_fast(s, g, 4, c.x, y, z).x);
-    if (f == FORMAT_RGBA_FLOAT) return as_float4(fetch_fast(s, g, 16, c.x, y, z));
+    if (f == FORMAT_RGBA_FLOAT) return fetch_rgba32f(s, g == G2D ? d->texture : 0, g, c.x, y, z);
   }
   return load_f_general(d, g, c);
 }
@@ -845,7 +862,7 @@ CUDACL_INLINE static float4 read_f_known(desc_t d, int g, uint smp, float4 c, ui
   int y = g != G1D ? nearest_fast(c.y, f.h, smp) : 0;
   int z = g == G3D ? nearest_fast(c.z, f.dep, smp) : 0;
   if (k == FAST_RGBA8) return rgba8_f(fetch_fast(f.surface, g, 4, x, y, z).x);
-  return as_float4(fetch_fast(f.surface, g, 16, x, y, z));
+  return fetch_rgba32f(f.surface, f.texture, g, x, y, z);
 }
 CUDACL_INLINE static float4 read_f_known_int(desc_t d, int g, uint smp, int4 c, uint k) {
   struct fast_desc f = fast_desc_of(d, g);
@@ -853,13 +870,13 @@ CUDACL_INLINE static float4 read_f_known_int(desc_t d, int g, uint smp, int4 c, 
   int y = g != G1D ? int_index_fast(c.y, f.h, smp) : 0;
   int z = g == G3D ? int_index_fast(c.z, f.dep, smp) : 0;
   if (k == FAST_RGBA8) return rgba8_f(fetch_fast(f.surface, g, 4, x, y, z).x);
-  return as_float4(fetch_fast(f.surface, g, 16, x, y, z));
+  return fetch_rgba32f(f.surface, f.texture, g, x, y, z);
 }
 CUDACL_INLINE static float4 read_f_known_unsampled(desc_t d, int g, int4 c, uint k) {
   ulong s = d->surface;
   int y = g != G1D ? c.y : 0, z = g == G3D ? c.z : 0;
   if (k == FAST_RGBA8) return rgba8_f(fetch_fast(s, g, 4, c.x, y, z).x);
-  return as_float4(fetch_fast(s, g, 16, c.x, y, z));
+  return fetch_rgba32f(s, g == G2D ? d->texture : 0, g, c.x, y, z);
 }
 CUDACL_INLINE static void write_f_known(desc_t d, int g, int4 c, float4 v, uint k) {
   ulong s = d->surface;
