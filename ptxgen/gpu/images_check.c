@@ -322,9 +322,8 @@ static int backend_image(img_t *im, size_t bytes) {
     rd.res.array.hArray = im->arr;
     CK(cuSurfObjectCreate(&im->surf, &rd));
     /* As src/cuda/array.rs: point sampling, unnormalized integer texels, a zero border. The
-     * kernel side reads 2-D RGBA FLOAT images through it (IMAGES_CHECK_NO_TEXTURE=1: without,
-     * the surface loads). */
-    if (itype == T2D && f.order == RGBA && f.type == FLOAT && !getenv("IMAGES_CHECK_NO_TEXTURE")) {
+     * kernel side reads 2-D RGBA FLOAT images through it. */
+    if (itype == T2D && f.order == RGBA && f.type == FLOAT) {
       CUDA_TEXTURE_DESC td;
       memset(&td, 0, sizeof td);
       td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = CU_TR_ADDRESS_MODE_BORDER;

@@ -268,8 +268,8 @@ impl Image {
 
     /// Whether kernels read this image through a texture object as well as its surface: 2-D
     /// RGBA FLOAT images, whose 16-byte texels a texture fetch reads faster than a surface load
-    /// (a 3x3 filter in CUDA on the H100: 1755 against 1529 GB/s); the kernel side uses it for
-    /// reads at integer texel coordinates, which give the same bits either way.
+    /// (a 3x3 filter in CUDA on the H100: 1755 against 1529 GB/s); the kernel side reads such
+    /// images through it only (at integer texel coordinates: the same bits as a surface load).
     fn wants_texture(&self) -> bool {
         self.shape.ty == CL_MEM_OBJECT_IMAGE2D
             && self.format.order == CL_RGBA

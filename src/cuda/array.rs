@@ -26,7 +26,7 @@ impl SurfaceArray {
     /// arrays) and cuSurfObjectCreate on it. `height` and `depth` are 0 where CUDA wants them
     /// absent (1-D: (w, 0, 0); 1-D array: (w, 0, layers)). The owning context must be current.
     /// With `texture`, also a texture object for texel fetches at integer coordinates (see
-    /// `texel_fetch_texture`); the array is made without one where the driver refuses it.
+    /// `texel_fetch_texture`): kernels rely on it, so failing to make it fails the whole.
     pub fn new(
         width: usize,
         height: usize,
@@ -58,7 +58,21 @@ impl SurfaceArray {
             unsafe { sys::cuArrayDestroy(array) };
             return Err(e);
         }
-        let texture = if texture { texel_fetch_texture(&res).unwrap_or(0) } else { 0 };
+        let texture = if texture {
+            match texel_fetch_texture(&res) {
+                Ok(t) => t,
+                Err(e) => {
+                    // SAFETY: made above, destroyed once, the surface before its array.
+                    unsafe {
+                        sys::cuSurfObjectDestroy(surface);
+                        sys::cuArrayDestroy(array);
+                    }
+                    return Err(e);
+                }
+            }
+        } else {
+            0
+        };
         Ok(SurfaceArray { array, surface, texture })
     }
 }
