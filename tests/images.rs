@@ -44,6 +44,15 @@ fn fake_driver_images_multi_device() {
     );
 }
 
+/// An integrated GPU as on Jetson (CU_DEVICE_ATTRIBUTE_INTEGRATED, no cuMemHostRegister): buffers
+/// take the zero-copy path there; images keep their CUDA arrays, and USE/ALLOC_HOST_PTR images
+/// their host copies, beside them.
+#[test]
+fn fake_driver_images_integrated() {
+    images(Driver::Fake, &[("FAKECUDA_INTEGRATED", "1"), ("FAKECUDA_NO_HOST_REGISTER", "1")]);
+    images(Driver::Fake, &[("FAKECUDA_INTEGRATED", "1"), ("FAKECUDA_DEVICES", "2")]);
+}
+
 /// Every image transfer through cudacl's pinned staging chunks (core/transfer.rs), in many
 /// pieces (1 MiB chunks, two of them, streams running behind the host).
 #[test]
