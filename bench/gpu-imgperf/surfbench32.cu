@@ -1,4 +1,4 @@
-// surfbench32 (bench/gpu-imgperf; nvcc -O3 -arch=sm_90 surfbench32.cu): the lead's probe of session 5:
+// surfbench32 (nvcc -O3 -arch=sm_90): imagebench's 3x3 filter RGBA32F -> RGBA32F in CUDA, surface loads
 // (what cudacl does) against texture fetches (what NVIDIA's OpenCL does), 4096^2, GB/s as
 // imagebench counts them (image in + image out). Prints "S name us GB/s".
 #include <cuda_runtime.h>
