@@ -7,9 +7,15 @@
 //                filtering, clamp; what NVIDIA's OpenCL does), surface store;
 //   filter_branchy  filter_suld in the shape of cudacl's code now (a format test per read, the
 //                outer loop rolled);
-//   write_sust   imagebench's write_imagef RGBA8 kernel with one surface store.
+//   write_sust   imagebench's write_imagef RGBA8 kernel with one surface store;
+//   filter32_suld / filter32_tex  filter3x3_rgba32f (RGBA FLOAT in and out): surface loads against
+//                texture fetches (session 5: 1529 against 1755 GB/s on the H100; for 16-byte
+//                texels the texture path is faster, for RGBA8 the two are equal).
 // Also checks that suld .zero reads zeros at x = -1 and y = -1 (the border cudacl's fast path
-// relies on). Prints one line per test: "S name us GB/s ok|FAIL".
+// relies on), and that texture fetches at integer coordinates (tex.2d.v4.f32.s32, what cudacl's
+// images.cl does for 2-D RGBA FLOAT) keep a float texel's bits (denormals, NaN payloads, -0,
+// infinities) and read zeros outside the image. Prints one line per test: "S name us GB/s
+// ok|FAIL". Build: nvcc -O3 -arch=sm_90 surfbench.cu.
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -31,21 +37,31 @@ __device__ __forceinline__ uint32_t pack8(float4 a) {
   return r | g << 8 | b << 16 | al << 24;
 }
 
-__global__ void filter_suld(cudaSurfaceObject_t in, cudaSurfaceObject_t out) {
-  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+// imagebench's 3x3 filter at (x, y), fully unrolled; texel(dx, dy) gives the input texel at
+// (x + dx, y + dy) as floats (CLAMP_TO_EDGE).
+template <class Texel> __device__ __forceinline__ float4 filter3x3(Texel texel) {
   float4 acc = make_float4(0, 0, 0, 0);
 #pragma unroll
   for (int dy = -1; dy <= 1; dy++)
 #pragma unroll
     for (int dx = -1; dx <= 1; dx++) {
       float w = (dx == 0 ? 2.0f : 1.0f) * (dy == 0 ? 2.0f : 1.0f) / 16.0f;
-      int xx = min(max(x + dx, 0), W - 1), yy = min(max(y + dy, 0), H - 1);
-      uint32_t p = surf2Dread<uint32_t>(in, xx * 4, yy, cudaBoundaryModeZero);
-      acc.x += w * unorm8(p & 255);
-      acc.y += w * unorm8((p >> 8) & 255);
-      acc.z += w * unorm8((p >> 16) & 255);
-      acc.w += w * unorm8(p >> 24);
+      float4 p = texel(dx, dy);
+      acc.x += w * p.x;
+      acc.y += w * p.y;
+      acc.z += w * p.z;
+      acc.w += w * p.w;
     }
+  return acc;
+}
+
+__global__ void filter_suld(cudaSurfaceObject_t in, cudaSurfaceObject_t out) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  float4 acc = filter3x3([&](int dx, int dy) {
+    int xx = min(max(x + dx, 0), W - 1), yy = min(max(y + dy, 0), H - 1);
+    uint32_t p = surf2Dread<uint32_t>(in, xx * 4, yy, cudaBoundaryModeZero);
+    return make_float4(unorm8(p & 255), unorm8((p >> 8) & 255), unorm8((p >> 16) & 255), unorm8(p >> 24));
+  });
   surf2Dwrite(pack8(acc), out, x * 4, y, cudaBoundaryModeZero);
 }
 
@@ -86,19 +102,36 @@ __global__ void filter_suld_branchy(cudaSurfaceObject_t in, cudaSurfaceObject_t 
 
 __global__ void filter_tex(cudaTextureObject_t in, cudaSurfaceObject_t out) {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-  float4 acc = make_float4(0, 0, 0, 0);
-#pragma unroll
-  for (int dy = -1; dy <= 1; dy++)
-#pragma unroll
-    for (int dx = -1; dx <= 1; dx++) {
-      float w = (dx == 0 ? 2.0f : 1.0f) * (dy == 0 ? 2.0f : 1.0f) / 16.0f;
-      float4 p = tex2D<float4>(in, x + dx + 0.5f, y + dy + 0.5f);
-      acc.x += w * p.x;
-      acc.y += w * p.y;
-      acc.z += w * p.z;
-      acc.w += w * p.w;
-    }
+  float4 acc = filter3x3([&](int dx, int dy) { return tex2D<float4>(in, x + dx + 0.5f, y + dy + 0.5f); });
   surf2Dwrite(pack8(acc), out, x * 4, y, cudaBoundaryModeZero);
+}
+
+// filter3x3_rgba32f: RGBA FLOAT in and out.
+__global__ void filter32_suld(cudaSurfaceObject_t in, cudaSurfaceObject_t out) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  float4 acc = filter3x3([&](int dx, int dy) {
+    int xx = min(max(x + dx, 0), W - 1), yy = min(max(y + dy, 0), H - 1);
+    return surf2Dread<float4>(in, xx * 16, yy, cudaBoundaryModeZero);
+  });
+  surf2Dwrite(acc, out, x * 16, y, cudaBoundaryModeZero);
+}
+
+__global__ void filter32_tex(cudaTextureObject_t in, cudaSurfaceObject_t out) {
+  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  float4 acc = filter3x3([&](int dx, int dy) { return tex2D<float4>(in, x + dx + 0.5f, y + dy + 0.5f); });
+  surf2Dwrite(acc, out, x * 16, y, cudaBoundaryModeZero);
+}
+
+// Thread i fetches texel (i - 1, 0) at integer coordinates, as images.cl does.
+__global__ void fetch_bits(cudaTextureObject_t t, unsigned *out) {
+  int i = threadIdx.x;
+  float a, b, c, d;
+  asm("tex.2d.v4.f32.s32 {%0, %1, %2, %3}, [%4, {%5, %6}];"
+      : "=f"(a), "=f"(b), "=f"(c), "=f"(d) : "l"(t), "r"(i - 1), "r"(0));
+  out[4 * i] = __float_as_uint(a);
+  out[4 * i + 1] = __float_as_uint(b);
+  out[4 * i + 2] = __float_as_uint(c);
+  out[4 * i + 3] = __float_as_uint(d);
 }
 
 __global__ void write_sust(cudaSurfaceObject_t out) {
@@ -139,6 +172,57 @@ template <typename F> static float best_us(F launch) {
     if (r > 0 && ms < best) best = ms;
   }
   return best * 1000.0f;
+}
+
+// The RGBA FLOAT filter both ways, and texel fetches of special float bits. 1 when all is well.
+static int rgba32f() {
+  cudaChannelFormatDesc fd = cudaCreateChannelDesc(32, 32, 32, 32, cudaChannelFormatKindFloat);
+  cudaArray_t ain, aout, abits;
+  CK(cudaMallocArray(&ain, &fd, W, H, cudaArraySurfaceLoadStore));
+  CK(cudaMallocArray(&aout, &fd, W, H, cudaArraySurfaceLoadStore));
+  float *host = (float *)malloc((size_t)W * H * 16);
+  for (size_t i = 0; i < (size_t)W * H * 4; i++) host[i] = (float)(i % 251) / 251.0f;
+  CK(cudaMemcpy2DToArray(ain, 0, 0, host, W * 16, W * 16, H, cudaMemcpyHostToDevice));
+  free(host);
+  cudaResourceDesc rd = {};
+  rd.resType = cudaResourceTypeArray;
+  rd.res.array.array = ain;
+  cudaSurfaceObject_t sin, sout;
+  CK(cudaCreateSurfaceObject(&sin, &rd));
+  cudaTextureDesc td = {};
+  td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = cudaAddressModeBorder;
+  td.filterMode = cudaFilterModePoint;
+  td.readMode = cudaReadModeElementType;
+  cudaTextureObject_t tin;
+  CK(cudaCreateTextureObject(&tin, &rd, &td, NULL));
+  rd.res.array.array = aout;
+  CK(cudaCreateSurfaceObject(&sout, &rd));
+  dim3 g(W / 16, H / 16), l(16, 16);
+  double bytes = 2.0 * W * H * 16;
+  float t = best_us([&] { filter32_suld<<<g, l>>>(sin, sout); });
+  CK(cudaGetLastError());
+  printf("S filter32_suld %.1f %.1f ok\n", t, bytes / t / 1e3);
+  t = best_us([&] { filter32_tex<<<g, l>>>(tin, sout); });
+  CK(cudaGetLastError());
+  printf("S filter32_tex %.1f %.1f ok\n", t, bytes / t / 1e3);
+  // Two texels of special bits; threads 0 and 3 read outside (x = -1 and x = 2).
+  unsigned bits[8] = {0x00000001u, 0x007fffffu, 0x80000001u, 0x7fc00001u,
+                      0xffa00003u, 0x80000000u, 0x7f800000u, 0xff800000u};
+  CK(cudaMallocArray(&abits, &fd, 2, 1, cudaArraySurfaceLoadStore));
+  CK(cudaMemcpy2DToArray(abits, 0, 0, bits, 32, 32, 1, cudaMemcpyHostToDevice));
+  rd.res.array.array = abits;
+  cudaTextureObject_t tbits;
+  CK(cudaCreateTextureObject(&tbits, &rd, &td, NULL));
+  unsigned *dout, got[16];
+  CK(cudaMalloc(&dout, sizeof got));
+  fetch_bits<<<1, 4>>>(tbits, dout);
+  CK(cudaMemcpy(got, dout, sizeof got, cudaMemcpyDeviceToHost));
+  int same = 1, border = 1;
+  for (int i = 0; i < 8; i++) same &= got[4 + i] == bits[i];
+  for (int i = 0; i < 4; i++) border &= got[i] == 0 && got[12 + i] == 0;
+  printf("S tex_texel_bits %08x %08x %08x %08x %08x %08x %08x %08x %s, border zeros %s\n", got[4], got[5],
+         got[6], got[7], got[8], got[9], got[10], got[11], same ? "ok" : "FAIL", border ? "ok" : "FAIL");
+  return same && border;
 }
 
 int main() {
@@ -190,5 +274,5 @@ int main() {
   int ok = res[0] == 0 && res[1] == 0 && res[2] == 0 && res[3] == 0 && res[4] != 0;
   printf("S suld_zero_border %08x %08x %08x %08x inside %08x %s\n", res[0], res[1], res[2], res[3],
          res[4], ok ? "ok" : "FAIL");
-  return ok ? 0 : 1;
+  return rgba32f() && ok ? 0 : 1;
 }
