@@ -1369,7 +1369,8 @@ fn image_builtins_use_surface_instructions() {
     assert!(p.ptx.contains("max.s32") && p.ptx.contains("min.s32"), "no clamp to the edge");
     // The fast paths: a float-coordinate read with a sampler argument and a write of a 2-D image
     // test the descriptor's (order, type) word against RGBA UNORM_INT8 and RGBA FLOAT and read
-    // and write those with one surface instruction, in line; the descriptor is loaded through
+    // and write those with one surface instruction (a 2-D RGBA FLOAT read: one texture fetch), in
+    // line; the descriptor is loaded through
     // the non-coherent path (image arguments are noalias readonly dereferenceable); only other
     // formats and samplers call the general code. The kernel reads in a loop, so it is also
     // specialised (bridge/images.cpp): copies of its body for all-RGBA8 and all-RGBA-FLOAT
@@ -1387,8 +1388,9 @@ fn image_builtins_use_surface_instructions() {
     let body = p.ptx.split(".entry f(").nth(1).expect("entry f");
     let b32 = body.matches("suld.b.2d.b32.zero").count();
     assert!(b32 > 9, "{b32} RGBA8 loads in line: no specialised, unrolled copy");
-    let v4 = body.matches("suld.b.2d.v4.b32.zero").count();
-    assert!(v4 > 9, "{v4} RGBA FLOAT loads in line: no specialised, unrolled copy");
+    // 2-D RGBA FLOAT texels come through the image's texture object, at integer coordinates.
+    let v4 = body.matches("tex.2d.v4.f32.s32").count();
+    assert!(v4 > 9, "{v4} RGBA FLOAT fetches in line: no specialised, unrolled copy");
     // A copy per pairing of the two images' formats (RGBA8 -> RGBA FLOAT has its own): three
     // stores of each format with the general body's own fast paths.
     let (s8, s32) =
