@@ -762,8 +762,10 @@ struct fast_desc {
   ulong surface, format, texture;
   int w, h, dep;
 };
+// The texture object fetch_rgba32f reads a geometry-g image through (2-D images only).
+CUDACL_INLINE static ulong texture_of(desc_t d, int g) { return g == G2D ? d->texture : 0; }
 CUDACL_INLINE static struct fast_desc fast_desc_of(desc_t d, int g) {
-  struct fast_desc f = {d->surface, format_of(d), g == G2D ? d->texture : 0, (int)d->width,
+  struct fast_desc f = {d->surface, format_of(d), texture_of(d, g), (int)d->width,
                         g != G1D ? (int)d->height : 0, g == G3D ? (int)d->depth : 0};
   return f;
 }
@@ -779,42 +781,59 @@ CUDACL_INLINE static uint fast_kind(ulong format, bool sampler_ok) {
   return sampler_ok ? k : 0;
 }
 
-// read_imagef with a sampler and float coordinates.
-CUDACL_INLINE static float4 read_f_sampled(desc_t d, int g, uint smp, float4 c) {
-  if (has_fast_path(g)) {
-    struct fast_desc f = fast_desc_of(d, g);
-    uint k = fast_kind(f.format, fast_sampler(smp));
-    if (k != 0) {
-      int x = nearest_fast(c.x, f.w, smp);
-      int y = g != G1D ? nearest_fast(c.y, f.h, smp) : 0;
-      int z = g == G3D ? nearest_fast(c.z, f.dep, smp) : 0;
-      if (k == FAST_RGBA8) return rgba8_f(fetch_fast(f.surface, g, 4, x, y, z).x);
-      return fetch_rgba32f(f.surface, f.texture, g, x, y, z);
-    }
-  }
-  return sample_f_general(d, g, smp, c);
+// A fast-path image's texel at (x, y, z) as floats, k its kind (FAST_RGBA8 or FAST_RGBA32F).
+CUDACL_INLINE static float4 texel_fast(ulong s, ulong t, int g, uint k, int x, int y, int z) {
+  if (k == FAST_RGBA8) return rgba8_f(fetch_fast(s, g, 4, x, y, z).x);
+  return fetch_rgba32f(s, t, g, x, y, z);
 }
 
-// read_imagef with a sampler and integer coordinates (OpenCL 1.2 allows them with unnormalized
-// nearest samplers addressing CLAMP_TO_EDGE, CLAMP or NONE; like sample_int_coords, any other
-// sampler is taken as reading the border outside the image): each coordinate kept within
-// [0, n - 1] for CLAMP_TO_EDGE, else within [-1, n], where suld's .zero reads the border's zeros
-// (and x * esz cannot wrap around into the image).
+// read_imagef's fast paths for an image of kind k: with a sampler known to be a fast_sampler and
+// float coordinates; with a sampler and integer coordinates (OpenCL 1.2 allows them with
+// unnormalized nearest samplers addressing CLAMP_TO_EDGE, CLAMP or NONE; like sample_int_coords,
+// any other sampler is taken as reading the border outside the image): each coordinate kept
+// within [0, n - 1] for CLAMP_TO_EDGE, else within [-1, n], where suld's .zero reads the border's
+// zeros (and x * esz cannot wrap around into the image); without a sampler.
+CUDACL_INLINE static float4 read_f_known(desc_t d, int g, uint smp, float4 c, uint k) {
+  struct fast_desc f = fast_desc_of(d, g);
+  int x = nearest_fast(c.x, f.w, smp);
+  int y = g != G1D ? nearest_fast(c.y, f.h, smp) : 0;
+  int z = g == G3D ? nearest_fast(c.z, f.dep, smp) : 0;
+  return texel_fast(f.surface, f.texture, g, k, x, y, z);
+}
 CUDACL_INLINE static int int_index_fast(int x, int n, uint smp) {
   bool edge = (smp & SMP_ADDRESS_MASK) == SMP_ADDRESS_CLAMP_TO_EDGE;
   return iclamp(x, edge ? 0 : -1, edge ? n - 1 : n);
 }
+CUDACL_INLINE static float4 read_f_known_int(desc_t d, int g, uint smp, int4 c, uint k) {
+  struct fast_desc f = fast_desc_of(d, g);
+  int x = int_index_fast(c.x, f.w, smp);
+  int y = g != G1D ? int_index_fast(c.y, f.h, smp) : 0;
+  int z = g == G3D ? int_index_fast(c.z, f.dep, smp) : 0;
+  return texel_fast(f.surface, f.texture, g, k, x, y, z);
+}
+CUDACL_INLINE static float4 read_f_known_unsampled(desc_t d, int g, int4 c, uint k) {
+  int y = g != G1D ? c.y : 0, z = g == G3D ? c.z : 0;
+  return texel_fast(d->surface, texture_of(d, g), g, k, c.x, y, z);
+}
+
+// The built-ins' fast paths take the descriptor's fields before the test of the kind (the
+// known-kind functions' loads of them fold into these), so that the handles' loads do not wait
+// for the branch.
+
+// read_imagef with a sampler and float coordinates.
+CUDACL_INLINE static float4 read_f_sampled(desc_t d, int g, uint smp, float4 c) {
+  if (has_fast_path(g)) {
+    uint k = fast_kind(fast_desc_of(d, g).format, fast_sampler(smp));
+    if (k != 0) return read_f_known(d, g, smp, c, k);
+  }
+  return sample_f_general(d, g, smp, c);
+}
+
+// read_imagef with a sampler and integer coordinates.
 CUDACL_INLINE static float4 read_f_sampled_int(desc_t d, int g, uint smp, int4 c) {
   if (has_fast_path(g)) {
-    struct fast_desc f = fast_desc_of(d, g);
-    uint k = fast_kind(f.format, true);
-    if (k != 0) {
-      int x = int_index_fast(c.x, f.w, smp);
-      int y = g != G1D ? int_index_fast(c.y, f.h, smp) : 0;
-      int z = g == G3D ? int_index_fast(c.z, f.dep, smp) : 0;
-      if (k == FAST_RGBA8) return rgba8_f(fetch_fast(f.surface, g, 4, x, y, z).x);
-      return fetch_rgba32f(f.surface, f.texture, g, x, y, z);
-    }
+    uint k = fast_kind(fast_desc_of(d, g).format, true);
+    if (k != 0) return read_f_known_int(d, g, smp, c, k);
   }
   return words_f(d, sample_int_coords(d, g, smp, c));
 }
@@ -822,10 +841,8 @@ CUDACL_INLINE static float4 read_f_sampled_int(desc_t d, int g, uint smp, int4 c
 // read_imagef without a sampler.
 CUDACL_INLINE static float4 read_f_unsampled(desc_t d, int g, int4 c) {
   if (has_fast_path(g)) {
-    ulong s = d->surface, f = format_of(d);
-    int y = g != G1D ? c.y : 0, z = g == G3D ? c.z : 0;
-    if (f == FORMAT_RGBA_UNORM8) return rgba8_f(fetch_fast(s, g, 4, c.x, y, z).x);
-    if (f == FORMAT_RGBA_FLOAT) return fetch_rgba32f(s, g == G2D ? d->texture : 0, g, c.x, y, z);
+    uint k = fast_kind(format_of(d), true);
+    if (k != 0) return read_f_known_unsampled(d, g, c, k);
   }
   return load_f_general(d, g, c);
 }
@@ -857,28 +874,6 @@ CUDACL_INLINE static void write_f_any(desc_t d, int g, int4 c, float4 v) {
 // built-ins. No test is left in them: the loop of reads is straight-line code, small enough to
 // unroll, with its loads in flight together. The sampled float-coordinate ones are only called
 // with a sampler known to be a fast_sampler (checked at the kernel's entry, or a constant).
-CUDACL_INLINE static float4 read_f_known(desc_t d, int g, uint smp, float4 c, uint k) {
-  struct fast_desc f = fast_desc_of(d, g);
-  int x = nearest_fast(c.x, f.w, smp);
-  int y = g != G1D ? nearest_fast(c.y, f.h, smp) : 0;
-  int z = g == G3D ? nearest_fast(c.z, f.dep, smp) : 0;
-  if (k == FAST_RGBA8) return rgba8_f(fetch_fast(f.surface, g, 4, x, y, z).x);
-  return fetch_rgba32f(f.surface, f.texture, g, x, y, z);
-}
-CUDACL_INLINE static float4 read_f_known_int(desc_t d, int g, uint smp, int4 c, uint k) {
-  struct fast_desc f = fast_desc_of(d, g);
-  int x = int_index_fast(c.x, f.w, smp);
-  int y = g != G1D ? int_index_fast(c.y, f.h, smp) : 0;
-  int z = g == G3D ? int_index_fast(c.z, f.dep, smp) : 0;
-  if (k == FAST_RGBA8) return rgba8_f(fetch_fast(f.surface, g, 4, x, y, z).x);
-  return fetch_rgba32f(f.surface, f.texture, g, x, y, z);
-}
-CUDACL_INLINE static float4 read_f_known_unsampled(desc_t d, int g, int4 c, uint k) {
-  ulong s = d->surface;
-  int y = g != G1D ? c.y : 0, z = g == G3D ? c.z : 0;
-  if (k == FAST_RGBA8) return rgba8_f(fetch_fast(s, g, 4, c.x, y, z).x);
-  return fetch_rgba32f(s, g == G2D ? d->texture : 0, g, c.x, y, z);
-}
 CUDACL_INLINE static void write_f_known(desc_t d, int g, int4 c, float4 v, uint k) {
   ulong s = d->surface;
   int y = g != G1D ? c.y : 0, z = g == G3D ? c.z : 0;
