@@ -58,22 +58,12 @@ impl SurfaceArray {
             unsafe { sys::cuArrayDestroy(array) };
             return Err(e);
         }
-        let texture = if texture {
-            match texel_fetch_texture(&res) {
-                Ok(t) => t,
-                Err(e) => {
-                    // SAFETY: made above, destroyed once, the surface before its array.
-                    unsafe {
-                        sys::cuSurfObjectDestroy(surface);
-                        sys::cuArrayDestroy(array);
-                    }
-                    return Err(e);
-                }
-            }
-        } else {
-            0
-        };
-        Ok(SurfaceArray { array, surface, texture })
+        let mut made = SurfaceArray { array, surface, texture: 0 };
+        if texture {
+            // On failure `made` is dropped here, destroying the surface and the array.
+            made.texture = texel_fetch_texture(&res)?;
+        }
+        Ok(made)
     }
 }
 
