@@ -118,8 +118,8 @@ static void failed(const char *name, const char *what, cl_int err) {
   if (n <= 200) fprintf(stderr, "clcount: %s\n", last_error);
 }
 
-// A call that returns its error code.
-#define WRAP(name, params, args)                                                                   \
+// A call that returns its error code; with `report`, a code other than CL_SUCCESS is a failure.
+#define WRAP_TIMED(name, params, args, report)                                                     \
   cl_int name params {                                                                             \
     static __typeof__(&name) f;                                                                    \
     static int slot = -1;                                                                          \
@@ -127,20 +127,12 @@ static void failed(const char *name, const char *what, cl_int err) {
     long t0 = now_ns();                                                                            \
     cl_int e = f args;                                                                             \
     prof_add(slot, t0);                                                                            \
-    if (e != CL_SUCCESS) failed(#name, NULL, e);                                                   \
+    if (report && e != CL_SUCCESS) failed(#name, NULL, e);                                         \
     return e;                                                                                      \
   }
+#define WRAP(name, params, args) WRAP_TIMED(name, params, args, 1)
 // A query, timed only: OpenCV asks for things a platform may not have, and that is no failure.
-#define WRAP_QUERY(name, params, args)                                                             \
-  cl_int name params {                                                                             \
-    static __typeof__(&name) f;                                                                    \
-    static int slot = -1;                                                                          \
-    if (!f) f = real(#name), slot = prof_slot(#name);                                              \
-    long t0 = now_ns();                                                                            \
-    cl_int e = f args;                                                                             \
-    prof_add(slot, t0);                                                                            \
-    return e;                                                                                      \
-  }
+#define WRAP_QUERY(name, params, args) WRAP_TIMED(name, params, args, 0)
 // A call that returns an object and its error code through errcode_ret.
 #define WRAP_RET(type, name, params, args)                                                         \
   type name params {                                                                               \
