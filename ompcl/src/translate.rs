@@ -333,6 +333,9 @@ struct KernelOut {
     inner: Vec<(String, String, String, i32)>,
     /// `inner[0]` is spread over work-items only when `ompcl_no_alias` allows (no collapse clause)
     auto_flat: bool,
+    /// a work-item does O(1) work (no loop, no call of a user function): the runtime's placement
+    /// keeps such a kernel on the CPU when its data would first have to cross to the device
+    light: bool,
 }
 
 /// What an offloaded region does, in order.
@@ -673,6 +676,9 @@ impl<'a> Translator<'a> {
                     | "fread"
                     | "read"
                     | "pread"
+                    | "fwrite"
+                    | "write"
+                    | "pwrite"
             ) {
                 return;
             }

@@ -40,9 +40,11 @@ pub(super) fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> 
             "__ompcl_flat = ompcl_no_alias(__ompcl_a, {n}); if (__ompcl_flat) __ompcl_n *= __ompcl_n1; "
         );
     }
+    // hints: bit 0 = a light kernel (see KernelOut::light), then MOMP's target clause
+    let hints = (target << 1) | i32::from(k.light);
     let _ = write!(
         pre,
-        "__ompcl_ok = ompcl_region_opencl(&__ompcl_mod, {kid}, {line}, {target}, __ompcl_lb, __ompcl_st, __ompcl_n, __ompcl_a, {n}); "
+        "__ompcl_ok = ompcl_region_opencl(&__ompcl_mod, {kid}, {line}, {hints}, __ompcl_lb, __ompcl_st, __ompcl_n, __ompcl_a, {n}); "
     );
     if let Some(lv) = &k.loopvar_after {
         let _ = write!(pre, "if (__ompcl_ok) {lv} = __ompcl_lb + __ompcl_n * __ompcl_st; ");

@@ -532,7 +532,20 @@ impl<'a> Translator<'a> {
         k.push_str("  }\n");
         k.push_str(&reds_post);
         k.push_str("}\n");
-        Ok(KernelOut { code: k, host_args, loopvar_after, lb, ub, step, cmp, ifcond, inner, auto_flat })
+        let light = work_item_is_light(body);
+        Ok(KernelOut {
+            code: k,
+            host_args,
+            loopvar_after,
+            lb,
+            ub,
+            step,
+            cmp,
+            ifcond,
+            inner,
+            auto_flat,
+            light,
+        })
     }
 
     /// A loop in OpenMP's canonical form.
@@ -640,4 +653,20 @@ impl<'a> Translator<'a> {
         let ub = txt(ub_node);
         Ok(LoopInfo { loopvar, init, body, lb, ub, step, cmp, in_init: init.kind() == CXCursor_DeclStmt })
     }
+}
+
+/// Whether one work-item's code does O(1) work: no loop and no call of a function of the program
+/// (calls of library functions, the math built-ins, are fine).
+fn work_item_is_light(body: Node) -> bool {
+    let mut light = true;
+    body.walk(&mut |c| match c.kind() {
+        CXCursor_ForStmt | CXCursor_WhileStmt | CXCursor_DoStmt => light = false,
+        CXCursor_CallExpr => {
+            if !matches!(c.referenced(), Some(f) if f.in_system_header()) {
+                light = false;
+            }
+        }
+        _ => {}
+    });
+    light
 }
