@@ -9,6 +9,7 @@ typedef struct rstat {
        only from runs that had to send data; why the last run went where it went */
     double last_cpu, last_gpu_send;
     int placed_cpu;
+    int in_sequence; /* a kernel of a region of several: placed with its region, always the device */
     char why[160];
 } rstat;
 
@@ -50,7 +51,9 @@ static const char *base_name(const char *f) {
 
 static void print_profile(void) {
     double tb = 0, th = 0, tk = 0, td = 0, tc = 0;
-    if (g_have_cl) fprintf(stderr, "ompcl-profile: device: %s (platform %s)\n", g_devname, g_platname);
+    if (g_have_cl)
+        fprintf(stderr, "ompcl-profile: device: %s (platform %s), results copied back %s\n", g_devname, g_platname,
+                g_eager ? "after each kernel" : "on the host's first access");
     else fprintf(stderr, "ompcl-profile: device: none (CPU threads)\n");
     for (mstate *s = g_mods; s; s = s->next) {
         for (int i = 0; i < s->m->nregions; i++) {
@@ -65,7 +68,8 @@ static void print_profile(void) {
                     "d2h=%.3f ms (%zu B) cpu=%.3f ms\n",
                     base_name(s->m->file), r->line, i, where, r->runs_cl + r->runs_cpu, r->build * 1e3, r->h2d * 1e3,
                     r->bytes_h2d, r->kern * 1e3, r->d2h * 1e3, r->bytes_d2h, r->cpu * 1e3);
-            if (r->why[0]) fprintf(stderr, "ompcl-profile: %s:%d region %d: placement: %s\n", base_name(s->m->file), r->line, i, r->why);
+            /* (no " region " on this line: one line per region is the format tools read) */
+            if (r->why[0]) fprintf(stderr, "ompcl-profile: %s:%d placed on the %s\n", base_name(s->m->file), r->line, r->why);
             tb += r->build; th += r->h2d; tk += r->kern; td += r->d2h; tc += r->cpu;
         }
     }
@@ -292,6 +296,7 @@ int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na)
     mstate *s = ok ? mod_state(m) : NULL;
     rstat *r = ok ? &s->st[rid] : NULL;
     if (ok) r->line = line;
+    if (ok) r->in_sequence = 1;
     /* device locks first: without them the region runs on the CPU, no need to build */
     for (int i = 0; i < na && ok; i++)
         if (a[i].kind == OMPCL_LOCKS && !g_devlocks) {
@@ -371,17 +376,17 @@ static int place_region(rstat *r, int light, size_t send) {
     const double h2d_rate = by_all_h2d > (1 << 24) ? by_all_h2d / tm_all_h2d : 10e9; /* B/s, measured */
     int dev = 1;
     if (g_place_device || !light || send < SEND_LIMIT) {
-        snprintf(r->why, sizeof r->why, "device (%s)", g_place_device ? "OMPCL_PLACEMENT=device" : !light ? "a work-item loops or calls" : "its data is on the device");
+        snprintf(r->why, sizeof r->why, "device: %s", g_place_device ? "OMPCL_PLACEMENT=device" : !light ? "a work-item loops or calls" : "its data is on the device");
     } else if (r->last_gpu_send > 0 && r->last_cpu > 0) {
         dev = r->last_gpu_send < r->last_cpu;
-        snprintf(r->why, sizeof r->why, "%s (measured: device with transfers %.3f ms, cpu %.3f ms)", dev ? "device" : "cpu",
+        snprintf(r->why, sizeof r->why, "%s: measured device with transfers %.3f ms, cpu %.3f ms", dev ? "device" : "cpu",
                  r->last_gpu_send * 1e3, r->last_cpu * 1e3);
     } else if (r->last_cpu > 0 && send / h2d_rate < r->last_cpu / 2) {
-        snprintf(r->why, sizeof r->why, "device, trying (cpu took %.3f ms, sending %zu B should take %.3f)", r->last_cpu * 1e3, send,
+        snprintf(r->why, sizeof r->why, "device, trying it: cpu took %.3f ms, sending %zu B should take %.3f", r->last_cpu * 1e3, send,
                  send / h2d_rate * 1e3);
     } else {
         dev = 0;
-        snprintf(r->why, sizeof r->why, "cpu (light kernel, %zu B to send%s)", send, r->last_cpu > 0 ? ", cpu measured faster than sending" : "");
+        snprintf(r->why, sizeof r->why, "cpu: light kernel, %zu B to send%s", send, r->last_cpu > 0 ? ", cpu measured faster than sending" : "");
     }
     r->placed_cpu = !dev;
     return dev;
@@ -404,7 +409,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
     pthread_mutex_lock(&g_lock);
     size_t send = bytes_to_send(a, na);
     pthread_mutex_unlock(&g_lock);
-    if (!place_region(r, hints & 1, send)) { pthread_mutex_unlock(&g_launch); return 0; }
+    if (!r->in_sequence && !place_region(r, hints & 1, send)) { pthread_mutex_unlock(&g_launch); return 0; }
     if (!kernel_for(m, s, rid, r, line)) { pthread_mutex_unlock(&g_launch); return 0; }
     cl_int err = 0;
     cl_kernel k = s->kern[rid];

@@ -478,11 +478,11 @@ fn placement_keeps_light_kernels_with_data_to_send_on_the_cpu() {
     };
     let (out, err) = go("measure");
     assert!(err.contains("light_and_heavy.c:14 region 0: cpu runs=1"), "{err}");
-    assert!(err.contains("region 0: placement: cpu (light kernel, 8388608 B to send)"), "{err}");
+    assert!(err.contains("light_and_heavy.c:14 placed on the cpu: light kernel, 8388608 B to send"), "{err}");
     assert!(err.contains("light_and_heavy.c:16 region 1: opencl runs=1"), "{err}");
-    assert!(err.contains("region 1: placement: device (a work-item loops or calls)"), "{err}");
+    assert!(err.contains("light_and_heavy.c:16 placed on the device: a work-item loops or calls"), "{err}");
     assert!(err.contains("light_and_heavy.c:23 region 2: opencl runs=1"), "{err}");
-    assert!(err.contains("region 2: placement: device (its data is on the device)"), "{err}");
+    assert!(err.contains("light_and_heavy.c:23 placed on the device: its data is on the device"), "{err}");
     let (out_dev, err_dev) = go("device");
     assert!(err_dev.contains("light_and_heavy.c:14 region 0: opencl runs=1"), "{err_dev}");
     let host = run(Command::new(&exe).env("OMPCL_DEVICE", "host"));
