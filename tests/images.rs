@@ -61,6 +61,7 @@ fn fake_driver_images_staged_transfers() {
         Driver::Fake,
         &[
             ("CUDACL_STAGING_MIN", "1"),
+            ("CUDACL_STAGING_AFTER", "0"),
             ("CUDACL_STAGING_CHUNK_MB", "1"),
             ("CUDACL_STAGING_CHUNKS", "2"),
             ("FAKECUDA_ASYNC", "1"),

@@ -106,6 +106,7 @@ fn fake_driver_buffers_small_staging_chunks() {
             ("CUDACL_STAGING_CHUNK_MB", "1"),
             ("CUDACL_STAGING_CHUNKS", "2"),
             ("CUDACL_STAGING_MIN", "4096"),
+            ("CUDACL_STAGING_AFTER", "0"),
             ("CUDACL_COPY_THREADS", "1"),
             ("BUFFERS_ONLY", "large_transfers,read_write_copy,flag_matrix,map"),
         ],
