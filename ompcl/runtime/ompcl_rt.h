@@ -31,14 +31,18 @@ typedef struct ompcl_arg {
     int rop;       /* RED: 1 + 2 * 3 - 4 & 5 | 6 ^ 7 && 8 || */
 } ompcl_arg;
 
-/* Run region `rid` as an OpenCL kernel over n iterations; 0 = use the CPU version. */
+/* Run region `rid` as an OpenCL kernel over n iterations; 0 = use the CPU version. nd: the
+   NDRange's dimensions; 2: e0 x n (e0 the fastest), 3: e0 x e1 x n. */
 int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long long lb, long long st,
-                        long long n, ompcl_arg *a, int na);
+                        long long n, int nd, long long e0, long long e1, ompcl_arg *a, int na);
 /* Several kernels for one region: all made ready before any runs (0 = use the CPU version). */
 int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na);
 void ompcl_sequence_failed(ompcl_module *m, int line);
 /* 1 if no two memory arguments (one of them written) share a block */
 int ompcl_no_alias(ompcl_arg *a, int na);
+/* 1 if the elements [a*st*p + b*st1*q, +size) for 0 <= p < n, 0 <= q < n1 are pairwise disjoint */
+int ompcl_disjoint(long long a, long long st, long long n, long long b, long long st1, long long n1,
+                   long long size);
 double ompcl_now(void);
 void ompcl_cpu_end(ompcl_module *m, int rid, int line, double t0);
 

@@ -8,6 +8,7 @@ use clang_sys::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write;
 
+mod affine;
 mod analysis;
 mod constant;
 mod cpu;
@@ -333,6 +334,12 @@ struct KernelOut {
     inner: Vec<(String, String, String, i32)>,
     /// `inner[0]` is spread over work-items only when `ompcl_no_alias` allows (no collapse clause)
     auto_flat: bool,
+    /// the NDRange's dimensions: 1 (collapsed loops flattened), 2 or 3 (one per loop, the
+    /// innermost in dimension 0), 0 (row spreading: 2 when the run-time checks allow, else 1)
+    nd: usize,
+    /// row spreading: per written array, the host C of its byte strides along the outer and the
+    /// inner loop variable, and its element size (`ompcl_disjoint` must accept them)
+    spread_checks: Vec<(String, String, i64)>,
 }
 
 /// What an offloaded region does, in order.
