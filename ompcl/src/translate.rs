@@ -15,6 +15,7 @@ mod cpu;
 mod critical;
 mod host;
 mod kernel;
+mod promote;
 mod races;
 mod sequence;
 mod types;
@@ -176,7 +177,10 @@ fn render_host(text: &str, edits: &mut [HEdit]) -> String {
 
 fn render(text: &str, edits: &[Edit], s: usize, e: usize) -> String {
     let mut es: Vec<&Edit> = edits.iter().filter(|x| x.start >= s && x.end <= e).collect();
-    es.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+    // at one place: insertions first (in the order given), then the widest replacement
+    es.sort_by(|a, b| {
+        a.start.cmp(&b.start).then((a.end > a.start).cmp(&(b.end > b.start))).then(b.end.cmp(&a.end))
+    });
     let mut out = String::new();
     let mut cur = s;
     for ed in es {
@@ -340,6 +344,8 @@ struct KernelOut {
     /// row spreading: per written array, the host C of its byte strides along the outer and the
     /// inner loop variable, and its element size (`ompcl_disjoint` must accept them)
     spread_checks: Vec<(String, String, i64)>,
+    /// the kernel takes `__noalias` (ompcl_no_alias's answer): its promoted code needs it
+    noalias_flag: bool,
 }
 
 /// What an offloaded region does, in order.

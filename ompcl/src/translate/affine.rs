@@ -591,6 +591,10 @@ impl Memory {
             if off.coef.len() != 2 {
                 return Err("not two loop variables".into());
             }
+            if off.coef.iter().any(Poly::is_zero) {
+                // the same element for every j (a row's sum: x[i] += ...), or for every i
+                return Err("a written element does not depend on both loop variables".into());
+            }
             checks.push(Disjoint {
                 a: off.coef[0].host_c(&self.names),
                 b: off.coef[1].host_c(&self.names),

@@ -29,6 +29,9 @@ pub(super) fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> 
     if k.auto_flat {
         pre.push_str("int __ompcl_flat = 0; ");
     }
+    if k.noalias_flag {
+        pre.push_str("int __ompcl_noalias = 0; ");
+    }
     let n = k.host_args.len();
     let _ = write!(
         pre,
@@ -36,6 +39,10 @@ pub(super) fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> 
         n.max(1),
         if n == 0 { "{0}".to_string() } else { k.host_args.join(", ") }
     );
+    if k.noalias_flag {
+        // the kernel's promoted code (elements in registers) runs only if no pointers alias
+        let _ = write!(pre, "__ompcl_noalias = ompcl_no_alias(__ompcl_a, {n}); ");
+    }
     if k.auto_flat {
         // (i, j) pairs only if no two pointers share memory and the elements written are disjoint
         let _ = write!(pre, "__ompcl_flat = ompcl_no_alias(__ompcl_a, {n})");

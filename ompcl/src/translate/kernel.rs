@@ -115,6 +115,7 @@ impl<'a> Translator<'a> {
         // the run-time checks fail: pointers sharing memory, strides that overlap)
         let mut auto_flat = false;
         let mut spread_checks: Vec<affine::Disjoint> = Vec::new();
+        let mut spread_mem: Option<affine::Memory> = None;
         // the declarations before the inner loop, and the inner loop's body (byte ranges)
         let mut prefix: Option<(usize, usize)> = None;
         let ibody = body;
@@ -163,6 +164,7 @@ impl<'a> Translator<'a> {
                     let ok = match proof {
                         Ok(checks) => {
                             spread_checks = checks;
+                            spread_mem = Some(mem);
                             true
                         }
                         Err(_) => old_rule,
@@ -500,6 +502,39 @@ impl<'a> Translator<'a> {
         }
         self.types.note(lvty, 0)?;
         let lvdecl = self.types.declr(lvty, &lvname)?;
+        // shared elements kept in registers across inner loops (promote.rs): in the (i, j) branch
+        // of row spreading (its checks include ompcl_no_alias), else under a no-alias flag
+        let mut fast_edits = Vec::new();
+        let mut noalias_flag = false;
+        if auto_flat {
+            if let Some(mem) = &spread_mem {
+                fast_edits = self.promotion_edits(mem, jbody, &edits);
+            }
+        } else if reductions.is_empty()
+            && lastprivate.is_empty()
+            && lp_post.is_empty()
+            && self.pragmas_in(bs, be).is_empty()
+            && collapsed.len() <= 2
+        {
+            let mut lvs = vec![loopvar];
+            lvs.extend(collapsed.iter().map(|li| li.loopvar));
+            let privs: HashSet<String> = private.iter().chain(&firstprivate).cloned().collect();
+            let file = self.cx.file.clone();
+            let in_body = |d: &Node| {
+                let p = d.loc();
+                p.file == file && p.off >= bs && p.off < be
+            };
+            let is_private = |d: &Node| privs.contains(&d.spelling());
+            let mem = affine::analyse(body, &lvs, &in_body, &is_private);
+            fast_edits = self.promotion_edits(&mem, body, &edits);
+            if !fast_edits.is_empty() {
+                noalias_flag = true;
+                params.push("int __noalias".into());
+                host_args
+                    .push("{OMPCL_VAL, \"__noalias\", (void*)&__ompcl_noalias, sizeof(int), 0, 0, 0}".into());
+            }
+        }
+        let fast_all: Vec<Edit> = edits.iter().cloned().chain(fast_edits.iter().cloned()).collect();
         // the code of one iteration; with declarations before the inner loop, those apart
         let (prefix_text, body_text) = match prefix {
             Some((ps, pe)) => {
@@ -510,6 +545,14 @@ impl<'a> Translator<'a> {
                 )
             }
             None => (String::new(), render(self.cx.text, &edits, bs, be)),
+        };
+        let fast_text = if fast_edits.is_empty() {
+            body_text.clone()
+        } else if prefix.is_some() || auto_flat {
+            let (js, je) = jbody.range();
+            render(self.cx.text, &fast_all, js.off, self.cx.stmt_end(je.off))
+        } else {
+            render(self.cx.text, &fast_all, bs, be)
         };
         let mut k = String::new();
         let _ = writeln!(
@@ -527,7 +570,13 @@ impl<'a> Translator<'a> {
         // 2, 3 = one dimension per loop, the innermost loop fastest (dimension 0); 0 = row
         // spreading: 2 when the run-time checks allow, else 1
         let mut nd = 1;
-        let iter = |body: &str| format!("    do {{\n{body}\n    }} while (0);\n");
+        let iter = |body: &str| {
+            if noalias_flag {
+                format!("    if (__noalias) do {{\n{fast_text}\n    }} while (0);\n    else do {{\n{body}\n    }} while (0);\n")
+            } else {
+                format!("    do {{\n{body}\n    }} while (0);\n")
+            }
+        };
         if auto_flat {
             let li = &collapsed[0];
             let ty = li.loopvar.ty();
@@ -547,7 +596,7 @@ impl<'a> Translator<'a> {
             let _ = write!(
                 k,
                 "  if (__flat) {{\n  /* (i, j) pairs: j in dimension 0, i in dimension 1 */\n  if (get_global_id(1) < (ulong)__n && get_global_id(0) < (ulong)__n1) {{\n    {lvdecl} = {pair_i};\n{privs}{prefix_text}\n    {jdecl} = {pair_j};\n{}  }}\n  }} else {{\n  /* whole rows */\n  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {row_i};\n{privs}{prefix_text}\n    for (long __jj = 0; __jj < __n1; __jj++) {{\n    {jdecl} = {row_j};\n{}    }}\n  }}\n  }}\n",
-                iter(&body_text),
+                iter(&fast_text),
                 iter(&body_text)
             );
             inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
@@ -637,6 +686,7 @@ impl<'a> Translator<'a> {
             auto_flat,
             nd,
             spread_checks,
+            noalias_flag,
         })
     }
 
