@@ -236,13 +236,21 @@ static cl_kernel kernel_for(ompcl_module *m, mstate *s, int rid, rstat *r, int l
     return s->kern[rid];
 }
 
+#define OMPCL_DEVICE_MAX_COMPUTE_UNITS 0x1002 /* CL_DEVICE_MAX_COMPUTE_UNITS */
+
 /* The NDRange of a launch. nd 1: n work-items in groups of L (the kernels' __local reduction
-   arrays hold 128). nd 2 or 3: one dimension per loop, extents e0 (fastest), [e1,] n; groups of
+   arrays hold 128), smaller groups (down to 32, a warp) when there are too few work-items to give
+   every compute unit two groups (a loop over 4000 rows in groups of 128 keeps 32 of an H100's 132
+   SMs busy; hand-written matrix-vector kernels take groups of 32). nd 2 or 3: one dimension per loop, extents e0 (fastest), [e1,] n; groups of
    32 along dimension 0 (a warp on consecutive inner iterations, as hand-written kernels take
    them) and up to 8 along dimension 1, within the kernel's work-group limit; fewer where an
    extent is smaller. Returns the number of groups (0: nothing to run). */
 static size_t ndrange(cl_kernel k, int nd, long long n, long long e0, long long e1, size_t L, size_t *gsz, size_t *lsz) {
     if (nd <= 1) {
+        static cl_uint units;
+        if (!units && (cl.GetDeviceInfo(g_dev, OMPCL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL) != CL_SUCCESS || !units))
+            units = 1;
+        while (L > 32 && n > 0 && (n + (long long)L - 1) / (long long)L < 2 * (long long)units) L /= 2;
         lsz[0] = L;
         size_t groups = n > 0 ? (size_t)((n + L - 1) / L) : 0;
         gsz[0] = groups * L;

@@ -351,7 +351,7 @@ struct KernelOut {
 /// What an offloaded region does, in order.
 enum Step {
     /// a worksharing loop: kernel `kid` (the `for` is at `line`)
-    Kernel { k: KernelOut, kid: usize, line: u32 },
+    Kernel { k: Box<KernelOut>, kid: usize, line: u32 },
     /// a `single`/`master` body that the host runs between kernels
     Host(HostStep),
 }

@@ -440,13 +440,10 @@ impl Walker<'_> {
                 }
                 let c = r.ty().canonical();
                 let zero = Some(Affine::konst(n, Poly::default()));
-                if c.is_array() {
-                    Some(Addr { base: k, off: zero })
-                } else if c.kind() == CXType_Pointer && !(self.inside)(&r) && !self.assigned.contains(&k) {
-                    Some(Addr { base: k, off: zero })
-                } else {
-                    None
-                }
+                // an array (its own memory), or a pointer from outside the loop that it never sets
+                let outside_ptr =
+                    c.kind() == CXType_Pointer && !(self.inside)(&r) && !self.assigned.contains(&k);
+                (c.is_array() || outside_ptr).then_some(Addr { base: k, off: zero })
             }
             CXCursor_ArraySubscriptExpr => self.lvalue(e, pending),
             CXCursor_UnaryOperator if e.unop() == CXUnaryOperator_Deref => self.lvalue(e, pending),

@@ -13,7 +13,7 @@ impl<'a> Translator<'a> {
         let clauses: Vec<Pragma> = vec![p.clone()];
         if p.is(&["parallel", "for"]) {
             let k = self.loop_kernel(r.id, p.line, clauses, node)?;
-            return Ok(vec![Step::Kernel { k, kid: r.id, line: p.line }]);
+            return Ok(vec![Step::Kernel { k: Box::new(k), kid: r.id, line: p.line }]);
         }
         if !p.is(&["parallel"]) {
             return Err(format!("'{}' is not translated to OpenCL", p.name()));
@@ -30,7 +30,7 @@ impl<'a> Translator<'a> {
                         && self.cx.assoc.get(&inner[0]).map(|a| a.0.equals(&kids[0])).unwrap_or(false) =>
                 {
                     let k = self.loop_kernel(r.id, fp.line, vec![p.clone(), fp], kids[0])?;
-                    Ok(vec![Step::Kernel { k, kid: r.id, line: p.line }])
+                    Ok(vec![Step::Kernel { k: Box::new(k), kid: r.id, line: p.line }])
                 }
                 _ => Err("the region is not a worksharing loop ('parallel' without 'for')".into()),
             }
