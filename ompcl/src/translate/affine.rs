@@ -346,7 +346,8 @@ impl Walker<'_> {
                 }
             }
         } else if is_int(t) && !self.assigned.contains(&k) {
-            if let Some(i) = init {
+            // set once, and not narrowed (`short r = i * n` would wrap: not the affine value)
+            if let Some(i) = init.filter(|i| strip(*i).ty().size_of() <= t.size_of()) {
                 self.consts.insert(k, i);
             }
         }

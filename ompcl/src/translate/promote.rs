@@ -12,8 +12,10 @@
 //!     *__p0 = __w0; } }
 //! ```
 //!
-//! (the element is loaded only if the loop runs: its address may be invalid otherwise; `continue`
-//! in a `do` runs the increment and the test, as in the `for`; `break` leaves it before the store).
+//! (the element is loaded only if the loop runs, and only where the loop's first iteration surely
+//! writes it — a statement of its body, not under a condition, before any `continue`/`break` — so
+//! the address is one the program itself uses; `continue` in a `do` runs the increment and the
+//! test, as in the `for`; `break` leaves the `do` before the store).
 //! No other work-item touches that element while the loop runs: a program where one did would
 //! have a data race.
 
@@ -27,6 +29,47 @@ struct Promoted {
     /// the address (kernel text), the element's OpenCL type
     addr: String,
     ty: Type,
+}
+
+/// Whether the loop's first iteration surely writes the element (so that its address is valid
+/// whenever the loop runs): a statement of the body, not inside a condition or a nested loop and
+/// after no statement that could jump (`continue`, `break`...), assigns to one of the accesses.
+fn first_iteration_writes(body: Node, acc: &[&super::affine::Access]) -> bool {
+    let stmts = if body.kind() == CXCursor_CompoundStmt { body.children() } else { vec![body] };
+    for s in stmts {
+        let e = strip(s);
+        let lhs = match e.kind() {
+            CXCursor_BinaryOperator | CXCursor_CompoundAssignOperator
+                if (CXBinaryOperator_Assign..=CXBinaryOperator_OrAssign).contains(&e.binop()) =>
+            {
+                Some(strip(e.children()[0]))
+            }
+            CXCursor_UnaryOperator if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&e.unop()) => {
+                e.children().first().map(|c| strip(*c))
+            }
+            _ => None,
+        };
+        if let Some(l) = lhs {
+            if acc.iter().any(|a| a.write && a.node.equals(&l)) {
+                return true;
+            }
+        }
+        // a statement that could leave the iteration or the loop: nothing after it is sure
+        let mut jumps = matches!(
+            s.kind(),
+            CXCursor_ContinueStmt | CXCursor_BreakStmt | CXCursor_GotoStmt | CXCursor_ReturnStmt
+        );
+        s.walk(&mut |c| {
+            jumps |= matches!(
+                c.kind(),
+                CXCursor_ContinueStmt | CXCursor_BreakStmt | CXCursor_GotoStmt | CXCursor_ReturnStmt
+            )
+        });
+        if jumps {
+            return false;
+        }
+    }
+    false
 }
 
 impl<'a> Translator<'a> {
@@ -88,7 +131,7 @@ impl<'a> Translator<'a> {
                 let same = off.is_some() && acc.iter().all(|a| &a.off == off && a.size == acc[0].size);
                 let in_body = acc.iter().all(|a| within(&a.node, bs.off, be));
                 let ty = acc[0].node.ty();
-                if !same || !in_body || !ty.is_arith() {
+                if !same || !in_body || !ty.is_arith() || !first_iteration_writes(body, &acc) {
                     continue;
                 }
                 let Some(ranges) =
