@@ -44,7 +44,9 @@ fn first_iteration_writes(body: Node, acc: &[&super::affine::Access]) -> bool {
             {
                 Some(strip(e.children()[0]))
             }
-            CXCursor_UnaryOperator if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&e.unop()) => {
+            CXCursor_UnaryOperator
+                if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&e.unop()) =>
+            {
                 e.children().first().map(|c| strip(*c))
             }
             _ => None,
