@@ -244,7 +244,8 @@ static cl_kernel kernel_for(ompcl_module *m, mstate *s, int rid, rstat *r, int l
    SMs busy; hand-written matrix-vector kernels take groups of 32). nd 2 or 3: one dimension per loop, extents e0 (fastest), [e1,] n; groups of
    32 along dimension 0 (a warp on consecutive inner iterations, as hand-written kernels take
    them) and up to 8 along dimension 1, within the kernel's work-group limit; fewer where an
-   extent is smaller. Returns the number of groups (0: nothing to run). */
+   extent is smaller; at most 65535 groups along dimensions 1 and 2 (the kernels loop over those
+   dimensions by the global size). Returns the number of groups (0: nothing to run). */
 static size_t ndrange(cl_kernel k, int nd, long long n, long long e0, long long e1, size_t L, size_t *gsz, size_t *lsz) {
     if (nd <= 1) {
         static cl_uint units;
@@ -270,6 +271,7 @@ static size_t ndrange(cl_kernel k, int nd, long long n, long long e0, long long 
         left /= l;
         lsz[d] = l;
         size_t g = ext[d] > 0 ? (size_t)((ext[d] + l - 1) / l) : 0;
+        if (d > 0 && g > 65535) g = 65535; /* CUDA's grid limit in y, z: the kernels loop there */
         gsz[d] = g * l;
         groups *= g;
     }

@@ -191,7 +191,12 @@ fn flat_indexed_gemm_is_spread_over_i_j_pairs() {
     let k = kernel_text(&o, 0);
     // (i, j) from a 2-D NDRange, j fastest, 32-bit index arithmetic; rows only as the fall-back
     let pairs = &k[k.find("if (__flat) {").expect("no (i, j) branch")..k.find("} else {").unwrap()];
-    assert!(pairs.contains("int i = (int)((uint)__lb + (uint)(get_global_id(1)) * (uint)__st);"), "{k}");
+    assert!(
+        pairs
+            .contains("for (ulong __p1 = get_global_id(1); __p1 < (ulong)__n; __p1 += get_global_size(1)) {"),
+        "{k}"
+    );
+    assert!(pairs.contains("int i = (int)((uint)__lb + (uint)(__p1) * (uint)__st);"), "{k}");
     assert!(pairs.contains("int j = (int)((uint)__lb1 + (uint)(get_global_id(0)) * (uint)__st1);"), "{k}");
     assert!(!pairs.contains("for (long __jj"), "the (i, j) branch loops over j:\n{k}");
     assert!(!k.contains('%') && !k.contains("/ __n1") && !k.contains("/= __n1"), "division:\n{k}");

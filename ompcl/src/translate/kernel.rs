@@ -588,14 +588,14 @@ impl<'a> Translator<'a> {
                 Some((ps, pe)) if at >= ps && at < pe => jname.clone(),
                 _ => self.types.declr(ty, &jname)?,
             };
-            let pair_i = self.index_expr(lvty, "__lb", "get_global_id(1)", "__st")?;
+            let pair_i = self.index_expr(lvty, "__lb", "__p1", "__st")?;
             let pair_j = self.index_expr(ty, "__lb1", "get_global_id(0)", "__st1")?;
             let row_i = self.index_expr(lvty, "__lb", "__gid", "__st")?;
             let row_j = self.index_expr(ty, "__lb1", "__jj", "__st1")?;
             nd = 0;
             let _ = write!(
                 k,
-                "  if (__flat) {{\n  /* (i, j) pairs: j in dimension 0, i in dimension 1 */\n  if (get_global_id(1) < (ulong)__n && get_global_id(0) < (ulong)__n1) {{\n    {lvdecl} = {pair_i};\n{privs}{prefix_text}\n    {jdecl} = {pair_j};\n{}  }}\n  }} else {{\n  /* whole rows */\n  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {row_i};\n{privs}{prefix_text}\n    for (long __jj = 0; __jj < __n1; __jj++) {{\n    {jdecl} = {row_j};\n{}    }}\n  }}\n  }}\n",
+                "  if (__flat) {{\n  /* (i, j) pairs: j in dimension 0, i in dimension 1 (a loop: the runtime launches at most 65535 groups along it) */\n  if (get_global_id(0) < (ulong)__n1)\n  for (ulong __p1 = get_global_id(1); __p1 < (ulong)__n; __p1 += get_global_size(1)) {{\n    {lvdecl} = {pair_i};\n{privs}{prefix_text}\n    {jdecl} = {pair_j};\n{}  }}\n  }} else {{\n  /* whole rows */\n  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {row_i};\n{privs}{prefix_text}\n    for (long __jj = 0; __jj < __n1; __jj++) {{\n    {jdecl} = {row_j};\n{}    }}\n  }}\n  }}\n",
                 iter(&fast_text),
                 iter(&body_text)
             );
@@ -617,28 +617,39 @@ impl<'a> Translator<'a> {
         } else if collapsed.len() <= 2 && reds_post.is_empty() && lp_post.is_empty() {
             // one NDRange dimension per loop: no division, neighbouring work-items take
             // neighbouring iterations of the innermost loop
+            // dimensions above 0 are loops: the runtime launches at most 65535 groups along them
+            // (CUDA's grid limit in y and z), each work-item then takes several
             nd = collapsed.len() + 1;
-            let mut conds = vec![format!("get_global_id({}) < (ulong)__n", nd - 1)];
-            let mut assigns = format!(
-                "    {lvdecl} = {};\n",
-                self.index_expr(lvty, "__lb", &format!("get_global_id({})", nd - 1), "__st")?
-            );
-            for (lvl, li) in collapsed.iter().enumerate() {
-                let q = lvl + 1;
-                let dim = nd - 1 - q;
-                let ty = li.loopvar.ty();
-                self.types.note(ty, 0)?;
-                let d = self.types.declr(ty, &li.loopvar.spelling())?;
-                conds.push(format!("get_global_id({dim}) < (ulong)__n{q}"));
-                let id = format!("get_global_id({dim})");
-                let _ = writeln!(
-                    assigns,
-                    "    {d} = {};",
-                    self.index_expr(ty, &format!("__lb{q}"), &id, &format!("__st{q}"))?
-                );
-                inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
+            let innermost = collapsed.len();
+            let mut open = format!("  if (get_global_id(0) < (ulong)__n{innermost})\n");
+            let mut assigns = String::new();
+            for lvl in 0..nd {
+                // lvl 0: the parallel loop (dimension nd - 1) ... lvl nd - 1: the innermost (0)
+                let dim = nd - 1 - lvl;
+                let (n, lb, st) = if lvl == 0 {
+                    ("__n".to_string(), "__lb".to_string(), "__st".to_string())
+                } else {
+                    (format!("__n{lvl}"), format!("__lb{lvl}"), format!("__st{lvl}"))
+                };
+                let id = if dim == 0 { "get_global_id(0)".to_string() } else { format!("__p{dim}") };
+                if dim > 0 {
+                    let _ = writeln!(
+                        open,
+                        "  for (ulong __p{dim} = get_global_id({dim}); __p{dim} < (ulong){n}; __p{dim} += get_global_size({dim}))"
+                    );
+                }
+                let (ty, d) = if lvl == 0 {
+                    (lvty, lvdecl.clone())
+                } else {
+                    let li = &collapsed[lvl - 1];
+                    let ty = li.loopvar.ty();
+                    self.types.note(ty, 0)?;
+                    inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
+                    (ty, self.types.declr(ty, &li.loopvar.spelling())?)
+                };
+                let _ = writeln!(assigns, "    {d} = {};", self.index_expr(ty, &lb, &id, &st)?);
             }
-            let _ = write!(k, "  if ({}) {{\n{assigns}", conds.join(" && "));
+            let _ = write!(k, "{open}  {{\n{assigns}");
             k.push_str(&privs);
             k.push_str(&iter(&body_text));
             k.push_str("  }\n");
