@@ -31,9 +31,10 @@ typedef struct ompcl_arg {
     int rop;       /* RED: 1 + 2 * 3 - 4 & 5 | 6 ^ 7 && 8 || */
 } ompcl_arg;
 
-/* Run region `rid` as an OpenCL kernel over n iterations; 0 = use the CPU version. nd: the
+/* Run region `rid` as an OpenCL kernel over n iterations; 0 = use the CPU version. hints: bit 0 =
+   a light kernel (O(1) work per work-item), the other bits MOMP's target clause. nd: the
    NDRange's dimensions; 2: e0 x n (e0 the fastest), 3: e0 x e1 x n. */
-int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long long lb, long long st,
+int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long lb, long long st,
                         long long n, int nd, long long e0, long long e1, ompcl_arg *a, int na);
 /* Several kernels for one region: all made ready before any runs (0 = use the CPU version). */
 int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na);
@@ -60,6 +61,10 @@ void ompcl_register_global(void *p, size_t n);
 size_t ompcl_fread(void *p, size_t s, size_t n, FILE *f);
 ssize_t ompcl_read(int fd, void *p, size_t n);
 ssize_t ompcl_pread(int fd, void *p, size_t n, off_t off);
+/* I/O that reads user memory in the kernel (no fault reaches the runtime): results come back first */
+size_t ompcl_fwrite(const void *p, size_t s, size_t n, FILE *f);
+ssize_t ompcl_write(int fd, const void *p, size_t n);
+ssize_t ompcl_pwrite(int fd, const void *p, size_t n, off_t off);
 /* tell the runtime the host wrote [p, p+n) (done automatically by page protection) */
 void ompcl_host_wrote(void *p, size_t n);
 

@@ -81,6 +81,10 @@ static void init(void) {
         g_max_const_args = 8;
     const char *tr = getenv("OMPCL_TRACK");
     if (tr && !strcmp(tr, "0")) g_notrack = 1;
+    const char *pl = getenv("OMPCL_PLACEMENT");
+    if (pl && !strcmp(pl, "device")) g_place_device = 1;
+    const char *lz = getenv("OMPCL_LAZY");
+    if (lz && !strcmp(lz, "0")) g_eager = 1;
     const char *f64 = getenv("OMPCL_FP64"); /* OMPCL_FP64=0: keep double code off the device */
     if (f64 && !strcmp(f64, "0")) g_fp64 = 0;
     intptr_t props[3] = {CL_CONTEXT_PLATFORM, (intptr_t)bestp[pick], 0};

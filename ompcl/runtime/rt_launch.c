@@ -6,6 +6,11 @@ typedef struct rstat {
     double build, h2d, kern, d2h, cpu;
     size_t bytes_h2d, bytes_d2h;
     int warned;
+    /* placement (see place_region): the last measured time of one run on each side, the GPU's
+       only from runs that had to send data; why the last run went where it went */
+    double last_cpu, last_gpu_send;
+    int placed_cpu;
+    char why[160];
 } rstat;
 
 typedef struct mstate {
@@ -61,9 +66,13 @@ static void print_profile(void) {
                     "d2h=%.3f ms (%zu B) cpu=%.3f ms spread=%d\n",
                     base_name(s->m->file), r->line, i, where, r->runs_cl + r->runs_cpu, r->build * 1e3, r->h2d * 1e3,
                     r->bytes_h2d, r->kern * 1e3, r->d2h * 1e3, r->bytes_d2h, r->cpu * 1e3, r->spread);
+            if (r->why[0]) fprintf(stderr, "ompcl-profile: %s:%d region %d: placement: %s\n", base_name(s->m->file), r->line, i, r->why);
             tb += r->build; th += r->h2d; tk += r->kern; td += r->d2h; tc += r->cpu;
         }
     }
+    if (g_lazy_n)
+        fprintf(stderr, "ompcl-profile: copied back on first host access: %zu blocks %.3f ms (%zu B)\n", g_lazy_n,
+                g_lazy_t * 1e3, g_lazy_bytes);
     fprintf(stderr, "ompcl-profile: total: build=%.3f ms h2d=%.3f ms kernel=%.3f ms d2h=%.3f ms cpu=%.3f ms\n", tb * 1e3,
             th * 1e3, tk * 1e3, td * 1e3, tc * 1e3);
 }
@@ -81,6 +90,7 @@ void ompcl_cpu_end(ompcl_module *m, int rid, int line, double t0) {
         s->st[rid].line = line;
         s->st[rid].runs_cpu++;
         s->st[rid].cpu += ompcl_now() - t0;
+        s->st[rid].last_cpu = ompcl_now() - t0;
     }
     pthread_mutex_unlock(&g_launch);
 }
@@ -163,12 +173,16 @@ typedef struct use {
 
 static double tm_h2d, tm_d2h;
 static size_t by_h2d, by_d2h;
+static double tm_all_h2d; /* every host-to-device copy so far: the measured transfer rate */
+static size_t by_all_h2d;
 
 static int wr(cl_mem mem, size_t off, size_t n, const void *p) {
     double t = ompcl_now();
     int e = cl.EnqueueWriteBuffer(g_q, mem, 1, off, n, p, 0, NULL, NULL);
     tm_h2d += ompcl_now() - t;
     by_h2d += n;
+    tm_all_h2d += ompcl_now() - t;
+    by_all_h2d += n;
     return e;
 }
 static int rd(cl_mem mem, size_t off, size_t n, void *p) {
@@ -205,11 +219,39 @@ static int sync_to_device(blk *b) {
     return err ? -1 : 0;
 }
 
+/* b's whole pages read-only: host and device copies are equal, the next host write faults */
 static void protect(blk *b) {
     if (!b->big || b->prot || b->is_global < 0 || g_notrack) return;
     install_handler();
     b->dirty = 0;
-    if (mprotect(b->plo, b->phi - b->plo, PROT_READ) == 0) b->prot = 1;
+    pthread_mutex_lock(&g_fault);
+    if (mprotect(b->plo, b->phi - b->plo, PROT_READ) == 0) b->prot = PAGES_RO;
+    pthread_mutex_unlock(&g_fault);
+}
+
+/* A kernel wrote b. Lazy copy-back: only the edges that do not fill whole pages come back now; the
+   whole pages become inaccessible and come back when the host first touches them (fetch_pages),
+   if ever. Returns 0, or -1 if the edges could not be read. */
+static int written_on_device(blk *b) {
+    int lazy = b->big && b->is_global >= 0 && !g_notrack && !g_eager;
+    if (!lazy) {
+        pthread_mutex_lock(&g_fault);
+        unprotect(b);
+        pthread_mutex_unlock(&g_fault);
+        return rd(b->mem, 0, b->size, b->base) ? -1 : 0;
+    }
+    if (b->plo > b->base && rd(b->mem, 0, b->plo - b->base, b->base)) return -1;
+    if (b->base + b->size > b->phi && rd(b->mem, b->phi - b->base, b->base + b->size - b->phi, b->phi)) return -1;
+    install_handler();
+    pthread_mutex_lock(&g_fault);
+    if (b->prot != PAGES_NONE && mprotect(b->plo, b->phi - b->plo, PROT_NONE) == 0) {
+        b->prot = PAGES_NONE;
+        b->dirty = 0;
+    }
+    pthread_mutex_unlock(&g_fault);
+    /* mprotect failed: copy the pages now */
+    if (b->prot != PAGES_NONE && rd(b->mem, 0, b->size, b->base)) return -1;
+    return 0;
 }
 
 /* The kernel of region rid, built and created (with its work-group size) once; NULL: run the CPU
@@ -241,8 +283,8 @@ static cl_kernel kernel_for(ompcl_module *m, mstate *s, int rid, rstat *r, int l
 /* The NDRange of a launch. nd 1: n work-items in groups of L (the kernels' __local reduction
    arrays hold 128), smaller groups (down to 32, a warp) when there are too few work-items to give
    every compute unit two groups (a loop over 4000 rows in groups of 128 keeps 32 of an H100's 132
-   SMs busy; hand-written matrix-vector kernels take groups of 32). nd 2 or 3: one dimension per loop, extents e0 (fastest), [e1,] n; groups of
-   32 along dimension 0 (a warp on consecutive inner iterations, as hand-written kernels take
+   SMs busy; hand-written matrix-vector kernels take groups of 32). nd 2 or 3: one dimension per
+   loop, extents e0 (fastest), [e1,] n; groups of 32 along dimension 0 (a warp on consecutive inner iterations, as hand-written kernels take
    them) and up to 8 along dimension 1, within the kernel's work-group limit; fewer where an
    extent is smaller; at most 65535 groups along dimensions 1 and 2 (the kernels loop over those
    dimensions by the global size). Returns the number of groups (0: nothing to run). */
@@ -365,9 +407,50 @@ void ompcl_sequence_failed(ompcl_module *m, int line) {
     exit(70);
 }
 
-int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long long lb, long long st, long long n,
+/* Bytes a launch with these arguments must send to the device first (blocks with no device copy,
+   host-dirty or untracked); g_lock held. */
+static size_t bytes_to_send(ompcl_arg *a, int na) {
+    size_t sum = 0;
+    for (int i = 0; i < na; i++) {
+        if (a[i].kind == OMPCL_TMP) sum += a[i].size;
+        if (a[i].kind != OMPCL_BUF) continue;
+        blk *b = tab_find(a[i].addr);
+        int dup = 0;
+        for (int j = 0; j < i && b; j++) dup |= a[j].kind == OMPCL_BUF && tab_find(a[j].addr) == b;
+        if (b && !dup && (!b->mem || b->dirty || !b->prot)) sum += b->size;
+    }
+    return sum;
+}
+
+/* Where a single-kernel region runs (1 = the device), from what the runtime measured. A light kernel
+   (O(1) work per work-item, from the translator) that must first send a lot of data runs on the CPU:
+   there it reads the data at host-memory speed, on the device it would wait for the same bytes to
+   cross the bus. Once both sides have been measured for such runs, the faster one is taken; a CPU
+   run that took much longer than sending its bytes would tries the device once. Every other kernel
+   runs on the device (OMPCL_PLACEMENT=device: always the device). */
+#define SEND_LIMIT (1 << 20)
+static int place_region(rstat *r, int light, size_t send) {
+    const double h2d_rate = by_all_h2d > (1 << 24) ? by_all_h2d / tm_all_h2d : 10e9; /* B/s, measured */
+    int dev = 1;
+    if (g_place_device || !light || send < SEND_LIMIT) {
+        snprintf(r->why, sizeof r->why, "device (%s)", g_place_device ? "OMPCL_PLACEMENT=device" : !light ? "a work-item loops or calls" : "its data is on the device");
+    } else if (r->last_gpu_send > 0 && r->last_cpu > 0) {
+        dev = r->last_gpu_send < r->last_cpu;
+        snprintf(r->why, sizeof r->why, "%s (measured: device with transfers %.3f ms, cpu %.3f ms)", dev ? "device" : "cpu",
+                 r->last_gpu_send * 1e3, r->last_cpu * 1e3);
+    } else if (r->last_cpu > 0 && send / h2d_rate < r->last_cpu / 2) {
+        snprintf(r->why, sizeof r->why, "device, trying (cpu took %.3f ms, sending %zu B should take %.3f)", r->last_cpu * 1e3, send,
+                 send / h2d_rate * 1e3);
+    } else {
+        dev = 0;
+        snprintf(r->why, sizeof r->why, "cpu (light kernel, %zu B to send%s)", send, r->last_cpu > 0 ? ", cpu measured faster than sending" : "");
+    }
+    r->placed_cpu = !dev;
+    return dev;
+}
+
+int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long lb, long long st, long long n,
                         int nd, long long e0, long long e1, ompcl_arg *a, int na) {
-    (void)target;
     pthread_mutex_lock(&g_launch);
     init();
     if (!g_have_cl) { pthread_mutex_unlock(&g_launch); return 0; }
@@ -380,6 +463,10 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
             pthread_mutex_unlock(&g_launch);
             return 0;
         }
+    pthread_mutex_lock(&g_lock);
+    size_t send = bytes_to_send(a, na);
+    pthread_mutex_unlock(&g_lock);
+    if (!place_region(r, hints & 1, send)) { pthread_mutex_unlock(&g_launch); return 0; }
     if (!kernel_for(m, s, rid, r, line)) { pthread_mutex_unlock(&g_launch); return 0; }
     cl_int err = 0;
     cl_kernel k = s->kern[rid];
@@ -418,6 +505,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
         ompcl_arg *x = &a[i];
         switch (x->kind) {
         case OMPCL_VAL:
+            host_range_locked(x->addr, x->size, 0);
             SET(x->size, x->addr);
             break;
         case OMPCL_BUF:
@@ -494,6 +582,9 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
         if (err) { ok = 0; failname = "clEnqueueNDRangeKernel"; }
     }
     if (ok) {
+        /* results the host writes below: their blocks must be current first */
+        for (int i = 0; i < na; i++)
+            if (a[i].kind == OMPCL_RED || a[i].kind == OMPCL_LASTP) host_range(a[i].addr, a[i].size, 1);
         /* reductions: finish the per-group partials on the host */
         for (int i = 0; i < na && ok; i++) {
             ompcl_arg *x = &a[i];
@@ -540,15 +631,10 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
                 if (rd(tmpmem[i], 0, x->size, x->addr)) { ok = 0; failname = "clEnqueueReadBuffer"; }
             }
         }
-        /* copy back what the region may have written */
+        /* what the region may have written: the host's copy is stale now (lazy copy-back) */
         pthread_mutex_lock(&g_lock);
-        for (int j = 0; j < nu && ok; j++) {
-            blk *b = u[j].b;
-            if (u[j].written && groups > 0) {
-                unprotect(b);
-                if (rd(b->mem, 0, b->size, b->base)) { ok = 0; failname = "clEnqueueReadBuffer"; }
-            }
-        }
+        for (int j = 0; j < nu && ok; j++)
+            if (u[j].written && groups > 0 && written_on_device(u[j].b)) { ok = 0; failname = "clEnqueueReadBuffer"; }
         for (int j = 0; j < nu && ok; j++) protect(u[j].b);
         pthread_mutex_unlock(&g_lock);
     }
@@ -562,7 +648,12 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
     }
     if (!ok) {
         /* device copies may be stale now: forget them */
-        for (int j = 0; j < nu; j++) if (!u[j].tmp) { unprotect(u[j].b); u[j].b->dirty = 1; }
+        for (int j = 0; j < nu; j++)
+            if (!u[j].tmp) {
+                pthread_mutex_lock(&g_fault);
+                host_access(u[j].b, 1); /* a block an earlier kernel left on the device comes back */
+                pthread_mutex_unlock(&g_fault);
+            }
         if (failname && *failname && !r->warned++)
             warnf("%s:%d: %s failed (%d); the region runs on the CPU", base_name(m->file), line, failname, err);
     } else {
@@ -573,6 +664,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
         r->kern += tk;
         r->bytes_h2d += by_h2d;
         r->bytes_d2h += by_d2h;
+        if (send >= SEND_LIMIT) r->last_gpu_send = tm_h2d + tk + tm_d2h;
     }
     free(u);
     free(tmpmem);

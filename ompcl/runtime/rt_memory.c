@@ -1,31 +1,81 @@
 /* ompcl runtime, part of one C file (see rt_base.c): the host-allocation table (MOMP 4.1.2) and host-write tracking by page protection. */
 /* ---------------------------------------------------------------- allocation table */
+/* Protection states of a block's whole pages [plo, phi): */
+enum { PAGES_RW = 0,   /* not tracked: the host may write them freely */
+       PAGES_RO = 1,   /* host and device copies equal: the first host write faults (-> host-dirty) */
+       PAGES_NONE = 2  /* the device copy is newer (a kernel wrote it): the first host access faults and
+                          copies the pages back (lazy copy-back, MOMP's page tracking in the other direction) */
+};
 typedef struct blk {
     char *base;
     size_t size;
-    char *plo, *phi;        /* whole pages that can be write-protected */
+    char *plo, *phi;        /* whole pages that can be protected */
     cl_mem mem;
     volatile int dirty;     /* host wrote the protected part since the last sync */
-    volatile int prot;      /* pages currently read-only */
+    volatile int prot;      /* PAGES_* */
     int big, is_global, bigslot;
-    struct blk *next;
+    struct blk *left, *right; /* the table: a treap ordered by base (O(log n) per operation) */
+    unsigned prio;
+    struct blk *next;       /* ephemeral blocks of one launch (rt_launch.c) */
 } blk;
 
-#define NBUCKET 4096
 #define MAXBIG 65536
-static blk *g_tab[NBUCKET];
+static blk *g_root;
 static size_t g_nblk;
-static blk *volatile g_big[MAXBIG];
+static blk *volatile g_big[MAXBIG]; /* big blocks, read by the fault handler without locks */
 static volatile int g_nbig;
+static int g_freeslot[MAXBIG]; /* slots of g_big freed by ompcl_free, for reuse */
+static int g_nfreeslot;
 static int g_handler;
 static struct sigaction g_oldsa;
-
-static unsigned bucket(const void *p) { return (unsigned)(((uintptr_t)p >> 4) * 2654435761u) % NBUCKET; }
+/* Serialises every change of a block's page protection, in the fault handler too (lock order:
+   g_launch, then g_lock, then g_fault). */
+static pthread_mutex_t g_fault = PTHREAD_MUTEX_INITIALIZER;
+/* lazy copy-backs: count, time, bytes (OMPCL_PROFILE) */
+static double g_lazy_t;
+static size_t g_lazy_n, g_lazy_bytes;
 
 static void unprotect(blk *b) {
     if (b->prot) {
         mprotect(b->plo, b->phi - b->plo, PROT_READ | PROT_WRITE);
-        b->prot = 0;
+        b->prot = PAGES_RW;
+    }
+}
+
+/* The device holds the only current copy of b's whole pages: copy them back (g_fault held). The
+   pages are filled in a fresh mapping that then replaces them in one mremap, so another thread never
+   sees half-copied pages; they come back read-only (host and device equal). A failed copy loses the
+   program's data: stop rather than compute with stale values. */
+static void fetch_pages(blk *b) {
+    size_t len = b->phi - b->plo;
+    double t0 = ompcl_now();
+    void *t = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    /* a large ompcl_malloc block owns its last page whole: only its size is on the device */
+    size_t want = b->base + b->size < b->phi ? (size_t)(b->base + b->size - b->plo) : len;
+    cl_int e = t == MAP_FAILED ? -1 : cl.EnqueueReadBuffer(g_q, b->mem, 1, b->plo - b->base, want, t, 0, NULL, NULL);
+    const char *step = t == MAP_FAILED ? "mmap" : e ? "clEnqueueReadBuffer" : NULL;
+    if (!step && mprotect(t, len, PROT_READ)) step = "mprotect";
+    if (!step && mremap(t, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, b->plo) == MAP_FAILED) step = "mremap";
+    if (step) {
+        char msg[160];
+        int k = snprintf(msg, sizeof msg, "ompcl: error: copying a kernel's results back to the host failed (%s: %d/%d); stopping\n",
+                         step, (int)e, errno);
+        if (write(2, msg, k) < 0) { /* nothing more to do */ }
+        _exit(70);
+    }
+    b->prot = PAGES_RO;
+    b->dirty = 0;
+    g_lazy_n++;
+    g_lazy_bytes += want;
+    g_lazy_t += ompcl_now() - t0;
+}
+
+/* The host is about to touch b (g_fault held): make its pages current (and writable if `write`). */
+static void host_access(blk *b, int write) {
+    if (b->prot == PAGES_NONE) fetch_pages(b);
+    if (write && b->prot) {
+        unprotect(b);
+        b->dirty = 1;
     }
 }
 
@@ -35,9 +85,12 @@ static void segv(int sig, siginfo_t *si, void *ctx) {
     for (int i = 0; i < n; i++) {
         blk *b = g_big[i];
         if (b && b->prot && a >= b->plo && a < b->phi) {
-            mprotect(b->plo, b->phi - b->plo, PROT_READ | PROT_WRITE);
-            b->prot = 0;
-            b->dirty = 1;
+            /* a read of PAGES_NONE fetches (read-only after); a write faults once more and then
+               marks the block host-dirty */
+            pthread_mutex_lock(&g_fault);
+            if (b->prot == PAGES_NONE) fetch_pages(b);
+            else if (b->prot == PAGES_RO) host_access(b, 1);
+            pthread_mutex_unlock(&g_fault);
             return;
         }
     }
@@ -62,62 +115,134 @@ static void install_handler(void) {
     g_handler = 1;
 }
 
+/* ---- the treap (callers hold g_lock) */
+static unsigned treap_rand(void) {
+    static unsigned s = 2463534242u;
+    s ^= s << 13;
+    s ^= s >> 17;
+    s ^= s << 5;
+    return s;
+}
+
+static blk *treap_insert(blk *t, blk *b) {
+    if (!t) return b;
+    if (b->base < t->base) {
+        t->left = treap_insert(t->left, b);
+        if (t->left->prio > t->prio) { blk *l = t->left; t->left = l->right; l->right = t; t = l; }
+    } else {
+        t->right = treap_insert(t->right, b);
+        if (t->right->prio > t->prio) { blk *r = t->right; t->right = r->left; r->left = t; t = r; }
+    }
+    return t;
+}
+
+/* one tree of two, every base of a below every base of b */
+static blk *treap_merge(blk *a, blk *b) {
+    if (!a) return b;
+    if (!b) return a;
+    if (a->prio > b->prio) { a->right = treap_merge(a->right, b); return a; }
+    b->left = treap_merge(a, b->left);
+    return b;
+}
+
+static blk *treap_remove(blk *t, const char *base, blk **out) {
+    if (!t) return NULL;
+    if (base < t->base) t->left = treap_remove(t->left, base, out);
+    else if (base > t->base) t->right = treap_remove(t->right, base, out);
+    else { *out = t; return treap_merge(t->left, t->right); }
+    return t;
+}
+
+/* the block with the greatest base <= p */
+static blk *treap_floor(const char *p) {
+    blk *best = NULL;
+    for (blk *t = g_root; t;) {
+        if (t->base <= p) { best = t; t = t->right; }
+        else t = t->left;
+    }
+    return best;
+}
+
+/* the block with the smallest base > p */
+static blk *treap_above(const char *p) {
+    blk *best = NULL;
+    for (blk *t = g_root; t;) {
+        if (t->base > p) { best = t; t = t->left; }
+        else t = t->right;
+    }
+    return best;
+}
+
+static void blk_release(blk *b);
+
+static blk *tab_remove(void *p) {
+    blk *out = NULL;
+    g_root = treap_remove(g_root, p, &out);
+    if (out) g_nblk--;
+    return out;
+}
+
 static blk *tab_insert(void *p, size_t n, int is_global) {
+    /* a block at the same address was freed behind the runtime's back (by a library): forget it */
+    blk *old = tab_remove(p);
+    if (old) blk_release(old);
     blk *b = calloc(1, sizeof *b);
     b->base = p;
     b->size = n;
     b->is_global = is_global;
+    b->prio = treap_rand();
     uintptr_t lo = ((uintptr_t)p + g_page - 1) & ~(uintptr_t)(g_page - 1);
     uintptr_t hi = ((uintptr_t)p + n) & ~(uintptr_t)(g_page - 1);
     b->dirty = 1;
-    if (hi > lo && hi - lo >= (uintptr_t)g_page && g_nbig < MAXBIG) {
+    if (hi > lo && hi - lo >= (uintptr_t)g_page && (g_nfreeslot || g_nbig < MAXBIG)) {
         b->plo = (char *)lo;
         b->phi = (char *)hi;
         b->big = 1;
-        b->bigslot = g_nbig;
-        g_big[g_nbig] = b;
-        g_nbig++;
+        b->bigslot = g_nfreeslot ? g_freeslot[--g_nfreeslot] : g_nbig;
+        g_big[b->bigslot] = b;
+        if (b->bigslot == g_nbig) g_nbig++;
     }
-    unsigned h = bucket(p);
-    b->next = g_tab[h];
-    g_tab[h] = b;
+    g_root = treap_insert(g_root, b);
     g_nblk++;
     return b;
 }
 
-static blk *tab_remove(void *p) {
-    unsigned h = bucket(p);
-    for (blk **pp = &g_tab[h]; *pp; pp = &(*pp)->next) {
-        if ((*pp)->base == p) {
-            blk *b = *pp;
-            *pp = b->next;
-            g_nblk--;
-            return b;
-        }
-    }
-    return NULL;
-}
-
 /* block holding address p (p may be one past the end) */
 static blk *tab_find(const char *p) {
-    unsigned h = bucket(p);
-    for (blk *b = g_tab[h]; b; b = b->next)
-        if (b->base == p) return b;
-    blk *best = NULL;
-    for (unsigned i = 0; i < NBUCKET; i++)
-        for (blk *b = g_tab[i]; b; b = b->next)
-            if (p >= b->base && p <= b->base + b->size) {
-                if (p < b->base + b->size) return b;
-                best = b;
-            }
-    return best;
+    blk *b = treap_floor(p);
+    return b && p <= b->base + b->size ? b : NULL;
 }
 
 static void blk_release(blk *b) {
-    unprotect(b);
-    if (b->big) g_big[b->bigslot] = NULL;
+    pthread_mutex_lock(&g_fault);
+    unprotect(b); /* freed: whatever the device holds is not wanted any more */
+    pthread_mutex_unlock(&g_fault);
+    if (b->big) {
+        g_big[b->bigslot] = NULL;
+        g_freeslot[g_nfreeslot++] = b->bigslot;
+    }
     if (b->mem && cl.ReleaseMemObject) cl.ReleaseMemObject(b->mem);
-    if (!b->big) free(b); /* big ones stay (the signal handler may read them); small struct leak */
+    if (!b->big) free(b); /* big ones stay (the signal handler may read them) */
+}
+
+/* The host is about to read (write = 0) or write [p, p+n) outside the program's own code (a system
+   call cannot take the fault): make the blocks it overlaps current there. */
+static void host_range_locked(const void *p, size_t n, int write) {
+    const char *a = p;
+    blk *b = treap_floor(a);
+    if (!b || a >= b->base + b->size) b = treap_above(a);
+    for (; b && b->base < a + n; b = treap_above(b->base)) {
+        if (!b->big || b->base + b->size <= a) continue;
+        pthread_mutex_lock(&g_fault);
+        host_access(b, write);
+        pthread_mutex_unlock(&g_fault);
+    }
+}
+
+static void host_range(const void *p, size_t n, int write) {
+    pthread_mutex_lock(&g_lock);
+    host_range_locked(p, n, write);
+    pthread_mutex_unlock(&g_lock);
 }
 
 void *ompcl_malloc(size_t n) {
@@ -192,18 +317,7 @@ void ompcl_register_global(void *p, size_t n) {
     pthread_mutex_unlock(&g_lock);
 }
 
-void ompcl_host_wrote(void *p, size_t n) {
-    char *a = p;
-    pthread_mutex_lock(&g_lock);
-    for (int i = 0; i < g_nbig; i++) {
-        blk *b = g_big[i];
-        if (b && a < b->base + b->size && a + n > b->base) {
-            unprotect(b);
-            b->dirty = 1;
-        }
-    }
-    pthread_mutex_unlock(&g_lock);
-}
+void ompcl_host_wrote(void *p, size_t n) { host_range(p, n, 1); }
 
 size_t ompcl_fread(void *p, size_t s, size_t n, FILE *f) {
     ompcl_host_wrote(p, s * n);
@@ -216,4 +330,18 @@ ssize_t ompcl_read(int fd, void *p, size_t n) {
 ssize_t ompcl_pread(int fd, void *p, size_t n, off_t off) {
     ompcl_host_wrote(p, n);
     return pread(fd, p, n, off);
+}
+/* writes out of memory a kernel may have written: the system call reads the pages in the kernel,
+   where no fault reaches the handler, so they are copied back first */
+size_t ompcl_fwrite(const void *p, size_t s, size_t n, FILE *f) {
+    host_range(p, s * n, 0);
+    return fwrite(p, s, n, f);
+}
+ssize_t ompcl_write(int fd, const void *p, size_t n) {
+    host_range(p, n, 0);
+    return write(fd, p, n);
+}
+ssize_t ompcl_pwrite(int fd, const void *p, size_t n, off_t off) {
+    host_range(p, n, 0);
+    return pwrite(fd, p, n, off);
 }

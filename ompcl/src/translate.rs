@@ -346,6 +346,9 @@ struct KernelOut {
     spread_checks: Vec<(String, String, i64)>,
     /// the kernel takes `__noalias` (ompcl_no_alias's answer): its promoted code needs it
     noalias_flag: bool,
+    /// a work-item does O(1) work (no loop, no call of a user function): the runtime's placement
+    /// keeps such a kernel on the CPU when its data would first have to cross to the device
+    light: bool,
 }
 
 /// What an offloaded region does, in order.
@@ -686,6 +689,9 @@ impl<'a> Translator<'a> {
                     | "fread"
                     | "read"
                     | "pread"
+                    | "fwrite"
+                    | "write"
+                    | "pwrite"
             ) {
                 return;
             }

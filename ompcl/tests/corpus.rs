@@ -184,13 +184,21 @@ fn check_program(src: &Path, w: &Path, icd: &Path) -> Result<String, String> {
     // PoCL's CPU device
     let mut c = Command::new(&exe);
     env(&mut c);
-    c.env("OCL_ICD_VENDORS", icd).env("OMPCL_DEVICE", "cpu").env("OMPCL_PROFILE", "1");
+    // every offloadable region on the device, whatever the runtime's placement would choose: the
+    // header's offload= says what the translation must offload (placement has its own test)
+    c.env("OCL_ICD_VENDORS", icd)
+        .env("OMPCL_DEVICE", "cpu")
+        .env("OMPCL_PROFILE", "1")
+        .env("OMPCL_PLACEMENT", "device");
     if sp.devlock {
         // without the override, PoCL's device gets no device locks: the regions holding them run
         // their CPU version, saying so once
         let mut c2 = Command::new(&exe);
         env(&mut c2);
-        c2.env("OCL_ICD_VENDORS", icd).env("OMPCL_DEVICE", "cpu").env("OMPCL_PROFILE", "1");
+        c2.env("OCL_ICD_VENDORS", icd)
+            .env("OMPCL_DEVICE", "cpu")
+            .env("OMPCL_PROFILE", "1")
+            .env("OMPCL_PLACEMENT", "device");
         let r = run(&mut c2);
         let (got, err) = (txt(&r.stdout), txt(&r.stderr));
         if !r.status.success() || !same_output(&expect, &got) {
@@ -199,7 +207,10 @@ fn check_program(src: &Path, w: &Path, icd: &Path) -> Result<String, String> {
             ));
         }
         let warned = err.matches("need a device lock").count();
-        let on_cpu = err.lines().filter(|l| l.contains(" region ") && l.contains(": cpu ")).count();
+        let on_cpu = err
+            .lines()
+            .filter(|l| l.contains(" region ") && l.contains(": cpu ") && !l.contains(": placement: "))
+            .count();
         if warned == 0 || warned != on_cpu {
             return Err(format!(
                 "without device locks: {warned} warnings for {on_cpu} regions on the CPU:\n{err}"
@@ -216,9 +227,10 @@ fn check_program(src: &Path, w: &Path, icd: &Path) -> Result<String, String> {
     if !same_output(&expect, &got) {
         return Err(format!("OMPCL_DEVICE=cpu output differs\n  gcc:   {expect}\n  ompcl: {got}\n{err}"));
     }
+    // one line per region (its placement decision, on a line of its own, is not a region)
     let places: Vec<String> = err
         .lines()
-        .filter(|l| l.starts_with("ompcl-profile:") && l.contains(" region "))
+        .filter(|l| l.starts_with("ompcl-profile:") && l.contains(" region ") && !l.contains(": placement: "))
         .map(|l| l.split(": ").nth(2).unwrap_or("").split_whitespace().next().unwrap_or("").to_string())
         .collect();
     if !err.contains("ompcl-profile: device: ") || err.contains("ompcl-profile: device: none") {
@@ -397,14 +409,15 @@ fn profile_bytes(err: &str, region_line: &str, what: &str) -> u64 {
         .lines()
         .find(|l| l.contains(region_line))
         .unwrap_or_else(|| panic!("no profile line {region_line}:\n{err}"));
-    let i = l.find(&format!("{what}=")).unwrap();
+    let i = l.find(&format!("{what}=")).or_else(|| l.find(&format!("{what} "))).unwrap();
     let rest = &l[i..];
     let open = rest.find('(').unwrap();
     rest[open + 1..].split_whitespace().next().unwrap().parse().unwrap()
 }
 
-/// Data that stays on the device is not sent again (SOR: 100 sweeps, the grid goes over once);
-/// data the host changes is (c43 re-sends exactly the dirtied blocks).
+/// Data that stays on the device is not sent again (SOR: 100 sweeps, the grid goes over once) and
+/// comes back only when the host touches it (once, after the last sweep); data the host changes is
+/// sent again (c43 re-sends exactly the dirtied blocks).
 #[test]
 fn unchanged_device_data_is_not_copied_again() {
     let w = work("reuse");
@@ -423,8 +436,21 @@ fn unchanged_device_data_is_not_copied_again() {
     let err = txt(&r.stderr);
     assert!(err.contains("region 0: opencl runs=100"), "{err}");
     assert_eq!(profile_bytes(&err, "sor.c:26", "h2d"), 512 * 512 * 8, "{err}");
-    // written each sweep: the grid comes back every time (eager copy-back)
-    assert!(profile_bytes(&err, "sor.c:26", "d2h") >= 100 * 512 * 512 * 8, "{err}");
+    // written each sweep, read by the host once at the end: only the reduction's partials come
+    // back after each sweep, the grid once, on the host's first access (lazy copy-back)
+    assert!(profile_bytes(&err, "sor.c:26", "d2h") < 100 * 4096, "{err}");
+    assert!(err.contains("copied back on first host access: 1 blocks"), "{err}");
+    assert_eq!(profile_bytes(&err, "copied back on first host access", "ms"), 512 * 512 * 8, "{err}");
+    // OMPCL_LAZY=0: the grid comes back after every sweep; the same output
+    let eager = run(Command::new(&exe)
+        .env("OCL_ICD_VENDORS", &icd)
+        .env("OMPCL_DEVICE", "cpu")
+        .env("OMPCL_PROFILE", "1")
+        .env("OMPCL_LAZY", "0"));
+    let eerr = txt(&eager.stderr);
+    assert!(profile_bytes(&eerr, "sor.c:26", "d2h") >= 100 * 512 * 512 * 8, "{eerr}");
+    assert!(!eerr.contains("copied back on first host access"), "{eerr}");
+    assert_eq!(txt(&r.stdout), txt(&eager.stdout));
 
     let exe = w.join("c43");
     let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl"))
@@ -454,6 +480,44 @@ fn unchanged_device_data_is_not_copied_again() {
     let err2 = txt(&r2.stderr);
     assert_eq!(profile_bytes(&err2, "c43_host_writes_between.c:15", "h2d"), 6 * 3 * 160000, "{err2}");
     assert_eq!(txt(&r.stdout), txt(&r2.stdout));
+    let _ = std::fs::remove_dir_all(&w);
+}
+
+/// Placement from measurements: a light kernel (one add per element) whose 8 MiB would first have
+/// to cross to the device runs on the CPU; a kernel whose work-items loop runs on the device; a light
+/// kernel whose data is already there runs on the device. Each decision is in the profile, and the
+/// output is the CPU threads' (and OMPCL_PLACEMENT=device puts all three on the device).
+#[test]
+fn placement_keeps_light_kernels_with_data_to_send_on_the_cpu() {
+    let w = work("place");
+    let icd = icd_dir(&w);
+    let exe = w.join("pl");
+    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl"))
+        .arg(root().join("tests/placement/light_and_heavy.c"))
+        .arg("-o")
+        .arg(&exe));
+    assert!(o.status.success(), "{}", txt(&o.stderr));
+    let go = |place: &str| {
+        let r = run(Command::new(&exe)
+            .env("OCL_ICD_VENDORS", &icd)
+            .env("OMPCL_DEVICE", "cpu")
+            .env("OMPCL_PROFILE", "1")
+            .env("OMPCL_PLACEMENT", place));
+        assert!(r.status.success(), "{}", txt(&r.stderr));
+        (txt(&r.stdout), txt(&r.stderr))
+    };
+    let (out, err) = go("measure");
+    assert!(err.contains("light_and_heavy.c:14 region 0: cpu runs=1"), "{err}");
+    assert!(err.contains("region 0: placement: cpu (light kernel, 8388608 B to send)"), "{err}");
+    assert!(err.contains("light_and_heavy.c:16 region 1: opencl runs=1"), "{err}");
+    assert!(err.contains("region 1: placement: device (a work-item loops or calls)"), "{err}");
+    assert!(err.contains("light_and_heavy.c:23 region 2: opencl runs=1"), "{err}");
+    assert!(err.contains("region 2: placement: device (its data is on the device)"), "{err}");
+    let (out_dev, err_dev) = go("device");
+    assert!(err_dev.contains("light_and_heavy.c:14 region 0: opencl runs=1"), "{err_dev}");
+    let host = run(Command::new(&exe).env("OMPCL_DEVICE", "host"));
+    assert_eq!(out, txt(&host.stdout));
+    assert_eq!(out_dev, out);
     let _ = std::fs::remove_dir_all(&w);
 }
 

@@ -54,6 +54,8 @@ pub(super) fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> 
         }
         pre.push_str("; ");
     }
+    // hints: bit 0 = a light kernel (see KernelOut::light), then MOMP's target clause
+    let hints = (target << 1) | i32::from(k.light);
     // the NDRange: dimensions, and the extents of dimensions 0 and 1 (the outer loop's count
     // __ompcl_n is the last dimension's)
     let (nd, e0, e1) = match (k.auto_flat, k.nd) {
@@ -64,7 +66,7 @@ pub(super) fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> 
     };
     let _ = write!(
         pre,
-        "__ompcl_ok = ompcl_region_opencl(&__ompcl_mod, {kid}, {line}, {target}, __ompcl_lb, __ompcl_st, __ompcl_n, {nd}, {e0}, {e1}, __ompcl_a, {n}); "
+        "__ompcl_ok = ompcl_region_opencl(&__ompcl_mod, {kid}, {line}, {hints}, __ompcl_lb, __ompcl_st, __ompcl_n, {nd}, {e0}, {e1}, __ompcl_a, {n}); "
     );
     if let Some(lv) = &k.loopvar_after {
         let _ = write!(pre, "if (__ompcl_ok) {lv} = __ompcl_lb + __ompcl_n * __ompcl_st; ");

@@ -683,6 +683,7 @@ impl<'a> Translator<'a> {
         }
         k.push_str(&reds_post);
         k.push_str("}\n");
+        let light = work_item_is_light(body);
         let spread_checks = spread_checks.into_iter().map(|c| (c.a, c.b, c.size)).collect();
         Ok(KernelOut {
             code: k,
@@ -695,6 +696,7 @@ impl<'a> Translator<'a> {
             ifcond,
             inner,
             auto_flat,
+            light,
             nd,
             spread_checks,
             noalias_flag,
@@ -819,4 +821,16 @@ impl<'a> Translator<'a> {
         let ub = txt(ub_node);
         Ok(LoopInfo { loopvar, init, body, lb, ub, step, cmp, in_init: init.kind() == CXCursor_DeclStmt })
     }
+}
+
+/// Whether one work-item's code does O(1) work: no loop and no call of a function of the program
+/// (calls of library functions, the math built-ins, are fine).
+fn work_item_is_light(body: Node) -> bool {
+    let mut light = true;
+    body.walk(&mut |c| match c.kind() {
+        CXCursor_ForStmt | CXCursor_WhileStmt | CXCursor_DoStmt => light = false,
+        CXCursor_CallExpr if !matches!(c.referenced(), Some(f) if f.in_system_header()) => light = false,
+        _ => {}
+    });
+    light
 }

@@ -86,7 +86,8 @@ pub fn exec(exe: &Path, env: &[(&str, &str)]) -> (String, String) {
 pub fn placements(stderr: &str) -> Vec<(String, String)> {
     stderr
         .lines()
-        .filter(|l| l.starts_with("ompcl-profile:") && l.contains(" region "))
+        // one line per region (its placement decision, on a line of its own, is not a region)
+        .filter(|l| l.starts_with("ompcl-profile:") && l.contains(" region ") && !l.contains(": placement: "))
         .filter_map(|l| {
             let mut f = l.split(": ");
             let _ = f.next();
