@@ -375,6 +375,12 @@ int ompcl_no_alias(ompcl_arg *a, int na) {
             if (a[i].addr == a[j].addr) ok = 0;
             blk *bj = a[j].kind == OMPCL_BUF ? tab_find(a[j].addr) : NULL;
             if (bi && bj && bi == bj) ok = 0;
+            /* a pointer into a local array (or just past it) that the kernel also takes whole */
+            for (int t = 0; t < 2 && ok; t++) {
+                ompcl_arg *x = t ? &a[j] : &a[i], *y = t ? &a[i] : &a[j];
+                if (x->kind == OMPCL_TMP && y->kind == OMPCL_BUF && (char *)y->addr >= (char *)x->addr &&
+                    (char *)y->addr <= (char *)x->addr + x->size) ok = 0;
+            }
         }
     }
     pthread_mutex_unlock(&g_lock);
