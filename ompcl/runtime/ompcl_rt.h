@@ -32,14 +32,18 @@ typedef struct ompcl_arg {
 } ompcl_arg;
 
 /* Run region `rid` as an OpenCL kernel over n iterations; 0 = use the CPU version. hints: bit 0 =
-   a light kernel (O(1) work per work-item), the other bits MOMP's target clause. */
+   a light kernel (O(1) work per work-item), the other bits MOMP's target clause. nd: the
+   NDRange's dimensions; 2: e0 x n (e0 the fastest), 3: e0 x e1 x n. */
 int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long lb, long long st,
-                        long long n, ompcl_arg *a, int na);
+                        long long n, int nd, long long e0, long long e1, ompcl_arg *a, int na);
 /* Several kernels for one region: all made ready before any runs (0 = use the CPU version). */
 int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na);
 void ompcl_sequence_failed(ompcl_module *m, int line);
 /* 1 if no two memory arguments (one of them written) share a block */
 int ompcl_no_alias(ompcl_arg *a, int na);
+/* 1 if the elements [a*st*p + b*st1*q, +size) for 0 <= p < n, 0 <= q < n1 are pairwise disjoint */
+int ompcl_disjoint(long long a, long long st, long long n, long long b, long long st1, long long n1,
+                   long long size);
 double ompcl_now(void);
 void ompcl_cpu_end(ompcl_module *m, int rid, int line, double t0);
 

@@ -2,6 +2,7 @@
 /* ---------------------------------------------------------------- modules, profile */
 typedef struct rstat {
     int line, runs_cl, runs_cpu;
+    int spread; /* launches over a 2- or 3-dimensional NDRange (one work-item per (i, j) ...) */
     double build, h2d, kern, d2h, cpu;
     size_t bytes_h2d, bytes_d2h;
     int warned;
@@ -65,9 +66,9 @@ static void print_profile(void) {
             else snprintf(where, sizeof where, "cpu");
             fprintf(stderr,
                     "ompcl-profile: %s:%d region %d: %s runs=%d build=%.3f ms h2d=%.3f ms (%zu B) kernel=%.3f ms "
-                    "d2h=%.3f ms (%zu B) cpu=%.3f ms\n",
+                    "d2h=%.3f ms (%zu B) cpu=%.3f ms spread=%d\n",
                     base_name(s->m->file), r->line, i, where, r->runs_cl + r->runs_cpu, r->build * 1e3, r->h2d * 1e3,
-                    r->bytes_h2d, r->kern * 1e3, r->d2h * 1e3, r->bytes_d2h, r->cpu * 1e3);
+                    r->bytes_h2d, r->kern * 1e3, r->d2h * 1e3, r->bytes_d2h, r->cpu * 1e3, r->spread);
             /* (no " region " on this line: one line per region is the format tools read) */
             if (r->why[0]) fprintf(stderr, "ompcl-profile: %s:%d placed on the %s\n", base_name(s->m->file), r->line, r->why);
             tb += r->build; th += r->h2d; tk += r->kern; td += r->d2h; tc += r->cpu;
@@ -281,6 +282,48 @@ static cl_kernel kernel_for(ompcl_module *m, mstate *s, int rid, rstat *r, int l
     return s->kern[rid];
 }
 
+#define OMPCL_DEVICE_MAX_COMPUTE_UNITS 0x1002 /* CL_DEVICE_MAX_COMPUTE_UNITS */
+
+/* The NDRange of a launch. nd 1: n work-items in groups of L (the kernels' __local reduction
+   arrays hold 128), smaller groups (down to 32, a warp) when there are too few work-items to give
+   every compute unit two groups (a loop over 4000 rows in groups of 128 keeps 32 of an H100's 132
+   SMs busy; hand-written matrix-vector kernels take groups of 32). nd 2 or 3: one dimension per
+   loop, extents e0 (fastest), [e1,] n; groups of 32 along dimension 0 (a warp on consecutive inner iterations, as hand-written kernels take
+   them) and up to 8 along dimension 1, within the kernel's work-group limit; fewer where an
+   extent is smaller; at most 65535 groups along dimensions 1 and 2 (the kernels loop over those
+   dimensions by the global size). Returns the number of groups (0: nothing to run). */
+static size_t ndrange(cl_kernel k, int nd, long long n, long long e0, long long e1, size_t L, size_t *gsz, size_t *lsz) {
+    if (nd <= 1) {
+        static cl_uint units;
+        if (!units && (cl.GetDeviceInfo(g_dev, OMPCL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL) != CL_SUCCESS || !units))
+            units = 1;
+        while (L > 32 && n > 0 && (n + (long long)L - 1) / (long long)L < 2 * (long long)units) L /= 2;
+        lsz[0] = L;
+        size_t groups = n > 0 ? (size_t)((n + L - 1) / L) : 0;
+        gsz[0] = groups * L;
+        return groups;
+    }
+    long long ext[3] = {e0, nd == 3 ? e1 : n, n};
+    size_t w = 0;
+    cl.GetKernelWorkGroupInfo(k, g_dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof w, &w, NULL);
+    if (w < 1) w = 1;
+    if (w > 256) w = 256;
+    size_t groups = 1;
+    size_t left = w;
+    for (int d = 0; d < nd; d++) {
+        size_t want = d == 0 ? 32 : d == 1 ? 8 : 1;
+        size_t l = 1;
+        while (l * 2 <= want && l * 2 <= left && (long long)l < ext[d]) l *= 2;
+        left /= l;
+        lsz[d] = l;
+        size_t g = ext[d] > 0 ? (size_t)((ext[d] + l - 1) / l) : 0;
+        if (d > 0 && g > 65535) g = 65535; /* CUDA's grid limit in y, z: the kernels loop there */
+        gsz[d] = g * l;
+        groups *= g;
+    }
+    return groups;
+}
+
 static void lock_warning(ompcl_module *m, int line) {
     warnf("%s:%d: the region's 'critical' sections need a device lock, and '%s' does not guarantee forward progress "
           "to diverged work-items (NVIDIA sm_70+ does; OMPCL_DEVICE_LOCKS=1 overrides); the region runs on the CPU",
@@ -337,10 +380,35 @@ int ompcl_no_alias(ompcl_arg *a, int na) {
             if (a[i].addr == a[j].addr) ok = 0;
             blk *bj = a[j].kind == OMPCL_BUF ? tab_find(a[j].addr) : NULL;
             if (bi && bj && bi == bj) ok = 0;
+            /* a pointer into a local array (or just past it) that the kernel also takes whole */
+            for (int t = 0; t < 2 && ok; t++) {
+                ompcl_arg *x = t ? &a[j] : &a[i], *y = t ? &a[i] : &a[j];
+                if (x->kind == OMPCL_TMP && y->kind == OMPCL_BUF && (char *)y->addr >= (char *)x->addr &&
+                    (char *)y->addr <= (char *)x->addr + x->size) ok = 0;
+            }
         }
     }
     pthread_mutex_unlock(&g_lock);
     return ok;
+}
+
+/* Whether the elements [A*p + B*q, +size) (A = a*st, B = b*st1 bytes) for 0 <= p < n, 0 <= q < n1
+   are pairwise disjoint, so that work-items may take (p, q) pairs (the translator proved that each
+   pair writes one element at that affine offset). A sufficient condition: along the smaller
+   stride the elements do not overlap, and the larger stride steps over a whole run of the
+   smaller one (row-major X[i*n + j] with n >= the inner trip count, column-major X[j*n + i], ...). */
+int ompcl_disjoint(long long a, long long st, long long n, long long b, long long st1, long long n1, long long size) {
+    if (n <= 0 || n1 <= 0) return 1;
+    __int128 s0 = (__int128)a * st, s1 = (__int128)b * st1, c0 = n, c1 = n1;
+    if (s0 < 0) s0 = -s0;
+    if (s1 < 0) s1 = -s1;
+    if (c0 == 1) s0 = 0;
+    if (c1 == 1) s1 = 0;
+    if (s0 > s1 || (s0 == s1 && c0 > c1)) { __int128 t = s0; s0 = s1; s1 = t; t = c0; c0 = c1; c1 = t; }
+    /* s0 <= s1 now; a dimension of one element has stride 0 */
+    if (c0 > 1 && s0 < size) return 0;
+    if (c1 > 1 && s1 < s0 * (c0 - 1) + size) return 0;
+    return 1;
 }
 
 /* A kernel of a sequence failed after earlier ones ran: the CPU version cannot redo the region. */
@@ -393,7 +461,7 @@ static int place_region(rstat *r, int light, size_t send) {
 }
 
 int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long lb, long long st, long long n,
-                        ompcl_arg *a, int na) {
+                        int nd, long long e0, long long e1, ompcl_arg *a, int na) {
     pthread_mutex_lock(&g_launch);
     init();
     if (!g_have_cl) { pthread_mutex_unlock(&g_launch); return 0; }
@@ -414,7 +482,9 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
     cl_int err = 0;
     cl_kernel k = s->kern[rid];
     size_t L = s->wgs[rid];
-    size_t groups = n > 0 ? (size_t)((n + L - 1) / L) : 0;
+    /* the NDRange (see ndrange): groups in all, global and local sizes per dimension */
+    size_t gsz[3], lsz[3];
+    size_t groups = ndrange(k, nd, n, e0, e1, L, gsz, lsz);
     tm_h2d = tm_d2h = 0;
     by_h2d = by_d2h = 0;
     int ok = 1;
@@ -516,9 +586,8 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
     pthread_mutex_unlock(&g_lock);
     double tk = 0;
     if (ok && groups > 0) {
-        size_t gsz = groups * L;
         double t0 = ompcl_now();
-        err = cl.EnqueueNDRangeKernel(g_q, k, 1, NULL, &gsz, &L, 0, NULL, NULL);
+        err = cl.EnqueueNDRangeKernel(g_q, k, nd > 1 ? (cl_uint)nd : 1, NULL, gsz, lsz, 0, NULL, NULL);
         if (!err) err = cl.Finish(g_q);
         tk = ompcl_now() - t0;
         if (err) { ok = 0; failname = "clEnqueueNDRangeKernel"; }
@@ -600,6 +669,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
             warnf("%s:%d: %s failed (%d); the region runs on the CPU", base_name(m->file), line, failname, err);
     } else {
         r->runs_cl++;
+        if (nd > 1) r->spread++;
         r->h2d += tm_h2d;
         r->d2h += tm_d2h;
         r->kern += tk;

@@ -498,6 +498,25 @@ impl Node {
     pub fn is_stmt(&self) -> bool {
         unsafe { clang_isStatement(self.kind()) != 0 }
     }
+    /// The value of an integer constant expression (literals, `sizeof`, enum constants and
+    /// arithmetic on them), or None.
+    pub fn eval_int(&self) -> Option<i128> {
+        unsafe {
+            let r = clang_Cursor_Evaluate(self.0);
+            if r.is_null() {
+                return None;
+            }
+            let v = if clang_EvalResult_getKind(r) != CXEval_Int {
+                None
+            } else if clang_EvalResult_isUnsignedInt(r) != 0 {
+                Some(clang_EvalResult_getAsUnsigned(r) as i128)
+            } else {
+                Some(clang_EvalResult_getAsLongLong(r) as i128)
+            };
+            clang_EvalResult_dispose(r);
+            v
+        }
+    }
 }
 
 #[derive(Clone, Copy)]

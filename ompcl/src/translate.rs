@@ -8,12 +8,14 @@ use clang_sys::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write;
 
+mod affine;
 mod analysis;
 mod constant;
 mod cpu;
 mod critical;
 mod host;
 mod kernel;
+mod promote;
 mod races;
 mod sequence;
 mod types;
@@ -175,7 +177,10 @@ fn render_host(text: &str, edits: &mut [HEdit]) -> String {
 
 fn render(text: &str, edits: &[Edit], s: usize, e: usize) -> String {
     let mut es: Vec<&Edit> = edits.iter().filter(|x| x.start >= s && x.end <= e).collect();
-    es.sort_by(|a, b| a.start.cmp(&b.start).then(b.end.cmp(&a.end)));
+    // at one place: insertions first (in the order given), then the widest replacement
+    es.sort_by(|a, b| {
+        a.start.cmp(&b.start).then((a.end > a.start).cmp(&(b.end > b.start))).then(b.end.cmp(&a.end))
+    });
     let mut out = String::new();
     let mut cur = s;
     for ed in es {
@@ -333,6 +338,14 @@ struct KernelOut {
     inner: Vec<(String, String, String, i32)>,
     /// `inner[0]` is spread over work-items only when `ompcl_no_alias` allows (no collapse clause)
     auto_flat: bool,
+    /// the NDRange's dimensions: 1 (collapsed loops flattened), 2 or 3 (one per loop, the
+    /// innermost in dimension 0), 0 (row spreading: 2 when the run-time checks allow, else 1)
+    nd: usize,
+    /// row spreading: per written array, the host C of its byte strides along the outer and the
+    /// inner loop variable, and its element size (`ompcl_disjoint` must accept them)
+    spread_checks: Vec<(String, String, i64)>,
+    /// the kernel takes `__noalias` (ompcl_no_alias's answer): its promoted code needs it
+    noalias_flag: bool,
     /// a work-item does O(1) work (no loop, no call of a user function): the runtime's placement
     /// keeps such a kernel on the CPU when its data would first have to cross to the device
     light: bool,
@@ -341,7 +354,7 @@ struct KernelOut {
 /// What an offloaded region does, in order.
 enum Step {
     /// a worksharing loop: kernel `kid` (the `for` is at `line`)
-    Kernel { k: KernelOut, kid: usize, line: u32 },
+    Kernel { k: Box<KernelOut>, kid: usize, line: u32 },
     /// a `single`/`master` body that the host runs between kernels
     Host(HostStep),
 }

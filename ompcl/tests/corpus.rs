@@ -46,6 +46,10 @@ fn programs() -> Vec<PathBuf> {
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().map(|e| e == "c").unwrap_or(false))
         .collect();
+    // OMPCL_TEST_ONLY=c76: only the programs whose name contains it (while working on them)
+    if let Ok(only) = std::env::var("OMPCL_TEST_ONLY") {
+        files.retain(|p| p.file_name().unwrap().to_string_lossy().contains(only.as_str()));
+    }
     files.sort();
     v.extend(files);
     v
@@ -56,10 +60,13 @@ struct Spec {
     devlock: bool,
     warn: Option<String>,
     runwarn: Option<String>,
+    /// `spread="LINE:K ..."`: the region at LINE ran K launches over (i, j) pairs (or more
+    /// loops: a multi-dimensional NDRange), the others with one work-item per row
+    spread: Vec<(u32, u32)>,
 }
 
 fn spec(src: &str) -> Spec {
-    let mut s = Spec { offload: "all".into(), devlock: false, warn: None, runwarn: None };
+    let mut s = Spec { offload: "all".into(), devlock: false, warn: None, runwarn: None, spread: vec![] };
     if let Some(i) = src.find("ompcl-test:") {
         let line = src[i..].lines().next().unwrap();
         s.devlock = line.split_whitespace().any(|w| w == "devlock");
@@ -73,6 +80,13 @@ fn spec(src: &str) -> Spec {
         if let Some(j) = line.find("runwarn=\"") {
             let rest = &line[j + 9..];
             s.runwarn = Some(rest[..rest.find('"').unwrap()].to_string());
+        }
+        if let Some(j) = line.find("spread=\"") {
+            let rest = &line[j + 8..];
+            for w in rest[..rest.find('"').unwrap()].split_whitespace() {
+                let (l, k) = w.split_once(':').unwrap();
+                s.spread.push((l.parse().unwrap(), k.parse().unwrap()));
+            }
         }
     }
     s
@@ -229,6 +243,14 @@ fn check_program(src: &Path, w: &Path, icd: &Path) -> Result<String, String> {
     if !ok {
         return Err(format!("regions ran on {places:?}, expected offload={}:\n{err}", sp.offload));
     }
+    let name = src.file_name().unwrap().to_string_lossy();
+    for (line, k) in &sp.spread {
+        let at = format!("ompcl-profile: {name}:{line} region ");
+        let want = format!(" spread={k}");
+        if !err.lines().any(|l| l.starts_with(&at) && l.ends_with(&want)) {
+            return Err(format!("expected the region at line {line} to show{want}:\n{err}"));
+        }
+    }
     if let Some(rw) = &sp.runwarn {
         if !err.contains(rw.as_str()) {
             return Err(format!("expected a run-time warning containing {rw}:\n{err}"));
@@ -254,7 +276,11 @@ fn corpus_matches_gcc_on_pocl_and_cpu_threads() {
     let w = work("corpus");
     let icd = icd_dir(&w);
     let progs = programs();
-    assert!(progs.len() >= 44, "corpus too small: {}", progs.len());
+    assert!(
+        progs.len() >= 44 || std::env::var("OMPCL_TEST_ONLY").is_ok(),
+        "corpus too small: {}",
+        progs.len()
+    );
     let queue = Arc::new(Mutex::new(progs.clone()));
     let results = Arc::new(Mutex::new(Vec::new()));
     let workers: usize = std::env::var("OMPCL_TEST_JOBS").ok().and_then(|s| s.parse().ok()).unwrap_or(2);

@@ -93,12 +93,17 @@ fn b5_string_defines_do_not_break_the_opencl_build() {
 fn b6_collapse_in_both_forms() {
     let (p, log) = build_and_compare("b6_collapse.c", &[]);
     all_on_opencl(&p, 4, &log); // three regions, the second one two kernels
-                                // the rectangular nests are flattened (one work-item per (i, j[, k])), the triangular one not
+                                // the rectangular nests get one work-item per (i, j[, k]): one NDRange
+                                // dimension per loop, the innermost fastest; the triangular one not
     let w = work("b6emit");
     let (ok, d) = ompcl(&["--emit-opencl", src("b6_collapse.c").to_str().unwrap(), "-o", "."], &w);
     assert!(ok, "{d}");
     let cl = std::fs::read_to_string(w.join("b6_collapse.cl")).unwrap();
     let _ = std::fs::remove_dir_all(&w);
-    assert_eq!(cl.matches("long __rem = __gid;").count(), 3, "{cl}");
-    assert!(cl.contains("__n2"), "collapse(3) flattened:\n{cl}");
+    // dimensions above 0 are loops by the global size (at most 65535 groups are launched there)
+    let two = "  if (get_global_id(0) < (ulong)__n1)\n  for (ulong __p1 = get_global_id(1); __p1 < (ulong)__n; __p1 += get_global_size(1))\n";
+    assert_eq!(cl.matches(two).count(), 2, "{cl}");
+    let three = "  if (get_global_id(0) < (ulong)__n2)\n  for (ulong __p2 = get_global_id(2); __p2 < (ulong)__n; __p2 += get_global_size(2))\n  for (ulong __p1 = get_global_id(1); __p1 < (ulong)__n1; __p1 += get_global_size(1))\n";
+    assert!(cl.contains(three), "collapse(3) on a 3-D NDRange:\n{cl}");
+    assert!(!cl.contains("__rem"), "a flattened index:\n{cl}");
 }

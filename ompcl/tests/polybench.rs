@@ -32,7 +32,11 @@ const PROGRAMS: &[&str] = &[
 const RACY: &[&str] = &["atax", "bicg"];
 
 fn corpus() -> Option<PathBuf> {
-    let d = root().join("..").join("..").join("shared/corpora/polybench-acc");
+    // OMPCL_POLYBENCH names another copy (e.g. /work/corpora/polybench-acc)
+    let d = match std::env::var_os("OMPCL_POLYBENCH") {
+        Some(p) => PathBuf::from(p),
+        None => root().join("..").join("..").join("shared/corpora/polybench-acc"),
+    };
     d.join("utilities/polybench.c").exists().then_some(d)
 }
 

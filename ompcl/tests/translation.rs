@@ -174,3 +174,76 @@ fn read_only_global_arrays_become_constant() {
     let o = tr(&f);
     assert!(!o.kernels.contains("__ompcl_as_"), "{}", o.kernels);
 }
+
+/// The kernel `ompcl_rN` of a translation's OpenCL source.
+fn kernel_text(o: &Output, n: usize) -> String {
+    let start =
+        o.kernels.find(&format!("__kernel void ompcl_r{n}(")).unwrap_or_else(|| panic!("no ompcl_r{n}"));
+    let rest = &o.kernels[start..];
+    rest[..rest[1..].find("\n__kernel ").map(|e| e + 1).unwrap_or(rest.len())].to_string()
+}
+
+#[test]
+fn flat_indexed_gemm_is_spread_over_i_j_pairs() {
+    let f = root().join("tests/corpus/c76_flat_gemm.c");
+    let o = tr(&f);
+    assert!(o.regions.iter().all(|r| r.1), "{:?}", o.regions);
+    let k = kernel_text(&o, 0);
+    // (i, j) from a 2-D NDRange, j fastest, 32-bit index arithmetic; rows only as the fall-back
+    let pairs = &k[k.find("if (__flat) {").expect("no (i, j) branch")..k.find("} else {").unwrap()];
+    assert!(
+        pairs
+            .contains("for (ulong __p1 = get_global_id(1); __p1 < (ulong)__n; __p1 += get_global_size(1)) {"),
+        "{k}"
+    );
+    assert!(pairs.contains("int i = (int)((uint)__lb + (uint)(__p1) * (uint)__st);"), "{k}");
+    assert!(pairs.contains("int j = (int)((uint)__lb1 + (uint)(get_global_id(0)) * (uint)__st1);"), "{k}");
+    assert!(!pairs.contains("for (long __jj"), "the (i, j) branch loops over j:\n{k}");
+    assert!(!k.contains('%') && !k.contains("/ __n1") && !k.contains("/= __n1"), "division:\n{k}");
+    assert!(pairs.contains("C[i * n + j] = c;"), "{k}");
+    // the host spreads only if the pointers do not alias and the written elements are disjoint
+    let call =
+        o.host_c.lines().find(|l| l.contains("ompcl_region_opencl(&__ompcl_mod, 0,")).expect("no launch");
+    assert!(call.contains("__ompcl_flat = ompcl_no_alias(__ompcl_a, "), "{call}");
+    assert!(
+        call.contains("ompcl_disjoint(((4LL) * (long long)(n)), __ompcl_st, __ompcl_n, ((4LL)), __ompcl_st1, __ompcl_n1, 4)"),
+        "{call}"
+    );
+    assert!(call.contains("(__ompcl_flat ? 2 : 1), __ompcl_n1, 0,"), "{call}");
+    // gemm2: C[(i)*(ld)+(j)] += ... in the loop over k stays in a register in the (i, j) branch
+    let k = kernel_text(&o, 1);
+    let pairs = &k[k.find("if (__flat) {").expect("no (i, j) branch")..k.find("} else {").unwrap()];
+    assert!(pairs.contains("double __w0 = *__p0; do __w0 += A[i * ld + k] * B[k * ld + j];"), "{k}");
+    assert!(pairs.contains("*__p0 = __w0;"), "{k}");
+}
+
+#[test]
+fn dependent_inner_iterations_are_not_spread() {
+    let f = root().join("tests/corpus/c78_spread_refused.c");
+    let o = tr(&f);
+    assert!(o.regions.iter().all(|r| r.1), "{:?}", o.regions);
+    // X[i*m + j] reads X[i*m + j - 1]; p[j] reads p[j - 1] through a pointer declared in the loop
+    for n in [0, 2] {
+        let k = kernel_text(&o, n);
+        assert!(!k.contains("__flat"), "ompcl_r{n} spread:\n{k}");
+    }
+    // Y[i*m + j*s]: decided at launch (s == 0 writes one element per row)
+    let k = kernel_text(&o, 1);
+    assert!(k.contains("if (__flat) {"), "{k}");
+    assert!(o.host_c.contains("ompcl_disjoint(((8LL) * (long long)(m)), __ompcl_st, __ompcl_n, ((8LL) * (long long)(s)), __ompcl_st1, __ompcl_n1, 8)"), "{}", o.host_c);
+}
+
+#[test]
+fn row_sums_stay_in_registers_when_nothing_aliases() {
+    let f = root().join("tests/corpus/c79_register_sums.c");
+    let o = tr(&f);
+    let k = kernel_text(&o, 0);
+    assert!(k.contains("int __noalias"), "{k}");
+    assert!(
+        k.contains("if (__noalias) do {") && k.contains("{ j = 0; if (j < m) { __global double *__p0 = &(x[i]); double __w0 = *__p0; do __w0 = __w0 + A[i * n + j] * y[j]; while ((j++), (j < m)); *__p0 = __w0; } }"),
+        "{k}"
+    );
+    // the code as written when pointers share memory
+    assert!(k.contains("for (j = 0; j < m; j++) x[i] = x[i] + A[i * n + j] * y[j];"), "{k}");
+    assert!(o.host_c.contains("__ompcl_noalias = ompcl_no_alias(__ompcl_a, "), "{}", o.host_c);
+}

@@ -18,7 +18,9 @@ pub(super) fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> 
             .replace("__ompcl_lb", &format!("__ompcl_lb{q}"))
             .replace("__ompcl_ub", &format!("__ompcl_ub{q}"))
             .replace("__ompcl_st", &format!("__ompcl_st{q}"));
-        let mul = if k.auto_flat { String::new() } else { format!("__ompcl_n *= __ompcl_n{q}; ") };
+        // a flattened collapse: one work-item per iteration of the whole nest
+        let mul =
+            if k.auto_flat || k.nd != 1 { String::new() } else { format!("__ompcl_n *= __ompcl_n{q}; ") };
         let _ = write!(
             pre,
             "long long __ompcl_lb{q} = (long long)({lb}); long long __ompcl_ub{q} = (long long)({ub}); long long __ompcl_st{q} = (long long)({st}); long long __ompcl_n{q} = {c}; {mul}"
@@ -27,6 +29,9 @@ pub(super) fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> 
     if k.auto_flat {
         pre.push_str("int __ompcl_flat = 0; ");
     }
+    if k.noalias_flag {
+        pre.push_str("int __ompcl_noalias = 0; ");
+    }
     let n = k.host_args.len();
     let _ = write!(
         pre,
@@ -34,17 +39,34 @@ pub(super) fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> 
         n.max(1),
         if n == 0 { "{0}".to_string() } else { k.host_args.join(", ") }
     );
+    if k.noalias_flag {
+        // the kernel's promoted code (elements in registers) runs only if no pointers alias
+        let _ = write!(pre, "__ompcl_noalias = ompcl_no_alias(__ompcl_a, {n}); ");
+    }
     if k.auto_flat {
-        let _ = write!(
-            pre,
-            "__ompcl_flat = ompcl_no_alias(__ompcl_a, {n}); if (__ompcl_flat) __ompcl_n *= __ompcl_n1; "
-        );
+        // (i, j) pairs only if no two pointers share memory and the elements written are disjoint
+        let _ = write!(pre, "__ompcl_flat = ompcl_no_alias(__ompcl_a, {n})");
+        for (a, b, size) in &k.spread_checks {
+            let _ = write!(
+                pre,
+                " && ompcl_disjoint({a}, __ompcl_st, __ompcl_n, {b}, __ompcl_st1, __ompcl_n1, {size})"
+            );
+        }
+        pre.push_str("; ");
     }
     // hints: bit 0 = a light kernel (see KernelOut::light), then MOMP's target clause
     let hints = (target << 1) | i32::from(k.light);
+    // the NDRange: dimensions, and the extents of dimensions 0 and 1 (the outer loop's count
+    // __ompcl_n is the last dimension's)
+    let (nd, e0, e1) = match (k.auto_flat, k.nd) {
+        (true, _) => ("(__ompcl_flat ? 2 : 1)", "__ompcl_n1", "0"),
+        (false, 2) => ("2", "__ompcl_n1", "0"),
+        (false, 3) => ("3", "__ompcl_n2", "__ompcl_n1"),
+        _ => ("1", "0", "0"),
+    };
     let _ = write!(
         pre,
-        "__ompcl_ok = ompcl_region_opencl(&__ompcl_mod, {kid}, {line}, {hints}, __ompcl_lb, __ompcl_st, __ompcl_n, __ompcl_a, {n}); "
+        "__ompcl_ok = ompcl_region_opencl(&__ompcl_mod, {kid}, {line}, {hints}, __ompcl_lb, __ompcl_st, __ompcl_n, {nd}, {e0}, {e1}, __ompcl_a, {n}); "
     );
     if let Some(lv) = &k.loopvar_after {
         let _ = write!(pre, "if (__ompcl_ok) {lv} = __ompcl_lb + __ompcl_n * __ompcl_st; ");

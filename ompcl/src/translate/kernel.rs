@@ -13,7 +13,7 @@ impl<'a> Translator<'a> {
         let clauses: Vec<Pragma> = vec![p.clone()];
         if p.is(&["parallel", "for"]) {
             let k = self.loop_kernel(r.id, p.line, clauses, node)?;
-            return Ok(vec![Step::Kernel { k, kid: r.id, line: p.line }]);
+            return Ok(vec![Step::Kernel { k: Box::new(k), kid: r.id, line: p.line }]);
         }
         if !p.is(&["parallel"]) {
             return Err(format!("'{}' is not translated to OpenCL", p.name()));
@@ -30,7 +30,7 @@ impl<'a> Translator<'a> {
                         && self.cx.assoc.get(&inner[0]).map(|a| a.0.equals(&kids[0])).unwrap_or(false) =>
                 {
                     let k = self.loop_kernel(r.id, fp.line, vec![p.clone(), fp], kids[0])?;
-                    Ok(vec![Step::Kernel { k, kid: r.id, line: p.line }])
+                    Ok(vec![Step::Kernel { k: Box::new(k), kid: r.id, line: p.line }])
                 }
                 _ => Err("the region is not a worksharing loop ('parallel' without 'for')".into()),
             }
@@ -110,17 +110,26 @@ impl<'a> Translator<'a> {
                 }
             }
         }
-        // no collapse: when the loop's whole body is a rectangular loop whose iterations are
-        // independent, work-items take (i, j) pairs (or whole rows if pointers alias at run time)
+        // no collapse: when the loop's body is a rectangular loop (after declarations it only
+        // reads) whose iterations are independent, work-items take (i, j) pairs (or whole rows if
+        // the run-time checks fail: pointers sharing memory, strides that overlap)
         let mut auto_flat = false;
+        let mut spread_checks: Vec<affine::Disjoint> = Vec::new();
+        let mut spread_mem: Option<affine::Memory> = None;
+        // the declarations before the inner loop, and the inner loop's body (byte ranges)
+        let mut prefix: Option<(usize, usize)> = None;
+        let ibody = body;
         if ncollapse == 1 && reductions.is_empty() && lastprivate.is_empty() {
             let st = strip(body);
             let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
             let (ls, le) = lp.range();
             let no_directives = self.pragmas_in(ls.off, le.off).is_empty();
-            if kids.len() == 1 && kids[0].kind() == CXCursor_ForStmt && no_directives {
-                if let Ok(li) = self.parse_loop(kids[0]) {
-                    let rectangular = kids[0].children()[..3]
+            let shape_ok = kids.last().map(|l| l.kind() == CXCursor_ForStmt).unwrap_or(false)
+                && kids[..kids.len() - 1].iter().all(|k| k.kind() == CXCursor_DeclStmt);
+            if shape_ok && no_directives {
+                let jloop = kids[kids.len() - 1];
+                if let Ok(li) = self.parse_loop(jloop) {
+                    let rectangular = jloop.children()[..3]
                         .iter()
                         .flat_map(|c| decl_refs(*c))
                         .filter_map(|d| d.referenced())
@@ -135,9 +144,39 @@ impl<'a> Translator<'a> {
                         let p = d.loc();
                         p.file == js.file && p.off >= js.off && p.off < je.off
                     };
-                    if rectangular && races::inner_loop_independent(li.body, &loopvar, &li.loopvar, &local) {
+                    // the proof for any indexing style (affine.rs), else the older subscript rule
+                    let privs: HashSet<String> =
+                        private.iter().chain(&firstprivate).chain(&lastprivate).cloned().collect();
+                    let (bs0, be0) = body.range();
+                    let in_ibody = |d: &Node| {
+                        let p = d.loc();
+                        p.file == bs0.file && p.off >= bs0.off && p.off < be0.off
+                    };
+                    let is_private = |d: &Node| privs.contains(&d.spelling());
+                    let mem = affine::analyse(body, &[loopvar, li.loopvar], &in_ibody, &is_private);
+                    let proof = if races::scalars_private(body, jloop, li.body) {
+                        mem.spread_proof((js.off, je.off))
+                    } else {
+                        Err("writes a scalar shared by the inner loop's iterations".into())
+                    };
+                    let old_rule = kids.len() == 1
+                        && races::inner_loop_independent(li.body, &loopvar, &li.loopvar, &local);
+                    let ok = match proof {
+                        Ok(checks) => {
+                            spread_checks = checks;
+                            spread_mem = Some(mem);
+                            true
+                        }
+                        Err(_) => old_rule,
+                    };
+                    if rectangular && ok {
                         auto_flat = true;
                         inner_private.push(li.loopvar);
+                        if kids.len() > 1 {
+                            let (ps, _) = kids[0].range();
+                            let (fs, _) = jloop.range();
+                            prefix = Some((ps.off, fs.off));
+                        }
                         body = li.body;
                         collapsed.push(li);
                     }
@@ -155,7 +194,9 @@ impl<'a> Translator<'a> {
             return Err("loop variable is not an integer".into());
         }
 
-        // ---- analyse the body
+        // ---- analyse the body (with the declarations before the inner loop, if any)
+        let jbody = body;
+        let body = if prefix.is_some() { ibody } else { body };
         let (bs, be) = body.range();
         if bs.file != self.cx.file {
             return Err("loop body comes from a macro or another file".into());
@@ -461,7 +502,58 @@ impl<'a> Translator<'a> {
         }
         self.types.note(lvty, 0)?;
         let lvdecl = self.types.declr(lvty, &lvname)?;
-        let body_text = render(self.cx.text, &edits, bs, be);
+        // shared elements kept in registers across inner loops (promote.rs): in the (i, j) branch
+        // of row spreading (its checks include ompcl_no_alias), else under a no-alias flag
+        let mut fast_edits = Vec::new();
+        let mut noalias_flag = false;
+        if auto_flat {
+            if let Some(mem) = &spread_mem {
+                fast_edits = self.promotion_edits(mem, jbody, &edits);
+            }
+        } else if reductions.is_empty()
+            && lastprivate.is_empty()
+            && lp_post.is_empty()
+            && self.pragmas_in(bs, be).is_empty()
+            && collapsed.len() <= 2
+        {
+            let mut lvs = vec![loopvar];
+            lvs.extend(collapsed.iter().map(|li| li.loopvar));
+            let privs: HashSet<String> = private.iter().chain(&firstprivate).cloned().collect();
+            let file = self.cx.file.clone();
+            let in_body = |d: &Node| {
+                let p = d.loc();
+                p.file == file && p.off >= bs && p.off < be
+            };
+            let is_private = |d: &Node| privs.contains(&d.spelling());
+            let mem = affine::analyse(body, &lvs, &in_body, &is_private);
+            fast_edits = self.promotion_edits(&mem, body, &edits);
+            if !fast_edits.is_empty() {
+                noalias_flag = true;
+                params.push("int __noalias".into());
+                host_args
+                    .push("{OMPCL_VAL, \"__noalias\", (void*)&__ompcl_noalias, sizeof(int), 0, 0, 0}".into());
+            }
+        }
+        let fast_all: Vec<Edit> = edits.iter().cloned().chain(fast_edits.iter().cloned()).collect();
+        // the code of one iteration; with declarations before the inner loop, those apart
+        let (prefix_text, body_text) = match prefix {
+            Some((ps, pe)) => {
+                let (js, je) = jbody.range();
+                (
+                    render(self.cx.text, &edits, ps, pe),
+                    render(self.cx.text, &edits, js.off, self.cx.stmt_end(je.off)),
+                )
+            }
+            None => (String::new(), render(self.cx.text, &edits, bs, be)),
+        };
+        let fast_text = if fast_edits.is_empty() {
+            body_text.clone()
+        } else if prefix.is_some() || auto_flat {
+            let (js, je) = jbody.range();
+            render(self.cx.text, &fast_all, js.off, self.cx.stmt_end(je.off))
+        } else {
+            render(self.cx.text, &fast_all, bs, be)
+        };
         let mut k = String::new();
         let _ = writeln!(
             k,
@@ -473,35 +565,100 @@ impl<'a> Translator<'a> {
         );
         k.push_str(&setup);
         k.push_str(&reds_pre);
-        k.push_str("  long __gid = (long)get_global_id(0);\n");
-        if !reds_post.is_empty() {
-            k.push_str("  uint __l = (uint)get_local_id(0);\n");
-        }
         let mut inner = Vec::new();
-        let mut inner_loop = None;
+        // the NDRange: 1 = one dimension (host.rs multiplies flattened collapse counts);
+        // 2, 3 = one dimension per loop, the innermost loop fastest (dimension 0); 0 = row
+        // spreading: 2 when the run-time checks allow, else 1
+        let mut nd = 1;
+        let iter = |body: &str| {
+            if noalias_flag {
+                format!("    if (__noalias) do {{\n{fast_text}\n    }} while (0);\n    else do {{\n{body}\n    }} while (0);\n")
+            } else {
+                format!("    do {{\n{body}\n    }} while (0);\n")
+            }
+        };
         if auto_flat {
             let li = &collapsed[0];
             let ty = li.loopvar.ty();
             self.types.note(ty, 0)?;
-            let d = self.types.declr(ty, &li.loopvar.spelling())?;
-            let _ = writeln!(
+            // declared among the declarations before it: assigned, not declared again
+            let jname = li.loopvar.spelling();
+            let at = li.loopvar.loc().off;
+            let jdecl = match prefix {
+                Some((ps, pe)) if at >= ps && at < pe => jname.clone(),
+                _ => self.types.declr(ty, &jname)?,
+            };
+            let pair_i = self.index_expr(lvty, "__lb", "__p1", "__st")?;
+            let pair_j = self.index_expr(ty, "__lb1", "get_global_id(0)", "__st1")?;
+            let row_i = self.index_expr(lvty, "__lb", "__gid", "__st")?;
+            let row_j = self.index_expr(ty, "__lb1", "__jj", "__st1")?;
+            nd = 0;
+            let _ = write!(
                 k,
-                "  if (__gid < __n) {{\n    long __rem = __gid, __j0 = 0, __j1 = __n1;\n    if (__flat) {{ __j0 = __rem % __n1; __j1 = __j0 + 1; __rem /= __n1; }}\n    {lvdecl} = ({})(__lb + __rem * __st);",
-                self.types.base(lvty)?
+                "  if (__flat) {{\n  /* (i, j) pairs: j in dimension 0, i in dimension 1 (a loop: the runtime launches at most 65535 groups along it) */\n  if (get_global_id(0) < (ulong)__n1)\n  for (ulong __p1 = get_global_id(1); __p1 < (ulong)__n; __p1 += get_global_size(1)) {{\n    {lvdecl} = {pair_i};\n{privs}{prefix_text}\n    {jdecl} = {pair_j};\n{}  }}\n  }} else {{\n  /* whole rows */\n  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {row_i};\n{privs}{prefix_text}\n    for (long __jj = 0; __jj < __n1; __jj++) {{\n    {jdecl} = {row_j};\n{}    }}\n  }}\n  }}\n",
+                iter(&fast_text),
+                iter(&body_text)
             );
-            inner_loop = Some(format!(
-                "    for (long __jj = __j0; __jj < __j1; __jj++) {{\n    {d} = ({})(__lb1 + __jj * __st1);\n",
-                self.types.base(ty)?
-            ));
             inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
         } else if collapsed.is_empty() {
+            k.push_str("  long __gid = (long)get_global_id(0);\n");
+            if !reds_post.is_empty() {
+                k.push_str("  uint __l = (uint)get_local_id(0);\n");
+            }
             let _ = writeln!(
                 k,
-                "  if (__gid < __n) {{\n    {lvdecl} = ({})(__lb + __gid * __st);",
-                self.types.base(lvty)?
+                "  if (__gid < __n) {{\n    {lvdecl} = {};",
+                self.index_expr(lvty, "__lb", "__gid", "__st")?
             );
+            k.push_str(&privs);
+            k.push_str(&iter(&body_text));
+            k.push_str(&lp_post);
+            k.push_str("  }\n");
+        } else if collapsed.len() <= 2 && reds_post.is_empty() && lp_post.is_empty() {
+            // one NDRange dimension per loop: no division, neighbouring work-items take
+            // neighbouring iterations of the innermost loop
+            // dimensions above 0 are loops: the runtime launches at most 65535 groups along them
+            // (CUDA's grid limit in y and z), each work-item then takes several
+            nd = collapsed.len() + 1;
+            let innermost = collapsed.len();
+            let mut open = format!("  if (get_global_id(0) < (ulong)__n{innermost})\n");
+            let mut assigns = String::new();
+            for lvl in 0..nd {
+                // lvl 0: the parallel loop (dimension nd - 1) ... lvl nd - 1: the innermost (0)
+                let dim = nd - 1 - lvl;
+                let (n, lb, st) = if lvl == 0 {
+                    ("__n".to_string(), "__lb".to_string(), "__st".to_string())
+                } else {
+                    (format!("__n{lvl}"), format!("__lb{lvl}"), format!("__st{lvl}"))
+                };
+                let id = if dim == 0 { "get_global_id(0)".to_string() } else { format!("__p{dim}") };
+                if dim > 0 {
+                    let _ = writeln!(
+                        open,
+                        "  for (ulong __p{dim} = get_global_id({dim}); __p{dim} < (ulong){n}; __p{dim} += get_global_size({dim}))"
+                    );
+                }
+                let (ty, d) = if lvl == 0 {
+                    (lvty, lvdecl.clone())
+                } else {
+                    let li = &collapsed[lvl - 1];
+                    let ty = li.loopvar.ty();
+                    self.types.note(ty, 0)?;
+                    inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
+                    (ty, self.types.declr(ty, &li.loopvar.spelling())?)
+                };
+                let _ = writeln!(assigns, "    {d} = {};", self.index_expr(ty, &lb, &id, &st)?);
+            }
+            let _ = write!(k, "{open}  {{\n{assigns}");
+            k.push_str(&privs);
+            k.push_str(&iter(&body_text));
+            k.push_str("  }\n");
         } else {
             // flattened index: gid = ((i0 * n1) + i1) * n2 + i2 ...
+            k.push_str("  long __gid = (long)get_global_id(0);\n");
+            if !reds_post.is_empty() {
+                k.push_str("  uint __l = (uint)get_local_id(0);\n");
+            }
             k.push_str("  if (__gid < __n) {\n    long __rem = __gid;\n");
             let mut assigns = String::new();
             for (lvl, li) in collapsed.iter().enumerate().rev() {
@@ -519,20 +676,15 @@ impl<'a> Translator<'a> {
             inner.reverse();
             k.push_str(&assigns);
             let _ = writeln!(k, "    {lvdecl} = ({})(__lb + __rem * __st);", self.types.base(lvty)?);
+            k.push_str(&privs);
+            k.push_str(&iter(&body_text));
+            k.push_str(&lp_post);
+            k.push_str("  }\n");
         }
-        k.push_str(&privs);
-        if let Some(h) = &inner_loop {
-            k.push_str(h);
-        }
-        let _ = writeln!(k, "    do {{\n{body_text}\n    }} while (0);");
-        if inner_loop.is_some() {
-            k.push_str("    }\n");
-        }
-        k.push_str(&lp_post);
-        k.push_str("  }\n");
         k.push_str(&reds_post);
         k.push_str("}\n");
         let light = work_item_is_light(body);
+        let spread_checks = spread_checks.into_iter().map(|c| (c.a, c.b, c.size)).collect();
         Ok(KernelOut {
             code: k,
             host_args,
@@ -545,6 +697,22 @@ impl<'a> Translator<'a> {
             inner,
             auto_flat,
             light,
+            nd,
+            spread_checks,
+            noalias_flag,
+        })
+    }
+
+    /// `lb + id * st` in the type of a loop variable: in 32-bit arithmetic for a variable of 32
+    /// bits or fewer (its values wrap alike, and the GPU then needs no 64-bit multiply), in 64-bit
+    /// otherwise.
+    fn index_expr(&self, ty: Type, lb: &str, id: &str, st: &str) -> Result<String, String> {
+        let base = self.types.base(ty)?;
+        let sz = ty.canonical().size_of();
+        Ok(if sz > 0 && sz <= 4 {
+            format!("({base})((uint){lb} + (uint)({id}) * (uint){st})")
+        } else {
+            format!("({base})({lb} + (long)({id}) * {st})")
         })
     }
 
@@ -661,11 +829,7 @@ fn work_item_is_light(body: Node) -> bool {
     let mut light = true;
     body.walk(&mut |c| match c.kind() {
         CXCursor_ForStmt | CXCursor_WhileStmt | CXCursor_DoStmt => light = false,
-        CXCursor_CallExpr => {
-            if !matches!(c.referenced(), Some(f) if f.in_system_header()) {
-                light = false;
-            }
-        }
+        CXCursor_CallExpr if !matches!(c.referenced(), Some(f) if f.in_system_header()) => light = false,
         _ => {}
     });
     light

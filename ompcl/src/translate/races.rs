@@ -212,6 +212,8 @@ pub(super) fn inner_loop_independent(body: Node, i: &Node, j: &Node, local: &dyn
         let Some(r) = x.referenced() else { return false };
         if !local(&r) {
             written.insert(key_of(&r));
+        } else if !r.ty().canonical().is_array() {
+            return false; // a local pointer may point into shared memory (affine.rs follows those)
         }
     }
     // every use of a written array: a chain with i and j at the same positions
@@ -233,6 +235,102 @@ pub(super) fn inner_loop_independent(body: Node, i: &Node, j: &Node, local: &dyn
         if p0.0.is_none() || p0.1.is_none() || uses.iter().any(|u| pos(u) != p0) {
             return false;
         }
+    }
+    true
+}
+
+/// The scalar half of the proof that the iterations of `jloop` (the loop over `j` inside the body
+/// `ibody` of the parallel loop over `i`) are independent (the memory half is affine.rs): the only
+/// scalars the body writes are those declared in the inner loop's body (fresh in every
+/// iteration), the inner loop's own variable (in its header), and the variables of loops inside
+/// it that each such loop sets before any use (`for (k = 0; ...)`, every use of `k` inside one
+/// of those loops); no `break` (it would end the row early). Declarations before the inner loop
+/// may only be read in it.
+pub(super) fn scalars_private(ibody: Node, jloop: Node, jbody: Node) -> bool {
+    let mut nodes = vec![ibody];
+    ibody.walk(&mut |c| nodes.push(c));
+    let (js, je) = jbody.range();
+    let (ls, le) = jloop.range();
+    let in_range = |n: &Node, s: usize, e: usize| {
+        let p = n.range().0;
+        p.file == js.file && p.off >= s && p.off < e
+    };
+    let declared_in_jbody = |d: &Node| {
+        let p = d.loc();
+        p.file == js.file && p.off >= js.off && p.off < je.off
+    };
+    let jvar = strip(jloop.children()[0]);
+    let jvar = if jvar.kind() == CXCursor_DeclStmt {
+        jvar.children().first().copied()
+    } else if jvar.kind() == CXCursor_BinaryOperator {
+        strip(jvar.children()[0]).referenced()
+    } else {
+        None
+    };
+    // loops inside the inner body that set their variable in their header: variable -> ranges
+    let mut set_by_loop: HashMap<String, Vec<(usize, usize)>> = HashMap::new();
+    for n in &nodes {
+        if n.kind() == CXCursor_ForStmt && in_range(n, js.off, je.off) {
+            let init = strip(n.children()[0]);
+            if init.kind() == CXCursor_BinaryOperator && init.binop() == CXBinaryOperator_Assign {
+                if let Some(r) = strip(init.children()[0]).referenced() {
+                    let (s, e) = n.range();
+                    set_by_loop.entry(key_of(&r)).or_default().push((s.off, e.off));
+                }
+            }
+        }
+    }
+    let loop_private = |r: &Node| {
+        let Some(ranges) = set_by_loop.get(&key_of(r)) else { return false };
+        nodes.iter().filter(|n| n.kind() == CXCursor_DeclRefExpr).all(|n| {
+            let is_r = n.referenced().map(|x| x.equals(r)).unwrap_or(false);
+            let at = n.range().0.off;
+            !is_r || ranges.iter().any(|&(s, e)| at >= s && at < e)
+        })
+    };
+    for n in &nodes {
+        if n.kind() == CXCursor_BreakStmt {
+            return false;
+        }
+        let lhs = match n.kind() {
+            CXCursor_BinaryOperator | CXCursor_CompoundAssignOperator
+                if (CXBinaryOperator_Assign..=CXBinaryOperator_OrAssign).contains(&n.binop()) =>
+            {
+                strip(n.children()[0])
+            }
+            CXCursor_UnaryOperator
+                if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&n.unop())
+                    || n.unop() == CXUnaryOperator_AddrOf =>
+            {
+                match n.children().first() {
+                    Some(c) => strip(*c),
+                    None => return false,
+                }
+            }
+            _ => continue,
+        };
+        if lhs.kind() != CXCursor_DeclRefExpr {
+            if n.kind() == CXCursor_UnaryOperator && n.unop() == CXUnaryOperator_AddrOf {
+                continue; // `&X[..]`: an address, not a write (affine.rs follows it)
+            }
+            if !in_range(n, js.off, je.off) {
+                return false; // memory written outside the inner body (before the inner loop)
+            }
+            continue; // memory: affine.rs
+        }
+        let Some(r) = lhs.referenced() else { return false };
+        let in_header = in_range(n, ls.off, le.off) && !in_range(n, js.off, je.off);
+        let is_j = jvar.map(|v| v.equals(&r)).unwrap_or(false);
+        if in_header && is_j {
+            continue;
+        }
+        if !in_range(n, js.off, je.off) {
+            return false;
+        }
+        if declared_in_jbody(&r) || loop_private(&r) {
+            continue;
+        }
+        return false;
     }
     true
 }

@@ -80,7 +80,7 @@ impl<'a> Translator<'a> {
                 let id = self.next_kid;
                 self.next_kid += 1;
                 let k = self.loop_kernel(id, q.line, vec![p.clone(), q.clone()], *kid)?;
-                steps.push(Step::Kernel { k, kid: id, line: q.line });
+                steps.push(Step::Kernel { k: Box::new(k), kid: id, line: q.line });
             } else {
                 // single / master: the host runs the body once
                 if !p.list("private").is_empty() {
