@@ -3,7 +3,9 @@
  *   - pageable memory (malloc'd, touched),
  *   - pageable memory that is write-protected (mprotect PROT_READ: ompcl's host-write tracking),
  *   - pinned memory (a CL_MEM_ALLOC_HOST_PTR buffer, mapped),
- * and what making such pinned memory costs (clCreateBuffer(ALLOC_HOST_PTR) + map).
+ * and what making such pinned memory costs (clCreateBuffer(ALLOC_HOST_PTR) + map); then the first
+ * transfer of a new buffer (w.first: a new buffer from touched memory, r.fresh: a read into memory
+ * the process never touched, as a program's untouched result arrays are).
  * Median of 9 transfers after 2 warm-ups; every transfer's bytes are checked once.
  *   xfersize            one table for the first platform's first GPU (OCL_ICD_FILENAMES picks it)
  */
@@ -76,8 +78,8 @@ int main(void) {
     CHECK(err);
     long page = sysconf(_SC_PAGESIZE);
     printf("xfersize: platform %s; GB/s, median of 9 blocking transfers\n", pname);
-    printf("%-8s %9s %9s %9s %9s %9s %9s %12s\n", "MiB", "w.page", "r.page", "w.ro", "w.pin", "r.pin",
-           "alloc.pin", "(ms to pin)");
+    printf("%-8s %9s %9s %9s %9s %9s %9s %12s %9s %9s\n", "MiB", "w.page", "r.page", "w.ro", "w.pin", "r.pin",
+           "alloc.pin", "(ms to pin)", "w.first", "r.fresh");
     int bad = 0;
     for (size_t mb = 1; mb <= 64; mb *= 2) {
         size_t n = mb << 20;
@@ -104,7 +106,22 @@ int main(void) {
         memset(pin, 0, n);
         double rpin = rate(buf, pin, n, 1);
         bad |= !same(pin, n, 2);
-        printf("%-8zu %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %12.3f\n", mb, wp, rp, wro, wpin, rpin, n / tpin / 1e6, tpin);
+        /* first transfers: one of each, so a single sample */
+        cl_mem fb = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n, NULL, &err);
+        CHECK(err);
+        double t1 = now_us();
+        CHECK(clEnqueueWriteBuffer(q, fb, CL_TRUE, 0, n, pg, 0, NULL, NULL));
+        double wfirst = n / (now_us() - t1) / 1e3;
+        unsigned *fresh;
+        if (posix_memalign((void **)&fresh, page, n)) return 1;
+        t1 = now_us();
+        CHECK(clEnqueueReadBuffer(q, fb, CL_TRUE, 0, n, fresh, 0, NULL, NULL));
+        double rfresh = n / (now_us() - t1) / 1e3;
+        bad |= !same(fresh, n, 1);
+        free(fresh);
+        clReleaseMemObject(fb);
+        printf("%-8zu %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f %12.3f %9.2f %9.2f\n", mb, wp, rp, wro, wpin, rpin, n / tpin / 1e6,
+               tpin, wfirst, rfresh);
         CHECK(clEnqueueUnmapMemObject(q, hb, pin, 0, NULL, NULL));
         CHECK(clFinish(q));
         clReleaseMemObject(hb);
