@@ -205,6 +205,10 @@ static int sync_to_device(blk *b) {
         if (!b->mem || err) { b->mem = NULL; return -1; }
         b->dirty = 1;
     }
+    if (b->unwritten) { /* nothing the host wrote: the device copy may start as it is */
+        b->dirty = 0;
+        return 0;
+    }
     if (!b->big || b->dirty || !b->prot) {
         if (b->size) err = wr(b->mem, 0, b->size, b->base);
         if (err && b->prot) {
@@ -237,6 +241,7 @@ static void protect(blk *b) {
    whole pages become inaccessible and come back when the host first touches them (fetch_pages),
    if ever. Returns 0, or -1 if the edges could not be read. */
 static int written_on_device(blk *b) {
+    b->unwritten = 0;
     int lazy = b->big && b->is_global >= 0 && !g_notrack && !g_eager;
     if (!lazy) {
         pthread_mutex_lock(&g_fault);

@@ -14,6 +14,8 @@ typedef struct blk {
     volatile int dirty;     /* host wrote the protected part since the last sync */
     volatile int prot;      /* PAGES_* */
     int big, is_global, bigslot;
+    int unwritten;          /* a large ompcl_malloc block the host has not written since: its bytes
+                               are indeterminate, so a kernel's device copy needs none of them */
     struct blk *left, *right; /* the table: a treap ordered by base (O(log n) per operation) */
     unsigned prio;
     struct blk *next;       /* ephemeral blocks of one launch (rt_launch.c) */
@@ -76,21 +78,30 @@ static void host_access(blk *b, int write) {
     if (write && b->prot) {
         unprotect(b);
         b->dirty = 1;
+        b->unwritten = 0;
     }
 }
 
 static void segv(int sig, siginfo_t *si, void *ctx) {
     char *a = (char *)si->si_addr;
+    /* The state is read under g_fault: another thread may have changed the protection between this
+       thread's fault and now (two threads writing one read-only block at once: the second finds it
+       writable already), and then re-running the access is all there is to do. The same address
+       faulting again with the pages writable is not ours (a guard against looping forever). */
+    static __thread char *last;
+    static __thread int again;
     int n = g_nbig;
     for (int i = 0; i < n; i++) {
         blk *b = g_big[i];
-        if (b && b->prot && a >= b->plo && a < b->phi) {
-            /* a read of PAGES_NONE fetches (read-only after); a write faults once more and then
-               marks the block host-dirty */
+        if (b && a >= b->plo && a < b->phi) {
             pthread_mutex_lock(&g_fault);
-            if (b->prot == PAGES_NONE) fetch_pages(b);
-            else if (b->prot == PAGES_RO) host_access(b, 1);
+            int ours = b == g_big[i] && b->big;
+            if (ours && b->prot == PAGES_NONE) { fetch_pages(b); again = 0; } /* a write faults once more */
+            else if (ours && b->prot == PAGES_RO) { host_access(b, 1); again = 0; }
+            else if (ours) { again = last == a ? again + 1 : 1; ours = again <= 3; }
             pthread_mutex_unlock(&g_fault);
+            last = a;
+            if (!ours) break;
             return;
         }
     }
@@ -251,7 +262,21 @@ void *ompcl_malloc(size_t n) {
         size_t r = (n + g_page - 1) & ~(size_t)(g_page - 1);
         if (posix_memalign(&p, g_page, r)) return NULL;
         pthread_mutex_lock(&g_lock);
-        tab_insert(p, r, 0)->size = n;
+        blk *b = tab_insert(p, r, 0);
+        b->size = n;
+        /* read-only until the host first writes it (tracked as any block): a result array the host
+           never fills is not sent to the device (the untouched pages cost a fault each to read) */
+        const char *tr = getenv("OMPCL_TRACK");
+        if (b->big && !(tr && !strcmp(tr, "0"))) {
+            install_handler();
+            pthread_mutex_lock(&g_fault);
+            if (mprotect(b->plo, b->phi - b->plo, PROT_READ) == 0) {
+                b->prot = PAGES_RO;
+                b->dirty = 0;
+                b->unwritten = 1;
+            }
+            pthread_mutex_unlock(&g_fault);
+        }
         pthread_mutex_unlock(&g_lock);
     } else {
         p = malloc(n ? n : 1);

@@ -459,12 +459,12 @@ fn unchanged_device_data_is_not_copied_again() {
         .env("OMPCL_DEVICE", "cpu")
         .env("OMPCL_PROFILE", "1"));
     let err = txt(&r.stderr);
-    // first run: a, b, G (3 x 160000 B); a re-sent 3 times (store, memset, store through another
-    // pointer); G's last partial page (256 B) every run after the first; b (written by the
-    // kernel, then only read by the host) never again
+    // first run: a, G (2 x 160000 B), not b, which the host never wrote since malloc; a re-sent 3
+    // times (store, memset, store through another pointer); G's last partial page (256 B) every run
+    // after the first; b (written by the kernel, then only read by the host) never
     assert_eq!(
         profile_bytes(&err, "c43_host_writes_between.c:15", "h2d"),
-        3 * 160000 + 3 * 160000 + 5 * 256,
+        2 * 160000 + 3 * 160000 + 5 * 256,
         "{err}"
     );
     // OMPCL_TRACK=0: no tracking, every block every time; same output
@@ -476,6 +476,28 @@ fn unchanged_device_data_is_not_copied_again() {
     let err2 = txt(&r2.stderr);
     assert_eq!(profile_bytes(&err2, "c43_host_writes_between.c:15", "h2d"), 6 * 3 * 160000, "{err2}");
     assert_eq!(txt(&r.stdout), txt(&r2.stdout));
+    let _ = std::fs::remove_dir_all(&w);
+}
+
+/// A large block the host never wrote since malloc is not sent (its bytes are indeterminate): c85's
+/// first kernel sends `a` and the global `G`, not `b` or `never`, which it only writes.
+#[test]
+fn blocks_the_host_never_wrote_are_not_sent() {
+    let w = work("unwritten");
+    let icd = icd_dir(&w);
+    let exe = w.join("c85");
+    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl"))
+        .arg(root().join("tests/corpus/c85_lazy_copy_back.c"))
+        .arg("-o")
+        .arg(&exe));
+    assert!(o.status.success(), "{}", txt(&o.stderr));
+    let r = run(Command::new(&exe)
+        .env("OCL_ICD_VENDORS", &icd)
+        .env("OMPCL_DEVICE", "cpu")
+        .env("OMPCL_PROFILE", "1")
+        .env("OMPCL_PLACEMENT", "device"));
+    let err = txt(&r.stderr);
+    assert_eq!(profile_bytes(&err, "c85_lazy_copy_back.c:19", "h2d"), 2 * 300000 * 8, "{err}");
     let _ = std::fs::remove_dir_all(&w);
 }
 
