@@ -265,6 +265,9 @@ void ompc_ordered_begin(void) {
     if (!w || !w->slot) return;
     slot *s = w->slot;
     team *t = t_team;
+    /* ordered == 2 (collapse): the turn is an outer iteration, held from its first ordered
+       region to its end (each inner iteration may pass an ordered region) */
+    if (w->ordered == 2 && w->executed == w->it) return;
     pthread_mutex_lock(&t->m);
     while (s->ord != w->it) pthread_cond_wait(&t->cv, &t->m);
     pthread_mutex_unlock(&t->m);
@@ -276,6 +279,7 @@ void ompc_ordered_end(void) {
     slot *s = w->slot;
     team *t = t_team;
     w->executed = w->it;
+    if (w->ordered == 2) return;
     pthread_mutex_lock(&t->m);
     s->ord = w->it + 1;
     pthread_cond_broadcast(&t->cv);
@@ -283,11 +287,11 @@ void ompc_ordered_end(void) {
 }
 
 void ompc_ordered_iter_end(ompc_ws *w, long long it) {
-    if (!w->slot || w->executed == it) return;
+    if (!w->slot || (w->executed == it && w->ordered != 2)) return;
     slot *s = w->slot;
     team *t = t_team;
     pthread_mutex_lock(&t->m);
-    while (s->ord != it) pthread_cond_wait(&t->cv, &t->m);
+    while (w->executed != it && s->ord != it) pthread_cond_wait(&t->cv, &t->m);
     s->ord = it + 1;
     pthread_cond_broadcast(&t->cv);
     pthread_mutex_unlock(&t->m);

@@ -138,6 +138,11 @@ impl<'a> Translator<'a> {
                                 if d.is_variadic() {
                                     return Err(format!("call to variadic function '{name}'"));
                                 }
+                                if is_knr_definition(d, &self.cx.file_text(&d.range().0.file)) {
+                                    return Err(format!(
+                                        "function '{name}' has an old-style (K&R) definition, which OpenCL C does not accept"
+                                    ));
+                                }
                                 if d.result_ty().canonical().kind() == CXType_Pointer {
                                     return Err(format!("function '{name}' returns a pointer"));
                                 }
@@ -527,7 +532,21 @@ impl<'a> Translator<'a> {
         // the function's own name
         let name = f.spelling();
         let np = f.loc_spelling();
-        edits.push(Edit { start: np.off, end: np.off + name.len(), text: format!("ompcl_f_{name}") });
+        // C89's implicit `int` return type (`static sq(int x)`) is spelled out: OpenCL C is C99
+        let ftext0 = self.cx.file_text(&fs.file);
+        let implicit_int = np.file == fs.file
+            && np.off >= fs.off
+            && ftext0.get(fs.off..np.off).is_some_and(|h| {
+                !h.contains('*')
+                    && h.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).all(|w| {
+                        matches!(
+                            w,
+                            "" | "static" | "extern" | "inline" | "__inline" | "__inline__" | "register"
+                        )
+                    })
+            });
+        let int = if implicit_int { "int " } else { "" };
+        edits.push(Edit { start: np.off, end: np.off + name.len(), text: format!("{int}ompcl_f_{name}") });
         let body = f
             .children()
             .into_iter()
@@ -571,6 +590,31 @@ impl<'a> Translator<'a> {
         }
         Ok((format!("{};\n", head.trim_end()), format!("{all}\n")))
     }
+}
+
+/// `f(a, b) int a; float b; { ... }`: a declaration list between the parameters and the body.
+fn is_knr_definition(f: Node, ftext: &str) -> bool {
+    let np = f.loc_spelling();
+    let Some(body) = f.children().into_iter().find(|c| c.kind() == CXCursor_CompoundStmt) else {
+        return false;
+    };
+    let bstart = body.range().0.off;
+    let Some(head) = ftext.get(np.off..bstart) else { return false };
+    let Some(open) = head.find('(') else { return false };
+    let mut depth = 0;
+    for (i, c) in head[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return head[open + i..].contains(';');
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The globals a kernel function uses (its outside variables `fv`), each with whether the function
