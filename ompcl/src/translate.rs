@@ -17,6 +17,7 @@ mod kernel;
 mod races;
 mod sequence;
 mod types;
+mod validate;
 
 use constant::konst_flag;
 use host::{command_line_macros, kernel_call, sequence_call};
@@ -529,6 +530,12 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     if !nesting.is_empty() {
         let mut diags = std::mem::take(&mut t.cx.diags);
         diags.extend(nesting);
+        return Ok(Output::failed(diags));
+    }
+    let invalid = t.validate(&tu);
+    if !invalid.is_empty() {
+        let mut diags = std::mem::take(&mut t.cx.diags);
+        diags.extend(invalid);
         return Ok(Output::failed(diags));
     }
     let mut out = t.run(&tu, opts)?;

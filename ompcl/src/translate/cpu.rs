@@ -71,8 +71,13 @@ fn shadows(k: usize, p: &Pragma, skip: &[String]) -> Result<Shadow, String> {
             "^" => ("0", format!("*__rd_{x}_{k} ^ {x}")),
             "&&" => ("1", format!("*__rd_{x}_{k} && {x}")),
             "||" => ("0", format!("*__rd_{x}_{k} || {x}")),
+            // max/min (OpenMP 3.1): each copy starts at the original value, which changes
+            // nothing (max(orig, max(orig, v...)) = max(orig, v...)) and needs no type's limits
+            "max" => ("*__rd_ORIG", format!("(*__rd_{x}_{k} > {x} ? *__rd_{x}_{k} : {x})")),
+            "min" => ("*__rd_ORIG", format!("(*__rd_{x}_{k} < {x} ? *__rd_{x}_{k} : {x})")),
             o => return Err(format!("unknown reduction operator '{o}'")),
         };
+        let ident = if ident == "*__rd_ORIG" { format!("*__rd_{x}_{k}") } else { ident.to_string() };
         let _ = write!(
             sh.prolog,
             "__typeof__({x}) *__rd_{x}_{k} = &{x}; __typeof__({x}) {x} = (__typeof__({x}))({ident}); "
