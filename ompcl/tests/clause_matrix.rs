@@ -249,11 +249,30 @@ struct Case {
     clause: Clause,
     sched: &'static str,
     lv: LoopVar,
+    /// loop shape (SHAPES) of the first associated loop; the inner ones take the next shapes
+    shape: usize,
+    /// type of the loop variables (LOOP_TYPES)
+    vty: &'static str,
 }
+
+/// Canonical loop forms, each running `b` iterations: (header with V and B, the iteration's
+/// number in sequential order from V). `>=` down to 0 needs a signed variable.
+const SHAPES: [(&str, &str); 6] = [
+    ("V = 0; V < B; V++", "V"),
+    ("V = B - 1; V >= 0; V--", "V"),
+    ("V = 3; V <= 2 * B + 1; V += 2", "(V - 3) / 2"),
+    ("V = B; V > 0; V = V - 1", "(V - 1)"),
+    ("V = 5; V < 5 + 3 * B; V = V + 3", "(V - 5) / 3"),
+    ("V = 2 * B; V > 0; V -= 2", "(V / 2 - 1)"),
+];
+const LOOP_TYPES: [&str; 3] = ["int", "long", "unsigned"];
 
 impl Case {
     fn describe(&self) -> String {
-        format!("{:?} {:?} schedule({}) loop variables {:?}", self.form, self.clause, self.sched, self.lv)
+        format!(
+            "{:?} {:?} schedule({}) loop variables {:?} {} shape {}",
+            self.form, self.clause, self.sched, self.lv, self.vty, self.shape
+        )
     }
 }
 
@@ -271,7 +290,7 @@ fn case_c(c: &Case) -> String {
     }
     let outside = d > 0 && c.lv != LoopVar::Inside;
     if outside {
-        let _ = writeln!(s, "  int {} = -7;", LOOP_NAMES[..d].join(" = -7, "));
+        let _ = writeln!(s, "  {} {} = 7;", c.vty, LOOP_NAMES[..d].join(" = 7, "));
     }
     s.push_str("  for (k = 0; k < 128; k++) A[k] = 0;\n  H = 0;\n");
     // the clauses of each directive
@@ -301,25 +320,44 @@ fn case_c(c: &Case) -> String {
             _ => {}
         }
     }
-    let idx = match d {
-        0 | 1 => "i".to_string(),
-        2 => format!("(i * {} + j)", N2.1),
-        _ => format!("(i * {} + j * {} + l)", N3.1 * N3.2, N3.2),
+    let bounds: Vec<usize> = match d {
+        0 | 1 => vec![N],
+        2 => vec![N2.0, N2.1],
+        _ => vec![N3.0, N3.1, N3.2],
+    };
+    // each loop's shape; an unsigned variable only counts up: `>=` down to 0 never ends, and
+    // gcc 12 runs no iteration of `for (unsigned i = n; i > 0; i--)` with a dynamic or guided
+    // schedule (libgomp's unsigned long long loops; sequentially and with schedule(static)
+    // it runs n), so gcc's output is no reference there
+    let shape_of = |k: usize| {
+        let sh = (c.shape + k) % SHAPES.len();
+        if c.vty == "unsigned" && matches!(sh, 1 | 3 | 5) {
+            sh - 1
+        } else {
+            sh
+        }
+    };
+    let idx = if d == 0 {
+        "i".to_string()
+    } else {
+        // the combined iteration number: row-major over the collapsed loops
+        let mut e = String::new();
+        for k in 0..d {
+            let one = SHAPES[shape_of(k)].1.replace('V', LOOP_NAMES[k]);
+            e = if k == 0 { format!("({one})") } else { format!("({e} * {} + {one})", bounds[k]) };
+        }
+        format!("(int){e}")
     };
     let mut body = c.clause.body(&idx);
     if f.ordered() {
         let _ = write!(body, "\n#pragma omp ordered\n      H = H * 31u + (unsigned)({idx});\n");
     }
     let loops = |s: &mut String| {
-        let bounds: Vec<usize> = match d {
-            1 => vec![N],
-            2 => vec![N2.0, N2.1],
-            _ => vec![N3.0, N3.1, N3.2],
-        };
         for (k, b) in bounds.iter().enumerate() {
             let v = LOOP_NAMES[k];
-            let decl = if c.lv == LoopVar::Inside { "int " } else { "" };
-            let _ = writeln!(s, "  for ({decl}{v} = 0; {v} < {b}; {v}++)");
+            let decl = if c.lv == LoopVar::Inside { format!("{} ", c.vty) } else { String::new() };
+            let head = SHAPES[shape_of(k)].0.replace('V', v).replace('B', &b.to_string());
+            let _ = writeln!(s, "  for ({decl}{head})");
         }
         let _ = writeln!(s, "  {{\n      {body}\n  }}");
     };
@@ -374,8 +412,8 @@ fn case_c(c: &Case) -> String {
     }
     if outside && c.lv == LoopVar::OutsideLastprivate {
         for v in &LOOP_NAMES[..d] {
-            let _ = write!(fmt, " %d");
-            let _ = write!(args, ", {v}");
+            let _ = write!(fmt, " %lld");
+            let _ = write!(args, ", (long long){v}");
         }
     }
     if f.ordered() {
@@ -424,7 +462,15 @@ fn invalid_programs() -> Vec<Invalid> {
             if !seen.insert(key) {
                 continue;
             }
-            let c = Case { id: 0, form: f, clause: cl.clone(), sched: "", lv: LoopVar::Inside };
+            let c = Case {
+                id: 0,
+                form: f,
+                clause: cl.clone(),
+                sched: "",
+                lv: LoopVar::Inside,
+                shape: 0,
+                vty: "int",
+            };
             let src = format!("#include <stdio.h>\nint A[128];\nunsigned H;\n\n{}int main(void)\n{{\n  case_0();\n  return 0;\n}}\n", case_c(&c));
             v.push(Invalid {
                 name: format!("{}_{:?}", f.name(), cl).replace(|c: char| !c.is_alphanumeric(), "_"),
@@ -463,17 +509,22 @@ fn valid_cases() -> Vec<(Form, Vec<Case>)> {
     for f in FORMS {
         let mut v = Vec::new();
         let mut n = 0usize;
-        for cl in clauses() {
-            if !cl.allowed_on(f.clause_directive()) {
-                continue;
+        // every clause twice per form; the other dimensions cycle: every 32 cases of a form see
+        // all 8 x 4 (schedule, loop variable declaration) pairs, and the loop shapes and loop
+        // variable types turn at other rates
+        for _pass in 0..2 {
+            for cl in clauses() {
+                if !cl.allowed_on(f.clause_directive()) {
+                    continue;
+                }
+                let lv = if f.depth() == 0 { LoopVar::Inside } else { LOOPVARS[n % 4] };
+                let sched = SCHEDULES[(n / 4) % 8];
+                let shape = (n + n / 4) % SHAPES.len();
+                let vty = LOOP_TYPES[(n / 3 + n / 7) % LOOP_TYPES.len()];
+                v.push(Case { id, form: f, clause: cl, sched, lv, shape, vty });
+                id += 1;
+                n += 1;
             }
-            // schedules and loop-variable forms cycle together: every 32 cases of a form see
-            // all 8 x 4 pairs
-            let lv = if f.depth() == 0 { LoopVar::Inside } else { LOOPVARS[n % 4] };
-            let sched = SCHEDULES[(n / 4) % 8];
-            v.push(Case { id, form: f, clause: cl, sched, lv });
-            id += 1;
-            n += 1;
         }
         out.push((f, v));
     }
