@@ -1,6 +1,6 @@
 //! Issue 21, item 2: the clause x construct matrix. Generated, not hand-written: every data-sharing
-//! clause (`private`, `firstprivate`, `lastprivate`, both, `shared`, `default(shared|none)`,
-//! `reduction(op:..)` for 10 operators x 5 types) meets every construct and loop form ompcl accepts
+//! clause (`private`, `firstprivate`, `lastprivate`, both, of an `int`, a `double` and a local
+//! array; `shared`, `default(shared|none)`, `reduction(op:..)` for 10 operators x 5 types) meets every construct and loop form ompcl accepts
 //! (`parallel for`, `parallel` + `for` [`nowait`], the clause on the `parallel` around a `for`,
 //! `collapse(2|3)`, `ordered` [with `collapse`], `sections` [`nowait`], `parallel sections`,
 //! `single` [`nowait`]); the loop variables declared in the `for` or before it, unlisted or listed
@@ -109,6 +109,15 @@ enum Clause {
     DefaultShared,
     DefaultNone,
     Reduction(&'static str, &'static str),
+    /// a local array `int v[4]` (read only in the construct)
+    FirstprivateArray,
+    /// a local array written by every iteration
+    LastprivateArray,
+    PrivateArray,
+    /// a `double z`
+    PrivateDouble,
+    LastprivateDouble,
+    FirstLastDouble,
 }
 
 fn clauses() -> Vec<Clause> {
@@ -120,6 +129,12 @@ fn clauses() -> Vec<Clause> {
         Clause::Shared,
         Clause::DefaultShared,
         Clause::DefaultNone,
+        Clause::FirstprivateArray,
+        Clause::LastprivateArray,
+        Clause::PrivateArray,
+        Clause::PrivateDouble,
+        Clause::LastprivateDouble,
+        Clause::FirstLastDouble,
     ];
     for op in OPS {
         for ty in TYPES {
@@ -136,9 +151,13 @@ fn is_float(ty: &str) -> bool {
 impl Clause {
     fn kind(&self) -> &'static str {
         match self {
-            Clause::Private => "private",
-            Clause::Firstprivate => "firstprivate",
-            Clause::Lastprivate | Clause::FirstLast => "lastprivate",
+            Clause::Private | Clause::PrivateArray | Clause::PrivateDouble => "private",
+            Clause::Firstprivate | Clause::FirstprivateArray => "firstprivate",
+            Clause::Lastprivate
+            | Clause::FirstLast
+            | Clause::LastprivateArray
+            | Clause::LastprivateDouble
+            | Clause::FirstLastDouble => "lastprivate",
             Clause::Shared => "shared",
             Clause::DefaultShared | Clause::DefaultNone => "default",
             Clause::Reduction(..) => "reduction",
@@ -155,6 +174,24 @@ impl Clause {
             Clause::DefaultShared => "default(shared)".into(),
             Clause::DefaultNone => format!("default(none) shared(A, x, y{extra})"),
             Clause::Reduction(op, _) => format!("reduction({op}:r)"),
+            Clause::FirstprivateArray => "firstprivate(v)".into(),
+            Clause::LastprivateArray => "lastprivate(v)".into(),
+            Clause::PrivateArray => "private(v)".into(),
+            Clause::PrivateDouble => "private(z)".into(),
+            Clause::LastprivateDouble => "lastprivate(z)".into(),
+            Clause::FirstLastDouble => "lastprivate(z) firstprivate(z)".into(),
+        }
+    }
+    /// what the case prints besides the checksum, x and y: (printf format, arguments)
+    fn extra_print(&self) -> Option<(&'static str, &'static str)> {
+        match self {
+            Clause::FirstprivateArray | Clause::LastprivateArray | Clause::PrivateArray => {
+                Some((" %d %d %d %d", ", v[0], v[1], v[2], v[3]"))
+            }
+            Clause::PrivateDouble | Clause::LastprivateDouble | Clause::FirstLastDouble => {
+                Some((" %.17g", ", z"))
+            }
+            _ => None,
         }
     }
     /// gcc accepts the clause on the directive
@@ -184,6 +221,17 @@ impl Clause {
             }
             Clause::Shared | Clause::DefaultShared | Clause::DefaultNone => {
                 format!("A[{idx}] = x + {idx};\n#pragma omp atomic\n      y += {idx} % 5;\n")
+            }
+            Clause::FirstprivateArray => format!("A[{idx}] = v[({idx}) % 4] * 10 + {idx};"),
+            Clause::LastprivateArray => {
+                // every element written: the copy-out takes the whole private array
+                format!("v[0] = {idx}; v[1] = {idx} + 1; v[2] = {idx} * 2 + v[0]; v[3] = v[1] - 5; A[{idx}] = v[2];")
+            }
+            Clause::PrivateArray => format!("v[1] = {idx} + 1; v[3] = v[1] * 2; A[{idx}] = v[3];"),
+            Clause::PrivateDouble => format!("z = {idx} * 0.5; A[{idx}] = (int)(z * 2) + 1;"),
+            Clause::LastprivateDouble => format!("z = {idx} * 0.25; A[{idx}] = {idx} + 2;"),
+            Clause::FirstLastDouble => {
+                format!("A[{idx}] = (z == 1.5 || z >= 10000) ? {idx} + 1 : -1; z = 10000.5 + {idx};")
             }
             Clause::Reduction(op, ty) => {
                 let v = format!("(({ty})(({idx}) % 7 + 1))");
@@ -284,7 +332,7 @@ fn case_c(c: &Case) -> String {
     let d = f.depth();
     let mut s = String::new();
     let _ = writeln!(s, "/* {} */\nstatic void case_{}(void)\n{{", c.describe(), c.id);
-    s.push_str("  int x = 4, y = 0, k;\n");
+    s.push_str("  int x = 4, y = 0, k;\n  int v[4] = { 1, 2, 3, 4 };\n  double z = 1.5;\n");
     if let Some((ty, v)) = c.clause.r_init() {
         let _ = writeln!(s, "  {ty} r = {v};");
     }
@@ -409,6 +457,10 @@ fn case_c(c: &Case) -> String {
         let (f1, a1) = printf_of(ty, "r");
         let _ = write!(fmt, " {f1}");
         let _ = write!(args, ", {a1}");
+    }
+    if let Some((f1, a1)) = c.clause.extra_print() {
+        fmt.push_str(f1);
+        args.push_str(a1);
     }
     if outside && c.lv == LoopVar::OutsideLastprivate {
         for v in &LOOP_NAMES[..d] {
