@@ -301,6 +301,8 @@ struct Case {
     shape: usize,
     /// type of the loop variables (LOOP_TYPES)
     vty: &'static str,
+    /// the clause's variables are globals (else locals of the function)
+    global: bool,
 }
 
 /// Canonical loop forms, each running `b` iterations: (header with V and B, the iteration's
@@ -318,8 +320,14 @@ const LOOP_TYPES: [&str; 3] = ["int", "long", "unsigned"];
 impl Case {
     fn describe(&self) -> String {
         format!(
-            "{:?} {:?} schedule({}) loop variables {:?} {} shape {}",
-            self.form, self.clause, self.sched, self.lv, self.vty, self.shape
+            "{:?} {:?} schedule({}) loop variables {:?} {} shape {}{}",
+            self.form,
+            self.clause,
+            self.sched,
+            self.lv,
+            self.vty,
+            self.shape,
+            if self.global { " globals" } else { "" }
         )
     }
 }
@@ -332,9 +340,20 @@ fn case_c(c: &Case) -> String {
     let d = f.depth();
     let mut s = String::new();
     let _ = writeln!(s, "/* {} */\nstatic void case_{}(void)\n{{", c.describe(), c.id);
-    s.push_str("  int x = 4, y = 0, k;\n  int v[4] = { 1, 2, 3, 4 };\n  double z = 1.5;\n");
-    if let Some((ty, v)) = c.clause.r_init() {
-        let _ = writeln!(s, "  {ty} r = {v};");
+    let mut globals = String::new();
+    if c.global {
+        // the clause's variables at file scope (renamed per case below), set at the start
+        globals.push_str("static int x, y;\nstatic int v[4];\nstatic double z;\n");
+        s.push_str("  int k;\n  x = 4; y = 0; v[0] = 1; v[1] = 2; v[2] = 3; v[3] = 4; z = 1.5;\n");
+        if let Some((ty, v)) = c.clause.r_init() {
+            let _ = writeln!(globals, "static {ty} r;");
+            let _ = writeln!(s, "  r = {v};");
+        }
+    } else {
+        s.push_str("  int x = 4, y = 0, k;\n  int v[4] = { 1, 2, 3, 4 };\n  double z = 1.5;\n");
+        if let Some((ty, v)) = c.clause.r_init() {
+            let _ = writeln!(s, "  {ty} r = {v};");
+        }
     }
     let outside = d > 0 && c.lv != LoopVar::Inside;
     if outside {
@@ -476,7 +495,46 @@ fn case_c(c: &Case) -> String {
         s,
         "  {{ long long sum = 0; for (k = 0; k < 128; k++) sum += (long long)A[k] * (k % 7 + 1);\n    printf(\"{fmt}\\n\", {args}); }}\n}}\n"
     );
-    s
+    if c.global {
+        rename_globals(&format!("{globals}{s}"), c.id)
+    } else {
+        s
+    }
+}
+
+/// The clause variables x, y, r, v, z become globals g<id>_x ... (identifiers only: `0x10`
+/// and format strings are left alone).
+fn rename_globals(text: &str, id: usize) -> String {
+    let b = text.as_bytes();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < b.len() {
+        let ch = b[i];
+        if ch == b'"' {
+            let st = i;
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i = (i + 1).min(b.len());
+            out.push_str(&text[st..i]);
+        } else if ch.is_ascii_alphanumeric() || ch == b'_' {
+            let st = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            let w = &text[st..i];
+            if !ch.is_ascii_digit() && matches!(w, "x" | "y" | "r" | "v" | "z") {
+                let _ = write!(out, "g{id}_{w}");
+            } else {
+                out.push_str(w);
+            }
+        } else {
+            out.push(ch as char);
+            i += 1;
+        }
+    }
+    out
 }
 
 fn program(cases: &[Case]) -> String {
@@ -522,6 +580,7 @@ fn invalid_programs() -> Vec<Invalid> {
                 lv: LoopVar::Inside,
                 shape: 0,
                 vty: "int",
+                global: false,
             };
             let src = format!("#include <stdio.h>\nint A[128];\nunsigned H;\n\n{}int main(void)\n{{\n  case_0();\n  return 0;\n}}\n", case_c(&c));
             v.push(Invalid {
@@ -573,7 +632,8 @@ fn valid_cases() -> Vec<(Form, Vec<Case>)> {
                 let sched = SCHEDULES[(n / 4) % 8];
                 let shape = (n + n / 4) % SHAPES.len();
                 let vty = LOOP_TYPES[(n / 3 + n / 7) % LOOP_TYPES.len()];
-                v.push(Case { id, form: f, clause: cl, sched, lv, shape, vty });
+                let global = (n + n / 9) % 3 == 2;
+                v.push(Case { id, form: f, clause: cl, sched, lv, shape, vty, global });
                 id += 1;
                 n += 1;
             }
