@@ -149,7 +149,12 @@ pub fn scan(text: &str) -> Result<Vec<Pragma>, (usize, String)> {
                         + (after["pragma".len()..].len() - rest.len());
                     let col = (l.len() - t.len()) as u32 + 1;
                     let p = parse(text, omp_off + 3, end).map_err(|e| (pos, e))?;
-                    out.push(Pragma { line_start: pos, end, line: start_line, col, ..p });
+                    let p = Pragma { line_start: pos, end, line: start_line, col, ..p };
+                    // a plain `simd` is no construct for ompcl: the C compiler (and the OpenCL
+                    // compiler, in a kernel) sees the loop with its pragma, which they may ignore
+                    if !is_plain_simd(&p) {
+                        out.push(p);
+                    }
                     eol = end;
                 }
             }
@@ -218,6 +223,13 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
             _ => break,
         }
     }
+    // `for simd`, `parallel for simd`: a worksharing loop (the vector hint is the C compiler's
+    // business); `simd` alone on a loop: see `scan`
+    let mut simd = false;
+    if i < toks.len() && toks[i].0 == Tok::Id("simd".into()) && directive.last().is_some_and(|d| d == "for") {
+        simd = true;
+        i += 1;
+    }
     let mut unknown = None;
     if directive.is_empty() {
         // a directive ompcl does not know (task, simd, target data, ...): keep its words
@@ -259,11 +271,27 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
         }
     }
     if unknown.is_none() {
-        if let Some(c) = clauses.iter().find(|c| !KNOWN_CLAUSES.contains(&c.name.as_str())) {
+        if let Some(c) = clauses.iter().find(|c| {
+            !KNOWN_CLAUSES.contains(&c.name.as_str()) && !(simd && SIMD_HINTS.contains(&c.name.as_str()))
+        }) {
             unknown = Some(c.name.clone());
         }
     }
     Ok(Pragma { directive, dir_arg, clauses, line_start: 0, end: 0, line: 0, col: 0, unknown })
+}
+
+/// Clauses of `simd` that only describe vectorisation (no data-sharing meaning).
+const SIMD_HINTS: &[&str] = &["safelen", "simdlen", "aligned"];
+
+/// `#pragma omp simd` alone, with clauses that mean nothing more than vectorisation for a loop
+/// one thread runs in order (hints, `reduction`, `lastprivate`, `collapse`): the loop as written.
+pub fn is_plain_simd(p: &Pragma) -> bool {
+    p.directive.len() == 1
+        && p.directive[0] == "simd"
+        && p.clauses.iter().all(|c| {
+            SIMD_HINTS.contains(&c.name.as_str())
+                || matches!(c.name.as_str(), "reduction" | "lastprivate" | "collapse")
+        })
 }
 
 fn clause_allowed_as_directive(prev: &[String], w: &str) -> bool {

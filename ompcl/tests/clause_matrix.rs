@@ -3,7 +3,7 @@
 //! array; `shared`, `default(shared|none)`, `reduction(op:..)` for 10 operators x 5 types) meets every construct and loop form ompcl accepts
 //! (`parallel for`, `parallel` + `for` [`nowait`], the clause on the `parallel` around a `for`,
 //! `collapse(2|3)`, `ordered` [with `collapse`], `sections` [`nowait`], `parallel sections`,
-//! `single` [`nowait`]); the loop variables declared in the `for` or before it, unlisted or listed
+//! `single` [`nowait`], `parallel for simd`, `for simd`); the loop variables declared in the `for` or before it, unlisted or listed
 //! `private` / `lastprivate`, and the eight schedules, are cycled so that each meets every form
 //! and every clause kind. The valid combinations are batched into one program per form (one
 //! function per combination, each printing only schedule-independent values: checksums,
@@ -45,9 +45,11 @@ enum Form {
     ParThenSectionsNowait,
     ParThenSingle,
     ParThenSingleNowait,
+    ParForSimd,
+    ParThenForSimd,
 }
 
-const FORMS: [Form; 14] = [
+const FORMS: [Form; 16] = [
     Form::ParFor,
     Form::ParThenFor,
     Form::ParThenForNowait,
@@ -62,6 +64,8 @@ const FORMS: [Form; 14] = [
     Form::ParThenSectionsNowait,
     Form::ParThenSingle,
     Form::ParThenSingleNowait,
+    Form::ParForSimd,
+    Form::ParThenForSimd,
 ];
 
 impl Form {
@@ -436,6 +440,18 @@ fn case_c(c: &Case) -> String {
             let _ = writeln!(s, "#pragma omp parallel for {clause}{loop_clause}");
             loops(&mut s);
         }
+        Form::ParForSimd => {
+            let _ = writeln!(s, "#pragma omp parallel for simd {clause}{loop_clause} safelen(4)");
+            loops(&mut s);
+        }
+        Form::ParThenForSimd => {
+            let _ = writeln!(
+                s,
+                "#pragma omp parallel\n  {{\n#pragma omp for simd {clause}{loop_clause} simdlen(2)"
+            );
+            loops(&mut s);
+            s.push_str("  }\n");
+        }
         Form::ParThenFor
         | Form::ParThenForNowait
         | Form::ParThenForCollapse2
@@ -626,6 +642,14 @@ fn valid_cases() -> Vec<(Form, Vec<Case>)> {
         for _pass in 0..2 {
             for cl in clauses() {
                 if !cl.allowed_on(f.clause_directive()) {
+                    continue;
+                }
+                // under `simd` a lastprivate variable is private to each SIMD lane, with no
+                // defined value before the lane writes it: the firstprivate+lastprivate bodies
+                // (which read it first) are undefined there (gcc's vector lanes read garbage)
+                if matches!(f, Form::ParForSimd | Form::ParThenForSimd)
+                    && matches!(cl, Clause::FirstLast | Clause::FirstLastDouble)
+                {
                     continue;
                 }
                 let lv = if f.depth() == 0 { LoopVar::Inside } else { LOOPVARS[n % 4] };

@@ -122,3 +122,14 @@ fn f4_c89_dialects() {
         assert_eq!(place(&p, "f4_c89.c:30"), "cpu", "{flags:?}: {log}");
     }
 }
+
+#[test]
+fn f5_simd_is_a_plain_loop() {
+    // `parallel for simd`, `for simd` with hints, `simd` alone: every region on the device, and
+    // no switch of the whole program to the C compiler's OpenMP
+    let (p, log) = build_and_compare("f5_simd.c", "f5", &[]);
+    assert!(!log.contains("not OpenMP 2.0"), "{log}");
+    for at in ["f5_simd.c:15", "f5_simd.c:18", "f5_simd.c:24"] {
+        assert_eq!(place(&p, at), "opencl", "{at}: {log}");
+    }
+}
