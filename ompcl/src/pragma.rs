@@ -272,7 +272,8 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
     }
     if unknown.is_none() {
         if let Some(c) = clauses.iter().find(|c| {
-            !KNOWN_CLAUSES.contains(&c.name.as_str()) && !(simd && SIMD_HINTS.contains(&c.name.as_str()))
+            let hint = simd && SIMD_HINTS.contains(&c.name.as_str());
+            !(KNOWN_CLAUSES.contains(&c.name.as_str()) || hint)
         }) {
             unknown = Some(c.name.clone());
         }
