@@ -629,6 +629,45 @@ fn invalid_programs() -> Vec<Invalid> {
     v
 }
 
+/// Valid programs near the rules (gcc accepts them): ompcl must too, with gcc's output.
+fn edge_programs() -> Vec<Invalid> {
+    let head = "#include <stdio.h>\n#include <omp.h>\nint A[128];\nstatic int tp = 5;\n#pragma omp threadprivate(tp)\nint main(void)\n{\n  int i, j, t = 0, x = 1, s = 0;\n  const int c = 3;\n";
+    let tail = "  for (i = 0; i < 128; i++) s += A[i] * (i % 5 + 1);\n  printf(\"%d %d %d\\n\", s, x, t);\n  return 0;\n}\n";
+    let snippets: [(&str, &str); 6] = [
+        ("none_sizeof", "#pragma omp parallel default(none) shared(A)\n  {\n#pragma omp single\n    A[1] = (int)sizeof(x);\n  }\n"),
+        ("none_nested_private", "#pragma omp parallel default(none) shared(A)\n  {\n#pragma omp for private(t)\n    for (i = 0; i < 100; i++) { t = i * 2; A[i] = t; }\n  }\n"),
+        ("none_inner_loop_variable", "#pragma omp parallel default(none) shared(A)\n  {\n#pragma omp for collapse(2)\n    for (i = 0; i < 10; i++)\n      for (j = 0; j < 10; j++) A[i * 10 + j] = i + j;\n  }\n"),
+        ("none_const_shared", "#pragma omp parallel for default(none) shared(A, c)\n  for (i = 0; i < 100; i++) A[i] = i * c;\n"),
+        ("none_threadprivate", "#pragma omp parallel default(none) shared(A)\n  {\n#pragma omp master\n    A[2] = tp;\n  }\n"),
+        ("ordered_in_ordered_loop_in_parallel", "#pragma omp parallel\n  {\n#pragma omp for ordered schedule(dynamic)\n    for (i = 0; i < 50; i++) {\n      A[i] = i;\n#pragma omp ordered\n      x = x * 3 % 1000003 + i;\n    }\n  }\n"),
+    ];
+    snippets.iter().map(|(n, b)| Invalid { name: n.to_string(), src: format!("{head}{b}{tail}") }).collect()
+}
+
+fn check_edge(e: &Invalid, w: &Path, icd: &Path) -> Result<(), String> {
+    let src = w.join(format!("edge_{}.c", e.name));
+    std::fs::write(&src, &e.src).unwrap();
+    let g = w.join(format!("edge_{}.gcc", e.name));
+    gcc_build(&src, &g, w).map_err(|x| format!("{}: gcc rejects it (a generator bug): {x}", e.name))?;
+    let (ok, d) = ompcl(&[src.to_str().unwrap(), "-w", "-o", &format!("edge_{}.ompcl", e.name)], w);
+    if !ok {
+        return Err(format!("{}: ompcl rejects what gcc builds:\n{d}", e.name));
+    }
+    let want = run_prog(&g, &[])?;
+    let exe = w.join(format!("edge_{}.ompcl", e.name));
+    let icd_s = icd.to_str().unwrap();
+    for (how, env) in [
+        ("PoCL", vec![("OCL_ICD_VENDORS", icd_s), ("OMPCL_DEVICE", "cpu")]),
+        ("threads", vec![("OMPCL_DEVICE", "host")]),
+    ] {
+        let got = run_prog(&exe, &env)?;
+        if got != want {
+            return Err(format!("{} on {how}: gcc `{want}`, ompcl `{got}`", e.name));
+        }
+    }
+    Ok(())
+}
+
 /// All valid combinations, numbered, grouped by form.
 fn valid_cases() -> Vec<(Form, Vec<Case>)> {
     let mut out = Vec::new();
@@ -833,17 +872,25 @@ fn clause_matrix() {
             failures.push(e);
         }
     }
-    let total = nvalid + invalid.len();
+    let nfail_invalid = failures.len() - nfail_valid;
+    let edges = edge_programs();
+    for e in &edges {
+        if let Err(x) = check_edge(e, &w, &icd) {
+            failures.push(x);
+        }
+    }
+    let total = nvalid + invalid.len() + edges.len();
     println!(
         "clause matrix: {total} combinations, {} passed, {} failed",
         total - failures.len(),
         failures.len()
     );
     println!(
-        "  ({nvalid} valid in {} programs: {nfail_valid} failed; {} invalid, one program each: {} failed)",
+        "  ({nvalid} valid in {} programs: {nfail_valid} failed; {} invalid, one program each: {nfail_invalid} failed; {} valid near the rules: {} failed)",
         forms.len(),
         invalid.len(),
-        failures.len() - nfail_valid
+        edges.len(),
+        failures.len() - nfail_valid - nfail_invalid
     );
     if keep.is_none() {
         let _ = std::fs::remove_dir_all(&w);

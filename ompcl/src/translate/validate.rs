@@ -328,10 +328,21 @@ impl<'a> Translator<'a> {
     /// loops, and threadprivate variables, are predetermined).
     fn default_none(&self, k: usize, p: &Pragma) -> Option<String> {
         let &(node, s, e) = self.cx.assoc.get(&k)?;
+        // listed here, or in a data clause of a construct nested in this one
         let mut listed: HashSet<String> = HashSet::new();
-        for c in p.clauses.iter().filter(|c| DATA_CLAUSES.contains(&c.name.as_str())) {
-            listed.extend(clause_vars(c).0);
+        for q in self.cx.pragmas.iter().filter(|q| q.line_start >= p.line_start && q.line_start < e) {
+            for c in q.clauses.iter().filter(|c| DATA_CLAUSES.contains(&c.name.as_str())) {
+                listed.extend(clause_vars(c).0);
+            }
         }
+        // sizeof / _Alignof operands are not evaluated: no use
+        let mut unevaluated: Vec<(usize, usize)> = Vec::new();
+        node.walk(&mut |c| {
+            if c.kind() == CXCursor_UnaryExpr {
+                let (a, b) = c.range();
+                unevaluated.push((a.off, b.off));
+            }
+        });
         // iteration variables of the worksharing loops in the construct
         let mut loopvars: HashSet<String> = HashSet::new();
         for (j, q) in self.cx.pragmas.iter().enumerate() {
@@ -371,7 +382,9 @@ impl<'a> Translator<'a> {
             let name = d.spelling();
             let dl = d.loc();
             let inside = dl.file == self.cx.file && dl.off >= s && dl.off < e;
+            let roff = r.loc().off;
             if inside
+                || unevaluated.iter().any(|&(a, b)| a <= roff && roff <= b)
                 || listed.contains(&name)
                 || loopvars.contains(&name)
                 || self.cx.threadprivate.contains(&name)
