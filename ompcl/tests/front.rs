@@ -78,11 +78,13 @@ fn f2_implicit_declarations_implicit_int_and_knr_definitions() {
     ] {
         let (p, log) = build_and_compare("f2_old_c.c", tag, &flags);
         assert!(!log.contains("error"), "{flags:?}: {log}");
-        // a K&R function cannot go into a kernel (OpenCL C needs prototypes): said at translation
-        assert!(log.contains("function 'sq' has an old-style (K&R) definition"), "{log}");
-        assert_eq!(place(&p, "f2_old_c.c:31"), "cpu", "{log}");
-        // an implicit-int function can: `int` is spelled out in the kernel source
-        assert_eq!(place(&p, "f2_old_c.c:34"), "opencl", "{log}");
+        // a K&R function of numbers goes into the kernel with a prototype
+        assert_eq!(place(&p, "f2_old_c.c:33"), "opencl", "{log}");
+        // an implicit-int function too: `int` is spelled out in the kernel source
+        assert_eq!(place(&p, "f2_old_c.c:36"), "opencl", "{log}");
+        // a K&R function with a pointer parameter does not (its address space): said at translation
+        assert!(log.contains("function 'put' has an old-style (K&R) definition with a parameter"), "{log}");
+        assert_eq!(place(&p, "f2_old_c.c:44"), "cpu", "{log}");
     }
 }
 

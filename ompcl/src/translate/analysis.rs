@@ -138,9 +138,16 @@ impl<'a> Translator<'a> {
                                 if d.is_variadic() {
                                     return Err(format!("call to variadic function '{name}'"));
                                 }
-                                if is_knr_definition(d, &self.cx.file_text(&d.range().0.file)) {
+                                // a K&R definition is rewritten with a prototype for the kernel
+                                // (same values: the promoted argument converts back to the
+                                // parameter's type), if its parameters are numbers
+                                if knr_parameters(d, &self.cx.file_text(&d.range().0.file)).is_some()
+                                    && d.children()
+                                        .iter()
+                                        .any(|c| c.kind() == CXCursor_ParmDecl && !c.ty().is_arith())
+                                {
                                     return Err(format!(
-                                        "function '{name}' has an old-style (K&R) definition, which OpenCL C does not accept"
+                                        "function '{name}' has an old-style (K&R) definition with a parameter that is not a number"
                                     ));
                                 }
                                 if d.result_ty().canonical().kind() == CXType_Pointer {
@@ -555,7 +562,27 @@ impl<'a> Translator<'a> {
         let bstart = body.range().0.off;
         let ftext = self.cx.file_text(&fs.file);
         let globals = self.func_globals.get(&key_of(&f)).cloned().unwrap_or_default();
-        if !globals.is_empty() {
+        let knr = knr_parameters(f, &ftext);
+        if let Some(open) = knr {
+            // `f(a, b) int a; float b; {` -> `f(int a, float b[, globals]) {`
+            let mut ps = Vec::new();
+            for c in f.children().into_iter().filter(|c| c.kind() == CXCursor_ParmDecl) {
+                ps.push(self.types.declr(c.ty(), &c.spelling())?);
+            }
+            for (g, w) in &globals {
+                let (ty, n) = (g.ty(), g.spelling());
+                self.types.note(ty, 0)?;
+                ps.push(if ty.is_array() {
+                    let e = ty.canonical().elem();
+                    let inner = if e.is_array() { format!("(*{n})") } else { format!("*{n}") };
+                    let space = self.function_global_space(g, *w);
+                    format!("{space} {}", self.types.declr(e, &inner)?)
+                } else {
+                    self.types.declr(ty, &n)?
+                });
+            }
+            edits.push(Edit { start: open, end: bstart, text: format!("({}) ", ps.join(", ")) });
+        } else if !globals.is_empty() {
             // the globals become trailing parameters (same names: the body is unchanged)
             let mut ps = Vec::new();
             for (g, w) in &globals {
@@ -592,15 +619,14 @@ impl<'a> Translator<'a> {
     }
 }
 
-/// `f(a, b) int a; float b; { ... }`: a declaration list between the parameters and the body.
-fn is_knr_definition(f: Node, ftext: &str) -> bool {
+/// `f(a, b) int a; float b; { ... }` (a declaration list between the parameters and the body):
+/// the offset of the parameter list's `(`.
+fn knr_parameters(f: Node, ftext: &str) -> Option<usize> {
     let np = f.loc_spelling();
-    let Some(body) = f.children().into_iter().find(|c| c.kind() == CXCursor_CompoundStmt) else {
-        return false;
-    };
+    let body = f.children().into_iter().find(|c| c.kind() == CXCursor_CompoundStmt)?;
     let bstart = body.range().0.off;
-    let Some(head) = ftext.get(np.off..bstart) else { return false };
-    let Some(open) = head.find('(') else { return false };
+    let head = ftext.get(np.off..bstart)?;
+    let open = head.find('(')?;
     let mut depth = 0;
     for (i, c) in head[open..].char_indices() {
         match c {
@@ -608,13 +634,13 @@ fn is_knr_definition(f: Node, ftext: &str) -> bool {
             ')' => {
                 depth -= 1;
                 if depth == 0 {
-                    return head[open + i..].contains(';');
+                    return head[open + i..].contains(';').then_some(np.off + open);
                 }
             }
             _ => {}
         }
     }
-    false
+    None
 }
 
 /// The globals a kernel function uses (its outside variables `fv`), each with whether the function

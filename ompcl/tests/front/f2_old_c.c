@@ -7,6 +7,8 @@ static sq(x) int x; { return x * x; }
 
 static twice(int x) { return 2 * x; }
 
+static void put(p, n) float *p; int n; { p[0] = (float)n; }
+
 float data[1000];
 static count;
 
@@ -39,6 +41,11 @@ main(argc, argv)
 #pragma omp single
     count = 3;
   }
+#pragma omp parallel for
+  for (i = 0; i < 1000; i++)
+    put(&data[i], i % 5);
+  for (i = 0; i < 1000; i++)
+    t += (long)data[i];
   printf("%ld %ld %d %d\n", s, t, count, now() >= t0);
   return 0;
 }
