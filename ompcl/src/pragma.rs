@@ -184,9 +184,10 @@ fn lex(text: &str, start: usize, end: usize) -> Vec<(Tok, usize, usize)> {
         } else if c == '/' && i + 1 < end && b[i + 1] == b'*' {
             let j = text[i + 2..end].find("*/").map(|k| i + 2 + k + 2).unwrap_or(end);
             i = j;
-        } else if c.is_alphanumeric() || c == '_' {
+        } else if b[i].is_ascii_alphanumeric() || c == '_' || b[i] >= 0x80 {
+            // (bytes of non-ASCII characters stay inside the word: slices end on char boundaries)
             let s = i;
-            while i < end && ((b[i] as char).is_alphanumeric() || b[i] == b'_') {
+            while i < end && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
                 i += 1;
             }
             v.push((Tok::Id(text[s..i].to_string()), s, i));

@@ -607,7 +607,16 @@ fn invalid_programs() -> Vec<Invalid> {
     }
     let head = "#include <stdio.h>\nint A[128];\nint G;\nint main(void)\n{\n  int i, j, x = 1, y = 0;\n  float fl = 0;\n";
     let tail = "  printf(\"%d %d %d\\n\", A[3], x, y);\n  return 0;\n}\n";
-    let snippets: [(&str, &str); 14] = [
+    let snippets: [(&str, &str); 23] = [
+        ("empty_private", "#pragma omp parallel for private()\n  for (i = 0; i < 10; i++) A[i] = i;\n"),
+        ("empty_reduction_list", "#pragma omp parallel for reduction(+:)\n  for (i = 0; i < 10; i++) A[i] = i;\n"),
+        ("bad_default", "#pragma omp parallel default(nne)\n  x = 2;\n"),
+        ("subscript_in_list", "#pragma omp parallel for firstprivate(A[1])\n  for (i = 0; i < 10; i++) A[i] = i;\n"),
+        ("empty_if", "#pragma omp parallel for if()\n  for (i = 0; i < 10; i++) A[i] = i;\n"),
+        ("empty_num_threads", "#pragma omp parallel num_threads()\n  x = 2;\n"),
+        ("empty_chunk", "#pragma omp parallel for schedule(dynamic,)\n  for (i = 0; i < 10; i++) A[i] = i;\n"),
+        ("undeclared", "#pragma omp parallel for lastprivate(nosuch)\n  for (i = 0; i < 10; i++) A[i] = i;\n"),
+        ("collapse_zero", "#pragma omp parallel for collapse(0)\n  for (i = 0; i < 10; i++) A[i] = i;\n"),
         ("twice", "#pragma omp parallel for private(x) firstprivate(x)\n  for (i = 0; i < 10; i++) A[i] = x;\n"),
         ("twice_shared", "#pragma omp parallel shared(x) private(x)\n  x = 2;\n"),
         ("twice_reduction", "#pragma omp parallel for reduction(+:y) lastprivate(y)\n  for (i = 0; i < 10; i++) y += i;\n"),
@@ -633,7 +642,8 @@ fn invalid_programs() -> Vec<Invalid> {
 fn edge_programs() -> Vec<Invalid> {
     let head = "#include <stdio.h>\n#include <omp.h>\nint A[128];\nstatic int tp = 5;\n#pragma omp threadprivate(tp)\nint main(void)\n{\n  int i, j, t = 0, x = 1, s = 0;\n  const int c = 3;\n";
     let tail = "  for (i = 0; i < 128; i++) s += A[i] * (i % 5 + 1);\n  printf(\"%d %d %d\\n\", s, x, t);\n  return 0;\n}\n";
-    let snippets: [(&str, &str); 6] = [
+    let snippets: [(&str, &str); 7] = [
+        ("header_global", "#pragma omp parallel default(none) shared(stdout)\n  {\n#pragma omp master\n    fflush(stdout);\n  }\n"),
         ("none_sizeof", "#pragma omp parallel default(none) shared(A)\n  {\n#pragma omp single\n    A[1] = (int)sizeof(x);\n  }\n"),
         ("none_nested_private", "#pragma omp parallel default(none) shared(A)\n  {\n#pragma omp for private(t)\n    for (i = 0; i < 100; i++) { t = i * 2; A[i] = t; }\n  }\n"),
         ("none_inner_loop_variable", "#pragma omp parallel default(none) shared(A)\n  {\n#pragma omp for collapse(2)\n    for (i = 0; i < 10; i++)\n      for (j = 0; j < 10; j++) A[i * 10 + j] = i + j;\n  }\n"),

@@ -78,12 +78,23 @@ struct Decl {
     node: Node,
 }
 
+/// The declaration `name` refers to at offset `at`: the innermost one in scope.
+fn resolve_in<'d>(decls: &'d [Decl], name: &str, at: usize) -> Option<&'d Decl> {
+    decls.iter().filter(|d| d.name == name && d.start < at && at < d.scope_end).max_by_key(|d| d.start)
+}
+
 fn collect_decls(n: Node, scope_end: usize, out: &mut Vec<Decl>, file: &str) {
     for c in n.children() {
         let k = c.kind();
         let (s, e) = c.range();
-        if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl) && (s.file == file || s.file.is_empty()) {
-            out.push(Decl { name: c.spelling(), start: c.loc().off, scope_end, node: c });
+        // the main file's declarations, and every file's globals
+        let global = scope_end == usize::MAX;
+        if (k == CXCursor_VarDecl || k == CXCursor_ParmDecl)
+            && (global || s.file == file || s.file.is_empty())
+        {
+            // a global of another file (a header) is in scope from the main file's start
+            let start = if c.loc().file == file { c.loc().off } else { 0 };
+            out.push(Decl { name: c.spelling(), start, scope_end, node: c });
         }
         let inner_end = if k == CXCursor_CompoundStmt || k == CXCursor_ForStmt || k == CXCursor_FunctionDecl {
             e.off
@@ -123,7 +134,7 @@ impl<'a> Translator<'a> {
             if (at == 0 || !ident(b[at - 1])) && (end >= b.len() || !ident(b[end])) {
                 return Some(s + at);
             }
-            from = at + 1;
+            from = end;
         }
         None
     }
@@ -142,12 +153,7 @@ impl<'a> Translator<'a> {
     pub(super) fn validate(&self, tu: &clang::Tu) -> Vec<String> {
         let mut decls = Vec::new();
         collect_decls(tu.root(), usize::MAX, &mut decls, &self.cx.file);
-        let resolve = |name: &str, at: usize| -> Option<&Decl> {
-            decls
-                .iter()
-                .filter(|d| d.name == name && d.start < at && at < d.scope_end)
-                .max_by_key(|d| d.start)
-        };
+        let resolve = |name: &str, at: usize| resolve_in(&decls, name, at);
         let mut errs = Vec::new();
         for (k, p) in self.cx.pragmas.iter().enumerate() {
             if p.unknown.is_some() && !p.directive.iter().all(|d| allowed_directive(d)) {
@@ -162,6 +168,11 @@ impl<'a> Translator<'a> {
                 errs.push(
                     self.err_at(c.start, &format!("'{}' is not valid for '#pragma omp {dir}'", c.name)),
                 );
+                continue;
+            }
+            // 1b. the clauses' arguments: lists of declared variables, expressions present
+            if let Some(e) = self.clause_arguments(p, &decls) {
+                errs.push(e);
                 continue;
             }
             // 2. a variable in two data clauses
@@ -321,6 +332,94 @@ impl<'a> Translator<'a> {
             }
         }
         errs
+    }
+
+    /// The first malformed clause argument of `p`: an empty or non-variable list item, an
+    /// undeclared variable, `default` other than `shared`/`none`, an empty expression.
+    fn clause_arguments(&self, p: &Pragma, decls: &[Decl]) -> Option<String> {
+        for c in &p.clauses {
+            let name = c.name.as_str();
+            if !known_clause(name) || matches!(name, "nowait" | "ordered" | "target") {
+                continue;
+            }
+            let Some(open) = self.cx.text.get(c.start..c.end).and_then(|t| t.find('(')).map(|i| c.start + i)
+            else {
+                return Some(self.err_at(c.end, &format!("expected '(' after '{name}'")));
+            };
+            let close = c.end.saturating_sub(1).max(open + 1);
+            let inner = self.cx.text.get(open + 1..close).unwrap_or("");
+            let first_char = |from: usize| {
+                let t = self.cx.text.get(from..close).unwrap_or("");
+                from + (t.len() - t.trim_start().len())
+            };
+            match name {
+                "private" | "firstprivate" | "lastprivate" | "shared" | "copyin" | "copyprivate"
+                | "reduction" => {
+                    let list_from = if name == "reduction" {
+                        match inner.find(':') {
+                            Some(i) => open + 1 + i + 1,
+                            None => return Some(self.err_at(close, "expected ':' in 'reduction'")),
+                        }
+                    } else {
+                        open + 1
+                    };
+                    let list = self.cx.text.get(list_from..close).unwrap_or("");
+                    if list.trim().is_empty() {
+                        return Some(self.err_at(close, &format!("expected a variable in '{name}'")));
+                    }
+                    let mut at = list_from;
+                    for item in list.split(',') {
+                        let v = item.trim();
+                        let vat = first_char(at);
+                        let ident = !v.is_empty()
+                            && !v.as_bytes()[0].is_ascii_digit()
+                            && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80);
+                        if !ident {
+                            let bad = v.find(|ch: char| !(ch.is_alphanumeric() || ch == '_')).unwrap_or(0);
+                            return Some(self.err_at(vat + bad, &format!("expected a variable in '{name}'")));
+                        }
+                        if resolve_in(decls, v, p.line_start).is_none() {
+                            return Some(
+                                self.err_at(vat, &format!("'{v}' undeclared (first use in this function)")),
+                            );
+                        }
+                        at += item.len() + 1;
+                    }
+                }
+                "default" => {
+                    if !matches!(inner.trim(), "shared" | "none") {
+                        return Some(
+                            self.err_at(first_char(open + 1), "expected 'none' or 'shared' in 'default'"),
+                        );
+                    }
+                }
+                "collapse" => {
+                    let a = inner.trim();
+                    if a.is_empty()
+                        || (a.bytes().all(|b| b.is_ascii_digit())
+                            && a.parse::<u64>().map_or(true, |n| n == 0))
+                    {
+                        return Some(
+                            self.err_at(open, "collapse argument needs positive constant integer expression"),
+                        );
+                    }
+                }
+                _ => {
+                    // if, num_threads, schedule's chunk: an expression
+                    let expr = if name == "schedule" {
+                        inner.find(',').map(|i| &inner[i + 1..])
+                    } else {
+                        Some(inner)
+                    };
+                    if let Some(e) = expr {
+                        if e.trim().is_empty() {
+                            return Some(self.err_at(close, &format!("expected an expression in '{name}'")));
+                        }
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// `default(none)` on pragma k: the first variable used in the construct that is declared
