@@ -135,3 +135,12 @@ fn f5_simd_is_a_plain_loop() {
         assert_eq!(place(&p, at), "opencl", "{at}: {log}");
     }
 }
+
+#[test]
+fn f6_crlf_line_ends() {
+    let bytes = std::fs::read(src("f6_crlf.c")).unwrap();
+    assert!(bytes.windows(3).any(|w| w == b"\\\r\n"), "the test program must have CRLF line ends");
+    let (p, log) = build_and_compare("f6_crlf.c", "f6", &[]);
+    assert_eq!(place(&p, "f6_crlf.c:8"), "opencl", "{log}");
+    assert_eq!(place(&p, "f6_crlf.c:14"), "cpu", "{log}");
+}
