@@ -53,7 +53,7 @@ impl Pragma {
         for c in self.clauses.iter().filter(|c| c.name == "reduction") {
             if let Some(a) = &c.arg {
                 if let Some(i) = a.find(':') {
-                    let op = a[..i].trim().to_string();
+                    let op = reduction_op(&a[..i]);
                     for var in split_list(&a[i + 1..]) {
                         v.push((op.clone(), var));
                     }
@@ -76,6 +76,11 @@ impl Pragma {
             Some("barrier") | Some("flush") | Some("threadprivate")
         )
     }
+}
+
+/// The operator of a reduction clause's `[modifier,] op` (OpenMP 5.0's `task, +`, `inscan, +`).
+pub fn reduction_op(s: &str) -> String {
+    s.rsplit(',').next().unwrap_or("").trim().to_string()
 }
 
 pub fn split_list(s: &str) -> Vec<String> {
@@ -270,6 +275,12 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
             }
             Tok::Punct(c) => return Err(format!("unexpected '{c}' in OpenMP directive")),
         }
+    }
+    // default(firstprivate|private) (OpenMP 5.1, gcc 12 takes them): not ompcl's
+    if let Some(c) = clauses.iter().find(|c| {
+        c.name == "default" && matches!(c.arg.as_deref().map(str::trim), Some("firstprivate" | "private"))
+    }) {
+        unknown = Some(format!("default({})", c.arg.as_deref().unwrap_or("").trim()));
     }
     if unknown.is_none() {
         if let Some(c) = clauses.iter().find(|c| {

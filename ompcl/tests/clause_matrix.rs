@@ -311,13 +311,15 @@ struct Case {
 
 /// Canonical loop forms, each running `b` iterations: (header with V and B, the iteration's
 /// number in sequential order from V). `>=` down to 0 needs a signed variable.
-const SHAPES: [(&str, &str); 6] = [
+const SHAPES: [(&str, &str); 8] = [
     ("V = 0; V < B; V++", "V"),
     ("V = B - 1; V >= 0; V--", "V"),
     ("V = 3; V <= 2 * B + 1; V += 2", "(V - 3) / 2"),
     ("V = B; V > 0; V = V - 1", "(V - 1)"),
     ("V = 5; V < 5 + 3 * B; V = V + 3", "(V - 5) / 3"),
     ("V = 2 * B; V > 0; V -= 2", "(V / 2 - 1)"),
+    ("V = 0; V != B; V++", "V"),
+    ("V = B; V != 0; V--", "(V - 1)"),
 ];
 const LOOP_TYPES: [&str; 3] = ["int", "long", "unsigned"];
 
@@ -402,7 +404,7 @@ fn case_c(c: &Case) -> String {
     // it runs n), so gcc's output is no reference there
     let shape_of = |k: usize| {
         let sh = (c.shape + k) % SHAPES.len();
-        if c.vty == "unsigned" && matches!(sh, 1 | 3 | 5) {
+        if c.vty == "unsigned" && matches!(sh, 1 | 3 | 5 | 7) {
             sh - 1
         } else {
             sh
@@ -607,7 +609,7 @@ fn invalid_programs() -> Vec<Invalid> {
     }
     let head = "#include <stdio.h>\nint A[128];\nint G;\nint main(void)\n{\n  int i, j, x = 1, y = 0;\n  float fl = 0;\n";
     let tail = "  printf(\"%d %d %d\\n\", A[3], x, y);\n  return 0;\n}\n";
-    let snippets: [(&str, &str); 23] = [
+    let snippets: [(&str, &str); 24] = [
         ("empty_private", "#pragma omp parallel for private()\n  for (i = 0; i < 10; i++) A[i] = i;\n"),
         ("empty_reduction_list", "#pragma omp parallel for reduction(+:)\n  for (i = 0; i < 10; i++) A[i] = i;\n"),
         ("bad_default", "#pragma omp parallel default(nne)\n  x = 2;\n"),
@@ -616,6 +618,7 @@ fn invalid_programs() -> Vec<Invalid> {
         ("empty_num_threads", "#pragma omp parallel num_threads()\n  x = 2;\n"),
         ("empty_chunk", "#pragma omp parallel for schedule(dynamic,)\n  for (i = 0; i < 10; i++) A[i] = i;\n"),
         ("undeclared", "#pragma omp parallel for lastprivate(nosuch)\n  for (i = 0; i < 10; i++) A[i] = i;\n"),
+        ("ne_step_3", "#pragma omp parallel for\n  for (i = 0; i != 30; i += 3) A[i / 3] = i;\n"),
         ("collapse_zero", "#pragma omp parallel for collapse(0)\n  for (i = 0; i < 10; i++) A[i] = i;\n"),
         ("twice", "#pragma omp parallel for private(x) firstprivate(x)\n  for (i = 0; i < 10; i++) A[i] = x;\n"),
         ("twice_shared", "#pragma omp parallel shared(x) private(x)\n  x = 2;\n"),

@@ -8,7 +8,8 @@
 //! * a reduction operator that is not one of `+ * - & | ^ && || max min`, or `& | ^` on a
 //!   floating-point variable, or a reduction of a non-arithmetic variable;
 //! * an unknown `schedule` kind;
-//! * a loop iteration variable of a `for` (or of its collapsed loops) in `firstprivate`;
+//! * a loop iteration variable of a `for` (or of its collapsed loops) in `firstprivate`; a `!=`
+//!   loop test with a step other than 1 or -1;
 //! * `default(none)` with a variable used in the construct but listed in no clause;
 //! * an `ordered` construct whose innermost enclosing construct is not a loop with `ordered`.
 
@@ -214,7 +215,8 @@ impl<'a> Translator<'a> {
                     red_err = Some(self.err_at(c.start, "expected ':' in 'reduction'"));
                     break;
                 };
-                let op = a[..colon].trim();
+                let op = pragma::reduction_op(&a[..colon]);
+                let op = op.as_str();
                 if !matches!(op, "+" | "*" | "-" | "&" | "|" | "^" | "&&" | "||" | "max" | "min") {
                     red_err = Some(self.err_at(c.start, &format!("invalid reduction operator '{op}'")));
                     break;
@@ -250,7 +252,7 @@ impl<'a> Translator<'a> {
                     continue;
                 }
             }
-            // 5. loop iteration variables never firstprivate
+            // 5. loop iteration variables never firstprivate; `!=` only with steps 1 and -1
             if p.directive.last().map(|d| d == "for").unwrap_or(false) {
                 if let Some(&(node, _, _)) = self.cx.assoc.get(&k) {
                     let fp = p.list("firstprivate");
@@ -272,7 +274,26 @@ impl<'a> Translator<'a> {
                         } else {
                             lp
                         };
-                        let Ok(li) = self.parse_loop(lp) else { break };
+                        let li = match self.parse_loop(lp) {
+                            Ok(li) => li,
+                            Err(m) if m.starts_with("increment is not constant") => {
+                                // at the increment's operator, as gcc
+                                let inc = lp.children().get(2).map(|i| strip(*i));
+                                let at = inc
+                                    .and_then(|i| i.children().first().map(|l| l.range().1.off))
+                                    .map(|mut o| {
+                                        let t = self.cx.text.as_bytes();
+                                        while o < t.len() && (t[o] as char).is_whitespace() {
+                                            o += 1;
+                                        }
+                                        o
+                                    })
+                                    .unwrap_or(p.line_start);
+                                bad = Some(self.err_at(at, &m));
+                                break;
+                            }
+                            Err(_) => break,
+                        };
                         let v = li.loopvar.spelling();
                         if fp.contains(&v) {
                             let at = self.omp_word(p);
@@ -387,10 +408,11 @@ impl<'a> Translator<'a> {
                     }
                 }
                 "default" => {
-                    if !matches!(inner.trim(), "shared" | "none") {
-                        return Some(
-                            self.err_at(first_char(open + 1), "expected 'none' or 'shared' in 'default'"),
-                        );
+                    if !matches!(inner.trim(), "shared" | "none" | "firstprivate" | "private") {
+                        return Some(self.err_at(
+                            first_char(open + 1),
+                            "expected 'none', 'shared', 'private' or 'firstprivate' in 'default'",
+                        ));
                     }
                 }
                 "collapse" => {
