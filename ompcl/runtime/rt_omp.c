@@ -72,6 +72,9 @@ static pthread_mutex_t plaunch = PTHREAD_MUTEX_INITIALIZER;
 static unsigned pgen;
 static team *pteam;
 static int ppending, pool_n;
+/* the size of pteam's team, read with pteam under pm: a worker the team does not include must
+   not touch pteam, which the master may free as soon as the included workers are done */
+static int pteam_n;
 typedef struct { int id; unsigned gen; } wstart;
 
 static void *worker(void *arg) {
@@ -83,8 +86,9 @@ static void *worker(void *arg) {
         while (pgen == seen) pthread_cond_wait(&pcv, &pm);
         seen = pgen;
         team *t = pteam;
+        int tn = pteam_n;
         pthread_mutex_unlock(&pm);
-        if (ws.id < t->n) {
+        if (ws.id < tn) {
             t_team = t;
             t_tid = ws.id;
             t_wsc = 0;
@@ -130,6 +134,7 @@ void ompc_parallel(void (*fn)(void), int nt, int ifc) {
         if (pool_n < n - 1) n = pool_n + 1;
         t->n = n;
         pteam = t;
+        pteam_n = n;
         ppending = n - 1;
         pgen++;
         pthread_cond_broadcast(&pcv);

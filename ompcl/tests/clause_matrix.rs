@@ -307,7 +307,11 @@ struct Case {
     vty: &'static str,
     /// the clause's variables are globals (else locals of the function)
     global: bool,
+    /// a clause of the `parallel` directive (TEAMS): `num_threads`, `if` true or false
+    team: &'static str,
 }
+
+const TEAMS: [&str; 4] = ["", " num_threads(2)", " if(x < 100)", " if(x > 100)"];
 
 /// Canonical loop forms, each running `b` iterations: (header with V and B, the iteration's
 /// number in sequential order from V). `>=` down to 0 needs a signed variable.
@@ -326,14 +330,15 @@ const LOOP_TYPES: [&str; 3] = ["int", "long", "unsigned"];
 impl Case {
     fn describe(&self) -> String {
         format!(
-            "{:?} {:?} schedule({}) loop variables {:?} {} shape {}{}",
+            "{:?} {:?} schedule({}) loop variables {:?} {} shape {}{}{}",
             self.form,
             self.clause,
             self.sched,
             self.lv,
             self.vty,
             self.shape,
-            if self.global { " globals" } else { "" }
+            if self.global { " globals" } else { "" },
+            self.team
         )
     }
 }
@@ -486,6 +491,11 @@ fn case_c(c: &Case) -> String {
             let _ = writeln!(s, "  for (i = 0; i < {N}; i++) {{ {} }}\n  }}\n  }}", c.clause.body("i"));
         }
     }
+    // the team: a clause at the end of the `parallel` directive's line
+    if let Some(pos) = s.find("#pragma omp parallel") {
+        let eol = s[pos..].find('\n').map_or(s.len(), |i| pos + i);
+        s.insert_str(eol, c.team);
+    }
     // schedule-independent results: a weighted checksum, x, y, r, the loop variables when
     // lastprivate, the ordered sequence
     let mut fmt = format!("case {} %lld %d %d", c.id);
@@ -599,6 +609,7 @@ fn invalid_programs() -> Vec<Invalid> {
                 shape: 0,
                 vty: "int",
                 global: false,
+                team: "",
             };
             let src = format!("#include <stdio.h>\nint A[128];\nunsigned H;\n\n{}int main(void)\n{{\n  case_0();\n  return 0;\n}}\n", case_c(&c));
             v.push(Invalid {
@@ -709,7 +720,8 @@ fn valid_cases() -> Vec<(Form, Vec<Case>)> {
                 let shape = (n + n / 4) % SHAPES.len();
                 let vty = LOOP_TYPES[(n / 3 + n / 7) % LOOP_TYPES.len()];
                 let global = (n + n / 9) % 3 == 2;
-                v.push(Case { id, form: f, clause: cl, sched, lv, shape, vty, global });
+                let team = TEAMS[(n / 2 + n / 5) % TEAMS.len()];
+                v.push(Case { id, form: f, clause: cl, sched, lv, shape, vty, global, team });
                 id += 1;
                 n += 1;
             }
@@ -730,7 +742,9 @@ fn gcc_build(src: &Path, exe: &Path, w: &Path) -> Result<(), String> {
 }
 
 fn run_prog(exe: &Path, env: &[(&str, &str)]) -> Result<String, String> {
-    let mut c = Command::new(exe);
+    // a deadlock fails the test instead of stopping it
+    let mut c = Command::new("timeout");
+    c.arg("120").arg(exe);
     c.env_remove("OMPCL_DEVICE").env_remove("OMPCL_PROFILE").env("OMP_NUM_THREADS", "3");
     c.env("OMP_SCHEDULE", "dynamic,2");
     for (k, v) in env {
