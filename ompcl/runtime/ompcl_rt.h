@@ -1,6 +1,8 @@
 /* ompcl runtime: included first by every host C file ompcl generates. */
 #ifndef OMPCL_RT_H
 #define OMPCL_RT_H
+/* long long, mixed declarations: the header is valid in every -std gcc takes, quiet under -pedantic */
+#pragma GCC system_header
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>

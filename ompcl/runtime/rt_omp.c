@@ -72,6 +72,9 @@ static pthread_mutex_t plaunch = PTHREAD_MUTEX_INITIALIZER;
 static unsigned pgen;
 static team *pteam;
 static int ppending, pool_n;
+/* the size of pteam's team, read with pteam under pm: a worker the team does not include must
+   not touch pteam, which the master may free as soon as the included workers are done */
+static int pteam_n;
 typedef struct { int id; unsigned gen; } wstart;
 
 static void *worker(void *arg) {
@@ -83,8 +86,9 @@ static void *worker(void *arg) {
         while (pgen == seen) pthread_cond_wait(&pcv, &pm);
         seen = pgen;
         team *t = pteam;
+        int tn = pteam_n;
         pthread_mutex_unlock(&pm);
-        if (ws.id < t->n) {
+        if (ws.id < tn) {
             t_team = t;
             t_tid = ws.id;
             t_wsc = 0;
@@ -130,6 +134,7 @@ void ompc_parallel(void (*fn)(void), int nt, int ifc) {
         if (pool_n < n - 1) n = pool_n + 1;
         t->n = n;
         pteam = t;
+        pteam_n = n;
         ppending = n - 1;
         pgen++;
         pthread_cond_broadcast(&pcv);
@@ -265,6 +270,9 @@ void ompc_ordered_begin(void) {
     if (!w || !w->slot) return;
     slot *s = w->slot;
     team *t = t_team;
+    /* ordered == 2 (collapse): the turn is an outer iteration, held from its first ordered
+       region to its end (each inner iteration may pass an ordered region) */
+    if (w->ordered == 2 && w->executed == w->it) return;
     pthread_mutex_lock(&t->m);
     while (s->ord != w->it) pthread_cond_wait(&t->cv, &t->m);
     pthread_mutex_unlock(&t->m);
@@ -276,6 +284,7 @@ void ompc_ordered_end(void) {
     slot *s = w->slot;
     team *t = t_team;
     w->executed = w->it;
+    if (w->ordered == 2) return;
     pthread_mutex_lock(&t->m);
     s->ord = w->it + 1;
     pthread_cond_broadcast(&t->cv);
@@ -283,11 +292,11 @@ void ompc_ordered_end(void) {
 }
 
 void ompc_ordered_iter_end(ompc_ws *w, long long it) {
-    if (!w->slot || w->executed == it) return;
+    if (!w->slot || (w->executed == it && w->ordered != 2)) return;
     slot *s = w->slot;
     team *t = t_team;
     pthread_mutex_lock(&t->m);
-    while (s->ord != it) pthread_cond_wait(&t->cv, &t->m);
+    while (w->executed != it && s->ord != it) pthread_cond_wait(&t->cv, &t->m);
     s->ord = it + 1;
     pthread_cond_broadcast(&t->cv);
     pthread_mutex_unlock(&t->m);

@@ -153,13 +153,24 @@ pub struct Diag {
 }
 
 impl Tu {
-    pub fn parse(file: &str, args: &[String]) -> Result<Tu, String> {
+    /// Parse `file`; `contents`, if given, is read instead of the file on disk (same name, so
+    /// `#include "..."` still resolves next to it).
+    pub fn parse(file: &str, args: &[String], contents: Option<&str>) -> Result<Tu, String> {
         unsafe {
             let idx = clang_createIndex(0, 0);
-            let cfile = CString::new(file).unwrap();
+            let cfile = CString::new(file).map_err(|_| format!("{file}: NUL byte in the file name"))?;
             let mut args = args.to_vec();
             args.extend(builtin_headers_args());
-            let cargs: Vec<CString> = args.iter().map(|a| CString::new(a.as_str()).unwrap()).collect();
+            let cargs: Vec<CString> =
+                args.iter().map(|a| CString::new(a.replace('\0', "")).unwrap_or_default()).collect();
+            let mut unsaved: Vec<CXUnsavedFile> = Vec::new();
+            if let Some(c) = contents {
+                unsaved.push(CXUnsavedFile {
+                    Filename: cfile.as_ptr(),
+                    Contents: c.as_ptr() as *const c_char,
+                    Length: c.len() as _,
+                });
+            }
             let pargs: Vec<*const c_char> = cargs.iter().map(|c| c.as_ptr()).collect();
             let mut tu: CXTranslationUnit = ptr::null_mut();
             let err = clang_parseTranslationUnit2(
@@ -167,8 +178,8 @@ impl Tu {
                 cfile.as_ptr(),
                 pargs.as_ptr(),
                 pargs.len() as i32,
-                ptr::null_mut(),
-                0,
+                if unsaved.is_empty() { ptr::null_mut() } else { unsaved.as_mut_ptr() },
+                unsaved.len() as u32,
                 CXTranslationUnit_DetailedPreprocessingRecord,
                 &mut tu,
             );

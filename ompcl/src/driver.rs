@@ -88,9 +88,36 @@ fn run(args: &[String]) -> Result<i32, String> {
                 let d = take(&mut i, a, "-l")?;
                 ldflags.push(format!("-l{d}"));
             }
-            _ if a.starts_with("-std=") => {
+            // the language: the libclang parse reads the dialect the C compiler reads
+            _ if a.starts_with("-std=")
+                || matches!(
+                    a,
+                    "-ansi"
+                        | "-funsigned-char"
+                        | "-fsigned-char"
+                        | "-fshort-enums"
+                        | "-fshort-wchar"
+                        | "-fms-extensions"
+                        | "-fgnu89-inline"
+                        | "-trigraphs"
+                ) =>
+            {
                 cflags.push(a.to_string());
                 clang_args.push(a.to_string());
+            }
+            // options with a separate argument that both the parse and the compiler need
+            "-include" | "-imacros" | "-isystem" | "-idirafter" | "-iquote" => {
+                let d = take(&mut i, a, a)?;
+                for v in [&mut cflags, &mut clang_args] {
+                    v.push(a.to_string());
+                    v.push(d.clone());
+                }
+            }
+            _ if a.starts_with("-Wl,") || a == "-static" || a == "-rdynamic" => ldflags.push(a.to_string()),
+            "-Xlinker" => {
+                let d = take(&mut i, a, a)?;
+                ldflags.push(a.to_string());
+                ldflags.push(d);
             }
             _ if a.starts_with('-') => cflags.push(a.to_string()),
             _ => inputs.push(a.to_string()),
@@ -176,7 +203,9 @@ fn build(
     }
     let pthreads = opts.pthreads;
     let omp_flags: Vec<String> = if pthreads {
-        vec!["-D_OPENMP=200203".into(), format!("-I{}", tmp.join("ompinc").display())]
+        // -fopenmp-simd: the `simd` pragmas left in the host C (a plain loop's) are gcc's
+        // vectorisation hints, no unknown-pragma warnings
+        vec!["-D_OPENMP=200203".into(), format!("-I{}", tmp.join("ompinc").display()), "-fopenmp-simd".into()]
     } else {
         vec!["-fopenmp".into()]
     };
@@ -206,13 +235,13 @@ fn build(
             let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
             let h = dir.join(format!("{stem}.host.c"));
             let k = dir.join(format!("{stem}.cl"));
-            std::fs::write(&h, &o.host_c).map_err(|e| e.to_string())?;
-            std::fs::write(&k, &o.kernels).map_err(|e| e.to_string())?;
+            std::fs::write(&h, o.host_bytes()).map_err(|e| e.to_string())?;
+            std::fs::write(&k, o.kernel_bytes()).map_err(|e| e.to_string())?;
             eprintln!("ompcl: wrote {} and {}", h.display(), k.display());
             continue;
         }
         let hc = tmp.join(format!("{n}_{stem}.host.c"));
-        std::fs::write(&hc, &o.host_c).map_err(|e| e.to_string())?;
+        std::fs::write(&hc, o.host_bytes()).map_err(|e| e.to_string())?;
         let obj = if compile_only && inputs.len() == 1 && out.is_some() {
             PathBuf::from(out.clone().unwrap())
         } else if compile_only {

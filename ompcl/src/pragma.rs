@@ -53,7 +53,7 @@ impl Pragma {
         for c in self.clauses.iter().filter(|c| c.name == "reduction") {
             if let Some(a) = &c.arg {
                 if let Some(i) = a.find(':') {
-                    let op = a[..i].trim().to_string();
+                    let op = reduction_op(&a[..i]);
                     for var in split_list(&a[i + 1..]) {
                         v.push((op.clone(), var));
                     }
@@ -76,6 +76,11 @@ impl Pragma {
             Some("barrier") | Some("flush") | Some("threadprivate")
         )
     }
+}
+
+/// The operator of a reduction clause's `[modifier,] op` (OpenMP 5.0's `task, +`, `inscan, +`).
+pub fn reduction_op(s: &str) -> String {
+    s.rsplit(',').next().unwrap_or("").trim().to_string()
 }
 
 pub fn split_list(s: &str) -> Vec<String> {
@@ -149,7 +154,12 @@ pub fn scan(text: &str) -> Result<Vec<Pragma>, (usize, String)> {
                         + (after["pragma".len()..].len() - rest.len());
                     let col = (l.len() - t.len()) as u32 + 1;
                     let p = parse(text, omp_off + 3, end).map_err(|e| (pos, e))?;
-                    out.push(Pragma { line_start: pos, end, line: start_line, col, ..p });
+                    let p = Pragma { line_start: pos, end, line: start_line, col, ..p };
+                    // a plain `simd` is no construct for ompcl: the C compiler (and the OpenCL
+                    // compiler, in a kernel) sees the loop with its pragma, which they may ignore
+                    if !is_plain_simd(&p) {
+                        out.push(p);
+                    }
                     eol = end;
                 }
             }
@@ -179,9 +189,10 @@ fn lex(text: &str, start: usize, end: usize) -> Vec<(Tok, usize, usize)> {
         } else if c == '/' && i + 1 < end && b[i + 1] == b'*' {
             let j = text[i + 2..end].find("*/").map(|k| i + 2 + k + 2).unwrap_or(end);
             i = j;
-        } else if c.is_alphanumeric() || c == '_' {
+        } else if b[i].is_ascii_alphanumeric() || c == '_' || b[i] >= 0x80 {
+            // (bytes of non-ASCII characters stay inside the word: slices end on char boundaries)
             let s = i;
-            while i < end && ((b[i] as char).is_alphanumeric() || b[i] == b'_') {
+            while i < end && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80) {
                 i += 1;
             }
             v.push((Tok::Id(text[s..i].to_string()), s, i));
@@ -217,6 +228,13 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
             }
             _ => break,
         }
+    }
+    // `for simd`, `parallel for simd`: a worksharing loop (the vector hint is the C compiler's
+    // business); `simd` alone on a loop: see `scan`
+    let mut simd = false;
+    if i < toks.len() && toks[i].0 == Tok::Id("simd".into()) && directive.last().is_some_and(|d| d == "for") {
+        simd = true;
+        i += 1;
     }
     let mut unknown = None;
     if directive.is_empty() {
@@ -258,12 +276,35 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
             Tok::Punct(c) => return Err(format!("unexpected '{c}' in OpenMP directive")),
         }
     }
+    // default(firstprivate|private) (OpenMP 5.1, gcc 12 takes them): not ompcl's
+    if let Some(c) = clauses.iter().find(|c| {
+        c.name == "default" && matches!(c.arg.as_deref().map(str::trim), Some("firstprivate" | "private"))
+    }) {
+        unknown = Some(format!("default({})", c.arg.as_deref().unwrap_or("").trim()));
+    }
     if unknown.is_none() {
-        if let Some(c) = clauses.iter().find(|c| !KNOWN_CLAUSES.contains(&c.name.as_str())) {
+        if let Some(c) = clauses.iter().find(|c| {
+            let hint = simd && SIMD_HINTS.contains(&c.name.as_str());
+            !(KNOWN_CLAUSES.contains(&c.name.as_str()) || hint)
+        }) {
             unknown = Some(c.name.clone());
         }
     }
     Ok(Pragma { directive, dir_arg, clauses, line_start: 0, end: 0, line: 0, col: 0, unknown })
+}
+
+/// Clauses of `simd` that only describe vectorisation (no data-sharing meaning).
+const SIMD_HINTS: &[&str] = &["safelen", "simdlen", "aligned"];
+
+/// `#pragma omp simd` alone, with clauses that mean nothing more than vectorisation for a loop
+/// one thread runs in order (hints, `reduction`, `lastprivate`, `collapse`): the loop as written.
+pub fn is_plain_simd(p: &Pragma) -> bool {
+    p.directive.len() == 1
+        && p.directive[0] == "simd"
+        && p.clauses.iter().all(|c| {
+            SIMD_HINTS.contains(&c.name.as_str())
+                || matches!(c.name.as_str(), "reduction" | "lastprivate" | "collapse")
+        })
 }
 
 fn clause_allowed_as_directive(prev: &[String], w: &str) -> bool {

@@ -19,6 +19,7 @@ mod promote;
 mod races;
 mod sequence;
 mod types;
+mod validate;
 
 use constant::konst_flag;
 use host::{command_line_macros, kernel_call, sequence_call};
@@ -45,6 +46,43 @@ pub struct Output {
     /// With `pthreads`: a construct outside OpenMP 2.0 that ompcl's runtime cannot run
     /// (the driver then uses the C compiler's OpenMP for the whole program).
     pub needs_cc: Option<String>,
+    /// The source was not UTF-8: it was read as Latin-1 (one char per byte), and `host_c` /
+    /// `kernels` must be written back the same way (`host_bytes`, `kernel_bytes`).
+    pub latin1: bool,
+}
+
+/// A source file's text: UTF-8 if it is, else every byte as the char of the same value
+/// (Latin-1), which `encode` turns back into the same bytes. (C compilers take any bytes in
+/// comments and strings; ompcl must pass them through unchanged.)
+pub fn decode_source(bytes: Vec<u8>) -> (String, bool) {
+    match String::from_utf8(bytes) {
+        Ok(s) => (s, false),
+        Err(e) => (e.into_bytes().iter().map(|&b| b as char).collect(), true),
+    }
+}
+
+/// The bytes of text made by `decode_source` (generated code is ASCII).
+pub fn encode(s: &str, latin1: bool) -> Vec<u8> {
+    if !latin1 {
+        return s.as_bytes().to_vec();
+    }
+    let mut out = Vec::with_capacity(s.len());
+    for ch in s.chars() {
+        match u8::try_from(ch as u32) {
+            Ok(b) => out.push(b),
+            Err(_) => out.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+    }
+    out
+}
+
+impl Output {
+    pub fn host_bytes(&self) -> Vec<u8> {
+        encode(&self.host_c, self.latin1)
+    }
+    pub fn kernel_bytes(&self) -> Vec<u8> {
+        encode(&self.kernels, self.latin1)
+    }
 }
 
 impl Output {
@@ -57,6 +95,7 @@ impl Output {
             errors: true,
             regions: vec![],
             needs_cc: None,
+            latin1: false,
         }
     }
 }
@@ -97,7 +136,7 @@ impl<'a> Ctx<'a> {
             return self.text.to_string();
         }
         if !self.file_texts.contains_key(f) {
-            let t = std::fs::read_to_string(f).unwrap_or_default();
+            let t = std::fs::read(f).map(|b| decode_source(b).0).unwrap_or_default();
             self.file_texts.insert(f.to_string(), t);
         }
         self.file_texts[f].clone()
@@ -399,10 +438,13 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     clang::load()?;
     let abs = std::fs::canonicalize(file).map_err(|e| format!("{file}: {e}"))?;
     let file = abs.to_string_lossy().into_owned();
-    let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
+    let (text, latin1) = decode_source(std::fs::read(&file).map_err(|e| format!("{file}: {e}"))?);
     let mut diags = Vec::new();
     let mut args = opts.clang_args.clone();
     args.push("-D_OPENMP=200203".into());
+    // gcc (12, Debian 12's) only warns about what C99 removed and what clang 16+ makes errors:
+    // implicit function declarations and `int`, K&R-era conversions. ompcl reads what gcc builds.
+    args.extend(GCC_WARNINGS_NOT_ERRORS.iter().map(|w| format!("-Wno-error={w}")));
     // libclang reads an omp.h of ompcl's own (GCC's uses attributes clang rejects)
     // one folder per call: translations may run in several threads of one process (the tests)
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -412,7 +454,9 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     let _ = std::fs::write(inc.join("omp.h"), PARSE_OMP_H);
     args.push("-isystem".into());
     args.push(inc.to_string_lossy().into_owned());
-    let tu = clang::Tu::parse(&file, &args);
+    // a Latin-1 file is parsed as the UTF-8 text ompcl reads, so that libclang's offsets are
+    // offsets into `text`
+    let tu = clang::Tu::parse(&file, &args, if latin1 { Some(text.as_str()) } else { None });
     let _ = std::fs::remove_dir_all(&inc);
     let tu = tu?;
     let mut errors = false;
@@ -465,6 +509,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
                 errors: false,
                 regions: vec![],
                 needs_cc: Some(what),
+                latin1,
             });
         }
     }
@@ -503,7 +548,15 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         diags.extend(nesting);
         return Ok(Output::failed(diags));
     }
-    t.run(&tu, opts)
+    let invalid = t.validate(&tu);
+    if !invalid.is_empty() {
+        let mut diags = std::mem::take(&mut t.cx.diags);
+        diags.extend(invalid);
+        return Ok(Output::failed(diags));
+    }
+    let mut out = t.run(&tu, opts)?;
+    out.latin1 = latin1;
+    Ok(out)
 }
 
 impl<'a> Translator<'a> {
@@ -875,6 +928,7 @@ impl<'a> Translator<'a> {
             errors: false,
             regions: regions_out,
             needs_cc: None,
+            latin1: false,
         })
     }
 }
@@ -904,5 +958,18 @@ pub fn c_string(s: &str) -> String {
 
 const CL_PRELUDE: &str = "typedef char int8_t;\ntypedef uchar uint8_t;\ntypedef short int16_t;\ntypedef ushort uint16_t;\ntypedef int int32_t;\ntypedef uint uint32_t;\ntypedef long int64_t;\ntypedef ulong uint64_t;\n\
 #define sqrtf sqrt\n#define sinf sin\n#define cosf cos\n#define tanf tan\n#define expf exp\n#define logf log\n#define powf pow\n#define fabsf fabs\n#define floorf floor\n#define ceilf ceil\n#define fminf fmin\n#define fmaxf fmax\n#define fmodf fmod\n#define atanf atan\n#define atan2f atan2\n#define asinf asin\n#define acosf acos\n#define sinhf sinh\n#define coshf cosh\n#define tanhf tanh\n#define exp2f exp2\n#define log2f log2\n#define log10f log10\n#define cbrtf cbrt\n#define hypotf hypot\n#define roundf round\n#define truncf trunc\n#define copysignf copysign\n#define fmaf fma\n";
+
+/// clang diagnostics that are errors by default where gcc 12 warns.
+const GCC_WARNINGS_NOT_ERRORS: &[&str] = &[
+    "implicit-function-declaration",
+    "implicit-int",
+    "int-conversion",
+    "incompatible-pointer-types",
+    "incompatible-function-pointer-types",
+    "return-type",
+    "return-mismatch",
+    "deprecated-non-prototype",
+    "unknown-warning-option",
+];
 
 const PARSE_OMP_H: &str = include_str!("../runtime/omp.h");

@@ -366,11 +366,17 @@ fn c_errors_are_reported() {
     let e = txt(&o.stderr);
     assert!(e.contains("bad.c:2:11: error:"), "{e}");
     // an OpenMP loop that is not in canonical form is an error at the directive
-    std::fs::write(&src, "int main(void) {\n  int i, a[10];\n#pragma omp parallel for\n  for (i = 0; i != 10; i++) a[i] = i;\n  return a[3];\n}\n").unwrap();
+    std::fs::write(&src, "int main(void) {\n  int i, a[10];\n#pragma omp parallel for\n  for (i = 1; i < 10; i *= 2) a[i] = i;\n  return a[3];\n}\n").unwrap();
     let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg(&src).arg("-o").arg(w.join("bad")));
     assert!(!o.status.success());
     let e = txt(&o.stderr);
-    assert!(e.contains("bad.c:3:1: error: loop test is not <, <=, > or >="), "{e}");
+    assert!(e.contains("bad.c:3:1: error: loop increment is not canonical"), "{e}");
+    // `!=` (OpenMP 5.0) with a step other than 1 or -1: at the increment, as gcc
+    std::fs::write(&src, "int main(void) {\n  int i, a[10];\n#pragma omp parallel for\n  for (i = 0; i != 10; i += 2) a[i] = i;\n  return a[3];\n}\n").unwrap();
+    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg(&src).arg("-o").arg(w.join("bad")));
+    assert!(!o.status.success());
+    let e = txt(&o.stderr);
+    assert!(e.contains("bad.c:4:26: error: increment is not constant 1 or -1 for '!=' condition"), "{e}");
     let _ = std::fs::remove_dir_all(&w);
 }
 

@@ -11,7 +11,7 @@ use std::process::Command;
 fn inputs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut v = Vec::new();
-    for dir in ["tests/corpus", "examples"] {
+    for dir in ["tests/corpus", "examples", "tests/front"] {
         for e in std::fs::read_dir(root.join(dir)).expect("read inputs") {
             let p = e.expect("entry").path();
             if p.extension().is_some_and(|x| x == "c") {

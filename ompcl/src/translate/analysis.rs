@@ -138,6 +138,18 @@ impl<'a> Translator<'a> {
                                 if d.is_variadic() {
                                     return Err(format!("call to variadic function '{name}'"));
                                 }
+                                // a K&R definition is rewritten with a prototype for the kernel
+                                // (same values: the promoted argument converts back to the
+                                // parameter's type), if its parameters are numbers
+                                if knr_parameters(d, &self.cx.file_text(&d.range().0.file)).is_some()
+                                    && d.children()
+                                        .iter()
+                                        .any(|c| c.kind() == CXCursor_ParmDecl && !c.ty().is_arith())
+                                {
+                                    return Err(format!(
+                                        "function '{name}' has an old-style (K&R) definition with a parameter that is not a number"
+                                    ));
+                                }
                                 if d.result_ty().canonical().kind() == CXType_Pointer {
                                     return Err(format!("function '{name}' returns a pointer"));
                                 }
@@ -527,7 +539,21 @@ impl<'a> Translator<'a> {
         // the function's own name
         let name = f.spelling();
         let np = f.loc_spelling();
-        edits.push(Edit { start: np.off, end: np.off + name.len(), text: format!("ompcl_f_{name}") });
+        // C89's implicit `int` return type (`static sq(int x)`) is spelled out: OpenCL C is C99
+        let ftext0 = self.cx.file_text(&fs.file);
+        let implicit_int = np.file == fs.file
+            && np.off >= fs.off
+            && ftext0.get(fs.off..np.off).is_some_and(|h| {
+                !h.contains('*')
+                    && h.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).all(|w| {
+                        matches!(
+                            w,
+                            "" | "static" | "extern" | "inline" | "__inline" | "__inline__" | "register"
+                        )
+                    })
+            });
+        let int = if implicit_int { "int " } else { "" };
+        edits.push(Edit { start: np.off, end: np.off + name.len(), text: format!("{int}ompcl_f_{name}") });
         let body = f
             .children()
             .into_iter()
@@ -536,7 +562,27 @@ impl<'a> Translator<'a> {
         let bstart = body.range().0.off;
         let ftext = self.cx.file_text(&fs.file);
         let globals = self.func_globals.get(&key_of(&f)).cloned().unwrap_or_default();
-        if !globals.is_empty() {
+        let knr = knr_parameters(f, &ftext);
+        if let Some(open) = knr {
+            // `f(a, b) int a; float b; {` -> `f(int a, float b[, globals]) {`
+            let mut ps = Vec::new();
+            for c in f.children().into_iter().filter(|c| c.kind() == CXCursor_ParmDecl) {
+                ps.push(self.types.declr(c.ty(), &c.spelling())?);
+            }
+            for (g, w) in &globals {
+                let (ty, n) = (g.ty(), g.spelling());
+                self.types.note(ty, 0)?;
+                ps.push(if ty.is_array() {
+                    let e = ty.canonical().elem();
+                    let inner = if e.is_array() { format!("(*{n})") } else { format!("*{n}") };
+                    let space = self.function_global_space(g, *w);
+                    format!("{space} {}", self.types.declr(e, &inner)?)
+                } else {
+                    self.types.declr(ty, &n)?
+                });
+            }
+            edits.push(Edit { start: open, end: bstart, text: format!("({}) ", ps.join(", ")) });
+        } else if !globals.is_empty() {
             // the globals become trailing parameters (same names: the body is unchanged)
             let mut ps = Vec::new();
             for (g, w) in &globals {
@@ -571,6 +617,30 @@ impl<'a> Translator<'a> {
         }
         Ok((format!("{};\n", head.trim_end()), format!("{all}\n")))
     }
+}
+
+/// `f(a, b) int a; float b; { ... }` (a declaration list between the parameters and the body):
+/// the offset of the parameter list's `(`.
+fn knr_parameters(f: Node, ftext: &str) -> Option<usize> {
+    let np = f.loc_spelling();
+    let body = f.children().into_iter().find(|c| c.kind() == CXCursor_CompoundStmt)?;
+    let bstart = body.range().0.off;
+    let head = ftext.get(np.off..bstart)?;
+    let open = head.find('(')?;
+    let mut depth = 0;
+    for (i, c) in head[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return head[open + i..].contains(';').then_some(np.off + open);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The globals a kernel function uses (its outside variables `fv`), each with whether the function

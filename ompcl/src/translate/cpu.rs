@@ -71,8 +71,13 @@ fn shadows(k: usize, p: &Pragma, skip: &[String]) -> Result<Shadow, String> {
             "^" => ("0", format!("*__rd_{x}_{k} ^ {x}")),
             "&&" => ("1", format!("*__rd_{x}_{k} && {x}")),
             "||" => ("0", format!("*__rd_{x}_{k} || {x}")),
+            // max/min (OpenMP 3.1): each copy starts at the original value, which changes
+            // nothing (max(orig, max(orig, v...)) = max(orig, v...)) and needs no type's limits
+            "max" => ("*__rd_ORIG", format!("(*__rd_{x}_{k} > {x} ? *__rd_{x}_{k} : {x})")),
+            "min" => ("*__rd_ORIG", format!("(*__rd_{x}_{k} < {x} ? *__rd_{x}_{k} : {x})")),
             o => return Err(format!("unknown reduction operator '{o}'")),
         };
+        let ident = if ident == "*__rd_ORIG" { format!("*__rd_{x}_{k}") } else { ident.to_string() };
         let _ = write!(
             sh.prolog,
             "__typeof__({x}) *__rd_{x}_{k} = &{x}; __typeof__({x}) {x} = (__typeof__({x}))({ident}); "
@@ -134,13 +139,38 @@ impl<'a> Translator<'a> {
         let lv = li.loopvar.spelling();
         let lastp = p.list("lastprivate");
         let lv_last = lastp.contains(&lv);
-        let skip: Vec<String> = vec![lv.clone()];
+        // collapse(n): the CPU version spreads the outer loop only; the inner loop variables are
+        // private, as OpenMP makes them
+        let ncollapse =
+            p.clause("collapse").and_then(|c| c.arg.as_deref()?.trim().parse::<usize>().ok()).unwrap_or(1);
+        let mut inner_vars: Vec<(String, bool)> = Vec::new();
+        let mut cur = li.body;
+        for _ in 1..ncollapse {
+            let st = strip(cur);
+            let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
+            if kids.len() != 1 || kids[0].kind() != CXCursor_ForStmt {
+                return Err("collapse: the loops are not perfectly nested".into());
+            }
+            let inner = self.parse_loop(kids[0])?;
+            inner_vars.push((inner.loopvar.spelling(), inner.in_init));
+            cur = inner.body;
+        }
+        // the loop variables get their own private copies below (a `private(j)` of an inner
+        // loop variable must not declare it twice); a lastprivate inner variable is copied out
+        // with the other lastprivate variables: after the sequentially last iteration it holds
+        // its value after its loop, as in the program run sequentially
+        let mut skip: Vec<String> = vec![lv.clone()];
+        for (iv, _) in &inner_vars {
+            if !lastp.contains(iv) {
+                skip.push(iv.clone());
+            }
+        }
         let sh = shadows(k, p, &skip)?;
         let (sched, chunk) = sched_of(p);
         let ordered = p.clause("ordered").is_some();
         let nowait = p.clause("nowait").is_some();
         let mut open = format!(
-            "{{ long long __lb_{k} = (long long)({}), __ub_{k} = (long long)({}), __st_{k} = (long long)({}); long long __n_{k} = {}; ",
+            "{{ long long __lb_{k} = (long long)({}), __ub_{k} = (long long)({}), __st_{k} = (long long)({}); long long __n_{k} = {}; long long __it_{k}; ",
             li.lb,
             li.ub,
             li.step,
@@ -155,36 +185,20 @@ impl<'a> Translator<'a> {
             let _ = write!(open, "__typeof__({lv}) {lv}; ");
         }
         open.push_str(&sh.prolog);
-        // collapse(n): the CPU version spreads the outer loop only; the inner loop variables are
-        // private, as OpenMP makes them
-        let ncollapse =
-            p.clause("collapse").and_then(|c| c.arg.as_deref()?.trim().parse::<usize>().ok()).unwrap_or(1);
-        let mut cur = li.body;
-        for _ in 1..ncollapse {
-            let st = strip(cur);
-            let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
-            if kids.len() != 1 || kids[0].kind() != CXCursor_ForStmt {
-                return Err("collapse: the loops are not perfectly nested".into());
-            }
-            let inner = self.parse_loop(kids[0])?;
-            let iv = inner.loopvar.spelling();
-            if lastp.contains(&iv) {
-                return Err(format!("lastprivate({iv}) of a collapsed inner loop is not supported"));
-            }
-            if !inner.in_init {
+        for (iv, in_init) in &inner_vars {
+            if !in_init && !lastp.contains(iv) {
                 let _ = write!(open, "__typeof__({iv}) {iv}; ");
             }
-            cur = inner.body;
         }
         let _ = write!(
             open,
             "ompc_ws __ws_{k}; long long __lo_{k}, __hi_{k}; ompc_for_init(&__ws_{k}, __n_{k}, {sched}, {chunk}, {}); while (ompc_for_next(&__ws_{k}, &__lo_{k}, &__hi_{k})) {{ ",
-            ordered as i32
+            if ordered && ncollapse > 1 { 2 } else { ordered as i32 }
         );
         let (fs, _) = lp.range();
         let (bs, _) = li.body.range();
         let header = format!(
-            "for (long long __it_{k} = __lo_{k}; __it_{k} < __hi_{k}; __it_{k}++) {{ {lv} = (__typeof__({lv}))(__lb_{k} + __it_{k} * __st_{k}); {}",
+            "for (__it_{k} = __lo_{k}; __it_{k} < __hi_{k}; __it_{k}++) {{ {lv} = (__typeof__({lv}))(__lb_{k} + __it_{k} * __st_{k}); {}",
             if ordered { format!("__ws_{k}.it = __it_{k}; ") } else { String::new() }
         );
         let hedit = Self::he(fs.off, bs.off, header, 0);
@@ -239,7 +253,7 @@ impl<'a> Translator<'a> {
             n += 1;
         }
         let open = format!(
-            "{{ {}ompc_ws __ws_{k}; long long __lo_{k}, __hi_{k}; ompc_for_init(&__ws_{k}, {n}, 2, 1, 0); while (ompc_for_next(&__ws_{k}, &__lo_{k}, &__hi_{k})) {{ for (long long __it_{k} = __lo_{k}; __it_{k} < __hi_{k}; __it_{k}++) switch (__it_{k}) ",
+            "{{ {}ompc_ws __ws_{k}; long long __lo_{k}, __hi_{k}, __it_{k}; ompc_for_init(&__ws_{k}, {n}, 2, 1, 0); while (ompc_for_next(&__ws_{k}, &__lo_{k}, &__hi_{k})) {{ for (__it_{k} = __lo_{k}; __it_{k} < __hi_{k}; __it_{k}++) switch (__it_{k}) ",
             sh.prolog
         );
         let mut close = String::from(" ");

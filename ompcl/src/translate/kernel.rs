@@ -771,7 +771,11 @@ impl<'a> Translator<'a> {
         };
         if !matches!(
             cmp,
-            CXBinaryOperator_LT | CXBinaryOperator_LE | CXBinaryOperator_GT | CXBinaryOperator_GE
+            CXBinaryOperator_LT
+                | CXBinaryOperator_LE
+                | CXBinaryOperator_GT
+                | CXBinaryOperator_GE
+                | CXBinaryOperator_NE
         ) {
             return Err("loop test is not <, <=, > or >=".into());
         }
@@ -817,6 +821,14 @@ impl<'a> Translator<'a> {
             }
             _ => return Err("loop increment is not canonical".into()),
         };
+        // `!=` (OpenMP 5.0, steps 1 and -1 only): the loop is `<` (up) or `>` (down)
+        if cmp == CXBinaryOperator_NE {
+            cmp = match step.as_str() {
+                "1" => CXBinaryOperator_LT,
+                "-1" => CXBinaryOperator_GT,
+                _ => return Err("increment is not constant 1 or -1 for '!=' condition".into()),
+            };
+        }
         let lb = txt(lb_node);
         let ub = txt(ub_node);
         Ok(LoopInfo { loopvar, init, body, lb, ub, step, cmp, in_init: init.kind() == CXCursor_DeclStmt })
