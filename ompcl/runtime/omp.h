@@ -36,4 +36,16 @@ extern int omp_get_level(void);
 extern int omp_get_ancestor_thread_num(int);
 extern int omp_get_team_size(int);
 extern int omp_get_active_level(void);
+/* OpenMP 4.5 devices (runtime/rt_target.c) */
+extern int omp_get_num_devices(void);
+extern int omp_get_default_device(void);
+extern void omp_set_default_device(int);
+extern int omp_is_initial_device(void);
+extern int omp_get_initial_device(void);
+extern int omp_get_num_teams(void);
+extern int omp_get_team_num(void);
+extern void *omp_target_alloc(__SIZE_TYPE__, int);
+extern void omp_target_free(void *, int);
+extern int omp_target_is_present(const void *, int);
+extern int omp_target_memcpy(void *, const void *, __SIZE_TYPE__, __SIZE_TYPE__, __SIZE_TYPE__, int, int);
 #endif

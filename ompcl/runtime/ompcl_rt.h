@@ -59,6 +59,23 @@ ssize_t ompcl_pread(int fd, void *p, size_t n, off_t off);
 /* tell the runtime the host wrote [p, p+n) (done automatically by page protection) */
 void ompcl_host_wrote(void *p, size_t n);
 
+/* ---- OpenMP 4.5 device data environment (rt_target.c) ---- */
+typedef struct ompcl_map {
+    void *addr;  /* host address of the mapped storage (array, section) */
+    size_t size; /* bytes */
+    int type;    /* OMPCL_MAP_* bits */
+} ompcl_map;
+enum { OMPCL_MAP_TO = 1, OMPCL_MAP_FROM = 2, OMPCL_MAP_RELEASE = 8, OMPCL_MAP_DELETE = 16, OMPCL_MAP_ALWAYS = 32 };
+/* 1: the construct uses the OpenCL device; 0: the host (no device, if(false), device(initial)) */
+int ompcl_target_device(ompcl_module *m, int line, long long dev, int ifc);
+void ompcl_target_map_enter(int d, ompcl_map *mp, int n);
+void ompcl_target_map_exit(int d, ompcl_map *mp, int n);
+void ompcl_target_update(int d, ompcl_map *mp, int n);
+/* a target region that runs on the host while data is on the device: device copies -> host,
+   and back afterwards */
+void ompcl_target_host_begin(int d);
+void ompcl_target_host_end(int d);
+
 /* ---- CPU versions: ompcl's OpenMP runtime on pthreads (OMPCL_PTHREADS builds) ---- */
 typedef struct ompc_ws {
     long long n, chunk, k, it, executed;

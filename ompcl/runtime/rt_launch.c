@@ -389,7 +389,10 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
                 failname = "";
                 break;
             }
-            if (!b->mem || b->dirty || !b->big || !b->prot || b->plo > b->base || b->base + b->size > b->phi) {
+            if (b->held) {
+                /* in a target data environment: the device copy is current (rt_target.c) */
+                if (!b->mem) { ok = 0; failname = "clCreateBuffer"; break; }
+            } else if (!b->mem || b->dirty || !b->big || !b->prot || b->plo > b->base || b->base + b->size > b->phi) {
                 if (sync_to_device(b)) { ok = 0; failname = "clCreateBuffer/clEnqueueWriteBuffer"; break; }
             }
             cl_long off = (char *)x->addr - b->base;
@@ -481,12 +484,13 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
         pthread_mutex_lock(&g_lock);
         for (int j = 0; j < nu && ok; j++) {
             blk *b = u[j].b;
-            if (u[j].written && groups > 0) {
+            if (u[j].written && groups > 0 && !b->held) {
                 unprotect(b);
                 if (rd(b->mem, 0, b->size, b->base)) { ok = 0; failname = "clEnqueueReadBuffer"; }
             }
         }
-        for (int j = 0; j < nu && ok; j++) protect(u[j].b);
+        for (int j = 0; j < nu && ok; j++)
+            if (!u[j].b->held) protect(u[j].b);
         pthread_mutex_unlock(&g_lock);
     }
     for (int i = 0; i < na; i++)

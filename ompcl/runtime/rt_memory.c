@@ -8,6 +8,8 @@ typedef struct blk {
     volatile int dirty;     /* host wrote the protected part since the last sync */
     volatile int prot;      /* pages currently read-only */
     int big, is_global, bigslot;
+    int held;               /* mapped by OpenMP 4.5 data constructs (rt_target.c): the device copy
+                               is the current one; launches neither send nor copy it back */
     struct blk *next;
 } blk;
 

@@ -71,6 +71,14 @@ impl Pragma {
                 "taskwait" | "taskyield" | "taskgroup_end" | "cancel" | "cancellation" | "scan" | "depobj"
             );
         }
+        if matches!(self.directive.first().map(|s| s.as_str()), Some("declare") | Some("end")) {
+            return false;
+        }
+        if self.directive.first().map(|s| s.as_str()) == Some("target")
+            && matches!(self.directive.get(1).map(|s| s.as_str()), Some("enter") | Some("exit") | Some("update"))
+        {
+            return false;
+        }
         !matches!(
             self.directive.first().map(|s| s.as_str()),
             Some("barrier") | Some("flush") | Some("threadprivate")
@@ -100,6 +108,26 @@ const KNOWN_CLAUSES: &[&str] = &[
     "collapse",
 ];
 
+/// Clauses of the OpenMP 4.5 device constructs (translated by translate/target.rs).
+pub const TARGET_CLAUSES: &[&str] = &[
+    "map",
+    "device",
+    "depend",
+    "is_device_ptr",
+    "use_device_ptr",
+    "num_teams",
+    "thread_limit",
+    "dist_schedule",
+    "defaultmap",
+    "to",
+    "from",
+    "link",
+    "simdlen",
+    "safelen",
+    "aligned",
+    "linear",
+];
+
 const DIRECTIVES: &[&str] = &[
     "parallel",
     "for",
@@ -113,6 +141,17 @@ const DIRECTIVES: &[&str] = &[
     "flush",
     "ordered",
     "threadprivate",
+    // OpenMP 4.5 device constructs (translate/target.rs)
+    "target",
+    "teams",
+    "distribute",
+    "simd",
+    "data",
+    "enter",
+    "exit",
+    "update",
+    "declare",
+    "end",
 ];
 
 /// Find every `#pragma omp` in `text` (a whole file). Lines continued with a backslash are joined.
@@ -237,6 +276,22 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
         }
         unknown = Some(directive.join(" "));
     }
+    if unknown.is_none()
+        && (directive == ["declare"] || directive == ["end"] || directive == ["end", "declare"])
+    {
+        // `declare simd`, `declare reduction(...)` ...: not device constructs
+        unknown = Some(directive.join(" "));
+        while i < toks.len() {
+            match &toks[i].0 {
+                Tok::Id(w) if i + 1 >= toks.len() || toks[i + 1].0 != Tok::Punct('(') => {
+                    directive.push(w.clone());
+                    i += 1;
+                }
+                _ => break,
+            }
+        }
+        unknown = Some(directive.join(" ")).or(unknown);
+    }
     let mut clauses = Vec::new();
     while i < toks.len() {
         match &toks[i].0 {
@@ -258,8 +313,13 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
             Tok::Punct(c) => return Err(format!("unexpected '{c}' in OpenMP directive")),
         }
     }
-    if unknown.is_none() {
+    if unknown.is_none() && !is_device_construct(&directive) {
         if let Some(c) = clauses.iter().find(|c| !KNOWN_CLAUSES.contains(&c.name.as_str())) {
+            unknown = Some(c.name.clone());
+        }
+    } else if unknown.is_none() {
+        let known = |n: &str| KNOWN_CLAUSES.contains(&n) || TARGET_CLAUSES.contains(&n);
+        if let Some(c) = clauses.iter().find(|c| !known(c.name.as_str())) {
             unknown = Some(c.name.clone());
         }
     }
@@ -267,11 +327,32 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
 }
 
 fn clause_allowed_as_directive(prev: &[String], w: &str) -> bool {
-    match prev.len() {
-        0 => true,
-        1 => prev[0] == "parallel" && (w == "for" || w == "sections"),
+    let Some(last) = prev.last() else {
+        // a directive starts with a word that may start one
+        return !matches!(w, "data" | "enter" | "exit" | "update");
+    };
+    match last.as_str() {
+        "parallel" => w == "for" || (w == "sections" && prev.len() == 1),
+        "for" | "distribute" if w == "simd" => true,
+        "distribute" => w == "parallel",
+        "teams" => w == "distribute",
+        "target" if prev.len() == 1 => {
+            matches!(w, "teams" | "parallel" | "simd" | "data" | "enter" | "exit" | "update")
+        }
+        "target" => false,
+        "enter" | "exit" => w == "data",
+        "declare" => w == "target",
+        "end" => w == "declare",
         _ => false,
     }
+}
+
+/// An OpenMP 4.x device construct: `target ...`, `teams ...`, `distribute ...`, `simd`, `for simd`,
+/// `declare target`, `end declare target`.
+pub fn is_device_construct(directive: &[String]) -> bool {
+    let d0 = directive.first().map(String::as_str).unwrap_or("");
+    matches!(d0, "target" | "teams" | "distribute" | "simd" | "declare" | "end")
+        || directive.iter().any(|w| w == "simd")
 }
 
 fn paren(text: &str, toks: &[(Tok, usize, usize)], open: usize) -> Result<(String, usize), String> {

@@ -16,6 +16,7 @@ mod host;
 mod kernel;
 mod races;
 mod sequence;
+mod target;
 mod types;
 
 use constant::konst_flag;
@@ -276,6 +277,8 @@ const CL_BUILTINS: &[&str] = &[
     "fma",
     "fmaf",
     "rsqrt",
+    // OpenMP's device queries (OpenCL C macros of the prelude)
+    "omp_is_initial_device",
 ];
 
 const CL_RESERVED: &[&str] = &[
@@ -377,6 +380,9 @@ struct Translator<'a> {
     constant_sizes: BTreeMap<String, usize>,
     /// kernel id -> the global arrays it takes as parameters (candidates for __constant)
     kernel_constants: BTreeMap<usize, Vec<String>>,
+    /// while a `target` region's kernels are made: the local arrays they use (name, written),
+    /// mapped implicitly (see target.rs)
+    in_target: Option<Vec<(String, bool)>>,
 }
 
 pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
@@ -435,9 +441,17 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         .flat_map(|p| p.dir_arg.as_deref().map(pragma::split_list).unwrap_or_default())
         .collect();
     if opts.pthreads {
-        let unknown = pragmas.iter().find(|p| p.unknown.is_some() || p.clause("copyprivate").is_some());
+        let unknown = pragmas.iter().find(|p| {
+            p.unknown.is_some() || p.clause("copyprivate").is_some() || pragma::is_device_construct(&p.directive)
+        });
         if let Some(p) = unknown {
-            let what = p.unknown.clone().unwrap_or_else(|| "copyprivate".into());
+            let what = p.unknown.clone().unwrap_or_else(|| {
+                if p.clause("copyprivate").is_some() {
+                    "copyprivate".into()
+                } else {
+                    p.name()
+                }
+            });
             let msg = format!(
                 "{file}:{}:{}: warning: '{what}' is not OpenMP 2.0 (or not supported by ompcl's CPU runtime): the CPU versions of this program use the C compiler's OpenMP (-fopenmp)",
                 p.line, p.col
@@ -476,6 +490,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         not_constant: HashSet::new(),
         constant_sizes: BTreeMap::new(),
         kernel_constants: BTreeMap::new(),
+        in_target: None,
     };
     t.associate(&tu);
     let nesting = {
@@ -542,7 +557,8 @@ impl<'a> Translator<'a> {
 
         // outermost parallel regions
         let mut regions: Vec<Region> = Vec::new();
-        let mut covered: Vec<(usize, usize)> = Vec::new();
+        // parallel regions inside target regions are part of those (target.rs)
+        let mut covered: Vec<(usize, usize)> = self.target_ranges();
         for i in 0..self.cx.pragmas.len() {
             let p = &self.cx.pragmas[i];
             if p.directive[0] != "parallel" {
@@ -648,6 +664,9 @@ impl<'a> Translator<'a> {
             host_edits.push(HEdit { start: p.line_start, end: p.line_start, text: pre, order: -1000 });
             host_edits.push(HEdit { start: e, end: e, text: post, order: 1000 });
         }
+
+        // OpenMP 4.5 device constructs
+        self.target_pass(tu, &mut host_edits, &mut kernels, &mut regions_out, &mut offloaded);
 
         // wrap allocation and I/O calls
         let mut seen = HashSet::new();
@@ -884,6 +903,6 @@ pub fn c_string(s: &str) -> String {
 }
 
 const CL_PRELUDE: &str = "typedef char int8_t;\ntypedef uchar uint8_t;\ntypedef short int16_t;\ntypedef ushort uint16_t;\ntypedef int int32_t;\ntypedef uint uint32_t;\ntypedef long int64_t;\ntypedef ulong uint64_t;\n\
-#define sqrtf sqrt\n#define sinf sin\n#define cosf cos\n#define tanf tan\n#define expf exp\n#define logf log\n#define powf pow\n#define fabsf fabs\n#define floorf floor\n#define ceilf ceil\n#define fminf fmin\n#define fmaxf fmax\n#define fmodf fmod\n#define atanf atan\n#define atan2f atan2\n#define asinf asin\n#define acosf acos\n#define sinhf sinh\n#define coshf cosh\n#define tanhf tanh\n#define exp2f exp2\n#define log2f log2\n#define log10f log10\n#define cbrtf cbrt\n#define hypotf hypot\n#define roundf round\n#define truncf trunc\n#define copysignf copysign\n#define fmaf fma\n";
+#define sqrtf sqrt\n#define sinf sin\n#define cosf cos\n#define tanf tan\n#define expf exp\n#define logf log\n#define powf pow\n#define fabsf fabs\n#define floorf floor\n#define ceilf ceil\n#define fminf fmin\n#define fmaxf fmax\n#define fmodf fmod\n#define atanf atan\n#define atan2f atan2\n#define asinf asin\n#define acosf acos\n#define sinhf sinh\n#define coshf cosh\n#define tanhf tanh\n#define exp2f exp2\n#define log2f log2\n#define log10f log10\n#define cbrtf cbrt\n#define hypotf hypot\n#define roundf round\n#define truncf trunc\n#define copysignf copysign\n#define fmaf fma\n#define omp_is_initial_device() 0\n";
 
 const PARSE_OMP_H: &str = include_str!("../runtime/omp.h");

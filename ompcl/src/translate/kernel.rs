@@ -226,7 +226,15 @@ impl<'a> Translator<'a> {
                         }
                         // an array parameter is a pointer (`float C[N][M]` is `float (*C)[M]`):
                         // its block is found in the allocation table, never sized by `sizeof`
-                        if v.global
+                        if self.in_target.is_some() && !v.global && v.decl.kind() != CXCursor_ParmDecl {
+                            // in a `target` region a local array is mapped (explicitly or
+                            // implicitly): the runtime's present table knows its block
+                            let w = v.written_through || v.assigned || local_ptr_writes;
+                            if let Some(t) = self.in_target.as_mut() {
+                                t.push((n.to_string(), w));
+                            }
+                            VK::Buf
+                        } else if v.global
                             || c.kind() == CXType_IncompleteArray
                             || v.decl.kind() == CXCursor_ParmDecl
                         {
