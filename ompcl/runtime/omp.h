@@ -48,4 +48,10 @@ extern void *omp_target_alloc(__SIZE_TYPE__, int);
 extern void omp_target_free(void *, int);
 extern int omp_target_is_present(const void *, int);
 extern int omp_target_memcpy(void *, const void *, __SIZE_TYPE__, __SIZE_TYPE__, __SIZE_TYPE__, int, int);
+/* declared for the parse; not provided by ompcl's runtime (the C compiler's libgomp has them) */
+extern int omp_target_memcpy_rect(void *, const void *, __SIZE_TYPE__, int, const __SIZE_TYPE__ *,
+                                  const __SIZE_TYPE__ *, const __SIZE_TYPE__ *, const __SIZE_TYPE__ *,
+                                  const __SIZE_TYPE__ *, int, int);
+extern int omp_target_associate_ptr(const void *, const void *, __SIZE_TYPE__, __SIZE_TYPE__, int);
+extern int omp_target_disassociate_ptr(const void *, int);
 #endif

@@ -177,6 +177,10 @@ fn build(
     let pthreads = opts.pthreads;
     let omp_flags: Vec<String> = if pthreads {
         vec!["-D_OPENMP=200203".into(), format!("-I{}", tmp.join("ompinc").display())]
+    } else if cc_is_gcc() {
+        // ompcl does the offloading (target regions): GCC's own offload compilers stay out, its
+        // target regions are the host fallback
+        vec!["-fopenmp".into(), "-foffload=disable".into()]
     } else {
         vec!["-fopenmp".into()]
     };
@@ -267,7 +271,7 @@ fn build(
         // the outlined regions are nested functions; their trampolines live on the stack
         cmd.arg("-Wl,-z,execstack");
     } else {
-        cmd.arg("-fopenmp");
+        cmd.args(&omp_flags);
     }
     cmd.args(&objs)
         .arg(&rt_o)
@@ -278,6 +282,14 @@ fn build(
         return Ok(1);
     }
     Ok(0)
+}
+
+fn cc_is_gcc() -> bool {
+    Command::new("cc")
+        .arg("--version")
+        .output()
+        .map(|o| !String::from_utf8_lossy(&o.stdout).contains("clang"))
+        .unwrap_or(false)
 }
 
 fn exec(cmd: &mut Command, verbose: bool) -> Result<bool, String> {

@@ -245,7 +245,8 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
                 directive.push(w.clone());
                 i += 1;
                 // critical(name), flush(list), threadprivate(list)
-                if matches!(w.as_str(), "critical" | "flush" | "threadprivate")
+                let declare_target = directive.len() == 2 && directive[0] == "declare" && w == "target";
+                if (matches!(w.as_str(), "critical" | "flush" | "threadprivate") || declare_target)
                     && i < toks.len()
                     && toks[i].0 == Tok::Punct('(')
                 {

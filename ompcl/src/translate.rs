@@ -383,6 +383,8 @@ struct Translator<'a> {
     /// while a `target` region's kernels are made: the local arrays they use (name, written),
     /// mapped implicitly (see target.rs)
     in_target: Option<Vec<(String, bool)>>,
+    /// the next kernel is a target region's sequential body (one work-item)
+    target_single: bool,
 }
 
 pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
@@ -491,6 +493,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         constant_sizes: BTreeMap::new(),
         kernel_constants: BTreeMap::new(),
         in_target: None,
+        target_single: false,
     };
     t.associate(&tu);
     let nesting = {

@@ -48,7 +48,9 @@ impl<'a> Translator<'a> {
         clauses: Vec<Pragma>,
         lp: Node,
     ) -> Result<KernelOut, String> {
-        if lp.kind() != CXCursor_ForStmt {
+        // a `target` region's sequential body: one work-item runs it (target.rs)
+        let single = self.target_single;
+        if lp.kind() != CXCursor_ForStmt && !single {
             return Err("'parallel for' not followed by a for loop".into());
         }
         for c in &clauses {
@@ -66,7 +68,20 @@ impl<'a> Translator<'a> {
         let reductions: Vec<(String, String)> = clauses.iter().flat_map(|c| c.reductions()).collect();
         let ifcond = clauses.iter().find_map(|c| c.clause("if").and_then(|x| x.arg.clone()));
 
-        let LoopInfo { loopvar, init, body, lb, ub, step, cmp, .. } = self.parse_loop(lp)?;
+        let LoopInfo { loopvar, init, body, lb, ub, step, cmp, .. } = if single {
+            LoopInfo {
+                loopvar: Node(unsafe { clang_getNullCursor() }),
+                init: lp,
+                body: lp,
+                lb: "0".into(),
+                ub: "1".into(),
+                step: "1".into(),
+                cmp: CXBinaryOperator_LT,
+                in_init: false,
+            }
+        } else {
+            self.parse_loop(lp)?
+        };
         // collapse(n): the n nested loops become one flattened index space when they are
         // rectangular (bounds computable on the host before the loop); else only the outer loop
         // is spread over work-items and the inner loop variables are private, as OpenMP makes them
@@ -76,6 +91,7 @@ impl<'a> Translator<'a> {
             .map(|a| a.trim().parse::<usize>().map_err(|_| format!("collapse({a}): not a constant")))
             .transpose()?
             .unwrap_or(1);
+        let ncollapse = if single { 1 } else { ncollapse };
         let mut collapsed: Vec<LoopInfo> = Vec::new(); // inner loops merged into the index space
         let mut inner_private: Vec<Node> = Vec::new(); // their loop variables
         let mut body = body;
@@ -113,7 +129,7 @@ impl<'a> Translator<'a> {
         // no collapse: when the loop's whole body is a rectangular loop whose iterations are
         // independent, work-items take (i, j) pairs (or whole rows if pointers alias at run time)
         let mut auto_flat = false;
-        if ncollapse == 1 && reductions.is_empty() && lastprivate.is_empty() {
+        if ncollapse == 1 && reductions.is_empty() && lastprivate.is_empty() && !single {
             let st = strip(body);
             let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
             let (ls, le) = lp.range();
@@ -149,8 +165,9 @@ impl<'a> Translator<'a> {
         }
         let lvname = loopvar.spelling();
         let lvty = loopvar.ty();
-        if !lvty.is_arith()
-            || matches!(lvty.canonical().kind(), CXType_Float | CXType_Double | CXType_LongDouble)
+        if !single
+            && (!lvty.is_arith()
+                || matches!(lvty.canonical().kind(), CXType_Float | CXType_Double | CXType_LongDouble))
         {
             return Err("loop variable is not an integer".into());
         }
@@ -178,7 +195,7 @@ impl<'a> Translator<'a> {
                 let p = d.loc();
                 (p.file == file && p.off >= bs && p.off < be) || privs.contains(&d.spelling())
             };
-            if let Some(a) = races::racy_write(body, &par_vars, &skip, &local) {
+            if let Some(a) = races::racy_write(body, &par_vars, &skip, &local).filter(|_| !single) {
                 return Err(format!(
                     "every iteration writes '{a}[...]' at an index that does not depend on the loop variable (a data race in the program: its result depends on the schedule)"
                 ));
@@ -467,8 +484,12 @@ impl<'a> Translator<'a> {
                 locks.len()
             ));
         }
-        self.types.note(lvty, 0)?;
-        let lvdecl = self.types.declr(lvty, &lvname)?;
+        let lvdecl = if single {
+            String::new()
+        } else {
+            self.types.note(lvty, 0)?;
+            self.types.declr(lvty, &lvname)?
+        };
         let body_text = render(self.cx.text, &edits, bs, be);
         let mut k = String::new();
         let _ = writeln!(
@@ -502,6 +523,8 @@ impl<'a> Translator<'a> {
                 self.types.base(ty)?
             ));
             inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
+        } else if single {
+            k.push_str("  if (__gid < __n) {\n");
         } else if collapsed.is_empty() {
             let _ = writeln!(
                 k,

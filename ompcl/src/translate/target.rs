@@ -322,6 +322,24 @@ impl<'a> Translator<'a> {
                 }
             }
         }
+        v.extend(self.declare_target_ranges());
+        v
+    }
+
+    /// `declare target` ... `end declare target`: device code the C compiler also builds for its
+    /// offload targets; regions in it are left to the C compiler
+    fn declare_target_ranges(&self) -> Vec<(usize, usize)> {
+        let mut v = Vec::new();
+        let mut open = None;
+        for p in &self.cx.pragmas {
+            if p.is(&["declare", "target"]) && p.dir_arg.is_none() && p.clauses.is_empty() {
+                open = open.or(Some(p.line_start));
+            } else if p.is(&["end", "declare", "target"]) {
+                if let Some(s) = open.take() {
+                    v.push((s, p.end));
+                }
+            }
+        }
         v
     }
 
@@ -335,9 +353,13 @@ impl<'a> Translator<'a> {
     ) {
         let file = self.cx.file.clone();
         let mut outer: Vec<(usize, usize)> = Vec::new();
+        let declare = self.declare_target_ranges();
         for i in 0..self.cx.pragmas.len() {
             let p = self.cx.pragmas[i].clone();
             if p.directive[0] != "target" {
+                continue;
+            }
+            if declare.iter().any(|&(s, de)| p.line_start >= s && p.line_start < de) {
                 continue;
             }
             let nl = self.cx.text[p.line_start..p.end].matches('\n').count();
@@ -377,7 +399,9 @@ impl<'a> Translator<'a> {
                     );
                     host_edits.push(HEdit { start: p.line_start, end: p.line_start, text: pre, order: -1000 });
                     let post = format!(" ompcl_target_map_exit(__ompcl_dd{i}, __ompcl_dm{i}, {n}); }}");
-                    host_edits.push(HEdit { start: e, end: e, text: post, order: 1000 });
+                    // after the closing text of what it holds ending at the same place (inner first)
+                    let order = 1001 + (e - p.line_start).min(1 << 30) as i32;
+                    host_edits.push(HEdit { start: e, end: e, text: post, order });
                 }
                 _ => {
                     let Some(&(_, _, e)) = self.cx.assoc.get(&i) else {
@@ -489,7 +513,8 @@ impl<'a> Translator<'a> {
             }
         }
         host_edits.push(HEdit { start: p.line_start, end: p.line_start, text: pre, order: -1000 });
-        host_edits.push(HEdit { start: e, end: e, text: post, order: 1000 });
+        // before the closing text of a parallel region or data construct ending at the same place
+        host_edits.push(HEdit { start: e, end: e, text: post, order: 999 });
     }
 
     /// The kernels of target region `i` (region id `rid` for its first kernel), or why not.
@@ -565,23 +590,35 @@ impl<'a> Translator<'a> {
             } else {
                 vec![n]
             };
-            if kids.len() != 1 {
+            if kids.len() != 1 && d.iter().any(|w| w == "teams") {
                 return Err(format!(
                     "the body of '{}' is not one OpenMP loop construct (code outside a loop runs on the host)",
                     d.join(" ")
                 ));
             }
             let here = self.cx.pragmas[cur].line_start;
-            let next = self.pragmas_in(self.cx.pragmas[cur].end, e).into_iter().find(|&j| {
-                self.cx.pragmas[j].line_start > here
-                    && self.cx.pragmas[j].has_statement()
-                    && self.cx.assoc.get(&j).is_some_and(|a| a.0.equals(&kids[0]))
-            });
+            let next = if kids.len() == 1 {
+                self.pragmas_in(self.cx.pragmas[cur].end, e).into_iter().find(|&j| {
+                    self.cx.pragmas[j].line_start > here
+                        && self.cx.pragmas[j].has_statement()
+                        && self.cx.assoc.get(&j).is_some_and(|a| a.0.equals(&kids[0]))
+                })
+            } else {
+                None
+            };
             let Some(j) = next else {
-                return Err(format!(
-                    "the body of '{}' is not an OpenMP loop construct (sequential code in a target region runs on the host)",
-                    d.join(" ")
-                ));
+                if d.iter().any(|w| w == "teams") {
+                    return Err(format!(
+                        "the body of '{}' is not an OpenMP loop construct (a league of teams each running it)",
+                        d.join(" ")
+                    ));
+                }
+                // sequential code: one work-item runs it
+                let line = self.cx.pragmas[i].line;
+                self.target_single = true;
+                let k = self.loop_kernel(rid, line, chain, node);
+                self.target_single = false;
+                return Ok(vec![Step::Kernel { k: k?, kid: rid, line }]);
             };
             cur = j;
         }
