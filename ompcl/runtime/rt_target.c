@@ -38,6 +38,14 @@ static tentry *present_find(const char *p, size_t n) {
     return NULL;
 }
 
+/* an entry sharing bytes with [p, p+n): an array mapped implicitly (or again) while a section
+   of it is present uses that section's entry (OpenMP 5.0's rule; 4.5 leaves it undefined) */
+static tentry *present_overlap(const char *p, size_t n) {
+    for (tentry *e = g_present; e; e = e->next)
+        if (!e->devalloc && p < e->hi && p + n > e->lo) return e;
+    return NULL;
+}
+
 int omp_get_num_devices(void) {
     pthread_mutex_lock(&g_launch);
     init();
@@ -75,20 +83,17 @@ static void map_one(ompcl_map *x) {
     char *p = x->addr;
     size_t n = x->size;
     tentry *e = present_find(p, n);
+    if (!e && n) e = present_overlap(p, n);
     if (e) {
         e->refs++;
         if ((x->type & OMPCL_MAP_ALWAYS) && (x->type & OMPCL_MAP_TO) && n && wr(e->b->mem, p - e->b->base, n, p))
             target_fail("clEnqueueWriteBuffer", 0);
         return;
     }
+    if (!n) return; /* a zero-length section of storage that is not present: nothing */
     blk *b = tab_find(p);
     int reg = 0;
-    if (b && (p + n > b->base + b->size || p == b->base + b->size)) {
-        if (p + n <= b->base + b->size && n == 0) {
-            /* zero-length section at the end of a block: nothing to map */
-        }
-        b = NULL;
-    }
+    if (b && (p + n > b->base + b->size || p == b->base + b->size)) b = NULL;
     if (!b) {
         /* storage the allocation table does not know (stack arrays): register it while mapped */
         b = tab_insert(p, n ? n : 1, -2);
@@ -118,7 +123,12 @@ static void unmap_one(ompcl_map *x) {
     char *p = x->addr;
     size_t n = x->size;
     tentry *e = present_find(p, n);
+    if (!e && n) e = present_overlap(p, n);
     if (!e) return;
+    if (p < e->lo || p + n > e->hi) {
+        p = e->lo;
+        n = e->hi - e->lo;
+    }
     if (x->type & OMPCL_MAP_DELETE) e->refs = 0;
     else if (e->refs > 0) e->refs--;
     if ((x->type & OMPCL_MAP_FROM) && (e->refs == 0 || (x->type & OMPCL_MAP_ALWAYS))) copy_range_out(e->b, p, n);
