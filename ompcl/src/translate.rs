@@ -454,10 +454,18 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
                     p.name()
                 }
             });
-            let msg = format!(
-                "{file}:{}:{}: warning: '{what}' is not OpenMP 2.0 (or not supported by ompcl's CPU runtime): the CPU versions of this program use the C compiler's OpenMP (-fopenmp)",
-                p.line, p.col
-            );
+            let msg = if p.unknown.is_none() && pragma::is_device_construct(&p.directive) {
+                // expected: ompcl offloads device constructs itself; GCC runs their host fallback
+                format!(
+                    "{file}:{}:{}: note: device constructs ('{what}'): the CPU versions of this program use the C compiler's OpenMP (-fopenmp)",
+                    p.line, p.col
+                )
+            } else {
+                format!(
+                    "{file}:{}:{}: warning: '{what}' is not OpenMP 2.0 (or not supported by ompcl's CPU runtime): the CPU versions of this program use the C compiler's OpenMP (-fopenmp)",
+                    p.line, p.col
+                )
+            };
             return Ok(Output {
                 host_c: String::new(),
                 kernels: String::new(),
