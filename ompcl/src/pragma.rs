@@ -75,7 +75,10 @@ impl Pragma {
             return false;
         }
         if self.directive.first().map(|s| s.as_str()) == Some("target")
-            && matches!(self.directive.get(1).map(|s| s.as_str()), Some("enter") | Some("exit") | Some("update"))
+            && matches!(
+                self.directive.get(1).map(|s| s.as_str()),
+                Some("enter") | Some("exit") | Some("update")
+            )
         {
             return false;
         }

@@ -385,6 +385,11 @@ struct Translator<'a> {
     in_target: Option<Vec<(String, bool)>>,
     /// the next kernel is a target region's sequential body (one work-item)
     target_single: bool,
+    /// the names of the last map clauses read, with their map types (target.rs)
+    map_names: Vec<(String, u32)>,
+    /// in a target region: (defaultmap(tofrom: scalar), the scalars mapped `from`): the scalars
+    /// whose writes go back to the host
+    target_scalars_out: Option<(bool, HashSet<String>)>,
 }
 
 pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
@@ -444,7 +449,9 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         .collect();
     if opts.pthreads {
         let unknown = pragmas.iter().find(|p| {
-            p.unknown.is_some() || p.clause("copyprivate").is_some() || pragma::is_device_construct(&p.directive)
+            p.unknown.is_some()
+                || p.clause("copyprivate").is_some()
+                || pragma::is_device_construct(&p.directive)
         });
         if let Some(p) = unknown {
             let what = p.unknown.clone().unwrap_or_else(|| {
@@ -502,6 +509,8 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         kernel_constants: BTreeMap::new(),
         in_target: None,
         target_single: false,
+        map_names: Vec::new(),
+        target_scalars_out: None,
     };
     t.associate(&tu);
     let nesting = {

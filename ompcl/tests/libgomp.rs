@@ -217,7 +217,8 @@ fn libgomp_target_tests() {
             continue;
         }
         translated += 1;
-        let (ok, err) = run_ok(&exe, &[("OCL_ICD_VENDORS", &icd), ("OMPCL_DEVICE", "cpu"), ("OMPCL_PROFILE", "1")]);
+        let (ok, err) =
+            run_ok(&exe, &[("OCL_ICD_VENDORS", &icd), ("OMPCL_DEVICE", "cpu"), ("OMPCL_PROFILE", "1")]);
         if ok {
             pocl += 1;
             if err.lines().any(|l| l.starts_with("ompcl-profile:") && l.contains(": opencl")) {

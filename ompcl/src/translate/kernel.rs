@@ -462,6 +462,13 @@ impl<'a> Translator<'a> {
                         ("OMPCL_BUF", "0".to_string())
                     };
                     let konst = if space == "__global" { "0".to_string() } else { konst_flag(n) };
+                    // a target region's local scalars and structs are firstprivate unless mapped `from`
+                    let w = match &self.target_scalars_out {
+                        Some((all, from)) if v.kind == VK::Inout && !v.global => {
+                            w && (*all || from.contains(n))
+                        }
+                        _ => w,
+                    };
                     host_args.push(format!(
                         "{{{kind}, \"{n}\", {addr}, {size}, {}, {konst}, 0}}",
                         if w { 1 } else { 0 }

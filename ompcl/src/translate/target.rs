@@ -100,31 +100,12 @@ fn sections(item: &str) -> (String, Vec<(String, Option<String>)>) {
             j += 1;
         }
         let inner = &item[i + 1..j.min(item.len())];
-        let parts = split_top(inner, ':');
-        if inner.contains(':') && split_top(inner, ':').len() <= 2 {
-            let (lo, len) = match inner.find(':').map(|_| {
-                let mut d = 0;
-                let mut at = 0;
-                for (k, ch) in inner.char_indices() {
-                    match ch {
-                        '(' | '[' => d += 1,
-                        ')' | ']' => d -= 1,
-                        ':' if d == 0 => {
-                            at = k;
-                            break;
-                        }
-                        _ => {}
-                    }
-                }
-                (inner[..at].trim().to_string(), inner[at + 1..].trim().to_string())
-            }) {
-                Some(x) => x,
-                None => (String::new(), String::new()),
-            };
-            let lo = if lo.is_empty() { "0".to_string() } else { lo };
-            secs.push((lo, if len.is_empty() { Some(String::new()) } else { Some(len) }));
-        } else {
-            secs.push((parts.first().cloned().unwrap_or_default(), None));
+        match first_colon(inner) {
+            Some((lo, len)) => {
+                let lo = if lo.is_empty() { "0".to_string() } else { lo };
+                secs.push((lo, Some(len)));
+            }
+            None => secs.push((inner.trim().to_string(), None)),
         }
         i = j + 1;
         while i < b.len() && (b[i] as char).is_whitespace() {
@@ -132,6 +113,20 @@ fn sections(item: &str) -> (String, Vec<(String, Option<String>)>) {
         }
     }
     (base, secs)
+}
+
+/// `lo:len` split at the first top-level ':' (both trimmed), or None.
+fn first_colon(s: &str) -> Option<(String, String)> {
+    let mut d = 0;
+    for (k, ch) in s.char_indices() {
+        match ch {
+            '(' | '[' => d += 1,
+            ')' | ']' => d -= 1,
+            ':' if d == 0 => return Some((s[..k].trim().to_string(), s[k + 1..].trim().to_string())),
+            _ => {}
+        }
+    }
+    None
 }
 
 fn is_ident(s: &str) -> bool {
@@ -171,29 +166,12 @@ impl<'a> Translator<'a> {
     /// type when none is written). Items that need no transfer (scalars, pointers themselves) are
     /// left out: scalars are by-value kernel arguments or copied in and out at each launch.
     fn map_items(&mut self, tu: &clang::Tu, p: &Pragma, clause: &str, dflt: u32) -> Vec<MapItem> {
+        self.map_names.clear();
         let mut out = Vec::new();
         for c in p.clauses.iter().filter(|c| c.name == clause) {
             let Some(arg) = &c.arg else { continue };
-            let parts = split_top(arg, ':');
-            let (mods, list) = if parts.len() >= 2 && !arg.trim_start().starts_with('[') {
-                // `map(always, tofrom: a)`: the modifiers are before the first top-level ':'
-                let mut d = 0;
-                let mut at = 0;
-                for (k, ch) in arg.char_indices() {
-                    match ch {
-                        '(' | '[' => d += 1,
-                        ')' | ']' => d -= 1,
-                        ':' if d == 0 => {
-                            at = k;
-                            break;
-                        }
-                        _ => {}
-                    }
-                }
-                (arg[..at].to_string(), arg[at + 1..].to_string())
-            } else {
-                (String::new(), arg.clone())
-            };
+            // `map(always, tofrom: a)`: the modifiers are before the first top-level ':'
+            let (mods, list) = first_colon(arg).unwrap_or_else(|| (String::new(), arg.clone()));
             let mut ty = dflt;
             for m in mods.split([',', ' ']).map(str::trim).filter(|m| !m.is_empty()) {
                 ty = match m {
@@ -212,6 +190,9 @@ impl<'a> Translator<'a> {
                 };
             }
             for item in split_top(&list, ',') {
+                if is_ident(&item) {
+                    self.map_names.push((item.clone(), ty));
+                }
                 if let Some(mi) = self.map_item(tu, p, &item, ty) {
                     out.push(mi);
                 }
@@ -282,7 +263,8 @@ impl<'a> Translator<'a> {
         if items.is_empty() {
             return ("{ {0, 0, 0} }".into(), 0);
         }
-        let v: Vec<String> = items.iter().map(|m| format!("{{ {}, {}, {} }}", m.addr, m.size, m.ty)).collect();
+        let v: Vec<String> =
+            items.iter().map(|m| format!("{{ {}, {}, {} }}", m.addr, m.size, m.ty)).collect();
         (format!("{{ {} }}", v.join(", ")), items.len())
     }
 
@@ -295,7 +277,11 @@ impl<'a> Translator<'a> {
             .filter(|c| c.name == "if")
             .filter_map(|c| c.arg.clone())
             .find_map(|a| match a.split_once(':') {
-                Some((m, e)) if !e.starts_with(':') && MODIFIERS.contains(&m.split_whitespace().collect::<Vec<_>>().join(" ").as_str()) => {
+                Some((m, e))
+                    if !e.starts_with(':')
+                        && MODIFIERS
+                            .contains(&m.split_whitespace().collect::<Vec<_>>().join(" ").as_str()) =>
+                {
                     if m.trim().starts_with("target") {
                         Some(e.trim().to_string())
                     } else {
@@ -315,7 +301,10 @@ impl<'a> Translator<'a> {
         let mut v = Vec::new();
         for (i, p) in self.cx.pragmas.iter().enumerate() {
             if p.directive[0] == "target"
-                && !matches!(p.directive.get(1).map(String::as_str), Some("data" | "enter" | "exit" | "update"))
+                && !matches!(
+                    p.directive.get(1).map(String::as_str),
+                    Some("data" | "enter" | "exit" | "update")
+                )
             {
                 if let Some(&(_, s, e)) = self.cx.assoc.get(&i) {
                     v.push((s.min(p.line_start), e));
@@ -397,7 +386,12 @@ impl<'a> Translator<'a> {
                         "{{ ompcl_map __ompcl_dm{i}[] = {arr}; int __ompcl_dd{i} = ompcl_target_device(&__ompcl_mod, {}, (long long)({dev}), ({ifc})); ompcl_target_map_enter(__ompcl_dd{i}, __ompcl_dm{i}, {n});\n#line {} \"{file}\"\n",
                         p.line, p.line
                     );
-                    host_edits.push(HEdit { start: p.line_start, end: p.line_start, text: pre, order: -1000 });
+                    host_edits.push(HEdit {
+                        start: p.line_start,
+                        end: p.line_start,
+                        text: pre,
+                        order: -1000,
+                    });
                     let post = format!(" ompcl_target_map_exit(__ompcl_dd{i}, __ompcl_dm{i}, {n}); }}");
                     // after the closing text of what it holds ending at the same place (inner first)
                     let order = 1001 + (e - p.line_start).min(1 << 30) as i32;
@@ -413,7 +407,19 @@ impl<'a> Translator<'a> {
                         continue; // nested target: an error for OpenMP, the C compiler says so
                     }
                     outer.push((p.line_start, e));
-                    self.target_region(tu, i, &p, e, &dev, &ifc, depend, host_edits, kernels, regions_out, offloaded);
+                    self.target_region(
+                        tu,
+                        i,
+                        &p,
+                        e,
+                        &dev,
+                        &ifc,
+                        depend,
+                        host_edits,
+                        kernels,
+                        regions_out,
+                        offloaded,
+                    );
                 }
             }
         }
@@ -439,15 +445,27 @@ impl<'a> Translator<'a> {
         let rid = self.next_kid;
         self.next_kid += 1;
         let mut items = self.map_items(tu, p, "map", MAP_TO | MAP_FROM);
+        // scalars the region may write come back to the host when a map clause names them (or with
+        // `defaultmap(tofrom: scalar)`); others are firstprivate. Scalars have no device copy: one
+        // mapped `to`/`alloc` here may be present from an enclosing construct that copies it out
+        let all = p.clause("defaultmap").is_some();
+        let from: HashSet<String> = self.map_names.iter().map(|(n, _)| n.clone()).collect();
+        self.target_scalars_out = Some((all, from));
         self.in_target = Some(Vec::new());
         self.pending_notes.clear();
         let res = self.target_steps(i, rid);
         let implicit = self.in_target.take().unwrap_or_default();
+        self.target_scalars_out = None;
         let notes = std::mem::take(&mut self.pending_notes);
         // the kernel may not be made after the C compiler ran... nowait: the region runs
         // synchronously (its host fallback too: GCC would otherwise defer it past our copies)
         if let Some(c) = p.clause("nowait") {
-            host_edits.push(HEdit { start: c.start, end: c.end, text: " ".repeat(c.end - c.start), order: 0 });
+            host_edits.push(HEdit {
+                start: c.start,
+                end: c.end,
+                text: " ".repeat(c.end - c.start),
+                order: 0,
+            });
         }
         let mut pre = String::new();
         let post;
@@ -478,7 +496,11 @@ impl<'a> Translator<'a> {
                 );
                 for st in &steps {
                     if let Step::Kernel { k, kid, .. } = st {
-                        let _ = write!(kernels, "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {kid}{}#endif\n", k.code);
+                        let _ = write!(
+                            kernels,
+                            "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {kid}{}#endif\n",
+                            k.code
+                        );
                         offloaded.push(*kid);
                     }
                 }
@@ -575,7 +597,10 @@ impl<'a> Translator<'a> {
                 let mut par = q.clone();
                 for c in &chain {
                     for cl in &c.clauses {
-                        if matches!(cl.name.as_str(), "private" | "firstprivate" | "reduction" | "lastprivate") {
+                        if matches!(
+                            cl.name.as_str(),
+                            "private" | "firstprivate" | "reduction" | "lastprivate"
+                        ) {
                             par.clauses.push(cl.clone());
                         }
                     }
