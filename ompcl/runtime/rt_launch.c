@@ -362,6 +362,11 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
             for (blk *e = eph; e && !b; e = e->next)
                 if (x->kind == OMPCL_TMP ? (char *)x->addr == e->base
                                          : ((char *)x->addr >= e->base && (char *)x->addr < e->base + e->size)) b = e;
+            if (!b && x->kind == OMPCL_BUF) {
+                /* a block holding the address beats a local object it is one past the end of */
+                blk *t = tab_find(x->addr);
+                if (t && (char *)x->addr < t->base + t->size) b = t;
+            }
             for (blk *e = eph; e && !b && x->kind == OMPCL_BUF; e = e->next)
                 if ((char *)x->addr == e->base + e->size) b = e;
             if (!b) b = tab_find(x->addr);

@@ -190,8 +190,10 @@ impl<'a> Translator<'a> {
                 };
             }
             for item in split_top(&list, ',') {
-                if is_ident(&item) {
-                    self.map_names.push((item.clone(), ty));
+                // the variable (a struct whose members are mapped counts as mapped)
+                let base: String = item.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                if is_ident(&base) {
+                    self.map_names.push((base, ty));
                 }
                 if let Some(mi) = self.map_item(tu, p, &item, ty) {
                     out.push(mi);
@@ -217,6 +219,10 @@ impl<'a> Translator<'a> {
                     ty,
                 });
             }
+            return None;
+        }
+        if !is_ident(&base) {
+            // a member of a struct (`s.y[3:3]`): kernels copy a struct in and out whole
             return None;
         }
         let mut first = base.clone();
