@@ -28,7 +28,8 @@ typedef struct ompcl_arg {
     int written;   /* BUF/TMP: the region may write it */
     int rtype;     /* RED: 1 int 2 uint 3 long 4 ulong 5 float 6 double; BUF: 1 = a __constant
                       parameter (read-only in the kernel) */
-    int rop;       /* RED: 1 + 2 * 3 - 4 & 5 | 6 ^ 7 && 8 || */
+    int rop;       /* RED: 1 + 2 * 3 - 4 & 5 | 6 ^ 7 && 8 ||; BUF: 1 = an array object, which lies
+                      inside its block (never taken for one past the end of another) */
 } ompcl_arg;
 
 /* Run region `rid` as an OpenCL kernel over n iterations; 0 = use the CPU version. */
@@ -64,6 +65,8 @@ typedef struct ompcl_map {
     void *addr;  /* host address of the mapped storage (array, section) */
     size_t size; /* bytes */
     int type;    /* OMPCL_MAP_* bits */
+    void *obj;   /* the whole array a section belongs to (a variable), or NULL */
+    size_t objsize;
 } ompcl_map;
 enum { OMPCL_MAP_TO = 1, OMPCL_MAP_FROM = 2, OMPCL_MAP_RELEASE = 8, OMPCL_MAP_DELETE = 16, OMPCL_MAP_ALWAYS = 32 };
 /* 1: the construct uses the OpenCL device; 0: the host (no device, if(false), device(initial)) */

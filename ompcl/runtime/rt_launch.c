@@ -260,7 +260,8 @@ int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na)
     pthread_mutex_lock(&g_lock);
     for (int i = 0; i < na && ok; i++) {
         if (a[i].kind != OMPCL_BUF) continue;
-        int found = tab_find(a[i].addr) != NULL;
+        blk *fb = tab_find(a[i].addr);
+        int found = fb && !(a[i].rop && (char *)a[i].addr >= fb->base + fb->size);
         for (int j = 0; j < na && !found; j++)
             if (a[j].kind == OMPCL_TMP && (char *)a[i].addr >= (char *)a[j].addr &&
                 (char *)a[i].addr <= (char *)a[j].addr + a[j].size) found = 1;
@@ -367,9 +368,10 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
                 blk *t = tab_find(x->addr);
                 if (t && (char *)x->addr < t->base + t->size) b = t;
             }
-            for (blk *e = eph; e && !b && x->kind == OMPCL_BUF; e = e->next)
+            for (blk *e = eph; e && !b && x->kind == OMPCL_BUF && !x->rop; e = e->next)
                 if ((char *)x->addr == e->base + e->size) b = e;
             if (!b) b = tab_find(x->addr);
+            if (b && x->kind == OMPCL_BUF && x->rop && (char *)x->addr >= b->base + b->size) b = NULL;
             if (!b) {
                 ok = 0;
                 if (!r->warned++)

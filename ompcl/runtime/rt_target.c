@@ -95,8 +95,14 @@ static void map_one(ompcl_map *x) {
     int reg = 0;
     if (b && (p + n > b->base + b->size || p == b->base + b->size)) b = NULL;
     if (!b) {
-        /* storage the allocation table does not know (stack arrays): register it while mapped */
-        b = tab_insert(p, n ? n : 1, -2);
+        /* storage the allocation table does not know (stack arrays): register it while mapped,
+           the whole array when the section is of an array variable (kernels address it from
+           its start) */
+        char *o = x->obj;
+        if (o && o <= p && p + n <= o + x->objsize && !present_overlap(o, x->objsize) && !tab_find(o))
+            b = tab_insert(o, x->objsize, -2);
+        else
+            b = tab_insert(p, n ? n : 1, -2);
         reg = 1;
     }
     if (!b->held) {

@@ -462,6 +462,9 @@ impl<'a> Translator<'a> {
                         ("OMPCL_BUF", "0".to_string())
                     };
                     let konst = if space == "__global" { "0".to_string() } else { konst_flag(n) };
+                    // an array object (not a pointer) lies inside its block: never one past the end
+                    // of another one (rop = 1 for the runtime)
+                    let inside = i32::from(v.ty.is_array() && v.decl.kind() != CXCursor_ParmDecl);
                     // a target region's local scalars and structs are firstprivate unless mapped `from`
                     let w = match &self.target_scalars_out {
                         Some((all, from)) if v.kind == VK::Inout && !v.global => {
@@ -470,7 +473,7 @@ impl<'a> Translator<'a> {
                         _ => w,
                     };
                     host_args.push(format!(
-                        "{{{kind}, \"{n}\", {addr}, {size}, {}, {konst}, 0}}",
+                        "{{{kind}, \"{n}\", {addr}, {size}, {}, {konst}, {inside}}}",
                         if w { 1 } else { 0 }
                     ));
                 }

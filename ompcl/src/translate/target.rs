@@ -50,6 +50,8 @@ struct MapItem {
     addr: String,
     size: String,
     ty: u32,
+    /// the array variable a section belongs to (host C of its address and size)
+    obj: Option<(String, String)>,
 }
 
 /// Split `s` at top-level `sep` (not inside brackets or parentheses).
@@ -217,6 +219,7 @@ impl<'a> Translator<'a> {
                     addr: format!("(void*)&{base}"),
                     size: format!("sizeof({base})"),
                     ty,
+                    obj: None,
                 });
             }
             return None;
@@ -253,7 +256,10 @@ impl<'a> Translator<'a> {
             nonempty.push(format!("{len} > 0"));
             dim = format!("{dim}[0]");
         }
+        let obj = (is_array && decl.is_some_and(|d| d.kind() != CXCursor_ParmDecl))
+            .then(|| (format!("(void*)&{name}"), format!("sizeof({name})")));
         Some(MapItem {
+            obj,
             base: name,
             addr: format!("(void*)&{first}"),
             size: format!(
@@ -267,10 +273,15 @@ impl<'a> Translator<'a> {
     /// `{ {addr, size, type}, ... }` and the count.
     fn map_array(items: &[MapItem]) -> (String, usize) {
         if items.is_empty() {
-            return ("{ {0, 0, 0} }".into(), 0);
+            return ("{ {0, 0, 0, 0, 0} }".into(), 0);
         }
-        let v: Vec<String> =
-            items.iter().map(|m| format!("{{ {}, {}, {} }}", m.addr, m.size, m.ty)).collect();
+        let v: Vec<String> = items
+            .iter()
+            .map(|m| match &m.obj {
+                Some((a, s)) => format!("{{ {}, {}, {}, {a}, {s} }}", m.addr, m.size, m.ty),
+                None => format!("{{ {}, {}, {}, 0, 0 }}", m.addr, m.size, m.ty),
+            })
+            .collect();
         (format!("{{ {} }}", v.join(", ")), items.len())
     }
 
@@ -492,6 +503,7 @@ impl<'a> Translator<'a> {
                             addr: format!("(void*)&{n}"),
                             size: format!("sizeof({n})"),
                             ty,
+                            obj: None,
                         });
                     }
                 }
