@@ -26,6 +26,31 @@ typedef struct tentry {
 } tentry;
 static tentry *g_present;
 static int g_default_device;
+/* OMPCL_PROFILE: the transfers of the data constructs (map, update, host fallback copies) */
+static double g_dt_h2d, g_dt_d2h;
+static size_t g_db_h2d, g_db_d2h;
+static int g_dprof;
+
+static void print_target_profile(void) {
+    fprintf(stderr, "ompcl-profile: target data: h2d=%.3f ms (%zu B) d2h=%.3f ms (%zu B)\n", g_dt_h2d * 1e3, g_db_h2d,
+            g_dt_d2h * 1e3, g_db_d2h);
+}
+
+/* called with g_launch held, around the transfers of one data construct */
+static void dstat_begin(void) {
+    tm_h2d = tm_d2h = 0;
+    by_h2d = by_d2h = 0;
+    if (g_profile && !g_dprof) {
+        g_dprof = 1;
+        atexit(print_target_profile);
+    }
+}
+static void dstat_end(void) {
+    g_dt_h2d += tm_h2d;
+    g_dt_d2h += tm_d2h;
+    g_db_h2d += by_h2d;
+    g_db_d2h += by_d2h;
+}
 
 static void target_fail(const char *what, int err) {
     fprintf(stderr, "ompcl: error: device data environment: %s failed (%d); stopping\n", what, err);
@@ -155,7 +180,9 @@ void ompcl_target_map_enter(int d, ompcl_map *mp, int n) {
     if (!d) return;
     pthread_mutex_lock(&g_launch);
     pthread_mutex_lock(&g_lock);
+    dstat_begin();
     for (int i = 0; i < n; i++) map_one(&mp[i]);
+    dstat_end();
     pthread_mutex_unlock(&g_lock);
     pthread_mutex_unlock(&g_launch);
 }
@@ -165,7 +192,9 @@ void ompcl_target_map_exit(int d, ompcl_map *mp, int n) {
     pthread_mutex_lock(&g_launch);
     pthread_mutex_lock(&g_lock);
     /* in reverse order: a section inside another one of the same construct goes first */
+    dstat_begin();
     for (int i = n - 1; i >= 0; i--) unmap_one(&mp[i]);
+    dstat_end();
     pthread_mutex_unlock(&g_lock);
     pthread_mutex_unlock(&g_launch);
 }
@@ -174,6 +203,7 @@ void ompcl_target_update(int d, ompcl_map *mp, int n) {
     if (!d) return;
     pthread_mutex_lock(&g_launch);
     pthread_mutex_lock(&g_lock);
+    dstat_begin();
     for (int i = 0; i < n; i++) {
         tentry *e = present_find(mp[i].addr, mp[i].size);
         if (!e || !mp[i].size) continue;
@@ -184,6 +214,7 @@ void ompcl_target_update(int d, ompcl_map *mp, int n) {
             copy_range_out(e->b, p, mp[i].size);
         }
     }
+    dstat_end();
     pthread_mutex_unlock(&g_lock);
     pthread_mutex_unlock(&g_launch);
 }
@@ -192,7 +223,9 @@ void ompcl_target_host_begin(int d) {
     if (!d) return;
     pthread_mutex_lock(&g_launch);
     pthread_mutex_lock(&g_lock);
+    dstat_begin();
     for (tentry *e = g_present; e; e = e->next) copy_range_out(e->b, e->lo, e->hi - e->lo);
+    dstat_end();
     pthread_mutex_unlock(&g_lock);
     pthread_mutex_unlock(&g_launch);
 }
@@ -201,7 +234,9 @@ void ompcl_target_host_end(int d) {
     if (!d) return;
     pthread_mutex_lock(&g_launch);
     pthread_mutex_lock(&g_lock);
+    dstat_begin();
     for (tentry *e = g_present; e; e = e->next) copy_in(e);
+    dstat_end();
     pthread_mutex_unlock(&g_lock);
     pthread_mutex_unlock(&g_launch);
 }
