@@ -42,6 +42,7 @@ extern int omp_get_default_device(void);
 extern void omp_set_default_device(int);
 extern int omp_is_initial_device(void);
 extern int omp_get_initial_device(void);
+extern int omp_get_device_num(void);
 extern int omp_get_num_teams(void);
 extern int omp_get_team_num(void);
 extern void *omp_target_alloc(__SIZE_TYPE__, int);

@@ -78,6 +78,8 @@ int omp_get_num_devices(void) {
     return g_have_cl ? 1 : 0;
 }
 int omp_get_initial_device(void) { return omp_get_num_devices(); }
+/* host code runs on the initial device (kernels see 0: the translator's OpenCL prelude) */
+int omp_get_device_num(void) { return omp_get_initial_device(); }
 int omp_get_default_device(void) { return g_default_device; }
 void omp_set_default_device(int d) { g_default_device = d; }
 /* host code: kernels see 0 (the translator's OpenCL prelude) */

@@ -11,7 +11,7 @@ impl<'a> Translator<'a> {
             return Err(format!("'{u}' is not translated to OpenCL"));
         }
         let clauses: Vec<Pragma> = vec![p.clone()];
-        if p.is(&["parallel", "for"]) {
+        if p.is(&["parallel", "for"]) || p.is(&["parallel", "for", "simd"]) {
             let k = self.loop_kernel(r.id, p.line, clauses, node)?;
             return Ok(vec![Step::Kernel { k, kid: r.id, line: p.line }]);
         }
@@ -210,12 +210,43 @@ impl<'a> Translator<'a> {
             return Err(format!("recursive function '{f}' (OpenCL has no recursion)"));
         }
 
+        // in a target region, the variables of sequential loops inside the loop body are private
+        // (OpenMP 5.0's rule, which GCC applies to C only from 5.0 on: loops written for 4.5
+        // offloading rely on it, e.g. `for (k = 0; ...)` with `k` declared before the region)
+        let mut seq_loop_vars: HashSet<String> = HashSet::new();
+        if self.in_target.is_some() {
+            body.walk(&mut |c| {
+                if c.kind() != CXCursor_ForStmt {
+                    return;
+                }
+                let Some(init) = c.children().first().map(|n| strip(*n)) else { return };
+                if init.kind() == CXCursor_BinaryOperator && init.binop() == CXBinaryOperator_Assign {
+                    if let Some(lhs) = init.children().first().map(|n| strip(*n)) {
+                        if lhs.kind() == CXCursor_DeclRefExpr {
+                            if let Some(d) = lhs.referenced() {
+                                seq_loop_vars.insert(key_of(&d));
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        let in_sync = !skip_sync_empty(&self.pragmas_in(bs, be), &self.cx.pragmas);
         // classify outside variables
         for (_, v) in vars.iter_mut() {
             let n = v.name.as_str();
             if v.decl.equals(&loopvar) || collapsed.iter().any(|li| li.loopvar.equals(&v.decl)) {
                 v.kind = VK::LoopVar;
-            } else if inner_private.iter().any(|d| d.equals(&v.decl)) {
+            } else if inner_private.iter().any(|d| d.equals(&v.decl))
+                || (!in_sync
+                    && seq_loop_vars.contains(&key_of(&v.decl))
+                    && !v.global
+                    && v.ty.is_arith()
+                    && !reductions.iter().any(|(_, x)| x == n)
+                    && !lastprivate.iter().any(|x| x == n)
+                    && !firstprivate.iter().any(|x| x == n)
+                    && !self.target_scalars_out.as_ref().is_some_and(|(all, f)| *all || f.contains(n)))
+            {
                 v.kind = VK::Private;
             } else if reductions.iter().any(|(_, x)| x == n) {
                 v.kind = VK::Reduction;
@@ -310,6 +341,16 @@ impl<'a> Translator<'a> {
             let d0 = pp.directive[0].as_str();
             match d0 {
                 "flush" => edits.push(Edit { start: pp.line_start, end: pp.end, text: String::new() }),
+                // a loop a work-item runs: its iterations in order are one of simd's executions
+                "simd"
+                    if pp.is(&["simd"])
+                        && pp
+                            .clauses
+                            .iter()
+                            .all(|c| matches!(c.name.as_str(), "safelen" | "simdlen" | "aligned")) =>
+                {
+                    edits.push(Edit { start: pp.line_start, end: pp.end, text: String::new() })
+                }
                 "atomic" | "critical" => {
                     let Some(&(st, _ss, se)) = self.cx.assoc.get(&pi) else {
                         return Err(format!("'{d0}' without a statement"));
@@ -681,4 +722,10 @@ impl<'a> Translator<'a> {
         let ub = txt(ub_node);
         Ok(LoopInfo { loopvar, init, body, lb, ub, step, cmp, in_init: init.kind() == CXCursor_DeclStmt })
     }
+}
+
+/// Whether none of `idx` is an `atomic` or `critical` directive (a variable they update must stay
+/// shared).
+fn skip_sync_empty(idx: &[usize], pragmas: &[Pragma]) -> bool {
+    idx.iter().all(|&i| !matches!(pragmas[i].directive[0].as_str(), "atomic" | "critical"))
 }

@@ -633,6 +633,40 @@ impl<'a> Translator<'a> {
             } else {
                 vec![n]
             };
+            if kids.len() > 1 {
+                // several loop constructs one after the other (`teams` holding two `distribute`
+                // loops, `target` holding two `parallel for`): a kernel each, in order
+                let body_pragmas = self.pragmas_in(self.cx.pragmas[cur].end, e);
+                let loops: Vec<Option<usize>> = kids
+                    .iter()
+                    .map(|kid| {
+                        body_pragmas.iter().copied().find(|&j| {
+                            self.cx.assoc.get(&j).is_some_and(|a| a.0.equals(kid))
+                                && self.cx.pragmas[j]
+                                    .directive
+                                    .iter()
+                                    .any(|w| w == "for" || w == "distribute")
+                        })
+                    })
+                    .collect();
+                if loops.iter().all(Option::is_some) {
+                    let mut steps = Vec::new();
+                    for (kid, j) in kids.iter().zip(loops.into_iter().flatten()) {
+                        let mut q = self.cx.pragmas[j].clone();
+                        if let Some(u) = &q.unknown {
+                            return Err(format!("'{u}' is not translated to OpenCL"));
+                        }
+                        q.clauses.retain(|c| c.name != "if");
+                        let id = self.next_kid;
+                        self.next_kid += 1;
+                        let mut ch = chain.clone();
+                        ch.push(q.clone());
+                        let k = self.loop_kernel(id, q.line, ch, *kid)?;
+                        steps.push(Step::Kernel { k, kid: id, line: q.line });
+                    }
+                    return Ok(steps);
+                }
+            }
             if kids.len() != 1 && d.iter().any(|w| w == "teams") {
                 return Err(format!(
                     "the body of '{}' is not one OpenMP loop construct (code outside a loop runs on the host)",
