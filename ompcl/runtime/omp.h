@@ -55,4 +55,7 @@ extern int omp_target_memcpy_rect(void *, const void *, __SIZE_TYPE__, int, cons
                                   const __SIZE_TYPE__ *, int, int);
 extern int omp_target_associate_ptr(const void *, const void *, __SIZE_TYPE__, __SIZE_TYPE__, int);
 extern int omp_target_disassociate_ptr(const void *, int);
+extern int omp_in_final(void);
+extern int omp_get_cancellation(void);
+extern int omp_get_max_task_priority(void);
 #endif
