@@ -396,4 +396,28 @@ mod tests {
         assert_eq!(p[1].dir_arg.as_deref(), Some("lk"));
         assert_eq!(p[1].line, 5);
     }
+
+    #[test]
+    fn parses_device_constructs() {
+        let src = "#pragma omp target teams distribute parallel for simd map(to: a[0:n]) reduction(+:s)\n\
+                   #pragma omp target enter data map(to: a)\n\
+                   #pragma omp target data map(tofrom: b[:n][0:m]) use_device_ptr(p)\n\
+                   #pragma omp declare target\n\
+                   #pragma omp end declare target\n\
+                   #pragma omp declare target (g)\n\
+                   #pragma omp declare simd\n\
+                   #pragma omp teams distribute num_teams(4)\n";
+        let p = scan(src).unwrap();
+        assert_eq!(p.len(), 8);
+        assert!(p[0].is(&["target", "teams", "distribute", "parallel", "for", "simd"]));
+        assert!(p[0].unknown.is_none());
+        assert_eq!(p[0].clause("map").unwrap().arg.as_deref(), Some("to: a[0:n]"));
+        assert!(p[1].is(&["target", "enter", "data"]) && !p[1].has_statement());
+        assert!(p[2].is(&["target", "data"]) && p[2].has_statement() && p[2].unknown.is_none());
+        assert!(p[3].is(&["declare", "target"]) && !p[3].has_statement());
+        assert!(p[4].is(&["end", "declare", "target"]) && !p[4].has_statement());
+        assert_eq!(p[5].dir_arg.as_deref(), Some("g"));
+        assert_eq!(p[6].unknown.as_deref(), Some("declare simd"));
+        assert!(p[7].is(&["teams", "distribute"]) && is_device_construct(&p[7].directive));
+    }
 }
