@@ -78,6 +78,9 @@ void ompcl_target_update(int d, ompcl_map *mp, int n);
    and back afterwards */
 void ompcl_target_host_begin(int d);
 void ompcl_target_host_end(int d);
+/* set while a target region's kernels launch: only they may use blocks mapped to the device (a
+   host `parallel` region inside `target data` works on the host's copies: it runs on the CPU) */
+extern __thread int ompcl_in_target;
 
 /* ---- CPU versions: ompcl's OpenMP runtime on pthreads (OMPCL_PTHREADS builds) ---- */
 typedef struct ompc_ws {

@@ -262,6 +262,14 @@ int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na)
         if (a[i].kind != OMPCL_BUF) continue;
         blk *fb = tab_find(a[i].addr);
         int found = fb && !(a[i].rop && (char *)a[i].addr >= fb->base + fb->size);
+        if (found && fb->held && !ompcl_in_target) {
+            /* a host parallel region inside `target data` works on the host's copies */
+            ok = 0;
+            if (!r->warned++)
+                warnf("%s:%d: '%s' is mapped to the device by a target data construct; the host parallel region runs on the CPU",
+                      base_name(m->file), line, a[i].name);
+            break;
+        }
         for (int j = 0; j < na && !found; j++)
             if (a[j].kind == OMPCL_TMP && (char *)a[i].addr >= (char *)a[j].addr &&
                 (char *)a[i].addr <= (char *)a[j].addr + a[j].size) found = 1;
@@ -396,7 +404,15 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int target, long lon
                 failname = "";
                 break;
             }
-            if (b->held) {
+            if (b->held && !ompcl_in_target) {
+                /* a host parallel region inside `target data`: it works on the host's copy */
+                ok = 0;
+                if (!r->warned++)
+                    warnf("%s:%d: '%s' is mapped to the device by a target data construct; the host parallel region runs on the CPU",
+                          base_name(m->file), line, x->name);
+                failname = "";
+                break;
+            } else if (b->held) {
                 /* in a target data environment: the device copy is current (rt_target.c) */
                 if (!b->mem) { ok = 0; failname = "clCreateBuffer"; break; }
             } else if (!b->mem || b->dirty || !b->big || !b->prot || b->plo > b->base || b->base + b->size > b->phi) {

@@ -24,6 +24,7 @@ typedef struct tentry {
     int devalloc;   /* omp_target_alloc'd: the block is device storage */
     struct tentry *next;
 } tentry;
+__thread int ompcl_in_target;
 static tentry *g_present;
 static int g_default_device;
 /* OMPCL_PROFILE: the transfers of the data constructs (map, update, host fallback copies) */

@@ -215,13 +215,7 @@ impl<'a> Translator<'a> {
                             }
                         }
                         _ => {
-                            // in a target region a team is a work-group, its threads the work-items
-                            let team_query = self.in_target.is_some()
-                                && matches!(
-                                    name.as_str(),
-                                    "omp_get_team_num" | "omp_get_num_teams" | "omp_get_thread_num"
-                                );
-                            if !CL_BUILTINS.contains(&name.as_str()) && !team_query {
+                            if !CL_BUILTINS.contains(&name.as_str()) {
                                 return Err(format!("call to '{name}' (no body available for the kernel)"));
                             }
                         }

@@ -510,7 +510,7 @@ impl<'a> Translator<'a> {
                 let (arr, n) = Self::map_array(&items);
                 let _ = write!(
                     pre,
-                    "{depend}{{ ompcl_map __ompcl_tm[] = {arr}; int __ompcl_td = ompcl_target_device(&__ompcl_mod, {line}, (long long)({dev}), ({ifc})); ompcl_target_map_enter(__ompcl_td, __ompcl_tm, {n}); int __ompcl_ok = 0; double __ompcl_t0; if (__ompcl_td) {{ "
+                    "{depend}{{ ompcl_map __ompcl_tm[] = {arr}; int __ompcl_td = ompcl_target_device(&__ompcl_mod, {line}, (long long)({dev}), ({ifc})); ompcl_target_map_enter(__ompcl_td, __ompcl_tm, {n}); int __ompcl_ok = 0; double __ompcl_t0; if (__ompcl_td) {{ ompcl_in_target = 1; "
                 );
                 for st in &steps {
                     if let Step::Kernel { k, kid, .. } = st {
@@ -529,7 +529,7 @@ impl<'a> Translator<'a> {
                 }
                 let _ = write!(
                     pre,
-                    "}} if (!__ompcl_ok) {{ ompcl_target_host_begin(__ompcl_td); __ompcl_t0 = ompcl_now();\n#line {line} \"{file}\"\n"
+                    "ompcl_in_target = 0; }} if (!__ompcl_ok) {{ ompcl_target_host_begin(__ompcl_td); __ompcl_t0 = ompcl_now();\n#line {line} \"{file}\"\n"
                 );
                 post = format!(
                     " ompcl_cpu_end(&__ompcl_mod, {rid}, {line}, __ompcl_t0); ompcl_target_host_end(__ompcl_td); }} ompcl_target_map_exit(__ompcl_td, __ompcl_tm, {n}); }}"
@@ -624,6 +624,10 @@ impl<'a> Translator<'a> {
                     }
                 }
                 let steps = self.sequence(&par, &kids, &inner)?;
+                if steps.iter().any(|st| matches!(st, Step::Host(_))) {
+                    // the host would run it between the kernels, on the host's copies
+                    return Err("'single'/'master' code in a target region".into());
+                }
                 return Ok(steps);
             }
             // target / teams / target teams: the body must be one construct
