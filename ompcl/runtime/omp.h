@@ -36,4 +36,26 @@ extern int omp_get_level(void);
 extern int omp_get_ancestor_thread_num(int);
 extern int omp_get_team_size(int);
 extern int omp_get_active_level(void);
+/* OpenMP 4.5 devices (runtime/rt_target.c) */
+extern int omp_get_num_devices(void);
+extern int omp_get_default_device(void);
+extern void omp_set_default_device(int);
+extern int omp_is_initial_device(void);
+extern int omp_get_initial_device(void);
+extern int omp_get_device_num(void);
+extern int omp_get_num_teams(void);
+extern int omp_get_team_num(void);
+extern void *omp_target_alloc(__SIZE_TYPE__, int);
+extern void omp_target_free(void *, int);
+extern int omp_target_is_present(const void *, int);
+extern int omp_target_memcpy(void *, const void *, __SIZE_TYPE__, __SIZE_TYPE__, __SIZE_TYPE__, int, int);
+/* declared for the parse; not provided by ompcl's runtime (the C compiler's libgomp has them) */
+extern int omp_target_memcpy_rect(void *, const void *, __SIZE_TYPE__, int, const __SIZE_TYPE__ *,
+                                  const __SIZE_TYPE__ *, const __SIZE_TYPE__ *, const __SIZE_TYPE__ *,
+                                  const __SIZE_TYPE__ *, int, int);
+extern int omp_target_associate_ptr(const void *, const void *, __SIZE_TYPE__, __SIZE_TYPE__, int);
+extern int omp_target_disassociate_ptr(const void *, int);
+extern int omp_in_final(void);
+extern int omp_get_cancellation(void);
+extern int omp_get_max_task_priority(void);
 #endif

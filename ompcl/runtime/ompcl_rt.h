@@ -30,7 +30,8 @@ typedef struct ompcl_arg {
     int written;   /* BUF/TMP: the region may write it */
     int rtype;     /* RED: 1 int 2 uint 3 long 4 ulong 5 float 6 double; BUF: 1 = a __constant
                       parameter (read-only in the kernel) */
-    int rop;       /* RED: 1 + 2 * 3 - 4 & 5 | 6 ^ 7 && 8 || */
+    int rop;       /* RED: 1 + 2 * 3 - 4 & 5 | 6 ^ 7 && 8 ||; BUF: 1 = an array object, which lies
+                      inside its block (never taken for one past the end of another) */
 } ompcl_arg;
 
 /* Run region `rid` as an OpenCL kernel over n iterations; 0 = use the CPU version. hints: bit 0 =
@@ -69,6 +70,28 @@ ssize_t ompcl_write(int fd, const void *p, size_t n);
 ssize_t ompcl_pwrite(int fd, const void *p, size_t n, off_t off);
 /* tell the runtime the host wrote [p, p+n) (done automatically by page protection) */
 void ompcl_host_wrote(void *p, size_t n);
+
+/* ---- OpenMP 4.5 device data environment (rt_target.c) ---- */
+typedef struct ompcl_map {
+    void *addr;  /* host address of the mapped storage (array, section) */
+    size_t size; /* bytes */
+    int type;    /* OMPCL_MAP_* bits */
+    void *obj;   /* the whole array a section belongs to (a variable), or NULL */
+    size_t objsize;
+} ompcl_map;
+enum { OMPCL_MAP_TO = 1, OMPCL_MAP_FROM = 2, OMPCL_MAP_RELEASE = 8, OMPCL_MAP_DELETE = 16, OMPCL_MAP_ALWAYS = 32 };
+/* 1: the construct uses the OpenCL device; 0: the host (no device, if(false), device(initial)) */
+int ompcl_target_device(ompcl_module *m, int line, long long dev, int ifc);
+void ompcl_target_map_enter(int d, ompcl_map *mp, int n);
+void ompcl_target_map_exit(int d, ompcl_map *mp, int n);
+void ompcl_target_update(int d, ompcl_map *mp, int n);
+/* a target region that runs on the host while data is on the device: device copies -> host,
+   and back afterwards */
+void ompcl_target_host_begin(int d);
+void ompcl_target_host_end(int d);
+/* set while a target region's kernels launch: only they may use blocks mapped to the device (a
+   host `parallel` region inside `target data` works on the host's copies: it runs on the CPU) */
+extern __thread int ompcl_in_target;
 
 /* ---- CPU versions: ompcl's OpenMP runtime on pthreads (OMPCL_PTHREADS builds) ---- */
 typedef struct ompc_ws {

@@ -1,5 +1,5 @@
 /* ompcl runtime. The C file linked into every program is the concatenation, in this order, of
- * rt_base.c, rt_memory.c, rt_device.c, rt_launch.c, rt_omp.c (ompcl/src/lib.rs: RT_C).
+ * rt_base.c, rt_memory.c, rt_device.c, rt_launch.c, rt_omp.c, rt_target.c (ompcl/src/lib.rs: RT_C).
  *
  * Its parts: device choice, OpenCL loaded with dlopen, the host-allocation table with
  * write tracking, kernel launch with two-stage reductions, and the OMPCL_PROFILE report.

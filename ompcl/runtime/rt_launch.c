@@ -355,7 +355,16 @@ int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na)
     pthread_mutex_lock(&g_lock);
     for (int i = 0; i < na && ok; i++) {
         if (a[i].kind != OMPCL_BUF) continue;
-        int found = tab_find(a[i].addr) != NULL;
+        blk *fb = tab_find(a[i].addr);
+        int found = fb && !(a[i].rop && (char *)a[i].addr >= fb->base + fb->size);
+        if (found && fb->held && !ompcl_in_target) {
+            /* a host parallel region inside `target data` works on the host's copies */
+            ok = 0;
+            if (!r->warned++)
+                warnf("%s:%d: '%s' is mapped to the device by a target data construct; the host parallel region runs on the CPU",
+                      base_name(m->file), line, a[i].name);
+            break;
+        }
         for (int j = 0; j < na && !found; j++)
             if (a[j].kind == OMPCL_TMP && (char *)a[i].addr >= (char *)a[j].addr &&
                 (char *)a[i].addr <= (char *)a[j].addr + a[j].size) found = 1;
@@ -530,9 +539,15 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
             for (blk *e = eph; e && !b; e = e->next)
                 if (x->kind == OMPCL_TMP ? (char *)x->addr == e->base
                                          : ((char *)x->addr >= e->base && (char *)x->addr < e->base + e->size)) b = e;
-            for (blk *e = eph; e && !b && x->kind == OMPCL_BUF; e = e->next)
+            if (!b && x->kind == OMPCL_BUF) {
+                /* a block holding the address beats a local object it is one past the end of */
+                blk *t = tab_find(x->addr);
+                if (t && (char *)x->addr < t->base + t->size) b = t;
+            }
+            for (blk *e = eph; e && !b && x->kind == OMPCL_BUF && !x->rop; e = e->next)
                 if ((char *)x->addr == e->base + e->size) b = e;
             if (!b) b = tab_find(x->addr);
+            if (b && x->kind == OMPCL_BUF && x->rop && (char *)x->addr >= b->base + b->size) b = NULL;
             if (!b) {
                 ok = 0;
                 if (!r->warned++)
@@ -557,7 +572,18 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
                 failname = "";
                 break;
             }
-            if (!b->mem || b->dirty || !b->big || !b->prot || b->plo > b->base || b->base + b->size > b->phi) {
+            if (b->held && !ompcl_in_target) {
+                /* a host parallel region inside `target data`: it works on the host's copy */
+                ok = 0;
+                if (!r->warned++)
+                    warnf("%s:%d: '%s' is mapped to the device by a target data construct; the host parallel region runs on the CPU",
+                          base_name(m->file), line, x->name);
+                failname = "";
+                break;
+            } else if (b->held) {
+                /* in a target data environment: the device copy is current (rt_target.c) */
+                if (!b->mem) { ok = 0; failname = "clCreateBuffer"; break; }
+            } else if (!b->mem || b->dirty || !b->big || !b->prot || b->plo > b->base || b->base + b->size > b->phi) {
                 if (sync_to_device(b)) { ok = 0; failname = "clCreateBuffer/clEnqueueWriteBuffer"; break; }
             }
             cl_long off = (char *)x->addr - b->base;
@@ -650,8 +676,12 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
         /* what the region may have written: the host's copy is stale now (lazy copy-back) */
         pthread_mutex_lock(&g_lock);
         for (int j = 0; j < nu && ok; j++)
-            if (u[j].written && groups > 0 && written_on_device(u[j].b)) { ok = 0; failname = "clEnqueueReadBuffer"; }
-        for (int j = 0; j < nu && ok; j++) protect(u[j].b);
+            if (u[j].written && groups > 0 && !u[j].b->held && written_on_device(u[j].b)) {
+                ok = 0;
+                failname = "clEnqueueReadBuffer";
+            }
+        for (int j = 0; j < nu && ok; j++)
+            if (!u[j].b->held) protect(u[j].b);
         pthread_mutex_unlock(&g_lock);
     }
     for (int i = 0; i < na; i++)

@@ -16,6 +16,8 @@ typedef struct blk {
     int big, is_global, bigslot;
     int unwritten;          /* a large ompcl_malloc block the host has not written since: its bytes
                                are indeterminate, so a kernel's device copy needs none of them */
+    int held;               /* mapped by OpenMP 4.5 data constructs (rt_target.c): the device copy
+                               is the current one; launches neither send nor copy it back */
     struct blk *left, *right; /* the table: a treap ordered by base (O(log n) per operation) */
     unsigned prio;
     struct blk *next;       /* ephemeral blocks of one launch (rt_launch.c) */

@@ -206,6 +206,10 @@ fn build(
         // -fopenmp-simd: the `simd` pragmas left in the host C (a plain loop's) are gcc's
         // vectorisation hints, no unknown-pragma warnings
         vec!["-D_OPENMP=200203".into(), format!("-I{}", tmp.join("ompinc").display()), "-fopenmp-simd".into()]
+    } else if cc_is_gcc() {
+        // ompcl does the offloading (target regions): GCC's own offload compilers stay out, its
+        // target regions are the host fallback
+        vec!["-fopenmp".into(), "-foffload=disable".into()]
     } else {
         vec!["-fopenmp".into()]
     };
@@ -296,7 +300,7 @@ fn build(
         // the outlined regions are nested functions; their trampolines live on the stack
         cmd.arg("-Wl,-z,execstack");
     } else {
-        cmd.arg("-fopenmp");
+        cmd.args(&omp_flags);
     }
     cmd.args(&objs)
         .arg(&rt_o)
@@ -307,6 +311,14 @@ fn build(
         return Ok(1);
     }
     Ok(0)
+}
+
+fn cc_is_gcc() -> bool {
+    Command::new("cc")
+        .arg("--version")
+        .output()
+        .map(|o| !String::from_utf8_lossy(&o.stdout).contains("clang"))
+        .unwrap_or(false)
 }
 
 fn exec(cmd: &mut Command, verbose: bool) -> Result<bool, String> {

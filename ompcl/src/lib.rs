@@ -15,6 +15,7 @@ pub const RT_C: &str = concat!(
     include_str!("../runtime/rt_device.c"),
     include_str!("../runtime/rt_launch.c"),
     include_str!("../runtime/rt_omp.c"),
+    include_str!("../runtime/rt_target.c"),
 );
 /// The omp.h programs see (the omp_* functions of ompcl's pthreads runtime).
 pub const OMP_H: &str = include_str!("../runtime/omp.h");

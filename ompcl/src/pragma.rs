@@ -71,6 +71,17 @@ impl Pragma {
                 "taskwait" | "taskyield" | "taskgroup_end" | "cancel" | "cancellation" | "scan" | "depobj"
             );
         }
+        if matches!(self.directive.first().map(|s| s.as_str()), Some("declare") | Some("end")) {
+            return false;
+        }
+        if self.directive.first().map(|s| s.as_str()) == Some("target")
+            && matches!(
+                self.directive.get(1).map(|s| s.as_str()),
+                Some("enter") | Some("exit") | Some("update")
+            )
+        {
+            return false;
+        }
         !matches!(
             self.directive.first().map(|s| s.as_str()),
             Some("barrier") | Some("flush") | Some("threadprivate")
@@ -105,6 +116,26 @@ const KNOWN_CLAUSES: &[&str] = &[
     "collapse",
 ];
 
+/// Clauses of the OpenMP 4.5 device constructs (translated by translate/target.rs).
+pub const TARGET_CLAUSES: &[&str] = &[
+    "map",
+    "device",
+    "depend",
+    "is_device_ptr",
+    "use_device_ptr",
+    "num_teams",
+    "thread_limit",
+    "dist_schedule",
+    "defaultmap",
+    "to",
+    "from",
+    "link",
+    "simdlen",
+    "safelen",
+    "aligned",
+    "linear",
+];
+
 const DIRECTIVES: &[&str] = &[
     "parallel",
     "for",
@@ -118,6 +149,17 @@ const DIRECTIVES: &[&str] = &[
     "flush",
     "ordered",
     "threadprivate",
+    // OpenMP 4.5 device constructs (translate/target.rs)
+    "target",
+    "teams",
+    "distribute",
+    "simd",
+    "data",
+    "enter",
+    "exit",
+    "update",
+    "declare",
+    "end",
 ];
 
 /// Find every `#pragma omp` in `text` (a whole file). Lines continued with a backslash are joined.
@@ -217,7 +259,8 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
                 directive.push(w.clone());
                 i += 1;
                 // critical(name), flush(list), threadprivate(list)
-                if matches!(w.as_str(), "critical" | "flush" | "threadprivate")
+                let declare_target = directive.len() == 2 && directive[0] == "declare" && w == "target";
+                if (matches!(w.as_str(), "critical" | "flush" | "threadprivate") || declare_target)
                     && i < toks.len()
                     && toks[i].0 == Tok::Punct('(')
                 {
@@ -255,6 +298,22 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
         }
         unknown = Some(directive.join(" "));
     }
+    if unknown.is_none()
+        && (directive == ["declare"] || directive == ["end"] || directive == ["end", "declare"])
+    {
+        // `declare simd`, `declare reduction(...)` ...: not device constructs
+        unknown = Some(directive.join(" "));
+        while i < toks.len() {
+            match &toks[i].0 {
+                Tok::Id(w) if i + 1 >= toks.len() || toks[i + 1].0 != Tok::Punct('(') => {
+                    directive.push(w.clone());
+                    i += 1;
+                }
+                _ => break,
+            }
+        }
+        unknown = Some(directive.join(" ")).or(unknown);
+    }
     let mut clauses = Vec::new();
     while i < toks.len() {
         match &toks[i].0 {
@@ -282,11 +341,16 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
     }) {
         unknown = Some(format!("default({})", c.arg.as_deref().unwrap_or("").trim()));
     }
-    if unknown.is_none() {
+    if unknown.is_none() && !is_device_construct(&directive) {
         if let Some(c) = clauses.iter().find(|c| {
             let hint = simd && SIMD_HINTS.contains(&c.name.as_str());
             !(KNOWN_CLAUSES.contains(&c.name.as_str()) || hint)
         }) {
+            unknown = Some(c.name.clone());
+        }
+    } else if unknown.is_none() {
+        let known = |n: &str| KNOWN_CLAUSES.contains(&n) || TARGET_CLAUSES.contains(&n);
+        if let Some(c) = clauses.iter().find(|c| !known(c.name.as_str())) {
             unknown = Some(c.name.clone());
         }
     }
@@ -308,11 +372,32 @@ pub fn is_plain_simd(p: &Pragma) -> bool {
 }
 
 fn clause_allowed_as_directive(prev: &[String], w: &str) -> bool {
-    match prev.len() {
-        0 => true,
-        1 => prev[0] == "parallel" && (w == "for" || w == "sections"),
+    let Some(last) = prev.last() else {
+        // a directive starts with a word that may start one
+        return !matches!(w, "data" | "enter" | "exit" | "update");
+    };
+    match last.as_str() {
+        "parallel" => w == "for" || (w == "sections" && prev.len() == 1),
+        "for" | "distribute" if w == "simd" => true,
+        "distribute" => w == "parallel",
+        "teams" => w == "distribute",
+        "target" if prev.len() == 1 => {
+            matches!(w, "teams" | "parallel" | "simd" | "data" | "enter" | "exit" | "update")
+        }
+        "target" => false,
+        "enter" | "exit" => w == "data",
+        "declare" => w == "target",
+        "end" => w == "declare",
         _ => false,
     }
+}
+
+/// An OpenMP 4.x device construct: `target ...`, `teams ...`, `distribute ...`, `simd`, `for simd`,
+/// `declare target`, `end declare target`.
+pub fn is_device_construct(directive: &[String]) -> bool {
+    let d0 = directive.first().map(String::as_str).unwrap_or("");
+    matches!(d0, "target" | "teams" | "distribute" | "simd" | "declare" | "end")
+        || directive.iter().any(|w| w == "simd")
 }
 
 fn paren(text: &str, toks: &[(Tok, usize, usize)], open: usize) -> Result<(String, usize), String> {
@@ -351,5 +436,29 @@ mod tests {
         assert_eq!(p[0].line, 2);
         assert_eq!(p[1].dir_arg.as_deref(), Some("lk"));
         assert_eq!(p[1].line, 5);
+    }
+
+    #[test]
+    fn parses_device_constructs() {
+        let src = "#pragma omp target teams distribute parallel for simd map(to: a[0:n]) reduction(+:s)\n\
+                   #pragma omp target enter data map(to: a)\n\
+                   #pragma omp target data map(tofrom: b[:n][0:m]) use_device_ptr(p)\n\
+                   #pragma omp declare target\n\
+                   #pragma omp end declare target\n\
+                   #pragma omp declare target (g)\n\
+                   #pragma omp declare simd\n\
+                   #pragma omp teams distribute num_teams(4)\n";
+        let p = scan(src).unwrap();
+        assert_eq!(p.len(), 8);
+        assert!(p[0].is(&["target", "teams", "distribute", "parallel", "for", "simd"]));
+        assert!(p[0].unknown.is_none());
+        assert_eq!(p[0].clause("map").unwrap().arg.as_deref(), Some("to: a[0:n]"));
+        assert!(p[1].is(&["target", "enter", "data"]) && !p[1].has_statement());
+        assert!(p[2].is(&["target", "data"]) && p[2].has_statement() && p[2].unknown.is_none());
+        assert!(p[3].is(&["declare", "target"]) && !p[3].has_statement());
+        assert!(p[4].is(&["end", "declare", "target"]) && !p[4].has_statement());
+        assert_eq!(p[5].dir_arg.as_deref(), Some("g"));
+        assert_eq!(p[6].unknown.as_deref(), Some("declare simd"));
+        assert!(p[7].is(&["teams", "distribute"]) && is_device_construct(&p[7].directive));
     }
 }

@@ -18,6 +18,7 @@ mod kernel;
 mod promote;
 mod races;
 mod sequence;
+mod target;
 mod types;
 mod validate;
 
@@ -320,6 +321,9 @@ const CL_BUILTINS: &[&str] = &[
     "fma",
     "fmaf",
     "rsqrt",
+    // OpenMP's device queries (OpenCL C macros of the prelude)
+    "omp_is_initial_device",
+    "omp_get_device_num",
 ];
 
 const CL_RESERVED: &[&str] = &[
@@ -432,6 +436,16 @@ struct Translator<'a> {
     constant_sizes: BTreeMap<String, usize>,
     /// kernel id -> the global arrays it takes as parameters (candidates for __constant)
     kernel_constants: BTreeMap<usize, Vec<String>>,
+    /// while a `target` region's kernels are made: the local arrays they use (name, written),
+    /// mapped implicitly (see target.rs)
+    in_target: Option<Vec<(String, bool)>>,
+    /// the next kernel is a target region's sequential body (one work-item)
+    target_single: bool,
+    /// the names of the last map clauses read, with their map types (target.rs)
+    map_names: Vec<(String, u32)>,
+    /// in a target region: (defaultmap(tofrom: scalar), the scalars mapped `from`): the scalars
+    /// whose writes go back to the host
+    target_scalars_out: Option<(bool, HashSet<String>)>,
 }
 
 pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
@@ -495,13 +509,31 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         .flat_map(|p| p.dir_arg.as_deref().map(pragma::split_list).unwrap_or_default())
         .collect();
     if opts.pthreads {
-        let unknown = pragmas.iter().find(|p| p.unknown.is_some() || p.clause("copyprivate").is_some());
+        let unknown = pragmas.iter().find(|p| {
+            p.unknown.is_some()
+                || p.clause("copyprivate").is_some()
+                || pragma::is_device_construct(&p.directive)
+        });
         if let Some(p) = unknown {
-            let what = p.unknown.clone().unwrap_or_else(|| "copyprivate".into());
-            let msg = format!(
-                "{file}:{}:{}: warning: '{what}' is not OpenMP 2.0 (or not supported by ompcl's CPU runtime): the CPU versions of this program use the C compiler's OpenMP (-fopenmp)",
-                p.line, p.col
-            );
+            let what = p.unknown.clone().unwrap_or_else(|| {
+                if p.clause("copyprivate").is_some() {
+                    "copyprivate".into()
+                } else {
+                    p.name()
+                }
+            });
+            let msg = if p.unknown.is_none() && pragma::is_device_construct(&p.directive) {
+                // expected: ompcl offloads device constructs itself; GCC runs their host fallback
+                format!(
+                    "{file}:{}:{}: note: device constructs ('{what}'): the CPU versions of this program use the C compiler's OpenMP (-fopenmp)",
+                    p.line, p.col
+                )
+            } else {
+                format!(
+                    "{file}:{}:{}: warning: '{what}' is not OpenMP 2.0 (or not supported by ompcl's CPU runtime): the CPU versions of this program use the C compiler's OpenMP (-fopenmp)",
+                    p.line, p.col
+                )
+            };
             return Ok(Output {
                 host_c: String::new(),
                 kernels: String::new(),
@@ -537,6 +569,10 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         not_constant: HashSet::new(),
         constant_sizes: BTreeMap::new(),
         kernel_constants: BTreeMap::new(),
+        in_target: None,
+        target_single: false,
+        map_names: Vec::new(),
+        target_scalars_out: None,
     };
     t.associate(&tu);
     let nesting = {
@@ -611,7 +647,8 @@ impl<'a> Translator<'a> {
 
         // outermost parallel regions
         let mut regions: Vec<Region> = Vec::new();
-        let mut covered: Vec<(usize, usize)> = Vec::new();
+        // parallel regions inside target regions are part of those (target.rs)
+        let mut covered: Vec<(usize, usize)> = self.target_ranges();
         for i in 0..self.cx.pragmas.len() {
             let p = &self.cx.pragmas[i];
             if p.directive[0] != "parallel" {
@@ -717,6 +754,9 @@ impl<'a> Translator<'a> {
             host_edits.push(HEdit { start: p.line_start, end: p.line_start, text: pre, order: -1000 });
             host_edits.push(HEdit { start: e, end: e, text: post, order: 1000 });
         }
+
+        // OpenMP 4.5 device constructs
+        self.target_pass(tu, &mut host_edits, &mut kernels, &mut regions_out, &mut offloaded);
 
         // wrap allocation and I/O calls
         let mut seen = HashSet::new();
@@ -957,7 +997,7 @@ pub fn c_string(s: &str) -> String {
 }
 
 const CL_PRELUDE: &str = "typedef char int8_t;\ntypedef uchar uint8_t;\ntypedef short int16_t;\ntypedef ushort uint16_t;\ntypedef int int32_t;\ntypedef uint uint32_t;\ntypedef long int64_t;\ntypedef ulong uint64_t;\n\
-#define sqrtf sqrt\n#define sinf sin\n#define cosf cos\n#define tanf tan\n#define expf exp\n#define logf log\n#define powf pow\n#define fabsf fabs\n#define floorf floor\n#define ceilf ceil\n#define fminf fmin\n#define fmaxf fmax\n#define fmodf fmod\n#define atanf atan\n#define atan2f atan2\n#define asinf asin\n#define acosf acos\n#define sinhf sinh\n#define coshf cosh\n#define tanhf tanh\n#define exp2f exp2\n#define log2f log2\n#define log10f log10\n#define cbrtf cbrt\n#define hypotf hypot\n#define roundf round\n#define truncf trunc\n#define copysignf copysign\n#define fmaf fma\n";
+#define sqrtf sqrt\n#define sinf sin\n#define cosf cos\n#define tanf tan\n#define expf exp\n#define logf log\n#define powf pow\n#define fabsf fabs\n#define floorf floor\n#define ceilf ceil\n#define fminf fmin\n#define fmaxf fmax\n#define fmodf fmod\n#define atanf atan\n#define atan2f atan2\n#define asinf asin\n#define acosf acos\n#define sinhf sinh\n#define coshf cosh\n#define tanhf tanh\n#define exp2f exp2\n#define log2f log2\n#define log10f log10\n#define cbrtf cbrt\n#define hypotf hypot\n#define roundf round\n#define truncf trunc\n#define copysignf copysign\n#define fmaf fma\n#define omp_is_initial_device() 0\n#define omp_get_device_num() 0\n";
 
 /// clang diagnostics that are errors by default where gcc 12 warns.
 const GCC_WARNINGS_NOT_ERRORS: &[&str] = &[

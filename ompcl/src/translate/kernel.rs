@@ -11,7 +11,7 @@ impl<'a> Translator<'a> {
             return Err(format!("'{u}' is not translated to OpenCL"));
         }
         let clauses: Vec<Pragma> = vec![p.clone()];
-        if p.is(&["parallel", "for"]) {
+        if p.is(&["parallel", "for"]) || p.is(&["parallel", "for", "simd"]) {
             let k = self.loop_kernel(r.id, p.line, clauses, node)?;
             return Ok(vec![Step::Kernel { k: Box::new(k), kid: r.id, line: p.line }]);
         }
@@ -48,7 +48,9 @@ impl<'a> Translator<'a> {
         clauses: Vec<Pragma>,
         lp: Node,
     ) -> Result<KernelOut, String> {
-        if lp.kind() != CXCursor_ForStmt {
+        // a `target` region's sequential body: one work-item runs it (target.rs)
+        let single = self.target_single;
+        if lp.kind() != CXCursor_ForStmt && !single {
             return Err("'parallel for' not followed by a for loop".into());
         }
         for c in &clauses {
@@ -66,7 +68,20 @@ impl<'a> Translator<'a> {
         let reductions: Vec<(String, String)> = clauses.iter().flat_map(|c| c.reductions()).collect();
         let ifcond = clauses.iter().find_map(|c| c.clause("if").and_then(|x| x.arg.clone()));
 
-        let LoopInfo { loopvar, init, body, lb, ub, step, cmp, .. } = self.parse_loop(lp)?;
+        let LoopInfo { loopvar, init, body, lb, ub, step, cmp, .. } = if single {
+            LoopInfo {
+                loopvar: Node(unsafe { clang_getNullCursor() }),
+                init: lp,
+                body: lp,
+                lb: "0".into(),
+                ub: "1".into(),
+                step: "1".into(),
+                cmp: CXBinaryOperator_LT,
+                in_init: false,
+            }
+        } else {
+            self.parse_loop(lp)?
+        };
         // collapse(n): the n nested loops become one flattened index space when they are
         // rectangular (bounds computable on the host before the loop); else only the outer loop
         // is spread over work-items and the inner loop variables are private, as OpenMP makes them
@@ -76,6 +91,7 @@ impl<'a> Translator<'a> {
             .map(|a| a.trim().parse::<usize>().map_err(|_| format!("collapse({a}): not a constant")))
             .transpose()?
             .unwrap_or(1);
+        let ncollapse = if single { 1 } else { ncollapse };
         let mut collapsed: Vec<LoopInfo> = Vec::new(); // inner loops merged into the index space
         let mut inner_private: Vec<Node> = Vec::new(); // their loop variables
         let mut body = body;
@@ -119,7 +135,7 @@ impl<'a> Translator<'a> {
         // the declarations before the inner loop, and the inner loop's body (byte ranges)
         let mut prefix: Option<(usize, usize)> = None;
         let ibody = body;
-        if ncollapse == 1 && reductions.is_empty() && lastprivate.is_empty() {
+        if ncollapse == 1 && reductions.is_empty() && lastprivate.is_empty() && !single {
             let st = strip(body);
             let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
             let (ls, le) = lp.range();
@@ -188,8 +204,9 @@ impl<'a> Translator<'a> {
         }
         let lvname = loopvar.spelling();
         let lvty = loopvar.ty();
-        if !lvty.is_arith()
-            || matches!(lvty.canonical().kind(), CXType_Float | CXType_Double | CXType_LongDouble)
+        if !single
+            && (!lvty.is_arith()
+                || matches!(lvty.canonical().kind(), CXType_Float | CXType_Double | CXType_LongDouble))
         {
             return Err("loop variable is not an integer".into());
         }
@@ -219,7 +236,7 @@ impl<'a> Translator<'a> {
                 let p = d.loc();
                 (p.file == file && p.off >= bs && p.off < be) || privs.contains(&d.spelling())
             };
-            if let Some(a) = races::racy_write(body, &par_vars, &skip, &local) {
+            if let Some(a) = races::racy_write(body, &par_vars, &skip, &local).filter(|_| !single) {
                 return Err(format!(
                     "every iteration writes '{a}[...]' at an index that does not depend on the loop variable (a data race in the program: its result depends on the schedule)"
                 ));
@@ -234,12 +251,43 @@ impl<'a> Translator<'a> {
             return Err(format!("recursive function '{f}' (OpenCL has no recursion)"));
         }
 
+        // in a target region, the variables of sequential loops inside the loop body are private
+        // (OpenMP 5.0's rule, which GCC applies to C only from 5.0 on: loops written for 4.5
+        // offloading rely on it, e.g. `for (k = 0; ...)` with `k` declared before the region)
+        let mut seq_loop_vars: HashSet<String> = HashSet::new();
+        if self.in_target.is_some() {
+            body.walk(&mut |c| {
+                if c.kind() != CXCursor_ForStmt {
+                    return;
+                }
+                let Some(init) = c.children().first().map(|n| strip(*n)) else { return };
+                if init.kind() == CXCursor_BinaryOperator && init.binop() == CXBinaryOperator_Assign {
+                    if let Some(lhs) = init.children().first().map(|n| strip(*n)) {
+                        if lhs.kind() == CXCursor_DeclRefExpr {
+                            if let Some(d) = lhs.referenced() {
+                                seq_loop_vars.insert(key_of(&d));
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        let in_sync = !skip_sync_empty(&self.pragmas_in(bs, be), &self.cx.pragmas);
         // classify outside variables
         for (_, v) in vars.iter_mut() {
             let n = v.name.as_str();
             if v.decl.equals(&loopvar) || collapsed.iter().any(|li| li.loopvar.equals(&v.decl)) {
                 v.kind = VK::LoopVar;
-            } else if inner_private.iter().any(|d| d.equals(&v.decl)) {
+            } else if inner_private.iter().any(|d| d.equals(&v.decl))
+                || (!in_sync
+                    && seq_loop_vars.contains(&key_of(&v.decl))
+                    && !v.global
+                    && v.ty.is_arith()
+                    && !reductions.iter().any(|(_, x)| x == n)
+                    && !lastprivate.iter().any(|x| x == n)
+                    && !firstprivate.iter().any(|x| x == n)
+                    && !self.target_scalars_out.as_ref().is_some_and(|(all, f)| *all || f.contains(n)))
+            {
                 v.kind = VK::Private;
             } else if reductions.iter().any(|(_, x)| x == n) {
                 v.kind = VK::Reduction;
@@ -267,7 +315,15 @@ impl<'a> Translator<'a> {
                         }
                         // an array parameter is a pointer (`float C[N][M]` is `float (*C)[M]`):
                         // its block is found in the allocation table, never sized by `sizeof`
-                        if v.global
+                        if self.in_target.is_some() && !v.global && v.decl.kind() != CXCursor_ParmDecl {
+                            // in a `target` region a local array is mapped (explicitly or
+                            // implicitly): the runtime's present table knows its block
+                            let w = v.written_through || v.assigned || local_ptr_writes;
+                            if let Some(t) = self.in_target.as_mut() {
+                                t.push((n.to_string(), w));
+                            }
+                            VK::Buf
+                        } else if v.global
                             || c.kind() == CXType_IncompleteArray
                             || v.decl.kind() == CXCursor_ParmDecl
                         {
@@ -326,6 +382,16 @@ impl<'a> Translator<'a> {
             let d0 = pp.directive[0].as_str();
             match d0 {
                 "flush" => edits.push(Edit { start: pp.line_start, end: pp.end, text: String::new() }),
+                // a loop a work-item runs: its iterations in order are one of simd's executions
+                "simd"
+                    if pp.is(&["simd"])
+                        && pp
+                            .clauses
+                            .iter()
+                            .all(|c| matches!(c.name.as_str(), "safelen" | "simdlen" | "aligned")) =>
+                {
+                    edits.push(Edit { start: pp.line_start, end: pp.end, text: String::new() })
+                }
                 "atomic" | "critical" => {
                     let Some(&(st, _ss, se)) = self.cx.assoc.get(&pi) else {
                         return Err(format!("'{d0}' without a statement"));
@@ -478,8 +544,18 @@ impl<'a> Translator<'a> {
                         ("OMPCL_BUF", "0".to_string())
                     };
                     let konst = if space == "__global" { "0".to_string() } else { konst_flag(n) };
+                    // an array object (not a pointer) lies inside its block: never one past the end
+                    // of another one (rop = 1 for the runtime)
+                    let inside = i32::from(v.ty.is_array() && v.decl.kind() != CXCursor_ParmDecl);
+                    // a target region's local scalars and structs are firstprivate unless mapped `from`
+                    let w = match &self.target_scalars_out {
+                        Some((all, from)) if v.kind == VK::Inout && !v.global => {
+                            w && (*all || from.contains(n))
+                        }
+                        _ => w,
+                    };
                     host_args.push(format!(
-                        "{{{kind}, \"{n}\", {addr}, {size}, {}, {konst}, 0}}",
+                        "{{{kind}, \"{n}\", {addr}, {size}, {}, {konst}, {inside}}}",
                         if w { 1 } else { 0 }
                     ));
                 }
@@ -500,8 +576,12 @@ impl<'a> Translator<'a> {
                 locks.len()
             ));
         }
-        self.types.note(lvty, 0)?;
-        let lvdecl = self.types.declr(lvty, &lvname)?;
+        let lvdecl = if single {
+            String::new()
+        } else {
+            self.types.note(lvty, 0)?;
+            self.types.declr(lvty, &lvname)?
+        };
         // shared elements kept in registers across inner loops (promote.rs): in the (i, j) branch
         // of row spreading (its checks include ompcl_no_alias), else under a no-alias flag
         let mut fast_edits = Vec::new();
@@ -510,7 +590,8 @@ impl<'a> Translator<'a> {
             if let Some(mem) = &spread_mem {
                 fast_edits = self.promotion_edits(mem, jbody, &edits);
             }
-        } else if reductions.is_empty()
+        } else if !single
+            && reductions.is_empty()
             && lastprivate.is_empty()
             && lp_post.is_empty()
             && self.pragmas_in(bs, be).is_empty()
@@ -600,6 +681,8 @@ impl<'a> Translator<'a> {
                 iter(&body_text)
             );
             inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
+        } else if single {
+            k.push_str("  if (__gid < __n) {\n");
         } else if collapsed.is_empty() {
             k.push_str("  long __gid = (long)get_global_id(0);\n");
             if !reds_post.is_empty() {
@@ -845,4 +928,10 @@ fn work_item_is_light(body: Node) -> bool {
         _ => {}
     });
     light
+}
+
+/// Whether none of `idx` is an `atomic` or `critical` directive (a variable they update must stay
+/// shared).
+fn skip_sync_empty(idx: &[usize], pragmas: &[Pragma]) -> bool {
+    idx.iter().all(|&i| !matches!(pragmas[i].directive[0].as_str(), "atomic" | "critical"))
 }
