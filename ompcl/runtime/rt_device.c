@@ -83,13 +83,12 @@ static void init(void) {
     if (tr && !strcmp(tr, "0")) g_notrack = 1;
     const char *pl = getenv("OMPCL_PLACEMENT");
     if (pl && !strcmp(pl, "device")) g_place_device = 1;
-    /* Lazy copy-back calls the OpenCL driver from the SIGSEGV handler. cudacl and PoCL take that;
-       NVIDIA's OpenCL deadlocks in it (a futex wait, seen 2026-11-27 on an H200, driver 580.159.04,
-       in the first copy-back after a blocking read), so other platforms copy back at once unless
-       OMPCL_LAZY=1 asks for it. */
+    /* Lazy copy-back (OMPCL_LAZY=1) calls the OpenCL driver from the SIGSEGV handler. NVIDIA's
+       OpenCL deadlocks there (a futex wait in the first such copy), and so did cudacl on two of
+       PolyBench's programs at 4096x4096 (gemver, gesummv: no output within 60 s; H200, driver
+       580.159.04, 2026-11-27; smaller sizes ran), so it is off unless asked for. */
     const char *lz = getenv("OMPCL_LAZY");
-    g_eager = !strstr(g_platname, "cudacl") && !strstr(g_platname, "Portable Computing Language");
-    if (lz && !strcmp(lz, "0")) g_eager = 1;
+    g_eager = 1;
     if (lz && !strcmp(lz, "1")) g_eager = 0;
     const char *f64 = getenv("OMPCL_FP64"); /* OMPCL_FP64=0: keep double code off the device */
     if (f64 && !strcmp(f64, "0")) g_fp64 = 0;

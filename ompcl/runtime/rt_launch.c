@@ -237,13 +237,13 @@ static void protect(blk *b) {
     pthread_mutex_unlock(&g_fault);
 }
 
-/* A kernel wrote b. Lazy copy-back: only the edges that do not fill whole pages come back now; the
-   whole pages become inaccessible and come back when the host first touches them (fetch_pages),
-   if ever. Returns 0, or -1 if the edges could not be read. */
+/* A kernel wrote b. The edges that do not fill whole pages come back now; the whole pages come back
+   now too into a fresh mapping swapped in (fetch_pages), or, with OMPCL_LAZY=1, become inaccessible
+   and come back when the host first touches them, if ever. Returns 0, or -1 if the edges could not
+   be read. */
 static int written_on_device(blk *b) {
     b->unwritten = 0;
-    int lazy = b->big && b->is_global >= 0 && !g_notrack && !g_eager;
-    if (!lazy) {
+    if (!b->big || b->is_global < 0 || g_notrack) {
         pthread_mutex_lock(&g_fault);
         unprotect(b);
         pthread_mutex_unlock(&g_fault);
@@ -253,13 +253,22 @@ static int written_on_device(blk *b) {
     if (b->base + b->size > b->phi && rd(b->mem, b->phi - b->base, b->base + b->size - b->phi, b->phi)) return -1;
     install_handler();
     pthread_mutex_lock(&g_fault);
-    if (b->prot != PAGES_NONE && mprotect(b->plo, b->phi - b->plo, PROT_NONE) == 0) {
+    if (g_eager) {
+        /* now: into a fresh mapping populated in one go (reading into pages the program never
+           touched costs a fault a page) that replaces the pages, read-only after */
+        double t0 = ompcl_now();
+        if (b->prot == PAGES_NONE) host_access(b, 0);
+        else {
+            by_d2h += fetch_pages(b);
+            tm_d2h += ompcl_now() - t0;
+        }
+    } else if (b->prot != PAGES_NONE && mprotect(b->plo, b->phi - b->plo, PROT_NONE) == 0) {
         b->prot = PAGES_NONE;
         b->dirty = 0;
     }
+    int stale_left = !g_eager && b->prot != PAGES_NONE; /* mprotect failed: copy the pages now */
     pthread_mutex_unlock(&g_fault);
-    /* mprotect failed: copy the pages now */
-    if (b->prot != PAGES_NONE && rd(b->mem, 0, b->size, b->base)) return -1;
+    if (stale_left && rd(b->mem, 0, b->size, b->base)) return -1;
     return 0;
 }
 
@@ -451,14 +460,19 @@ static size_t bytes_to_send(ompcl_arg *a, int na) {
    (O(1) work per work-item, from the translator) that must first send a lot of data runs on the CPU:
    there it reads the data at host-memory speed, on the device it would wait for the same bytes to
    cross the bus. Once both sides have been measured for such runs, the faster one is taken; a CPU
-   run that took much longer than sending its bytes would tries the device once. Every other kernel
-   runs on the device (OMPCL_PLACEMENT=device: always the device). */
+   run that took much longer than sending its bytes would tries the device once. Every other kernel,
+   and every kernel of an OpenMP `target` region (the program asked for the device), runs on the
+   device (OMPCL_PLACEMENT=device: always the device). */
 #define SEND_LIMIT (1 << 20)
 static int place_region(rstat *r, int light, size_t send) {
     const double h2d_rate = by_all_h2d > (1 << 24) ? by_all_h2d / tm_all_h2d : 10e9; /* B/s, measured */
     int dev = 1;
-    if (g_place_device || !light || send < SEND_LIMIT) {
-        snprintf(r->why, sizeof r->why, "device: %s", g_place_device ? "OMPCL_PLACEMENT=device" : !light ? "a work-item loops or calls" : "its data is on the device");
+    if (g_place_device || ompcl_in_target || !light || send < SEND_LIMIT) {
+        snprintf(r->why, sizeof r->why, "device: %s",
+                 g_place_device    ? "OMPCL_PLACEMENT=device"
+                 : ompcl_in_target ? "an OpenMP target region"
+                 : !light          ? "a work-item loops or calls"
+                                   : "its data is on the device");
     } else if (r->last_gpu_send > 0 && r->last_cpu > 0) {
         dev = r->last_gpu_send < r->last_cpu;
         snprintf(r->why, sizeof r->why, "%s: measured device with transfers %.3f ms, cpu %.3f ms", dev ? "device" : "cpu",

@@ -50,9 +50,8 @@ static void unprotect(blk *b) {
    pages are filled in a fresh mapping that then replaces them in one mremap, so another thread never
    sees half-copied pages; they come back read-only (host and device equal). A failed copy loses the
    program's data: stop rather than compute with stale values. */
-static void fetch_pages(blk *b) {
+static size_t fetch_pages(blk *b) {
     size_t len = b->phi - b->plo;
-    double t0 = ompcl_now();
     void *t = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     /* a large ompcl_malloc block owns its last page whole: only its size is on the device */
     size_t want = b->base + b->size < b->phi ? (size_t)(b->base + b->size - b->plo) : len;
@@ -69,14 +68,17 @@ static void fetch_pages(blk *b) {
     }
     b->prot = PAGES_RO;
     b->dirty = 0;
-    g_lazy_n++;
-    g_lazy_bytes += want;
-    g_lazy_t += ompcl_now() - t0;
+    return want;
 }
 
 /* The host is about to touch b (g_fault held): make its pages current (and writable if `write`). */
 static void host_access(blk *b, int write) {
-    if (b->prot == PAGES_NONE) fetch_pages(b);
+    if (b->prot == PAGES_NONE) {
+        double t0 = ompcl_now();
+        g_lazy_bytes += fetch_pages(b);
+        g_lazy_n++;
+        g_lazy_t += ompcl_now() - t0;
+    }
     if (write && b->prot) {
         unprotect(b);
         b->dirty = 1;
@@ -98,7 +100,7 @@ static void segv(int sig, siginfo_t *si, void *ctx) {
         if (b && a >= b->plo && a < b->phi) {
             pthread_mutex_lock(&g_fault);
             int ours = b == g_big[i] && b->big;
-            if (ours && b->prot == PAGES_NONE) { fetch_pages(b); again = 0; } /* a write faults once more */
+            if (ours && b->prot == PAGES_NONE) { host_access(b, 0); again = 0; } /* a write faults once more */
             else if (ours && b->prot == PAGES_RO) { host_access(b, 1); again = 0; }
             else if (ours) { again = last == a ? again + 1 : 1; ours = again <= 3; }
             pthread_mutex_unlock(&g_fault);

@@ -434,7 +434,8 @@ fn unchanged_device_data_is_not_copied_again() {
     let r = run(Command::new(&exe)
         .env("OCL_ICD_VENDORS", &icd)
         .env("OMPCL_DEVICE", "cpu")
-        .env("OMPCL_PROFILE", "1"));
+        .env("OMPCL_PROFILE", "1")
+        .env("OMPCL_LAZY", "1"));
     let err = txt(&r.stderr);
     assert!(err.contains("region 0: opencl runs=100"), "{err}");
     assert_eq!(profile_bytes(&err, "sor.c:26", "h2d"), 512 * 512 * 8, "{err}");
@@ -443,7 +444,7 @@ fn unchanged_device_data_is_not_copied_again() {
     assert!(profile_bytes(&err, "sor.c:26", "d2h") < 100 * 4096, "{err}");
     assert!(err.contains("copied back on first host access: 1 blocks"), "{err}");
     assert_eq!(profile_bytes(&err, "copied back on first host access", "ms"), 512 * 512 * 8, "{err}");
-    // OMPCL_LAZY=0: the grid comes back after every sweep; the same output
+    // by default (OMPCL_LAZY=0): the grid comes back after every sweep; the same output
     let eager = run(Command::new(&exe)
         .env("OCL_ICD_VENDORS", &icd)
         .env("OMPCL_DEVICE", "cpu")
@@ -486,7 +487,8 @@ fn unchanged_device_data_is_not_copied_again() {
 }
 
 /// A large block the host never wrote since malloc is not sent (its bytes are indeterminate): c85's
-/// first kernel sends `a` and the global `G`, not `b` or `never`, which it only writes.
+/// first kernel sends `a` and the global `G`, not `b` or `never`, which it only writes. And c85 with
+/// lazy copy-back (OMPCL_LAZY=1) gives the CPU threads' output.
 #[test]
 fn blocks_the_host_never_wrote_are_not_sent() {
     let w = work("unwritten");
@@ -504,6 +506,20 @@ fn blocks_the_host_never_wrote_are_not_sent() {
         .env("OMPCL_PLACEMENT", "device"));
     let err = txt(&r.stderr);
     assert_eq!(profile_bytes(&err, "c85_lazy_copy_back.c:19", "h2d"), 2 * 300000 * 8, "{err}");
+    // and every way the host reaches results left on the device (OMPCL_LAZY=1) sees the kernels'
+    // values: the same output as CPU threads
+    let lazy = run(Command::new(&exe)
+        .env("OCL_ICD_VENDORS", &icd)
+        .env("OMPCL_DEVICE", "cpu")
+        .env("OMPCL_PROFILE", "1")
+        .env("OMPCL_PLACEMENT", "device")
+        .env("OMPCL_LAZY", "1"));
+    let lerr = txt(&lazy.stderr);
+    assert!(lazy.status.success(), "{lerr}");
+    assert!(lerr.contains("copied back on first host access: "), "{lerr}");
+    let host = run(Command::new(&exe).env("OMPCL_DEVICE", "host"));
+    assert_eq!(txt(&lazy.stdout), txt(&host.stdout));
+    assert_eq!(txt(&r.stdout), txt(&host.stdout));
     let _ = std::fs::remove_dir_all(&w);
 }
 
