@@ -373,12 +373,14 @@ pub fn is_plain_simd(p: &Pragma) -> bool {
 
 fn clause_allowed_as_directive(prev: &[String], w: &str) -> bool {
     let Some(last) = prev.last() else {
-        // a directive starts with a word that may start one
-        return !matches!(w, "data" | "enter" | "exit" | "update");
+        // a directive starts with a word that may start one (`simd` alone is a plain loop: `parse`)
+        return !matches!(w, "data" | "enter" | "exit" | "update" | "simd");
     };
     match last.as_str() {
         "parallel" => w == "for" || (w == "sections" && prev.len() == 1),
-        "for" | "distribute" if w == "simd" => true,
+        // `for simd` / `parallel for simd` outside device constructs: a worksharing loop (`parse`)
+        "for" if w == "simd" => is_device_construct(prev),
+        "distribute" if w == "simd" => true,
         "distribute" => w == "parallel",
         "teams" => w == "distribute",
         "target" if prev.len() == 1 => {
@@ -392,12 +394,13 @@ fn clause_allowed_as_directive(prev: &[String], w: &str) -> bool {
     }
 }
 
-/// An OpenMP 4.x device construct: `target ...`, `teams ...`, `distribute ...`, `simd`, `for simd`,
+/// An OpenMP 4.x device construct: `target ...`, `teams ...`, `distribute ...`,
 /// `declare target`, `end declare target`.
 pub fn is_device_construct(directive: &[String]) -> bool {
+    // `simd` alone and `for simd` / `parallel for simd` are loops ompcl runs itself (a plain loop, a
+    // worksharing loop); `target simd`, `distribute simd` ... start with a device word
     let d0 = directive.first().map(String::as_str).unwrap_or("");
-    matches!(d0, "target" | "teams" | "distribute" | "simd" | "declare" | "end")
-        || directive.iter().any(|w| w == "simd")
+    matches!(d0, "target" | "teams" | "distribute" | "declare" | "end")
 }
 
 fn paren(text: &str, toks: &[(Tok, usize, usize)], open: usize) -> Result<(String, usize), String> {
