@@ -682,7 +682,11 @@ impl<'a> Translator<'a> {
             );
             inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
         } else if single {
-            k.push_str("  if (__gid < __n) {\n");
+            // a sequential target body: one work-item runs it
+            k.push_str("  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {\n");
+            k.push_str(&privs);
+            k.push_str(&iter(&body_text));
+            k.push_str("  }\n");
         } else if collapsed.is_empty() {
             k.push_str("  long __gid = (long)get_global_id(0);\n");
             if !reds_post.is_empty() {

@@ -214,7 +214,11 @@ impl<'a> Translator<'a> {
                 errs.push(d);
                 continue;
             }
-            // 3. reductions
+            // 3. reductions (any type may have a `declare reduction` of its own: then gcc decides)
+            let user_reductions =
+                self.cx.pragmas.iter().any(|q| {
+                    q.directive.first().is_some_and(|d| d == "declare") && q.name() != "declare target"
+                });
             let mut red_err = None;
             for c in p.clauses.iter().filter(|c| c.name == "reduction") {
                 let a = c.arg.clone().unwrap_or_default();
@@ -235,7 +239,7 @@ impl<'a> Translator<'a> {
                     let ty = d.node.ty();
                     let fl =
                         matches!(ty.canonical().kind(), CXType_Float | CXType_Double | CXType_LongDouble);
-                    if !ty.is_arith() || (fl && matches!(op, "&" | "|" | "^")) {
+                    if (!ty.is_arith() || (fl && matches!(op, "&" | "|" | "^"))) && !user_reductions {
                         red_err =
                             Some(self.err_at(at, &format!("'{v}' has invalid type for 'reduction({op})'")));
                         break;
