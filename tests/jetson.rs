@@ -42,7 +42,8 @@ fn fake_cuda_10_2_exports_only_cuda_10_2_symbols() {
 
 fn run_on_10_2(name: &str, args: &[&str], env: &[(&str, &str)]) -> String {
     let dir = fake_cuda_10_2_dir();
-    let mut all = vec![("LD_LIBRARY_PATH", dir.to_str().unwrap())];
+    // a fake driver: staging checked from the first large transfer (as tests/common's Driver::Fake)
+    let mut all = vec![("LD_LIBRARY_PATH", dir.to_str().unwrap()), ("CUDACL_STAGING_AFTER", "0")];
     all.extend_from_slice(env);
     let out = run(&c_program(name), args, Via::Preload, Driver::System, &all);
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));

@@ -157,6 +157,10 @@ pub fn run(exe: &Path, args: &[&str], via: Via, driver: Driver, env: &[(&str, &s
         }
         Driver::Fake => {
             cmd.env("LD_LIBRARY_PATH", fake_cuda_dir());
+            // the C programs check, through the fake driver's counters, that large pageable
+            // transfers take the staging pipeline: from the first one (a test's own env may
+            // override this; cudacl's default waits for 256 MiB of such transfers)
+            cmd.env("CUDACL_STAGING_AFTER", "0");
         }
         Driver::System => {}
     }
