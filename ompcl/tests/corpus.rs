@@ -417,6 +417,24 @@ fn profile_bytes(err: &str, region_line: &str, what: &str) -> u64 {
     rest[open + 1..].split_whitespace().next().unwrap().parse().unwrap()
 }
 
+/// `src` (relative to ompcl/) built by ompcl into `w/name`.
+fn build(w: &Path, src: &str, name: &str) -> PathBuf {
+    let exe = w.join(name);
+    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg(root().join(src)).arg("-o").arg(&exe));
+    assert!(o.status.success(), "{}", txt(&o.stderr));
+    exe
+}
+
+/// `exe` on PoCL's CPU device with the profile on, and `env`.
+fn on_pocl(exe: &Path, icd: &Path, env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(exe);
+    c.env("OCL_ICD_VENDORS", icd).env("OMPCL_DEVICE", "cpu").env("OMPCL_PROFILE", "1");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    run(&mut c)
+}
+
 /// Data that stays on the device is not sent again (SOR: 100 sweeps, the grid goes over once) and
 /// comes back only when the host touches it (once, after the last sweep); data the host changes is
 /// sent again (c43 re-sends exactly the dirtied blocks).
@@ -431,11 +449,7 @@ fn unchanged_device_data_is_not_copied_again() {
         .arg("-o")
         .arg(&exe));
     assert!(o.status.success(), "{}", txt(&o.stderr));
-    let r = run(Command::new(&exe)
-        .env("OCL_ICD_VENDORS", &icd)
-        .env("OMPCL_DEVICE", "cpu")
-        .env("OMPCL_PROFILE", "1")
-        .env("OMPCL_LAZY", "1"));
+    let r = on_pocl(&exe, &icd, &[("OMPCL_LAZY", "1")]);
     let err = txt(&r.stderr);
     assert!(err.contains("region 0: opencl runs=100"), "{err}");
     assert_eq!(profile_bytes(&err, "sor.c:26", "h2d"), 512 * 512 * 8, "{err}");
@@ -445,11 +459,7 @@ fn unchanged_device_data_is_not_copied_again() {
     assert!(err.contains("copied back on first host access: 1 blocks"), "{err}");
     assert_eq!(profile_bytes(&err, "copied back on first host access", "ms"), 512 * 512 * 8, "{err}");
     // by default (OMPCL_LAZY=0): the grid comes back after every sweep; the same output
-    let eager = run(Command::new(&exe)
-        .env("OCL_ICD_VENDORS", &icd)
-        .env("OMPCL_DEVICE", "cpu")
-        .env("OMPCL_PROFILE", "1")
-        .env("OMPCL_LAZY", "0"));
+    let eager = on_pocl(&exe, &icd, &[("OMPCL_LAZY", "0")]);
     let eerr = txt(&eager.stderr);
     assert!(profile_bytes(&eerr, "sor.c:26", "d2h") >= 100 * 512 * 512 * 8, "{eerr}");
     assert!(!eerr.contains("copied back on first host access"), "{eerr}");
@@ -493,27 +503,13 @@ fn unchanged_device_data_is_not_copied_again() {
 fn blocks_the_host_never_wrote_are_not_sent() {
     let w = work("unwritten");
     let icd = icd_dir(&w);
-    let exe = w.join("c85");
-    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl"))
-        .arg(root().join("tests/corpus/c85_lazy_copy_back.c"))
-        .arg("-o")
-        .arg(&exe));
-    assert!(o.status.success(), "{}", txt(&o.stderr));
-    let r = run(Command::new(&exe)
-        .env("OCL_ICD_VENDORS", &icd)
-        .env("OMPCL_DEVICE", "cpu")
-        .env("OMPCL_PROFILE", "1")
-        .env("OMPCL_PLACEMENT", "device"));
+    let exe = build(&w, "tests/corpus/c85_lazy_copy_back.c", "c85");
+    let r = on_pocl(&exe, &icd, &[("OMPCL_PLACEMENT", "device")]);
     let err = txt(&r.stderr);
     assert_eq!(profile_bytes(&err, "c85_lazy_copy_back.c:19", "h2d"), 2 * 300000 * 8, "{err}");
     // and every way the host reaches results left on the device (OMPCL_LAZY=1) sees the kernels'
     // values: the same output as CPU threads
-    let lazy = run(Command::new(&exe)
-        .env("OCL_ICD_VENDORS", &icd)
-        .env("OMPCL_DEVICE", "cpu")
-        .env("OMPCL_PROFILE", "1")
-        .env("OMPCL_PLACEMENT", "device")
-        .env("OMPCL_LAZY", "1"));
+    let lazy = on_pocl(&exe, &icd, &[("OMPCL_PLACEMENT", "device"), ("OMPCL_LAZY", "1")]);
     let lerr = txt(&lazy.stderr);
     assert!(lazy.status.success(), "{lerr}");
     assert!(lerr.contains("copied back on first host access: "), "{lerr}");
@@ -531,18 +527,9 @@ fn blocks_the_host_never_wrote_are_not_sent() {
 fn placement_keeps_light_kernels_with_data_to_send_on_the_cpu() {
     let w = work("place");
     let icd = icd_dir(&w);
-    let exe = w.join("pl");
-    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl"))
-        .arg(root().join("tests/placement/light_and_heavy.c"))
-        .arg("-o")
-        .arg(&exe));
-    assert!(o.status.success(), "{}", txt(&o.stderr));
+    let exe = build(&w, "tests/placement/light_and_heavy.c", "pl");
     let go = |place: &str| {
-        let r = run(Command::new(&exe)
-            .env("OCL_ICD_VENDORS", &icd)
-            .env("OMPCL_DEVICE", "cpu")
-            .env("OMPCL_PROFILE", "1")
-            .env("OMPCL_PLACEMENT", place));
+        let r = on_pocl(&exe, &icd, &[("OMPCL_PLACEMENT", place)]);
         assert!(r.status.success(), "{}", txt(&r.stderr));
         (txt(&r.stdout), txt(&r.stderr))
     };
