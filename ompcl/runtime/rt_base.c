@@ -11,9 +11,9 @@
  * handler makes them writable again and marks the block host-dirty. Bytes of a block that do not
  * fill whole pages (small blocks, the edges of globals) are copied on every region that uses them.
  * After a kernel, the blocks the region may write (from the translator's analysis) are copied back
- * at once, or with OMPCL_LAZY=1 on the host's first access (lazy copy-back: their whole pages
- * become inaccessible, rt_memory.c's fetch_pages brings them back), so results nobody reads never
- * cross the bus.
+ * on the host's first access (lazy copy-back: their whole pages become inaccessible, rt_memory.c's
+ * fetch_pages brings them back), so results nobody reads never cross the bus; with OMPCL_LAZY=0
+ * at once.
  */
 #define _GNU_SOURCE
 #include "ompcl_rt.h"
@@ -28,6 +28,23 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+/* The program is linked with --wrap for the allocation functions (driver.rs: WRAPPED): every call
+   its objects make reaches ompcl_malloc & co., also those the translator cannot rewrite (spelled in
+   a header's macro, as PolyBench's POLYBENCH_FREE_ARRAY is, or called through a pointer). A tracked
+   block that libc's free or realloc touched behind the table's back could be one whose pages are
+   protected: the fault would come inside libc with its allocator lock held, and the handler's
+   OpenCL calls would then wait on that lock forever. The runtime's own allocations use libc's. */
+void *__real_malloc(size_t);
+void *__real_calloc(size_t, size_t);
+void *__real_realloc(void *, size_t);
+void __real_free(void *);
+int __real_posix_memalign(void **, size_t, size_t);
+#define malloc __real_malloc
+#define calloc __real_calloc
+#define realloc __real_realloc
+#define free __real_free
+#define posix_memalign __real_posix_memalign
 
 /* ---- minimal OpenCL 1.2 declarations (no OpenCL headers needed to build) ---- */
 typedef int32_t cl_int;
@@ -99,7 +116,7 @@ static cl_uint g_max_const_args;
 static int g_profile;
 static int g_notrack; /* OMPCL_TRACK=0: no page protection, every used block is copied each time */
 static int g_place_device; /* OMPCL_PLACEMENT=device: every offloadable region on the device */
-static int g_eager = 1; /* blocks a kernel wrote are copied back at once (OMPCL_LAZY=1: on first host access) */
+static int g_eager; /* blocks a kernel wrote are copied back at once (OMPCL_LAZY=0), else on first host access */
 static long g_page = 4096;
 
 double ompcl_now(void) {

@@ -83,13 +83,13 @@ static void init(void) {
     if (tr && !strcmp(tr, "0")) g_notrack = 1;
     const char *pl = getenv("OMPCL_PLACEMENT");
     if (pl && !strcmp(pl, "device")) g_place_device = 1;
-    /* Lazy copy-back (OMPCL_LAZY=1) calls the OpenCL driver from the SIGSEGV handler. NVIDIA's
-       OpenCL deadlocks there (a futex wait in the first such copy), and so did cudacl on two of
-       PolyBench's programs at 4096x4096 (gemver, gesummv: no output within 60 s; H200, driver
-       580.159.04, 2026-11-27; smaller sizes ran), so it is off unless asked for. */
+    /* Lazy copy-back calls the OpenCL driver from the SIGSEGV handler. It used to hang (NVIDIA's
+       OpenCL and cudacl alike, PolyBench's gemver and gesummv at 4096) when the fault came inside
+       libc's free, called on a tracked block through PolyBench's FREE macro, with the allocator's
+       lock held: the driver's own malloc then waited forever. The program's allocation calls are
+       now all the runtime's (--wrap, rt_base.c). OMPCL_LAZY=0: copy back right after each kernel. */
     const char *lz = getenv("OMPCL_LAZY");
-    g_eager = 1;
-    if (lz && !strcmp(lz, "1")) g_eager = 0;
+    g_eager = lz && !strcmp(lz, "0");
     const char *f64 = getenv("OMPCL_FP64"); /* OMPCL_FP64=0: keep double code off the device */
     if (f64 && !strcmp(f64, "0")) g_fp64 = 0;
     intptr_t props[3] = {CL_CONTEXT_PLATFORM, (intptr_t)bestp[pick], 0};

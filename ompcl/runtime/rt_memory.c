@@ -374,3 +374,13 @@ ssize_t ompcl_pwrite(int fd, const void *p, size_t n, off_t off) {
     host_range(p, n, 0);
     return pwrite(fd, p, n, off);
 }
+
+/* the program's calls, linked with --wrap (see rt_base.c) */
+void *__wrap_malloc(size_t n) { return ompcl_malloc(n); }
+void *__wrap_calloc(size_t n, size_t s) { return ompcl_calloc(n, s); }
+void *__wrap_realloc(void *p, size_t n) { return ompcl_realloc(p, n); }
+void __wrap_free(void *p) { ompcl_free(p); }
+int __wrap_posix_memalign(void **pp, size_t al, size_t n) { return ompcl_posix_memalign(pp, al, n); }
+void *__wrap_aligned_alloc(size_t al, size_t n) { return ompcl_aligned_alloc(al, n); }
+void *__wrap_memalign(size_t al, size_t n) { return ompcl_memalign(al, n); }
+void *__wrap_valloc(size_t n) { return ompcl_valloc(n); }

@@ -304,6 +304,7 @@ fn build(
     }
     cmd.args(&objs)
         .arg(&rt_o)
+        .args(WRAPPED.iter().map(|f| format!("-Wl,--wrap={f}")))
         .args(ldflags)
         .args(["-lpthread", "-ldl", "-lm", "-o"])
         .arg(out.unwrap_or_else(|| "a.out".into()));
@@ -312,6 +313,12 @@ fn build(
     }
     Ok(0)
 }
+
+/// The allocation functions whose calls from the program's objects the linker sends to the
+/// runtime's `__wrap_*` (ompcl_malloc & co., runtime/rt_base.c says why): a block freed or moved
+/// behind the runtime's back could still have protected pages.
+const WRAPPED: [&str; 8] =
+    ["malloc", "calloc", "realloc", "free", "posix_memalign", "aligned_alloc", "memalign", "valloc"];
 
 fn cc_is_gcc() -> bool {
     Command::new("cc")

@@ -519,6 +519,37 @@ fn blocks_the_host_never_wrote_are_not_sent() {
     let _ = std::fs::remove_dir_all(&w);
 }
 
+/// Blocks allocated, grown and freed where the translator cannot rewrite the call (a header's
+/// macros, function pointers) are still the runtime's (the linker's --wrap): c94's kernels all run on
+/// the device, and with lazy copy-back libc's free never meets a block whose pages are protected
+/// (the fault would come with libc's allocator lock held and the handler's OpenCL calls would wait
+/// on it forever: the program hung, as PolyBench's gesummv and gemver did on the GPU).
+#[test]
+fn allocations_through_macros_and_pointers_are_tracked() {
+    let w = work("wrap");
+    let icd = icd_dir(&w);
+    let exe = build(&w, "tests/corpus/c94_alloc_through_macros.c", "c94");
+    let host = run(Command::new(&exe).env("OMPCL_DEVICE", "host"));
+    for lazy in ["0", "1"] {
+        let mut c = Command::new("timeout");
+        c.arg("120").arg(&exe);
+        c.env("OCL_ICD_VENDORS", &icd)
+            .env("OMPCL_DEVICE", "cpu")
+            .env("OMPCL_PROFILE", "1")
+            .env("OMPCL_PLACEMENT", "device")
+            .env("OMPCL_LAZY", lazy);
+        let r = run(&mut c);
+        let err = txt(&r.stderr);
+        assert!(r.status.success(), "OMPCL_LAZY={lazy}: exit {:?} (124: hung)\n{err}", r.status.code());
+        for region in 0..3 {
+            assert!(err.contains(&format!("region {region}: opencl runs=6")), "OMPCL_LAZY={lazy}:\n{err}");
+        }
+        assert!(!err.contains("does not point into memory ompcl knows"), "{err}");
+        assert_eq!(txt(&r.stdout), txt(&host.stdout), "OMPCL_LAZY={lazy}");
+    }
+    let _ = std::fs::remove_dir_all(&w);
+}
+
 /// Placement from measurements: a light kernel (one add per element) whose 8 MiB would first have
 /// to cross to the device runs on the CPU; a kernel whose work-items loop runs on the device; a light
 /// kernel whose data is already there runs on the device. Each decision is in the profile, and the

@@ -39,6 +39,9 @@ impl Context {
                 }
             }
         }
+        for c in &cuda {
+            super::transfer::prepin(c);
+        }
         Ok(Context { devices, cuda, properties, notify })
     }
 

@@ -7,7 +7,8 @@
 //! transfers; default: CUDACL_STAGING_MIN's value),
 //! CUDACL_STAGING_CHUNK_MB (default 8) and CUDACL_STAGING_CHUNKS (default 4) per CUDA context,
 //! CUDACL_STAGING_AFTER (bytes of large pageable transfers the process makes directly before it
-//! pins the chunks; default 256 MiB).
+//! pins the chunks itself; default 256 MiB), CUDACL_STAGING_PREPIN=0 (do not pin two chunks when
+//! a context is made, see `prepin`).
 use super::par_copy::par_copy;
 use crate::base::entry::{lock, CLResult};
 use crate::cl::*;
@@ -46,12 +47,11 @@ fn image_staging_min() -> usize {
     *V
 }
 
-/// Bytes of large pageable transfers made directly before the staging chunks are pinned
-/// (CUDACL_STAGING_AFTER). Pinning the chunks costs about 0.5 ms a MiB (13 ms for the default
-/// 32 MiB on an H200, 2026-11-27), and staging saves about 47 ms a GiB over the driver's own
-/// pageable path (15-20 GB/s against 50): a process pays for the chunks once it has moved a few
-/// hundred MiB. One that moves a few arrays once (an OpenMP program translated by ompcl, whose
-/// first 8 MiB upload took 18 ms with the pinning) never pays.
+/// Bytes of large pageable transfers made before all the staging chunks are pinned, not only the
+/// two `prepin` made (CUDACL_STAGING_AFTER). Pinning costs about 0.5 ms a MiB (13 ms for the
+/// default 32 MiB on an H200, 2026-11-27), and staging saves about 47 ms a GiB over the driver's
+/// own pageable path (15-20 GB/s against 50): a process pays for the rest of the chunks once it has
+/// moved a few hundred MiB.
 fn staging_after() -> usize {
     static V: LazyLock<usize> = LazyLock::new(|| env_usize("CUDACL_STAGING_AFTER", 256 << 20));
     *V
@@ -68,6 +68,13 @@ fn staging_shape() -> (usize, usize) {
             env_usize("CUDACL_STAGING_CHUNKS", 4).clamp(2, 16),
         )
     });
+    *V
+}
+
+/// Whether `prepin` pins two chunks when a context is made (CUDACL_STAGING_PREPIN, default 1).
+fn prepin_enabled() -> bool {
+    static V: LazyLock<bool> =
+        LazyLock::new(|| std::env::var("CUDACL_STAGING_PREPIN").map_or(true, |v| v != "0"));
     *V
 }
 
@@ -100,25 +107,54 @@ pub fn aux(ctx: &PrimaryContext) -> CLResult<Arc<Aux>> {
     })
 }
 
-/// The staging chunks for a pageable transfer of `n` bytes, allocated once the process has moved
-/// `staging_after()` bytes that way; false (copy directly) before that or when pinned memory is
-/// not available.
+/// Pins the first two of `ctx`'s staging chunks (and the small-read bounce buffer) now, once per
+/// CUDA context, that is once per device and process: its first large pageable transfers then
+/// already go through them instead of the driver's own pageable path (a fresh process's first
+/// 64 MiB upload ran at 6-7 GB/s that way on an H200, against 25-30 staged; bench/copyback.c).
+/// Pinning costs about 0.5 ms a MiB: done here it adds that to the first context's creation
+/// (which takes 100 ms or more), where a background thread pinning while the program ran slowed
+/// its CPU regions (PolyBench's atax, 5 -> 9 ms). The other chunks come once the process has
+/// moved CUDACL_STAGING_AFTER bytes.
+pub fn prepin(ctx: &PrimaryContext) {
+    if !prepin_enabled() {
+        return;
+    }
+    let Ok(aux) = aux(ctx) else { return };
+    {
+        let mut b = lock(&aux.bounce);
+        if b.is_none() {
+            *b = PinnedAlloc::new(SMALL_READ).ok();
+        }
+    }
+    let mut pool = lock(&aux.staging);
+    if pool.is_empty() {
+        add_chunks(&mut pool, 2);
+    }
+}
+
+/// Adds staging chunks (CUDACL_STAGING_CHUNK_MB each) until the pool has `want`; a pool that
+/// cannot get two is left empty.
+fn add_chunks(pool: &mut Vec<Chunk>, want: usize) {
+    let (size, _) = staging_shape();
+    while pool.len() < want {
+        match (PinnedAlloc::new(size), cuda::event::Event::new(false)) {
+            (Ok(mem), Ok(done)) => pool.push(Chunk { mem, done, busy: false }),
+            _ => break,
+        }
+    }
+    if pool.len() < 2 {
+        pool.clear();
+    }
+}
+
+/// The staging chunks for a pageable transfer of `n` bytes: those `prepin` made, all
+/// CUDACL_STAGING_CHUNKS of them once the process has moved `staging_after()` bytes that way;
+/// false (copy directly) while there are none or when pinned memory is not available.
 fn ensure_chunks(pool: &mut Vec<Chunk>, n: usize) -> bool {
     use std::sync::atomic::Ordering;
-    if pool.is_empty() && PAGEABLE_MOVED.fetch_add(n, Ordering::Relaxed) < staging_after() {
-        return false;
-    }
-    if pool.is_empty() {
-        let (size, count) = staging_shape();
-        for _ in 0..count {
-            match (PinnedAlloc::new(size), cuda::event::Event::new(false)) {
-                (Ok(mem), Ok(done)) => pool.push(Chunk { mem, done, busy: false }),
-                _ => break,
-            }
-        }
-        if pool.len() < 2 {
-            pool.clear();
-        }
+    let (_, count) = staging_shape();
+    if pool.len() < count && PAGEABLE_MOVED.fetch_add(n, Ordering::Relaxed) >= staging_after() {
+        add_chunks(pool, count);
     }
     !pool.is_empty()
 }
