@@ -554,13 +554,22 @@ pub(super) struct Disjoint {
     pub a: String,
     pub b: String,
     pub size: i64,
+    /// the array is also written at the transposed element (`[j][i]` beside `[i][j]`, in a
+    /// triangular nest): the pairs must be disjoint over the square holding both loops' ranges
+    pub symmetric: bool,
 }
 
 impl Memory {
     /// The proof that the `(i, j)` iterations of a body (loop variables `[i, j]`) write disjoint
     /// elements, up to the run-time checks it returns; `jbody`: the byte range of the inner loop's
-    /// body (arrays declared there are private to an iteration). Err: why not.
-    pub(super) fn spread_proof(&self, jbody: (usize, usize)) -> Result<Vec<Disjoint>, String> {
+    /// body (arrays declared there are private to an iteration); `side`: every pair of the nest has
+    /// `j >= i` (Some(true)) or `j <= i` (Some(false)) (a triangle, triangle.rs), which lets it write
+    /// an array at `[i][j]` and at `[j][i]`. Err: why not.
+    pub(super) fn spread_proof(
+        &self,
+        jbody: (usize, usize),
+        side: Option<bool>,
+    ) -> Result<Vec<Disjoint>, String> {
         if let Some(r) = &self.refused {
             return Err(r.clone());
         }
@@ -583,11 +592,21 @@ impl Memory {
             let Some(off) = all[0].off.clone() else {
                 return Err("a written element's address is not affine in the loop variables".into());
             };
-            if all.iter().any(|a| a.off.as_ref() != Some(&off) || a.size != all[0].size) {
-                return Err("a written array is accessed at more than one element per iteration".into());
-            }
             if off.coef.len() != 2 {
                 return Err("not two loop variables".into());
+            }
+            // the transposed element: the same form with the loop variables' strides swapped
+            let mut swapped = off.clone();
+            swapped.coef.swap(0, 1);
+            let symmetric = side.is_some()
+                && swapped != off
+                && all.iter().any(|a| a.off.as_ref() == Some(&swapped))
+                && all.iter().all(|a| a.size == all[0].size);
+            if all.iter().any(|a| {
+                a.size != all[0].size
+                    || !(a.off.as_ref() == Some(&off) || (symmetric && a.off.as_ref() == Some(&swapped)))
+            }) {
+                return Err("a written array is accessed at more than one element per iteration".into());
             }
             if off.coef.iter().any(Poly::is_zero) {
                 // the same element for every j (a row's sum: x[i] += ...), or for every i
@@ -597,6 +616,7 @@ impl Memory {
                 a: off.coef[0].host_c(&self.names),
                 b: off.coef[1].host_c(&self.names),
                 size: all[0].size,
+                symmetric,
             });
         }
         Ok(checks)

@@ -132,6 +132,7 @@ impl<'a> Translator<'a> {
         let mut auto_flat = false;
         let mut spread_checks: Vec<affine::Disjoint> = Vec::new();
         let mut spread_mem: Option<affine::Memory> = None;
+        let mut tri: Option<triangle::Triangle> = None;
         // the declarations before the inner loop, and the inner loop's body (byte ranges)
         let mut prefix: Option<(usize, usize)> = None;
         let ibody = body;
@@ -145,16 +146,25 @@ impl<'a> Translator<'a> {
             if shape_ok && no_directives {
                 let jloop = kids[kids.len() - 1];
                 if let Ok(li) = self.parse_loop(jloop) {
-                    let rectangular = jloop.children()[..3]
-                        .iter()
-                        .flat_map(|c| decl_refs(*c))
-                        .filter_map(|d| d.referenced())
-                        .filter(|d| !d.equals(&li.loopvar))
-                        .all(|d| {
-                            let at = d.loc();
-                            !(d.equals(&loopvar)
-                                || (at.file == ls.file && at.off >= ls.off && at.off < le.off))
-                        });
+                    // the bounds use nothing the nest changes (the host computes them), or one
+                    // follows the parallel loop's variable (a triangle, triangle.rs)
+                    let invariant = |n: Node| {
+                        decl_refs(n)
+                            .iter()
+                            .filter_map(|d| d.referenced())
+                            .filter(|d| !d.equals(&li.loopvar))
+                            .all(|d| {
+                                let at = d.loc();
+                                !(d.equals(&loopvar)
+                                    || (at.file == ls.file && at.off >= ls.off && at.off < le.off))
+                            })
+                    };
+                    let mut rectangular = jloop.children()[..3].iter().all(|c| invariant(*c));
+                    if !rectangular {
+                        tri = triangle::triangle(jloop, &li, &loopvar, &step, cmp, &invariant)
+                            .filter(|_| invariant(jloop.children()[2]));
+                        rectangular = tri.is_some();
+                    }
                     let (js, je) = li.body.range();
                     let local = |d: &Node| {
                         let p = d.loc();
@@ -171,11 +181,12 @@ impl<'a> Translator<'a> {
                     let is_private = |d: &Node| privs.contains(&d.spelling());
                     let mem = affine::analyse(body, &[loopvar, li.loopvar], &in_ibody, &is_private);
                     let proof = if races::scalars_private(body, jloop, li.body) {
-                        mem.spread_proof((js.off, je.off))
+                        mem.spread_proof((js.off, je.off), tri.as_ref().and_then(|t| t.side))
                     } else {
                         Err("writes a scalar shared by the inner loop's iterations".into())
                     };
                     let old_rule = kids.len() == 1
+                        && tri.is_none()
                         && races::inner_loop_independent(li.body, &loopvar, &li.loopvar, &local);
                     let ok = match proof {
                         Ok(checks) => {
@@ -669,6 +680,7 @@ impl<'a> Translator<'a> {
                 Some((ps, pe)) if at >= ps && at < pe => jname.clone(),
                 _ => self.types.declr(ty, &jname)?,
             };
+            let skip = tri.as_ref().map(|t| t.skip(&lvname, &jname, li.cmp)).unwrap_or_default();
             let pair_i = self.index_expr(lvty, "__lb", "__p1", "__st")?;
             let pair_j = self.index_expr(ty, "__lb1", "get_global_id(0)", "__st1")?;
             let row_i = self.index_expr(lvty, "__lb", "__gid", "__st")?;
@@ -676,11 +688,15 @@ impl<'a> Translator<'a> {
             nd = 0;
             let _ = write!(
                 k,
-                "  if (__flat) {{\n  /* (i, j) pairs: j in dimension 0, i in dimension 1 (a loop: the runtime launches at most 65535 groups along it) */\n  if (get_global_id(0) < (ulong)__n1)\n  for (ulong __p1 = get_global_id(1); __p1 < (ulong)__n; __p1 += get_global_size(1)) {{\n    {lvdecl} = {pair_i};\n{privs}{prefix_text}\n    {jdecl} = {pair_j};\n{}  }}\n  }} else {{\n  /* whole rows */\n  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {row_i};\n{privs}{prefix_text}\n    for (long __jj = 0; __jj < __n1; __jj++) {{\n    {jdecl} = {row_j};\n{}    }}\n  }}\n  }}\n",
+                "  if (__flat) {{\n  /* (i, j) pairs: j in dimension 0, i in dimension 1 (a loop: the runtime launches at most 65535 groups along it) */\n  if (get_global_id(0) < (ulong)__n1)\n  for (ulong __p1 = get_global_id(1); __p1 < (ulong)__n; __p1 += get_global_size(1)) {{\n    {lvdecl} = {pair_i};\n{privs}{prefix_text}\n    {jdecl} = {pair_j};\n{skip}{}  }}\n  }} else {{\n  /* whole rows */\n  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {row_i};\n{privs}{prefix_text}\n    for (long __jj = 0; __jj < __n1; __jj++) {{\n    {jdecl} = {row_j};\n{skip}{}    }}\n  }}\n  }}\n",
                 iter(&fast_text),
                 iter(&body_text)
             );
-            inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
+            let (lb1, ub1) = match &tri {
+                Some(t) => t.hull(&li.lb, &li.ub),
+                None => (li.lb.clone(), li.ub.clone()),
+            };
+            inner.push((lb1, ub1, li.step.clone(), li.cmp));
         } else if single {
             // a sequential target body: one work-item runs it
             k.push_str("  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {\n");
@@ -771,7 +787,7 @@ impl<'a> Translator<'a> {
         k.push_str(&reds_post);
         k.push_str("}\n");
         let light = work_item_is_light(body);
-        let spread_checks = spread_checks.into_iter().map(|c| (c.a, c.b, c.size)).collect();
+        let spread_checks = spread_checks.into_iter().map(|c| (c.a, c.b, c.size, c.symmetric)).collect();
         Ok(KernelOut {
             code: k,
             host_args,
