@@ -386,9 +386,9 @@ struct KernelOut {
     /// innermost in dimension 0), 0 (row spreading: 2 when the run-time checks allow, else 1)
     nd: usize,
     /// row spreading: per written array, the host C of its byte strides along the outer and the
-    /// inner loop variable, its element size (`ompcl_disjoint` must accept them), and whether it
-    /// is also written at the transposed element (affine.rs's `Disjoint::symmetric`)
-    spread_checks: Vec<(String, String, i64, bool)>,
+    /// inner loop variable, its element size and the pairs covered (`ompcl_disjoint` must accept
+    /// them)
+    spread_checks: Vec<affine::Disjoint>,
     /// the kernel takes `__noalias` (ompcl_no_alias's answer): its promoted code needs it
     noalias_flag: bool,
     /// a work-item does O(1) work (no loop, no call of a user function): the runtime's placement

@@ -549,27 +549,46 @@ impl Walker<'_> {
 
 /// A check the host makes before spreading: the bytes `[a*p + b*q, +size)` of the element one
 /// `(p, q)` writes are disjoint for distinct pairs (host C of `a` per step of the outer loop
-/// variable, `b` per step of the inner one).
+/// variable, `b` per step of the inner one), over `over`.
 pub(super) struct Disjoint {
     pub a: String,
     pub b: String,
     pub size: i64,
-    /// the array is also written at the transposed element (`[j][i]` beside `[i][j]`, in a
-    /// triangular nest): the pairs must be disjoint over the square holding both loops' ranges
-    pub symmetric: bool,
+    pub over: Over,
+}
+
+/// The pairs a `Disjoint` check covers.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub(super) enum Over {
+    /// the loops' own ranges
+    Pairs,
+    /// the square holding both loops' ranges (unit steps): the array is also written at the
+    /// transposed element (`[j][i]` beside `[i][j]`, in a triangular nest)
+    Square,
+    /// the outer loop's range only: the element is the outer iteration's (`b` is 0), written by
+    /// statements before the inner loop
+    Rows,
+}
+
+/// What `spread_proof` knows of the nest besides its memory accesses.
+pub(super) struct Nest {
+    /// the inner loop's body (arrays declared there are private to an iteration)
+    pub jbody: (usize, usize),
+    /// where the inner loop starts: accesses before it belong to statements that run once per `i`
+    pub jloop_at: usize,
+    /// every pair has `j >= i` (Some(true)) or `j <= i` (Some(false)) (a triangle, triangle.rs)
+    pub side: Option<bool>,
+    /// and none has `j == i`
+    pub strict: bool,
 }
 
 impl Memory {
     /// The proof that the `(i, j)` iterations of a body (loop variables `[i, j]`) write disjoint
-    /// elements, up to the run-time checks it returns; `jbody`: the byte range of the inner loop's
-    /// body (arrays declared there are private to an iteration); `side`: every pair of the nest has
-    /// `j >= i` (Some(true)) or `j <= i` (Some(false)) (a triangle, triangle.rs), which lets it write
-    /// an array at `[i][j]` and at `[j][i]`. Err: why not.
-    pub(super) fn spread_proof(
-        &self,
-        jbody: (usize, usize),
-        side: Option<bool>,
-    ) -> Result<Vec<Disjoint>, String> {
+    /// elements, up to the run-time checks it returns. A one-sided triangle may also write a
+    /// matrix at `[i][j]` and at `[j][i]`; statements before the inner loop (run once per `i`) may
+    /// write elements of their own `i` that no pair touches: an array no pair uses, or the diagonal
+    /// `[i][i]` of a strict triangle's matrix (correlation's `symmat[j1][j1] = 1.0`). Err: why not.
+    pub(super) fn spread_proof(&self, nest: &Nest) -> Result<Vec<Disjoint>, String> {
         if let Some(r) = &self.refused {
             return Err(r.clone());
         }
@@ -580,7 +599,7 @@ impl Memory {
         let mut checks = Vec::new();
         for w in written {
             if let Some(&at) = self.local_arrays.get(w) {
-                if at >= jbody.0 && at < jbody.1 {
+                if at >= nest.jbody.0 && at < nest.jbody.1 {
                     continue; // a fresh array in every (i, j) iteration
                 }
                 return Err("writes an array declared before the inner loop".into());
@@ -588,7 +607,30 @@ impl Memory {
             if self.escaped.contains(w) {
                 return Err("a written array's address is used other than to access it".into());
             }
-            let all: Vec<&Access> = self.accesses.iter().filter(|a| a.base == w).collect();
+            let (pre, all): (Vec<&Access>, Vec<&Access>) =
+                self.accesses.iter().filter(|a| a.base == w).partition(|a| a.node.loc().off < nest.jloop_at);
+            if all.is_empty() {
+                // written only before the inner loop: one element per i
+                let off = pre[0]
+                    .off
+                    .clone()
+                    .ok_or("a written element's address is not affine in the loop variables")?;
+                if off.coef.len() != 2 || !off.coef[1].is_zero() || off.coef[0].is_zero() {
+                    return Err(
+                        "an element written before the inner loop is not one per outer iteration".into()
+                    );
+                }
+                if pre.iter().any(|a| a.off.as_ref() != Some(&off) || a.size != pre[0].size) {
+                    return Err("a written array is accessed at more than one element per iteration".into());
+                }
+                checks.push(Disjoint {
+                    a: off.coef[0].host_c(&self.names),
+                    b: "0".into(),
+                    size: pre[0].size,
+                    over: Over::Rows,
+                });
+                continue;
+            }
             let Some(off) = all[0].off.clone() else {
                 return Err("a written element's address is not affine in the loop variables".into());
             };
@@ -598,7 +640,7 @@ impl Memory {
             // the transposed element: the same form with the loop variables' strides swapped
             let mut swapped = off.clone();
             swapped.coef.swap(0, 1);
-            let symmetric = side.is_some()
+            let symmetric = nest.side.is_some()
                 && swapped != off
                 && all.iter().any(|a| a.off.as_ref() == Some(&swapped))
                 && all.iter().all(|a| a.size == all[0].size);
@@ -612,11 +654,25 @@ impl Memory {
                 // the same element for every j (a row's sum: x[i] += ...), or for every i
                 return Err("a written element does not depend on both loop variables".into());
             }
+            if !pre.is_empty() {
+                // before the inner loop only the diagonal element, which no pair of a strict
+                // one-sided triangle reaches (the map being one-to-one over the square)
+                let diagonal = off.coef[0]
+                    .add(&off.coef[1])
+                    .map(|d| Affine { coef: vec![d, Poly::default()], c: off.c.clone() });
+                let ok = nest.side.is_some()
+                    && nest.strict
+                    && diagonal.is_some()
+                    && pre.iter().all(|a| a.off == diagonal && a.size == all[0].size);
+                if !ok {
+                    return Err("an array the inner loop writes is used before it".into());
+                }
+            }
             checks.push(Disjoint {
                 a: off.coef[0].host_c(&self.names),
                 b: off.coef[1].host_c(&self.names),
                 size: all[0].size,
-                symmetric,
+                over: if symmetric || !pre.is_empty() { Over::Square } else { Over::Pairs },
             });
         }
         Ok(checks)

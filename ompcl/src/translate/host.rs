@@ -29,7 +29,7 @@ pub(super) fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> 
     if k.auto_flat {
         pre.push_str("int __ompcl_flat = 0; ");
     }
-    if k.spread_checks.iter().any(|c| c.3) {
+    if k.spread_checks.iter().any(|c| c.over == affine::Over::Square) {
         pre.push_str(
             "long long __ompcl_sq = (__ompcl_lb + __ompcl_n > __ompcl_lb1 + __ompcl_n1 ? __ompcl_lb + __ompcl_n : __ompcl_lb1 + __ompcl_n1) - (__ompcl_lb < __ompcl_lb1 ? __ompcl_lb : __ompcl_lb1); ",
         );
@@ -51,17 +51,23 @@ pub(super) fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> 
     if k.auto_flat {
         // (i, j) pairs only if no two pointers share memory and the elements written are disjoint
         let _ = write!(pre, "__ompcl_flat = ompcl_no_alias(__ompcl_a, {n})");
-        for (a, b, size, symmetric) in &k.spread_checks {
-            if *symmetric {
-                // [i][j] and [j][i] (a triangle, unit steps): one-to-one over the square holding
-                // both loops' ranges
-                let _ = write!(pre, " && ompcl_disjoint({a}, 1, __ompcl_sq, {b}, 1, __ompcl_sq, {size})");
-            } else {
-                let _ = write!(
+        for d in &k.spread_checks {
+            let (a, b, size) = (&d.a, &d.b, d.size);
+            let _ = match d.over {
+                affine::Over::Pairs => write!(
                     pre,
                     " && ompcl_disjoint({a}, __ompcl_st, __ompcl_n, {b}, __ompcl_st1, __ompcl_n1, {size})"
-                );
-            }
+                ),
+                // [i][j] and [j][i] (a triangle, unit steps): one-to-one over the square holding
+                // both loops' ranges
+                affine::Over::Square => {
+                    write!(pre, " && ompcl_disjoint({a}, 1, __ompcl_sq, {b}, 1, __ompcl_sq, {size})")
+                }
+                // one element per outer iteration
+                affine::Over::Rows => {
+                    write!(pre, " && ompcl_disjoint({a}, __ompcl_st, __ompcl_n, 0, 1, 1, {size})")
+                }
+            };
         }
         pre.push_str("; ");
     }

@@ -133,6 +133,7 @@ impl<'a> Translator<'a> {
         let mut spread_checks: Vec<affine::Disjoint> = Vec::new();
         let mut spread_mem: Option<affine::Memory> = None;
         let mut tri: Option<triangle::Triangle> = None;
+        let mut prefix_parts: Vec<(usize, usize, bool)> = Vec::new();
         // the declarations before the inner loop, and the inner loop's body (byte ranges)
         let mut prefix: Option<(usize, usize)> = None;
         let ibody = body;
@@ -141,8 +142,12 @@ impl<'a> Translator<'a> {
             let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
             let (ls, le) = lp.range();
             let no_directives = self.pragmas_in(ls.off, le.off).is_empty();
+            // before the inner loop: declarations, and assignments to array elements (run once
+            // per i: affine.rs proves that no pair touches those elements)
             let shape_ok = kids.last().map(|l| l.kind() == CXCursor_ForStmt).unwrap_or(false)
-                && kids[..kids.len() - 1].iter().all(|k| k.kind() == CXCursor_DeclStmt);
+                && kids[..kids.len() - 1]
+                    .iter()
+                    .all(|k| k.kind() == CXCursor_DeclStmt || element_assignment(*k));
             if shape_ok && no_directives {
                 let jloop = kids[kids.len() - 1];
                 if let Ok(li) = self.parse_loop(jloop) {
@@ -180,8 +185,14 @@ impl<'a> Translator<'a> {
                     };
                     let is_private = |d: &Node| privs.contains(&d.spelling());
                     let mem = affine::analyse(body, &[loopvar, li.loopvar], &in_ibody, &is_private);
+                    let nest = affine::Nest {
+                        jbody: (js.off, je.off),
+                        jloop_at: jloop.range().0.off,
+                        side: tri.as_ref().and_then(|t| t.side),
+                        strict: tri.as_ref().is_some_and(|t| t.strict),
+                    };
                     let proof = if races::scalars_private(body, jloop, li.body) {
-                        mem.spread_proof((js.off, je.off), tri.as_ref().and_then(|t| t.side))
+                        mem.spread_proof(&nest)
                     } else {
                         Err("writes a scalar shared by the inner loop's iterations".into())
                     };
@@ -203,6 +214,16 @@ impl<'a> Translator<'a> {
                             let (ps, _) = kids[0].range();
                             let (fs, _) = jloop.range();
                             prefix = Some((ps.off, fs.off));
+                            // each part up to the next: (start, end, an assignment to run once per i)
+                            prefix_parts = (0..kids.len() - 1)
+                                .map(|q| {
+                                    (
+                                        kids[q].range().0.off,
+                                        kids[q + 1].range().0.off,
+                                        kids[q].kind() != CXCursor_DeclStmt,
+                                    )
+                                })
+                                .collect();
                         }
                         body = li.body;
                         collapsed.push(li);
@@ -638,6 +659,23 @@ impl<'a> Translator<'a> {
             }
             None => (String::new(), render(self.cx.text, &edits, bs, be)),
         };
+        // in the (i, j) branch, assignments before the inner loop run once per i (by the work-item
+        // of the rectangle's first j): affine.rs proved that no pair touches their elements
+        let pair_prefix_text = if prefix_parts.iter().any(|p| p.2) {
+            prefix_parts
+                .iter()
+                .map(|&(ps, pe, once)| {
+                    let t = render(self.cx.text, &edits, ps, pe);
+                    if once {
+                        format!("if (get_global_id(0) == 0) {{ {t} }}\n")
+                    } else {
+                        t
+                    }
+                })
+                .collect()
+        } else {
+            prefix_text.clone()
+        };
         let fast_text = if fast_edits.is_empty() {
             body_text.clone()
         } else if prefix.is_some() || auto_flat {
@@ -688,7 +726,7 @@ impl<'a> Translator<'a> {
             nd = 0;
             let _ = write!(
                 k,
-                "  if (__flat) {{\n  /* (i, j) pairs: j in dimension 0, i in dimension 1 (a loop: the runtime launches at most 65535 groups along it) */\n  if (get_global_id(0) < (ulong)__n1)\n  for (ulong __p1 = get_global_id(1); __p1 < (ulong)__n; __p1 += get_global_size(1)) {{\n    {lvdecl} = {pair_i};\n{privs}{prefix_text}\n    {jdecl} = {pair_j};\n{skip}{}  }}\n  }} else {{\n  /* whole rows */\n  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {row_i};\n{privs}{prefix_text}\n    for (long __jj = 0; __jj < __n1; __jj++) {{\n    {jdecl} = {row_j};\n{skip}{}    }}\n  }}\n  }}\n",
+                "  if (__flat) {{\n  /* (i, j) pairs: j in dimension 0, i in dimension 1 (a loop: the runtime launches at most 65535 groups along it) */\n  if (get_global_id(0) < (ulong)__n1)\n  for (ulong __p1 = get_global_id(1); __p1 < (ulong)__n; __p1 += get_global_size(1)) {{\n    {lvdecl} = {pair_i};\n{privs}{pair_prefix_text}\n    {jdecl} = {pair_j};\n{skip}{}  }}\n  }} else {{\n  /* whole rows */\n  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {row_i};\n{privs}{prefix_text}\n    for (long __jj = 0; __jj < __n1; __jj++) {{\n    {jdecl} = {row_j};\n{skip}{}    }}\n  }}\n  }}\n",
                 iter(&fast_text),
                 iter(&body_text)
             );
@@ -787,7 +825,6 @@ impl<'a> Translator<'a> {
         k.push_str(&reds_post);
         k.push_str("}\n");
         let light = work_item_is_light(body);
-        let spread_checks = spread_checks.into_iter().map(|c| (c.a, c.b, c.size, c.symmetric)).collect();
         Ok(KernelOut {
             code: k,
             host_args,
@@ -954,4 +991,27 @@ fn work_item_is_light(body: Node) -> bool {
 /// shared).
 fn skip_sync_empty(idx: &[usize], pragmas: &[Pragma]) -> bool {
     idx.iter().all(|&i| !matches!(pragmas[i].directive[0].as_str(), "atomic" | "critical"))
+}
+
+/// A statement that assigns to an array element (`X[i][i] = 1.0;`, `*p = 0;`), with no call and no
+/// other change of a variable: what may stand before an inner loop spread over `(i, j)` pairs (it
+/// then runs once per `i`).
+fn element_assignment(k: Node) -> bool {
+    let is_assign = |n: Node| {
+        matches!(n.kind(), CXCursor_BinaryOperator | CXCursor_CompoundAssignOperator)
+            && (CXBinaryOperator_Assign..=CXBinaryOperator_OrAssign).contains(&n.binop())
+    };
+    if !is_assign(k) || strip(k.children()[0]).kind() == CXCursor_DeclRefExpr {
+        return false;
+    }
+    let mut ok = true;
+    k.walk(&mut |c| {
+        let changes = match c.kind() {
+            CXCursor_CallExpr => true,
+            CXCursor_UnaryOperator => (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&c.unop()),
+            _ => is_assign(c),
+        };
+        ok &= !changes;
+    });
+    ok
 }

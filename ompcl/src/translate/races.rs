@@ -245,7 +245,7 @@ pub(super) fn inner_loop_independent(body: Node, i: &Node, j: &Node, local: &dyn
 /// iteration), the inner loop's own variable (in its header), and the variables of loops inside
 /// it that each such loop sets before any use (`for (k = 0; ...)`, every use of `k` inside one
 /// of those loops); no `break` (it would end the row early). Declarations before the inner loop
-/// may only be read in it.
+/// may only be read in it; memory written before it is affine.rs's to prove.
 pub(super) fn scalars_private(ibody: Node, jloop: Node, jbody: Node) -> bool {
     let mut nodes = vec![ibody];
     ibody.walk(&mut |c| nodes.push(c));
@@ -313,10 +313,10 @@ pub(super) fn scalars_private(ibody: Node, jloop: Node, jbody: Node) -> bool {
             if n.kind() == CXCursor_UnaryOperator && n.unop() == CXUnaryOperator_AddrOf {
                 continue; // `&X[..]`: an address, not a write (affine.rs follows it)
             }
-            if !in_range(n, js.off, je.off) {
-                return false; // memory written outside the inner body (before the inner loop)
+            if in_range(n, ls.off, le.off) && !in_range(n, js.off, je.off) {
+                return false; // memory written in the inner loop's header
             }
-            continue; // memory: affine.rs
+            continue; // memory, in the inner body or before the inner loop: affine.rs
         }
         let Some(r) = lhs.referenced() else { return false };
         let in_header = in_range(n, ls.off, le.off) && !in_range(n, js.off, je.off);

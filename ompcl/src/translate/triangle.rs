@@ -22,6 +22,8 @@ pub(super) struct Triangle {
     pub c: i128,
     /// every pair has `j >= i` (Some(true)) or `j <= i` (Some(false)), or neither
     pub side: Option<bool>,
+    /// and none has `j == i`
+    pub strict: bool,
 }
 
 /// `e` as `i + c` (`i`, `i + 3`, `3 + i`, `i - 1`), where `i` is `ivar`; None for anything else.
@@ -91,8 +93,9 @@ pub(super) fn triangle(
     };
     // the last j is i + c (<=) or i + c - 1 (<)
     let last = if li.cmp == CXBinaryOperator_LE { c } else { c - 1 };
-    let side = if lower { (c >= 0).then_some(true) } else { (last <= 0).then_some(false) };
-    Some(Triangle { lower, c, side })
+    let (side, strict) =
+        if lower { ((c >= 0).then_some(true), c >= 1) } else { ((last <= 0).then_some(false), last <= -1) };
+    Some(Triangle { lower, c, side, strict })
 }
 
 impl Triangle {
