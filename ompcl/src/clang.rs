@@ -125,6 +125,7 @@ fn binop_kind(t: &str) -> i32 {
 }
 
 fn cxs(s: CXString) -> String {
+    // SAFETY: `s` is a CXString libclang returned and nobody else disposes; its C string is copied before the dispose.
     unsafe {
         let p = clang_getCString(s);
         let r = if p.is_null() { String::new() } else { CStr::from_ptr(p).to_string_lossy().into_owned() };
@@ -140,6 +141,7 @@ pub struct Tu {
 
 impl Drop for Tu {
     fn drop(&mut self) {
+        // SAFETY: the unit and index this Tu made, disposed once, here (nothing borrows them: Nodes are only used while their Tu lives).
         unsafe {
             clang_disposeTranslationUnit(self.tu);
             clang_disposeIndex(self.idx);
@@ -156,6 +158,7 @@ impl Tu {
     /// Parse `file`; `contents`, if given, is read instead of the file on disk (same name, so
     /// `#include "..."` still resolves next to it).
     pub fn parse(file: &str, args: &[String], contents: Option<&str>) -> Result<Tu, String> {
+        // SAFETY: libclang calls with pointers into CStrings, vectors and `contents` that all outlive the parse; the out-pointer is a local; the index is disposed on failure or by Drop.
         unsafe {
             let idx = clang_createIndex(0, 0);
             let cfile = CString::new(file).map_err(|_| format!("{file}: NUL byte in the file name"))?;
@@ -197,6 +200,7 @@ impl Tu {
 
     pub fn diagnostics(&self) -> Vec<Diag> {
         let mut v = Vec::new();
+        // SAFETY: queries of this live unit; each diagnostic is disposed after use, its text copied out by cxs.
         unsafe {
             let n = clang_getNumDiagnostics(self.tu);
             for i in 0..n {
@@ -213,6 +217,7 @@ impl Tu {
     /// Byte ranges of `file` that the preprocessor skipped (`#if 0`, `#ifdef UNDEFINED` ...).
     pub fn skipped_ranges(&self, file: &str) -> Vec<(usize, usize)> {
         let mut v = Vec::new();
+        // SAFETY: queries of this live unit; `list` is checked for null, read within its `count`, and disposed once.
         unsafe {
             let cfile = CString::new(file).unwrap();
             let f = clang_getFile(self.tu, cfile.as_ptr());
@@ -234,10 +239,15 @@ impl Tu {
     }
 
     pub fn root(&self) -> Node {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         Node(unsafe { clang_getTranslationUnitCursor(self.tu) })
     }
 }
 
+/// A libclang cursor. It points into its translation unit's memory and carries no lifetime: a
+/// Node must not be used after its `Tu` is dropped (ompcl parses a file, translates it and only
+/// then drops the Tu, so every Node of a translation lives inside that span).
 #[derive(Clone, Copy)]
 pub struct Node(pub CXCursor);
 
@@ -251,6 +261,8 @@ pub struct Pos {
 }
 
 fn loc_expansion(l: CXSourceLocation) -> Pos {
+    // SAFETY: a location of a live unit; the out-pointers are locals; the file name is copied
+    // out by cxs.
     unsafe {
         let mut f: CXFile = ptr::null_mut();
         let (mut line, mut col, mut off) = (0u32, 0u32, 0u32);
@@ -261,6 +273,8 @@ fn loc_expansion(l: CXSourceLocation) -> Pos {
 }
 
 fn loc_spelling(l: CXSourceLocation) -> Pos {
+    // SAFETY: a location of a live unit; the out-pointers are locals; the file name is copied
+    // out by cxs.
     unsafe {
         let mut f: CXFile = ptr::null_mut();
         let (mut line, mut col, mut off) = (0u32, 0u32, 0u32);
@@ -305,6 +319,7 @@ fn macro_invocation_end(text: &[u8], at: usize) -> usize {
 }
 
 extern "C" fn collect_visitor(c: CXCursor, _p: CXCursor, data: CXClientData) -> CXChildVisitResult {
+    // SAFETY: `data` is the `&mut Vec<Node>` that `children` passes to clang_visitChildren for the duration of the visit, and nothing else touches it meanwhile.
     let v = unsafe { &mut *(data as *mut Vec<Node>) };
     v.push(Node(c));
     CXChildVisit_Continue
@@ -314,6 +329,8 @@ impl Node {
     /// The cursor kind, in the numbering of the libclang headers ompcl is built with: libclang
     /// before 17 numbers the translation unit 300 (350 since), which is mapped here.
     pub fn kind(&self) -> CXCursorKind {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         let k = unsafe { clang_getCursorKind(self.0) };
         let tu = LOADED_TU_KIND.load(std::sync::atomic::Ordering::Relaxed);
         if tu != 0 && tu != CXCursor_TranslationUnit && k == tu {
@@ -323,10 +340,14 @@ impl Node {
         }
     }
     pub fn is_null(&self) -> bool {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { clang_Cursor_isNull(self.0) != 0 }
     }
     pub fn children(&self) -> Vec<Node> {
         let mut v: Vec<Node> = Vec::new();
+        // SAFETY: a cursor of a live unit (Nodes are used only while their Tu lives); `v` outlives
+        // the visit and collect_visitor is the only user of the pointer to it.
         unsafe {
             clang_visitChildren(self.0, collect_visitor, &mut v as *mut Vec<Node> as *mut c_void);
         }
@@ -340,15 +361,23 @@ impl Node {
         }
     }
     pub fn spelling(&self) -> String {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { cxs(clang_getCursorSpelling(self.0)) }
     }
     pub fn ty(&self) -> Type {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         Type(unsafe { clang_getCursorType(self.0) })
     }
     pub fn result_ty(&self) -> Type {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         Type(unsafe { clang_getCursorResultType(self.0) })
     }
     pub fn referenced(&self) -> Option<Node> {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         let r = Node(unsafe { clang_getCursorReferenced(self.0) });
         if r.is_null() {
             None
@@ -357,6 +386,8 @@ impl Node {
         }
     }
     pub fn definition(&self) -> Option<Node> {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         let r = Node(unsafe { clang_getCursorDefinition(self.0) });
         if r.is_null() {
             None
@@ -365,12 +396,18 @@ impl Node {
         }
     }
     pub fn semantic_parent(&self) -> Node {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         Node(unsafe { clang_getCursorSemanticParent(self.0) })
     }
     pub fn equals(&self, o: &Node) -> bool {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { clang_equalCursors(self.0, o.0) != 0 }
     }
     pub fn hash(&self) -> u32 {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { clang_hashCursor(self.0) }
     }
     /// Expansion range (start, end) as positions.
@@ -378,6 +415,8 @@ impl Node {
     /// the whole macro invocation, so that the text between start and end is the expression as
     /// written.
     pub fn range(&self) -> (Pos, Pos) {
+        // SAFETY: a cursor of a live unit; the file's contents, checked for null, stay valid while
+        // the unit lives and are read within the `size` libclang reports.
         unsafe {
             let r = clang_getCursorExtent(self.0);
             let (s, mut e) = (loc_expansion(clang_getRangeStart(r)), loc_expansion(clang_getRangeEnd(r)));
@@ -399,6 +438,8 @@ impl Node {
         }
     }
     pub fn spelling_range(&self) -> (Pos, Pos) {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe {
             let r = clang_getCursorExtent(self.0);
             (loc_spelling(clang_getRangeStart(r)), loc_spelling(clang_getRangeEnd(r)))
@@ -406,27 +447,43 @@ impl Node {
     }
     /// The cursor's own location (e.g. the name of a declaration), spelling position.
     pub fn loc_spelling(&self) -> Pos {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { loc_spelling(clang_getCursorLocation(self.0)) }
     }
     pub fn loc(&self) -> Pos {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { loc_expansion(clang_getCursorLocation(self.0)) }
     }
     pub fn in_system_header(&self) -> bool {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { clang_Location_isInSystemHeader(clang_getCursorLocation(self.0)) != 0 }
     }
     pub fn is_macro_builtin(&self) -> bool {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { clang_Cursor_isMacroBuiltin(self.0) != 0 }
     }
     pub fn is_variadic(&self) -> bool {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { clang_Cursor_isVariadic(self.0) != 0 }
     }
     pub fn storage_static(&self) -> bool {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { clang_Cursor_getStorageClass(self.0) == CX_SC_Static }
     }
     pub fn storage_extern(&self) -> bool {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { clang_Cursor_getStorageClass(self.0) == CX_SC_Extern }
     }
     pub fn is_definition(&self) -> bool {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { clang_isCursorDefinition(self.0) != 0 }
     }
     /// The operator of a BinaryOperator/CompoundAssignOperator (a CXBinaryOperatorKind).
@@ -434,6 +491,8 @@ impl Node {
     /// 14-16) it is read from the tokens: the first one after the left operand.
     pub fn binop(&self) -> i32 {
         if clang_getCursorBinaryOperatorKind::is_loaded() {
+            // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+            // are used only while their Tu lives).
             return unsafe { clang_getCursorBinaryOperatorKind(self.0) as i32 };
         }
         let kids = self.children();
@@ -445,6 +504,8 @@ impl Node {
     /// libclang 17: a prefix operator is the first token, a postfix one (++/--) the last.
     pub fn unop(&self) -> i32 {
         if clang_getCursorUnaryOperatorKind::is_loaded() {
+            // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+            // are used only while their Tu lives).
             return unsafe { clang_getCursorUnaryOperatorKind(self.0) as i32 };
         }
         let toks = self.tokens();
@@ -477,6 +538,7 @@ impl Node {
     /// The tokens of the cursor's extent with their byte offsets (expansion positions).
     fn tokens(&self) -> Vec<(String, usize)> {
         let mut out = Vec::new();
+        // SAFETY: the cursor's own unit is alive (Nodes are used only while their Tu lives); the token array is checked for null, read within `n` and disposed once.
         unsafe {
             let tu = clang_Cursor_getTranslationUnit(self.0);
             let mut toks: *mut CXToken = ptr::null_mut();
@@ -495,23 +557,34 @@ impl Node {
         out
     }
     pub fn enum_int_type(&self) -> Type {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         Type(unsafe { clang_getEnumDeclIntegerType(self.0) })
     }
     pub fn typedef_underlying(&self) -> Type {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         Type(unsafe { clang_getTypedefDeclUnderlyingType(self.0) })
     }
     pub fn num_args(&self) -> i32 {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { clang_Cursor_getNumArguments(self.0) }
     }
     pub fn is_expr(&self) -> bool {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { clang_isExpression(self.kind()) != 0 }
     }
     pub fn is_stmt(&self) -> bool {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { clang_isStatement(self.kind()) != 0 }
     }
     /// The value of an integer constant expression (literals, `sizeof`, enum constants and
     /// arithmetic on them), or None.
     pub fn eval_int(&self) -> Option<i128> {
+        // SAFETY: the cursor's unit is alive; the evaluation result is checked for null and disposed once.
         unsafe {
             let r = clang_Cursor_Evaluate(self.0);
             if r.is_null() {
@@ -530,6 +603,7 @@ impl Node {
     }
 }
 
+/// A libclang type, bound like `Node` to its translation unit's lifetime.
 #[derive(Clone, Copy)]
 pub struct Type(pub CXType);
 
@@ -538,30 +612,48 @@ impl Type {
         self.0.kind
     }
     pub fn canonical(&self) -> Type {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         Type(unsafe { clang_getCanonicalType(self.0) })
     }
     pub fn spelling(&self) -> String {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { cxs(clang_getTypeSpelling(self.0)) }
     }
     pub fn pointee(&self) -> Type {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         Type(unsafe { clang_getPointeeType(self.0) })
     }
     pub fn elem(&self) -> Type {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         Type(unsafe { clang_getArrayElementType(self.0) })
     }
     pub fn array_size(&self) -> i64 {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { clang_getArraySize(self.0) }
     }
     pub fn size_of(&self) -> i64 {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { clang_Type_getSizeOf(self.0) }
     }
     pub fn declaration(&self) -> Node {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         Node(unsafe { clang_getTypeDeclaration(self.0) })
     }
     pub fn is_const(&self) -> bool {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         unsafe { clang_isConstQualifiedType(self.0) != 0 }
     }
     pub fn named(&self) -> Type {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
         Type(unsafe { clang_Type_getNamedType(self.0) })
     }
     pub fn fields(&self) -> Vec<Type> {

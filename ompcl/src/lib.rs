@@ -1,5 +1,6 @@
 //! ompcl: an OpenMP 2.0 C -> OpenCL translator (MOMP's OMPCL, sections 3-4.1), whose output runs
 //! on cudacl or any OpenCL 1.2 platform, with a CPU version kept for every parallel region.
+#![warn(clippy::undocumented_unsafe_blocks)]
 pub mod clang;
 pub mod driver;
 pub mod nesting;

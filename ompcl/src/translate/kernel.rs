@@ -70,6 +70,7 @@ impl<'a> Translator<'a> {
 
         let LoopInfo { loopvar, init, body, lb, ub, step, cmp, .. } = if single {
             LoopInfo {
+                // SAFETY: clang_getNullCursor takes nothing and returns a value.
                 loopvar: Node(unsafe { clang_getNullCursor() }),
                 init: lp,
                 body: lp,
