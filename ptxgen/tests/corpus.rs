@@ -615,6 +615,60 @@ fn rewrites_in_ptx() {
     assert!(dz.ptx.contains(".ftz.f32"), "{}", dz.ptx);
 }
 
+/// OpenCL C 3.0's C11 atomics (bridge/atomics.cpp): a relaxed access is a bare PTX atomic; an
+/// ordered one has membar fences of its scope around it (before: release and stronger; after:
+/// acquire and stronger); the forms without _explicit are seq_cst at device scope.
+#[test]
+fn c11_atomics_in_ptx() {
+    setup();
+    let body = |stmt: &str| {
+        let src = format!(
+            "kernel void k(global atomic_int *a, local atomic_int *l, global int *o) {{ int x = 0; {stmt}; o[0] = x; }}"
+        );
+        let p = build_nc(&src, "-cl-std=CL3.0", &H100).unwrap_or_else(|e| panic!("{stmt}: {e:?}"));
+        let body: Vec<String> = p
+            .ptx
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("atom.") || l.starts_with("membar") || l.contains(".volatile."))
+            .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
+            .collect();
+        body.join(" ")
+    };
+    let relaxed = "x = atomic_fetch_add_explicit(a, 1, memory_order_relaxed, memory_scope_work_group)";
+    assert_eq!(body(relaxed), "atom.global.add.u32");
+    assert_eq!(body("x = atomic_fetch_add(a, 1)"), "membar.gl; atom.global.add.u32 membar.gl;");
+    assert_eq!(
+        body("atomic_store_explicit(l, 1, memory_order_release, memory_scope_work_group)"),
+        "membar.cta; st.volatile.shared.u32"
+    );
+    assert_eq!(
+        body("x = atomic_load_explicit(a, memory_order_acquire, memory_scope_device)"),
+        "ld.volatile.global.u32 membar.gl;"
+    );
+    assert_eq!(
+        body("x = atomic_fetch_min_explicit((global atomic_uint *)a, 1u, memory_order_acq_rel)"),
+        "membar.gl; atom.global.min.u32 membar.gl;"
+    );
+    assert_eq!(
+        body("atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_relaxed, memory_scope_device)"),
+        ""
+    );
+    assert_eq!(
+        body("atomic_work_item_fence(CLK_LOCAL_MEM_FENCE, memory_order_acquire, memory_scope_work_group)"),
+        "membar.cta;"
+    );
+    let cas = body("int e = 0; x = atomic_compare_exchange_strong_explicit(a, &e, 1, memory_order_relaxed, memory_order_relaxed, memory_scope_work_group)");
+    assert_eq!(cas, "atom.global.cas.b32");
+    // Not in OpenCL C 1.2.
+    assert!(build_nc(
+        "kernel void k(global int *a) { atomic_fetch_add((global atomic_int *)a, 1); }",
+        "",
+        &H100
+    )
+    .is_err());
+}
+
 /// Code quality (issue 12): what the PTX of small image kernels must and must not contain.
 #[test]
 fn image_kernel_code_in_ptx() {

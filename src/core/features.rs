@@ -38,21 +38,13 @@ pub const DEVICE_EXTENSIONS: &[(&str, cl_version)] = &[
 pub const OPENCL_C_VERSIONS: &[cl_version] =
     &[make_version(1, 0, 0), make_version(1, 1, 0), make_version(1, 2, 0), make_version(3, 0, 0)];
 
-/// The optional OpenCL C 3.0 features the compiler defines as macros (CL_DEVICE_OPENCL_C_FEATURES,
-/// each at 3.0.0). Absent ones, and why: __opencl_c_generic_address_space, __opencl_c_pipes,
+/// The optional OpenCL C 3.0 features (CL_DEVICE_OPENCL_C_FEATURES, each at 3.0.0): the ones
+/// whose macros ptxgen defines. Absent: __opencl_c_generic_address_space, __opencl_c_pipes,
 /// __opencl_c_device_enqueue, __opencl_c_program_scope_global_variables,
 /// __opencl_c_read_write_images, __opencl_c_subgroups, __opencl_c_work_group_collective_functions
-/// (not implemented by ptxgen/libclc), __opencl_c_atomic_scope_all_devices (no SVM, so nothing
-/// is shared with the host or another device), __opencl_c_fp16 (no cl_khr_fp16).
-pub const OPENCL_C_FEATURES: &[&str] = &[
-    "__opencl_c_images",
-    "__opencl_c_3d_image_writes",
-    "__opencl_c_fp64",
-    "__opencl_c_int64",
-    "__opencl_c_atomic_order_acq_rel",
-    "__opencl_c_atomic_order_seq_cst",
-    "__opencl_c_atomic_scope_device",
-];
+/// (not implemented by ptxgen/libclc), __opencl_c_atomic_scope_all_devices (no SVM: nothing is
+/// shared with the host or another device), __opencl_c_fp16 (no cl_khr_fp16).
+pub use ptxgen::OPENCL_C_FEATURES;
 
 /// CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: the C11 atomics of OpenCL C 3.0 (ptxgen defines them
 /// as PTX atomics with membar fences around the ordered ones), up to device scope.
