@@ -55,12 +55,12 @@ pub const ATOMIC_MEMORY_CAPABILITIES: cl_device_atomic_capabilities = (CL_DEVICE
     | CL_DEVICE_ATOMIC_SCOPE_DEVICE)
     as cl_device_atomic_capabilities;
 
-/// CL_DEVICE_ATOMIC_FENCE_CAPABILITIES: atomic_work_item_fence as membar.cta / membar.gl
-/// (work-item scope: an image fence within one work-item).
+/// CL_DEVICE_ATOMIC_FENCE_CAPABILITIES: atomic_work_item_fence as membar.cta / membar.gl. Not
+/// work-item scope (CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM, for image fences): whether a membar orders
+/// surface stores before surface loads of the same work-item is not verified.
 pub const ATOMIC_FENCE_CAPABILITIES: cl_device_atomic_capabilities = (CL_DEVICE_ATOMIC_ORDER_RELAXED
     | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
     | CL_DEVICE_ATOMIC_ORDER_SEQ_CST
-    | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM
     | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP
     | CL_DEVICE_ATOMIC_SCOPE_DEVICE)
     as cl_device_atomic_capabilities;
