@@ -149,9 +149,11 @@ pub fn parse_build(s: &str) -> Result<Options, String> {
     }
     let std = std.unwrap_or_else(|| "-cl-std=CL1.2".into());
     if std == "-cl-std=CL3.0" {
-        // The one reported feature clang has no -cl-ext switch for (opencl-c-base.h defines it,
-        // for SPIR only); it makes the atomics without an explicit scope available.
+        // The reported features clang 19 has no -cl-ext switch for: __opencl_c_atomic_scope_device
+        // (opencl-c-base.h defines it for SPIR only; it makes the atomics without an explicit
+        // scope available) and __opencl_c_fp16 (the 3.0 feature of cl_khr_fp16).
         o.cc1.push("-D__opencl_c_atomic_scope_device=1".into());
+        o.cc1.push("-D__opencl_c_fp16=1".into());
     }
     o.cc1.push(std);
     Ok(o)
@@ -189,7 +191,10 @@ mod tests {
         assert!(parse_build("-O3").is_err());
         assert!(parse_build("-cl-std=CL2.0").is_err());
         let cl3 = parse_build("-cl-std=CL3.0 -cl-uniform-work-group-size").unwrap();
-        assert_eq!(cl3.cc1, vec!["-D__opencl_c_atomic_scope_device=1", "-cl-std=CL3.0"]);
+        assert_eq!(
+            cl3.cc1,
+            vec!["-D__opencl_c_atomic_scope_device=1", "-D__opencl_c_fp16=1", "-cl-std=CL3.0"]
+        );
         assert_eq!(parse_build("").unwrap().cc1, vec!["-cl-std=CL1.2"]);
         assert!(parse_build("-D").is_err());
         assert_eq!(tokenize(r#"-D X="a b" -D 'Y=c'"#).unwrap(), vec!["-D", "X=a b", "-D", "Y=c"]);

@@ -19,7 +19,7 @@ const CL_EXT: &str = "-cl-ext=+cl_khr_fp64,+cl_khr_int64_base_atomics,+cl_khr_in
 +cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,\
 +cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store,\
 +cl_khr_3d_image_writes,+__opencl_c_images,+__opencl_c_3d_image_writes,+__opencl_c_atomic_order_acq_rel,\
-+__opencl_c_atomic_order_seq_cst";
++__opencl_c_atomic_order_seq_cst,+cl_khr_fp16";
 
 /// The device's OpenCL version (OpenCL C 6.10): clang defines __OPENCL_C_VERSION__, CL_VERSION_*
 /// and __ENDIAN_LITTLE__ itself but leaves __OPENCL_VERSION__ (the device's version, 3.0, whatever
@@ -427,6 +427,11 @@ fn backend(
     // SAFETY: mr is a live module reference; log is a local out-pointer.
     stage(unsafe { ffi::pg_lower(mr, &mut log) }, log, "the IR rewrites")?;
     t.lap("lower");
+    // cl_khr_fp16's built-ins (bridge/half.cpp), before the images and libclc they call.
+    // SAFETY: mr is the live module owned by `m`.
+    if unsafe { ffi::pg_define_half(mr) } > 0 {
+        t.lap("half");
+    }
     if images::link(&m)? {
         t.lap("images");
     }

@@ -669,6 +669,46 @@ fn c11_atomics_in_ptx() {
     .is_err());
 }
 
+/// cl_khr_fp16 (bridge/half.cpp): half arithmetic is native f16 PTX from sm_53 on (computed in
+/// f32 before), conversions to half are one cvt with the rounding asked for, and the math
+/// built-ins take their float forms.
+#[test]
+fn half_in_ptx() {
+    setup();
+    let src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
+        kernel void k(global half *a, global half2 *v, global float *f, global int *i, global long *l) {\n\
+          a[0] = fma(a[1], a[2], a[3]) + a[4] * a[5];\n\
+          v[0] = v[1] * v[2] + v[3];\n\
+          a[6] = convert_half_rtz(f[0]) + convert_half_rtp(i[0]) + convert_half_rtn(l[0]);\n\
+          a[7] = sin(a[8]);\n\
+          i[1] = convert_int_sat(a[9]);\n\
+        }";
+    let sm90 = build_nc(src, "", &H100).unwrap();
+    for want in
+        ["fma.rn.f16", "fma.rn.f16x2", "cvt.rz.f16.f32", "cvt.rp.f16.s32", "cvt.rm.f16.s64", "cvt.f32.f16"]
+    {
+        assert!(sm90.ptx.contains(want), "sm_90 PTX lacks {want}:\n{}", sm90.ptx);
+    }
+    let sm53 = build_nc(src, "", &Target { sm: 53, ptx_isa: (6, 5) }).unwrap();
+    assert!(sm53.ptx.contains("fma.rn.f16"), "{}", sm53.ptx);
+    // Before sm_53: f32 arithmetic, the same conversions.
+    let sm50 = build_nc(src, "", &Target { sm: 50, ptx_isa: (6, 5) }).unwrap();
+    assert!(!sm50.ptx.contains("fma.rn.f16") && sm50.ptx.contains("cvt.rz.f16.f32"), "{}", sm50.ptx);
+    // Every half built-in family links on each target (fp16_builtins.cl is in the corpus too).
+    for t in [Target { sm: 53, ptx_isa: (6, 5) }, Target { sm: 50, ptx_isa: (6, 5) }] {
+        let p = build_nc(&corpus_src("fp16_builtins.cl"), "-cl-std=CL3.0", &t).unwrap();
+        assert!(check_program("fp16_builtins.cl", &p, &t, None).is_empty());
+    }
+    // A half function that is no built-in stays undefined: the build says so.
+    let e = build_nc(
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\nhalf nope(half);\nkernel void k(global half *a) { a[0] = nope(a[1]); }",
+        "",
+        &H100,
+    )
+    .unwrap_err();
+    assert!(matches!(&e, BuildError::Failed { log } if log.contains("nope")), "{e:?}");
+}
+
 /// Code quality (issue 12): what the PTX of small image kernels must and must not contain.
 #[test]
 fn image_kernel_code_in_ptx() {

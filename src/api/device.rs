@@ -87,6 +87,23 @@ fn fp_config_double() -> cl_device_fp_config {
         | CL_FP_FMA) as cl_device_fp_config
 }
 
+/// Whether the GPU has f16 arithmetic (sm_53 on); before, ptxgen computes half in f32.
+fn native_half(d: &Device) -> bool {
+    d.target().sm >= 53
+}
+
+/// cl_khr_fp16: round to nearest, infinities and NaNs, subnormals (PTX f16 arithmetic keeps them
+/// unless .ftz is asked for). Fused multiply-add is fma.rn.f16 from sm_53 on; before, the f32
+/// fma rounded to half may differ from one rounding, so CL_FP_FMA is not claimed there.
+fn fp_config_half(d: &Device) -> cl_device_fp_config {
+    let base = (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST) as cl_device_fp_config;
+    if native_half(d) {
+        base | CL_FP_FMA as cl_device_fp_config
+    } else {
+        base
+    }
+}
+
 fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<()> {
     use crate::cuda::driver::attribute;
     use crate::cuda::sys::CUdevice_attribute as A;
@@ -109,8 +126,10 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         | CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG
         | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT
         | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => out.value::<cl_uint>(1),
-        // No cl_khr_fp16.
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => out.value::<cl_uint>(0),
+        // cl_khr_fp16: half2 instructions (add.f16x2, fma.rn.f16x2...) from sm_53 on.
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => {
+            out.value::<cl_uint>(if native_half(d) { 2 } else { 1 })
+        }
         CL_DEVICE_MAX_CLOCK_FREQUENCY => out.value::<cl_uint>(d.clock_mhz),
         CL_DEVICE_ADDRESS_BITS => out.value::<cl_uint>(64),
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => out.value::<cl_ulong>(d.max_alloc),
@@ -206,8 +225,7 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => out.bool(false),
         CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => out.value::<usize>(d.warp_size as usize),
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => out.str(features::LATEST_CONFORMANCE_VERSION_PASSED),
-        // cl_khr_fp16's query: no half precision.
-        CL_DEVICE_HALF_FP_CONFIG => out.value::<cl_device_fp_config>(0),
+        CL_DEVICE_HALF_FP_CONFIG => out.value(fp_config_half(d)),
         CL_DEVICE_PRINTF_BUFFER_SIZE => out.value::<usize>(PRINTF_BUFFER_SIZE),
         CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => out.bool(true),
         CL_DEVICE_PARENT_DEVICE => out.value::<cl_device_id>(std::ptr::null_mut()),

@@ -28,6 +28,8 @@ pub const DEVICE_EXTENSIONS: &[(&str, cl_version)] = &[
     ("cl_khr_int64_base_atomics", make_version(1, 0, 0)),
     ("cl_khr_int64_extended_atomics", make_version(1, 0, 0)),
     ("cl_khr_3d_image_writes", make_version(1, 0, 0)),
+    // Half precision: ptxgen's bridge/half.cpp (native f16 instructions from sm_53 on).
+    ("cl_khr_fp16", make_version(1, 0, 0)),
     // CUDA-aware programs read the compute capability, warp size and PCI location through it.
     ("cl_nv_device_attribute_query", make_version(1, 0, 0)),
 ];
@@ -43,7 +45,7 @@ pub const OPENCL_C_VERSIONS: &[cl_version] =
 /// __opencl_c_device_enqueue, __opencl_c_program_scope_global_variables,
 /// __opencl_c_read_write_images, __opencl_c_subgroups, __opencl_c_work_group_collective_functions
 /// (not implemented by ptxgen/libclc), __opencl_c_atomic_scope_all_devices (no SVM: nothing is
-/// shared with the host or another device), __opencl_c_fp16 (no cl_khr_fp16).
+/// shared with the host or another device).
 pub use ptxgen::OPENCL_C_FEATURES;
 
 /// CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: the C11 atomics of OpenCL C 3.0 (ptxgen defines them

@@ -142,13 +142,14 @@ static void device_versions(void) {
     /* The features: each 3.0.0; the ones tied to a query present exactly when it says so. */
     v = device_query(CL_DEVICE_OPENCL_C_FEATURES, &sz);
     size_t nf = sz / sizeof *v;
-    int images = 0, image3d = 0, fp64 = 0, int64 = 0, acq_rel = 0, seq_cst = 0, scope_dev = 0, scope_all = 0;
+    int images = 0, image3d = 0, fp64 = 0, fp16 = 0, int64 = 0, acq_rel = 0, seq_cst = 0, scope_dev = 0, scope_all = 0;
     for (size_t i = 0; i < nf; i++) {
         CHECK(v[i].version == VER(3, 0, 0), "%s at 0x%x", v[i].name, v[i].version);
         CHECK(strncmp(v[i].name, "__opencl_c_", 11) == 0, "feature %s", v[i].name);
         images |= !strcmp(v[i].name, "__opencl_c_images");
         image3d |= !strcmp(v[i].name, "__opencl_c_3d_image_writes");
         fp64 |= !strcmp(v[i].name, "__opencl_c_fp64");
+        fp16 |= !strcmp(v[i].name, "__opencl_c_fp16");
         int64 |= !strcmp(v[i].name, "__opencl_c_int64");
         acq_rel |= !strcmp(v[i].name, "__opencl_c_atomic_order_acq_rel");
         seq_cst |= !strcmp(v[i].name, "__opencl_c_atomic_order_seq_cst");
@@ -156,13 +157,14 @@ static void device_versions(void) {
         scope_all |= !strcmp(v[i].name, "__opencl_c_atomic_scope_all_devices");
         const char *absent[] = {"__opencl_c_generic_address_space", "__opencl_c_pipes", "__opencl_c_device_enqueue",
                                 "__opencl_c_program_scope_global_variables", "__opencl_c_read_write_images",
-                                "__opencl_c_subgroups", "__opencl_c_work_group_collective_functions", "__opencl_c_fp16"};
+                                "__opencl_c_subgroups", "__opencl_c_work_group_collective_functions"};
         for (size_t j = 0; j < sizeof absent / sizeof *absent; j++)
             CHECK(strcmp(v[i].name, absent[j]) != 0, "%s reported, but the device lacks it", absent[j]);
     }
     CHECK(images == (dev_bool(CL_DEVICE_IMAGE_SUPPORT) == CL_TRUE), "__opencl_c_images vs CL_DEVICE_IMAGE_SUPPORT");
     CHECK(image3d == has_word(ext, "cl_khr_3d_image_writes"), "__opencl_c_3d_image_writes");
     CHECK(fp64 == has_word(ext, "cl_khr_fp64"), "__opencl_c_fp64 vs cl_khr_fp64");
+    CHECK(fp16 == has_word(ext, "cl_khr_fp16"), "__opencl_c_fp16 vs cl_khr_fp16");
     CHECK(int64, "FULL_PROFILE: __opencl_c_int64");
     cl_device_atomic_capabilities mem = dev_ulong(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES);
     cl_device_atomic_capabilities fence = dev_ulong(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES);
@@ -210,7 +212,19 @@ static void device_versions(void) {
     int y, m, d, n;
     CHECK(sscanf(conf, "v%4d-%2d-%2d-%2d", &y, &m, &d, &n) == 4, "conformance version \"%s\"", conf);
     CHECK(dev_ulong(CL_DEVICE_QUEUE_ON_HOST_PROPERTIES) & CL_QUEUE_PROFILING_ENABLE, "host queue properties");
-    CHECK(dev_ulong(CL_DEVICE_HALF_FP_CONFIG) == 0, "no cl_khr_fp16: half fp config 0");
+    /* cl_khr_fp16: the half configuration's minimum (3.0: round to nearest or to zero, INF/NaN)
+     * and the half vector widths, exactly when the extension is reported. */
+    char exts[2048] = {0};
+    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof exts, exts, NULL);
+    cl_device_fp_config half = dev_ulong(CL_DEVICE_HALF_FP_CONFIG);
+    if (has_word(exts, "cl_khr_fp16")) {
+        CHECK((half & CL_FP_INF_NAN) && (half & (CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO)), "half config 0x%llx",
+              (unsigned long long)half);
+        CHECK(dev_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF) > 0 && dev_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF) > 0,
+              "half vector widths");
+    } else {
+        CHECK(half == 0 && dev_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF) == 0, "no cl_khr_fp16: half config 0");
+    }
     EXPECT(clGetDeviceInfo(dev, 0x1073, 4, &n, NULL), CL_INVALID_VALUE);
 }
 
