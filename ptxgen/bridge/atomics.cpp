@@ -72,10 +72,18 @@ void emitFence(IRBuilder<> &B, Value *order, Value *scope, At at) {
   Function *F = B.GetInsertBlock()->getParent();
   Module *M = F->getParent();
   LLVMContext &C = F->getContext();
-  auto eq = [&](unsigned v) { return B.CreateICmpEQ(order, B.getInt32(v)); };
+  // Each comparison its own statement: the order of the instructions is then fixed (bridge
+  // calls as sibling arguments are evaluated in an unspecified order: bridge_sequencing.rs).
+  auto anyOf = [&](unsigned a, unsigned b, unsigned c) {
+    Value *w = B.CreateICmpEQ(order, B.getInt32(a));
+    Value *x = B.CreateICmpEQ(order, B.getInt32(b));
+    Value *y = B.CreateICmpEQ(order, B.getInt32(c));
+    Value *wx = B.CreateOr(w, x);
+    return B.CreateOr(wx, y);
+  };
   Value *want = at == At::Alone    ? B.CreateICmpNE(order, B.getInt32(ORDER_RELAXED))
-                : at == At::Before ? B.CreateOr(B.CreateOr(eq(ORDER_RELEASE), eq(ORDER_ACQ_REL)), eq(ORDER_SEQ_CST))
-                                   : B.CreateOr(B.CreateOr(eq(ORDER_ACQUIRE), eq(ORDER_ACQ_REL)), eq(ORDER_SEQ_CST));
+                : at == At::Before ? anyOf(ORDER_RELEASE, ORDER_ACQ_REL, ORDER_SEQ_CST)
+                                   : anyOf(ORDER_ACQUIRE, ORDER_ACQ_REL, ORDER_SEQ_CST);
   BasicBlock *fence = BasicBlock::Create(C, "fence", F);
   BasicBlock *cta = BasicBlock::Create(C, "fence.cta", F);
   BasicBlock *gl = BasicBlock::Create(C, "fence.gl", F);

@@ -1,7 +1,8 @@
 // cl_khr_fp16's built-ins, which libclc 19 does not have for half (it has vload_half/vstore_half
 // only). Half arithmetic itself is plain LLVM IR (`fadd half`...): NVPTX emits the f16
-// instructions from sm_53 on and computes in f32 before. This pass runs before images.cl and
-// libclc are linked and gives every half built-in a program declares a body:
+// instructions from sm_53 on and computes in f32 before. This pass runs first (before pg_lower,
+// whose fixes of libclc then apply to the float calls made here, and before images.cl and libclc
+// are linked) and gives every half built-in a program declares a body:
 //   - most take their float counterpart: the same mangled name with each half (Dh) a float (f),
 //     the half arguments extended (exactly), the result rounded to half (round to nearest even).
 //     Every half value is a float, and the float built-ins are at least as accurate as half
@@ -220,7 +221,9 @@ bool defineNextafter(Function &F) {
   Value *xneg = B.CreateICmpSLT(xi, c16(0));
   // For x > 0 moving up, or x < 0 moving down: the magnitude grows (bits + 1); else - 1.
   Value *grow = B.CreateXor(up, xneg);
-  Value *step = B.CreateSelect(grow, B.CreateAdd(xi, c16(1)), B.CreateSub(xi, c16(1)));
+  Value *bigger = B.CreateAdd(xi, c16(1));
+  Value *smaller = B.CreateSub(xi, c16(1));
+  Value *step = B.CreateSelect(grow, bigger, smaller);
   Value *r = B.CreateSelect(xzero, tiny, step);
   Value *res = B.CreateBitCast(r, T);
   // x == y: y; either NaN: x + y (a NaN).
@@ -253,8 +256,12 @@ bool defineBitselect(Function &F) {
                             : Type::getInt16Ty(C);
   makeBody(F);
   IRBuilder<> B(BasicBlock::Create(C, "entry", &F));
-  Value *a = B.CreateBitCast(F.getArg(0), I), *b = B.CreateBitCast(F.getArg(1), I), *c = B.CreateBitCast(F.getArg(2), I);
-  Value *r = B.CreateOr(B.CreateAnd(a, B.CreateNot(c)), B.CreateAnd(b, c));
+  Value *a = B.CreateBitCast(F.getArg(0), I);
+  Value *b = B.CreateBitCast(F.getArg(1), I);
+  Value *c = B.CreateBitCast(F.getArg(2), I);
+  Value *fromA = B.CreateAnd(a, B.CreateNot(c));
+  Value *fromB = B.CreateAnd(b, c);
+  Value *r = B.CreateOr(fromA, fromB);
   B.CreateRet(B.CreateBitCast(r, T));
   return true;
 }

@@ -424,14 +424,15 @@ fn backend(
     let mr = m.as_mut_ptr();
     let mut log: *mut c_char = std::ptr::null_mut();
     // SAFETY (all bridge calls below): `mr` is the live module owned by `m`.
-    // SAFETY: mr is a live module reference; log is a local out-pointer.
-    stage(unsafe { ffi::pg_lower(mr, &mut log) }, log, "the IR rewrites")?;
-    t.lap("lower");
-    // cl_khr_fp16's built-ins (bridge/half.cpp), before the images and libclc they call.
+    // cl_khr_fp16's built-ins (bridge/half.cpp) first: the float built-ins they call then get
+    // pg_lower's fixes of libclc like any call of the program, and images and libclc after.
     // SAFETY: mr is the live module owned by `m`.
     if unsafe { ffi::pg_define_half(mr) } > 0 {
         t.lap("half");
     }
+    // SAFETY: mr is a live module reference; log is a local out-pointer.
+    stage(unsafe { ffi::pg_lower(mr, &mut log) }, log, "the IR rewrites")?;
+    t.lap("lower");
     if images::link(&m)? {
         t.lap("images");
     }
