@@ -27,6 +27,6 @@ fn opencl_3_0_with_a_fake_device_through_ld_preload() {
 #[test]
 fn opencl_3_0_on_the_gpu() {
     require_gpu!();
-    let out = run_ok(&c_program("cl30"), &[], Via::Loader, Driver::System);
+    let out = run_ok(&c_program("cl30"), &["gpu"], Via::Loader, Driver::System);
     assert!(out.contains(" 0 failed"), "{out}");
 }

@@ -2,7 +2,7 @@
  * feature's queries and entry points answering as the 3.0 spec's tables require for a feature a
  * device reports absent (the checks of the Khronos CTS's api/consistency_* tests), the 3.0
  * entry points, and OpenCL C 3.0 builds with the feature macros the device reports.
- * Usage: cl30 [nodevice]   (nodevice: platform queries only) */
+ * Usage: cl30 [nodevice|gpu]   (nodevice: platform queries only; gpu: also runs C11 atomics) */
 #include "common.h"
 #include <CL/cl_ext.h>
 
@@ -595,6 +595,69 @@ static void opencl_c_3(void) {
     clReleaseProgram(p);
 }
 
+/* On a GPU (argument "gpu"): the C11 atomics compute. Every work-item adds to global and local
+ * counters in each order and scope the device reports, takes a maximum, and increments through a
+ * compare-exchange loop; the totals must be exact. */
+static void atomics_run(void) {
+    const char *src =
+        "kernel void count(global atomic_int *g, global atomic_uint *m, global int *out, global atomic_long *gl) {\n"
+        "  local atomic_int l;\n"
+        "  if (get_local_id(0) == 0) atomic_init(&l, 0);\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  atomic_fetch_add_explicit(&g[0], 1, memory_order_relaxed, memory_scope_work_group);\n"
+        "  atomic_fetch_add_explicit(&g[1], 1, memory_order_acq_rel, memory_scope_device);\n"
+        "  atomic_fetch_add(&g[2], 1);\n"
+        "  atomic_fetch_sub_explicit(&g[3], 2, memory_order_release, memory_scope_device);\n"
+        "  atomic_fetch_max_explicit(&m[0], (uint)get_global_id(0), memory_order_seq_cst, memory_scope_device);\n"
+        "  atomic_fetch_min(&m[1], (uint)get_global_id(0) + 5u);\n"
+        "  int e = atomic_load_explicit(&g[4], memory_order_acquire, memory_scope_device);\n"
+        "  while (!atomic_compare_exchange_weak_explicit(&g[4], &e, e + 1, memory_order_acq_rel,\n"
+        "                                                memory_order_relaxed, memory_scope_device)) {}\n"
+        "  atomic_fetch_add_explicit(&l, 1, memory_order_relaxed, memory_scope_work_group);\n"
+        "  atomic_fetch_or(&gl[0], 1L << (get_global_id(0) % 64));\n"
+        "  atomic_work_item_fence(CLK_LOCAL_MEM_FENCE, memory_order_acq_rel, memory_scope_work_group);\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  if (get_local_id(0) == 0) out[get_group_id(0)] = atomic_load(&l);\n"
+        "}\n";
+    cl_int st, err;
+    cl_program p = build(src, "-cl-std=CL3.0", &st);
+    CHECK(st == CL_SUCCESS, "atomics program: %d", st);
+    cl_kernel k = clCreateKernel(p, "count", &err);
+    enum { GROUPS = 4096, LOCAL = 256 };
+    int g[5] = {0, 0, 0, 0, 0};
+    unsigned m[2] = {0, 0xffffffffu};
+    long long gl = 0;
+    cl_mem gb = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof g, g, &err);
+    cl_mem mb = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof m, m, &err);
+    cl_mem ob = clCreateBuffer(ctx, CL_MEM_READ_WRITE, GROUPS * sizeof(int), NULL, &err);
+    cl_mem lb = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof gl, &gl, &err);
+    clSetKernelArg(k, 0, sizeof gb, &gb);
+    clSetKernelArg(k, 1, sizeof mb, &mb);
+    clSetKernelArg(k, 2, sizeof ob, &ob);
+    clSetKernelArg(k, 3, sizeof lb, &lb);
+    size_t gws = (size_t)GROUPS * LOCAL, lws = LOCAL;
+    EXPECT(clEnqueueNDRangeKernel(queue, k, 1, NULL, &gws, &lws, 0, NULL, NULL), CL_SUCCESS);
+    static int out[GROUPS];
+    EXPECT(clEnqueueReadBuffer(queue, gb, CL_TRUE, 0, sizeof g, g, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(queue, mb, CL_TRUE, 0, sizeof m, m, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+    EXPECT(clEnqueueReadBuffer(queue, lb, CL_TRUE, 0, sizeof gl, &gl, 0, NULL, NULL), CL_SUCCESS);
+    int n = GROUPS * LOCAL;
+    CHECK(g[0] == n && g[1] == n && g[2] == n && g[3] == -2 * n && g[4] == n, "counters %d %d %d %d %d (want %d)", g[0],
+          g[1], g[2], g[3], g[4], n);
+    CHECK(m[0] == (unsigned)n - 1 && m[1] == 5, "max %u min %u", m[0], m[1]);
+    CHECK(gl == -1LL, "atomic_fetch_or on long: %llx", (unsigned long long)gl);
+    int bad = 0;
+    for (int i = 0; i < GROUPS; i++) bad += out[i] != LOCAL;
+    CHECK(bad == 0, "local counters: %d groups wrong (first %d)", bad, out[0]);
+    clReleaseMemObject(gb);
+    clReleaseMemObject(mb);
+    clReleaseMemObject(ob);
+    clReleaseMemObject(lb);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv) {
     plat = find_platform();
     if (!plat) {
@@ -615,6 +678,7 @@ int main(int argc, char **argv) {
     absent_features();
     entry_points();
     opencl_c_3();
+    if (argc > 1 && !strcmp(argv[1], "gpu")) atomics_run();
     clReleaseCommandQueue(queue);
     clReleaseContext(ctx);
     return report("cl30");
