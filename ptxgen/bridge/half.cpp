@@ -8,7 +8,8 @@
 //     Every half value is a float, and the float built-ins are at least as accurate as half
 //     needs, so this is as accurate as OpenCL asks of half (it is how CUDA's own hsin etc. work);
 //   - results that must be exact at half precision have their own code: fma/mad (llvm.fma.f16,
-//     PTX fma.rn.f16), nextafter (on the bits), fract (clamped below 1 at half precision);
+//     PTX fma.rn.f16; before sm_53 a double fma rounded to odd), nextafter (on the bits), fract
+//     (clamped below 1 at half precision);
 //   - conversions to half (convert_half*_rte/rtz/rtp/rtn) are PTX cvt with that rounding, from
 //     every integer type, float and double (one rounding: no float in between);
 //   - relational functions return shortn for half vectors (their float forms intn), select and
@@ -266,13 +267,51 @@ bool defineBitselect(Function &F) {
   return true;
 }
 
-// fma and mad: one rounding (llvm.fma.f16; fma.rn.f16 from sm_53 on).
-bool defineFma(Function &F) {
+// fma and mad: one rounding. From sm_53 on llvm.fma.f16 (PTX fma.rn.f16). Before, NVPTX would
+// compute it as an f32 fma rounded to half: two roundings. There the fma is done in double,
+// rounded to odd (truncated, its last bit set when inexact: fma.rz.f64, and fma.rm.f64 !=
+// fma.rp.f64), then rounded to half once (cvt.rn.f16.f64): with 53 >= 11 + 2 bits, rounding to
+// odd first gives the correctly rounded result (Boldo and Melquiond). Halves never make a
+// double fma overflow or go subnormal.
+bool defineFma(Function &F, unsigned sm) {
   if (F.arg_size() != 3 || !isHalfish(F.getReturnType())) return false;
+  LLVMContext &C = F.getContext();
+  Type *T = F.getReturnType();
   makeBody(F);
-  IRBuilder<> B(BasicBlock::Create(F.getContext(), "entry", &F));
-  Function *fma = Intrinsic::getDeclaration(F.getParent(), Intrinsic::fma, {F.getReturnType()});
-  B.CreateRet(B.CreateCall(fma, {F.getArg(0), F.getArg(1), F.getArg(2)}));
+  IRBuilder<> B(BasicBlock::Create(C, "entry", &F));
+  if (sm >= 53) {
+    Function *fma = Intrinsic::getDeclaration(F.getParent(), Intrinsic::fma, {T});
+    B.CreateRet(B.CreateCall(fma, {F.getArg(0), F.getArg(1), F.getArg(2)}));
+    return true;
+  }
+  Type *dbl = Type::getDoubleTy(C), *i64 = Type::getInt64Ty(C);
+  auto *asmTy = FunctionType::get(dbl, {dbl, dbl, dbl}, false);
+  auto fmaIn = [&](const char *rnd, Value *a, Value *b, Value *c) {
+    InlineAsm *ia = InlineAsm::get(asmTy, std::string("fma.") + rnd + ".f64 $0, $1, $2, $3;", "=d,d,d,d", false);
+    return B.CreateCall(asmTy, ia, {a, b, c});
+  };
+  std::vector<Value *> args = {F.getArg(0), F.getArg(1), F.getArg(2)};
+  Value *out = PoisonValue::get(T);
+  for (unsigned i = 0; i < lanes(T); i++) {
+    Value *x[3];
+    for (unsigned j = 0; j < 3; j++) {
+      Value *lane = T->isVectorTy() ? B.CreateExtractElement(args[j], i) : args[j];
+      x[j] = B.CreateFPExt(lane, dbl);
+    }
+    Value *rz = fmaIn("rz", x[0], x[1], x[2]);
+    Value *rm = fmaIn("rm", x[0], x[1], x[2]);
+    Value *rp = fmaIn("rp", x[0], x[1], x[2]);
+    Value *inexact = B.CreateFCmpONE(rm, rp);
+    Value *bits = B.CreateBitCast(rz, i64);
+    Value *odd = B.CreateOr(bits, B.CreateZExt(inexact, i64));
+    Value *h = B.CreateFPTrunc(B.CreateBitCast(odd, dbl), T->getScalarType());
+    if (!T->isVectorTy()) {
+      B.CreateRet(h);
+      return true;
+    }
+    out = B.CreateInsertElement(out, h, i);
+  }
+  B.CreateRet(out);
   return true;
 }
 
@@ -371,7 +410,7 @@ bool defineImage(Function &F, StringRef base, StringRef args, bool read) {
   return true;
 }
 
-bool defineHalfBuiltin(Function &F) {
+bool defineHalfBuiltin(Function &F, unsigned sm) {
   StringRef name = F.getName();
   if (!name.consume_front("_Z")) return false;
   unsigned len = 0;
@@ -384,7 +423,7 @@ bool defineHalfBuiltin(Function &F) {
   if (base.starts_with("convert_half")) return defineConvertToHalf(F, base, args);
   if (base == "read_imageh") return defineImage(F, base, args, true);
   if (base == "write_imageh") return defineImage(F, base, args, false);
-  if (base == "fma" || base == "mad") return defineFma(F);
+  if (base == "fma" || base == "mad") return defineFma(F, sm);
   if (base == "nextafter") return defineNextafter(F);
   if (base == "select") return defineSelect(F);
   if (base == "bitselect") return defineBitselect(F);
@@ -409,13 +448,13 @@ extern "C" {
 
 // Defines the half built-ins the module declares (see above). Anything else stays declared:
 // finishLink reports what is still undefined after libclc.
-int pg_define_half(LLVMModuleRef mref) {
+int pg_define_half(LLVMModuleRef mref, int sm) {
   Module &M = *reinterpret_cast<Module *>(mref);
   std::vector<Function *> todo;
   for (Function &F : M)
     if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty()) todo.push_back(&F);
   int defined = 0;
-  for (Function *F : todo) defined += defineHalfBuiltin(*F);
+  for (Function *F : todo) defined += defineHalfBuiltin(*F, static_cast<unsigned>(sm));
   return defined;
 }
 

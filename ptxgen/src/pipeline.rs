@@ -427,7 +427,7 @@ fn backend(
     // cl_khr_fp16's built-ins (bridge/half.cpp) first: the float built-ins they call then get
     // pg_lower's fixes of libclc like any call of the program, and images and libclc after.
     // SAFETY: mr is the live module owned by `m`.
-    if unsafe { ffi::pg_define_half(mr) } > 0 {
+    if unsafe { ffi::pg_define_half(mr, target.sm as c_int) } > 0 {
         t.lap("half");
     }
     // SAFETY: mr is a live module reference; log is a local out-pointer.

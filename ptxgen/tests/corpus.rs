@@ -691,9 +691,12 @@ fn half_in_ptx() {
     }
     let sm53 = build_nc(src, "", &Target { sm: 53, ptx_isa: (6, 5) }).unwrap();
     assert!(sm53.ptx.contains("fma.rn.f16"), "{}", sm53.ptx);
-    // Before sm_53: f32 arithmetic, the same conversions.
+    // Before sm_53: f32 arithmetic, the same conversions, fma in double rounded to odd.
     let sm50 = build_nc(src, "", &Target { sm: 50, ptx_isa: (6, 5) }).unwrap();
     assert!(!sm50.ptx.contains("fma.rn.f16") && sm50.ptx.contains("cvt.rz.f16.f32"), "{}", sm50.ptx);
+    for want in ["fma.rz.f64", "fma.rm.f64", "fma.rp.f64", "cvt.rn.f16.f64"] {
+        assert!(sm50.ptx.contains(want), "sm_50 PTX lacks {want}:\n{}", sm50.ptx);
+    }
     // Every half built-in family links on each target (fp16_builtins.cl is in the corpus too).
     for t in [Target { sm: 53, ptx_isa: (6, 5) }, Target { sm: 50, ptx_isa: (6, 5) }] {
         let p = build_nc(&corpus_src("fp16_builtins.cl"), "-cl-std=CL3.0", &t).unwrap();

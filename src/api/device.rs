@@ -93,15 +93,10 @@ fn native_half(d: &Device) -> bool {
 }
 
 /// cl_khr_fp16: round to nearest, infinities and NaNs, subnormals (PTX f16 arithmetic keeps them
-/// unless .ftz is asked for). Fused multiply-add is fma.rn.f16 from sm_53 on; before, the f32
-/// fma rounded to half may differ from one rounding, so CL_FP_FMA is not claimed there.
-fn fp_config_half(d: &Device) -> cl_device_fp_config {
-    let base = (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST) as cl_device_fp_config;
-    if native_half(d) {
-        base | CL_FP_FMA as cl_device_fp_config
-    } else {
-        base
-    }
+/// unless .ftz is asked for), fused multiply-add (fma.rn.f16 from sm_53 on; before, ptxgen's
+/// fma rounds a double fma to odd and then to half: one rounding too).
+fn fp_config_half() -> cl_device_fp_config {
+    (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA) as cl_device_fp_config
 }
 
 fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<()> {
@@ -225,7 +220,7 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => out.bool(false),
         CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => out.value::<usize>(d.warp_size as usize),
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => out.str(features::LATEST_CONFORMANCE_VERSION_PASSED),
-        CL_DEVICE_HALF_FP_CONFIG => out.value(fp_config_half(d)),
+        CL_DEVICE_HALF_FP_CONFIG => out.value(fp_config_half()),
         CL_DEVICE_PRINTF_BUFFER_SIZE => out.value::<usize>(PRINTF_BUFFER_SIZE),
         CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => out.bool(true),
         CL_DEVICE_PARENT_DEVICE => out.value::<cl_device_id>(std::ptr::null_mut()),
