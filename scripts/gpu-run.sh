@@ -50,6 +50,10 @@ for exe in "$G"/bin/*; do
     errors) run_prog errors cudacl loader
             LD_PRELOAD=$LIB OCL_ICD_VENDORS=/nonexistent/ timeout 300 stdbuf -oL "$G/bin/errors" full > $OUT/errors-preload.log 2>&1
             row "errors (LD_PRELOAD, full)" cudacl "rc=$? $(grep -E '[0-9]+ passed' $OUT/errors-preload.log | tail -1)" ;;
+    # OpenCL 3.0 and cl_khr_fp16: cudacl's answers (NVIDIA reports other optional features and
+    # has no cl_khr_fp16); cl30 "gpu" also runs the C11 atomics, fp16 prints PASS/FAIL last.
+    cl30) run_prog cl30 cudacl gpu ;;
+    fp16) run_prog fp16 cudacl ;;
     bandwidth|microbench|buildbench|appbench|jitbench|launchprof) ;; # benchmarks: below
     *) run_prog "$name" cudacl; run_prog "$name" nvidia ;;
   esac

@@ -9,7 +9,7 @@ use std::process::Command;
 fn loader_finds_the_platform_without_a_driver() {
     let out = run_ok(&c_program("platforms"), &[], Via::Loader, Driver::Absent);
     assert!(out.contains("platforms: 1"), "{out}");
-    assert!(out.contains("platform: cudacl | OpenCL 1.2 cudacl "), "{out}");
+    assert!(out.contains("platform: cudacl | OpenCL 3.0 cudacl "), "{out}");
     assert!(out.contains("cl_khr_icd"), "{out}");
     // No driver: the platform is listed, with no devices (CL_DEVICE_NOT_FOUND = -1).
     assert!(out.contains("devices: 0 (status -1)"), "{out}");
@@ -60,7 +60,7 @@ fn clinfo_prints_the_platform() {
     for via in [Via::Loader, Via::Preload] {
         let text = clinfo(via, Driver::Absent);
         assert!(text.contains("Platform Name                                   cudacl"), "{via:?}:\n{text}");
-        assert!(text.contains("OpenCL 1.2 cudacl"), "{text}");
+        assert!(text.contains("OpenCL 3.0 cudacl"), "{text}");
     }
 }
 
@@ -69,7 +69,7 @@ fn clinfo_prints_every_device_query_of_a_fake_device() {
     let text = clinfo(Via::Loader, Driver::Fake);
     for want in [
         "Device Name                                     Fake CUDA Device",
-        "Device Version                                  OpenCL 1.2 cudacl",
+        "Device Version                                  OpenCL 3.0 cudacl",
         "cl_khr_fp64",
         "cl_khr_int64_base_atomics",
         "Max compute units",

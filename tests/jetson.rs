@@ -120,3 +120,28 @@ fn fake_driver_cudacl_target() {
     let (ok, _) = run_fake("kernel_api", &[("FAKECUDA_EXPECT_PTX", ".target sm_53"), ("CUDACL_CACHE", "0")]);
     assert!(!ok, "the PTX expectation must be able to fail");
 }
+
+/// OpenCL 3.0 and cl_khr_fp16 on each Jetson target: the 3.0 queries and OpenCL C 3.0 builds
+/// (cl30.c, with the C11 atomics) and every cl_khr_fp16 program (fp16.c, built: the fake runs no
+/// kernel) give the driver PTX for that target; on the CUDA 10.2 driver too.
+#[test]
+fn opencl_3_0_and_fp16_on_jetson_targets() {
+    for (target, sm) in
+        [("sm_53:6.5", "sm_53"), ("sm_62:6.5", "sm_62"), ("sm_72:7.4", "sm_72"), ("sm_87:7.4", "sm_87")]
+    {
+        let expect = format!(".target {sm}");
+        let env =
+            [("CUDACL_TARGET", target), ("FAKECUDA_EXPECT_PTX", expect.as_str()), ("CUDACL_CACHE", "0")];
+        for (name, args) in [("cl30", &[][..]), ("fp16", &["build"][..])] {
+            let out = run(&c_program(name), args, Via::Loader, Driver::Fake, &env);
+            let text =
+                format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+            println!("{text}");
+            assert!(out.status.success() && text.contains(" 0 failed"), "{name} on {target}: {text}");
+        }
+    }
+    let text = run_on_10_2("cl30", &[], &[]);
+    assert!(text.contains(" 0 failed"), "{text}");
+    let text = run_on_10_2("fp16", &["build"], &[]);
+    assert!(text.contains(" 0 failed") && text.contains("PASS"), "{text}");
+}

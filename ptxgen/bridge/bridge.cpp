@@ -2321,6 +2321,9 @@ int pg_lower(LLVMModuleRef mref, char **log) {
 
 } // extern "C"
 
+// OpenCL C 2.0/3.0 atomics libclc lacks (atomics.cpp).
+bool defineC11Atomic(Function &F);
+
 namespace {
 
 // libclc files, mapped (mmap) once per process and kept: lazy bitcode modules refer to them.
@@ -2360,7 +2363,7 @@ std::unique_ptr<Module> lazyLibclc(LLVMContext &C, const std::string &path, cons
 // What ptxgen adds after libclc, whichever way libclc was linked.
 int finishLink(Module &M, char **log) {
   for (Function &F : M)
-    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty()) defineAtomic(F);
+    if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() && !defineAtomic(F)) defineC11Atomic(F);
   // Anything still undefined can't be resolved on the device (except vprintf).
   std::string missing;
   for (Function &F : M) {

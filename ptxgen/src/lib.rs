@@ -23,6 +23,23 @@ pub mod target;
 pub use pipeline::{build_timed, prewarm, set_shared_context, Stage};
 pub use split::set_build_threads;
 
+/// The optional OpenCL C 3.0 features whose macros a `-cl-std=CL3.0` build defines (and the
+/// runtime reports in CL_DEVICE_OPENCL_C_FEATURES): images (images.cl), 3D image writes, fp64,
+/// int64, the C11 atomics with acquire/release and sequentially consistent orders up to device
+/// scope (bridge/atomics.cpp), and half precision (cl_khr_fp16, bridge/half.cpp). Not offered:
+/// the generic address space, pipes, device-side enqueue, program-scope global variables,
+/// read-write images, subgroups, work-group collectives, all-devices atomic scope.
+pub const OPENCL_C_FEATURES: &[&str] = &[
+    "__opencl_c_images",
+    "__opencl_c_3d_image_writes",
+    "__opencl_c_fp64",
+    "__opencl_c_int64",
+    "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_device",
+    "__opencl_c_fp16",
+];
+
 /// ptxgen's version as recorded in binaries and cache keys (the suffix is the revision of the
 /// kernel ABI: implicit arguments, local-memory rewrite, printf lowering, vector arguments aligned
 /// at most 16; abi4: __global/__constant pointer arguments are assumed 128-byte aligned; abi5: image

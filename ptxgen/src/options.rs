@@ -1,4 +1,5 @@
-//! The OpenCL 1.2 build options and their translation into clang cc1 arguments.
+//! The build options (OpenCL 1.2's, with -cl-std=CL3.0 and the 2.x options a 3.0 device takes)
+//! and their translation into clang cc1 arguments.
 
 /// Parsed build (or link) options.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -117,10 +118,15 @@ pub fn parse_build(s: &str) -> Result<Options, String> {
                 o.cc1.push(t[2..].to_string());
             }
             "-w" | "-Werror" => o.cc1.push(t.to_string()),
-            "-cl-std=CL1.0" | "-cl-std=CL1.1" | "-cl-std=CL1.2" => std = Some(t.to_string()),
-            _ if t.starts_with("-cl-std=") => {
-                return Err(format!("unsupported OpenCL C version '{t}' (CL1.0, CL1.1, CL1.2)"))
+            "-cl-std=CL1.0" | "-cl-std=CL1.1" | "-cl-std=CL1.2" | "-cl-std=CL3.0" => {
+                std = Some(t.to_string())
             }
+            _ if t.starts_with("-cl-std=") => {
+                return Err(format!("unsupported OpenCL C version '{t}' (CL1.0, CL1.1, CL1.2, CL3.0)"))
+            }
+            // OpenCL 2.x options, valid for a 3.0 device: work-groups are always uniform here
+            // (no non-uniform work-group support), and there are no subgroups to make progress.
+            "-cl-uniform-work-group-size" | "-cl-no-subgroup-ifp" => {}
             "-cl-opt-disable" => o.opt_disable = true,
             "-cl-kernel-arg-info" => o.kernel_arg_info = true,
             "-cl-strict-aliasing" => {}
@@ -141,7 +147,15 @@ pub fn parse_build(s: &str) -> Result<Options, String> {
             _ => return Err(format!("invalid build option '{t}'")),
         }
     }
-    o.cc1.push(std.unwrap_or_else(|| "-cl-std=CL1.2".into()));
+    let std = std.unwrap_or_else(|| "-cl-std=CL1.2".into());
+    if std == "-cl-std=CL3.0" {
+        // The reported features clang 19 has no -cl-ext switch for: __opencl_c_atomic_scope_device
+        // (opencl-c-base.h defines it for SPIR only; it makes the atomics without an explicit
+        // scope available) and __opencl_c_fp16 (the 3.0 feature of cl_khr_fp16).
+        o.cc1.push("-D__opencl_c_atomic_scope_device=1".into());
+        o.cc1.push("-D__opencl_c_fp16=1".into());
+    }
+    o.cc1.push(std);
     Ok(o)
 }
 
@@ -176,6 +190,12 @@ mod tests {
         assert!(o.fast_fma);
         assert!(parse_build("-O3").is_err());
         assert!(parse_build("-cl-std=CL2.0").is_err());
+        let cl3 = parse_build("-cl-std=CL3.0 -cl-uniform-work-group-size").unwrap();
+        assert_eq!(
+            cl3.cc1,
+            vec!["-D__opencl_c_atomic_scope_device=1", "-D__opencl_c_fp16=1", "-cl-std=CL3.0"]
+        );
+        assert_eq!(parse_build("").unwrap().cc1, vec!["-cl-std=CL1.2"]);
         assert!(parse_build("-D").is_err());
         assert_eq!(tokenize(r#"-D X="a b" -D 'Y=c'"#).unwrap(), vec!["-D", "X=a b", "-D", "Y=c"]);
         assert!(parse_link("-create-library -cl-fast-relaxed-math").unwrap().fast_fma);

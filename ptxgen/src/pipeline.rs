@@ -11,16 +11,21 @@ use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::time::Instant;
 
 /// The extensions cudacl's devices report; the front end must accept what the device claims.
+/// Then the OpenCL C 3.0 features of `OPENCL_C_FEATURES` that clang does not enable for nvptx by
+/// itself (it does __opencl_c_fp64 and __opencl_c_int64; __opencl_c_atomic_scope_device has no
+/// switch: options.rs defines it for -cl-std=CL3.0). The others stay off, so their macros are
+/// undefined and clang rejects what they guard.
 const CL_EXT: &str = "-cl-ext=+cl_khr_fp64,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,\
 +cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,\
 +cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,+cl_khr_byte_addressable_store,\
-+cl_khr_3d_image_writes";
++cl_khr_3d_image_writes,+__opencl_c_images,+__opencl_c_3d_image_writes,+__opencl_c_atomic_order_acq_rel,\
++__opencl_c_atomic_order_seq_cst,+cl_khr_fp16";
 
 /// The device's OpenCL version (OpenCL C 6.10): clang defines __OPENCL_C_VERSION__, CL_VERSION_*
-/// and __ENDIAN_LITTLE__ itself but leaves __OPENCL_VERSION__ and __IMAGE_SUPPORT__ (cudacl's
-/// devices support images) to the implementation. Part of the cache key, so builds cached
-/// without them are not reused.
-const PREDEFINED: [&str; 2] = ["-D__OPENCL_VERSION__=120", "-D__IMAGE_SUPPORT__=1"];
+/// and __ENDIAN_LITTLE__ itself but leaves __OPENCL_VERSION__ (the device's version, 3.0, whatever
+/// -cl-std says) and __IMAGE_SUPPORT__ (cudacl's devices support images) to the implementation.
+/// Part of the cache key, so builds cached without them are not reused.
+const PREDEFINED: [&str; 2] = ["-D__OPENCL_VERSION__=300", "-D__IMAGE_SUPPORT__=1"];
 
 /// Knobs of LLVM's optimiser, each an LLVM option set for the whole process from an environment
 /// variable (read once): `(variable, LLVM option, default)`. A default of `None` leaves LLVM's
@@ -419,6 +424,12 @@ fn backend(
     let mr = m.as_mut_ptr();
     let mut log: *mut c_char = std::ptr::null_mut();
     // SAFETY (all bridge calls below): `mr` is the live module owned by `m`.
+    // cl_khr_fp16's built-ins (bridge/half.cpp) first: the float built-ins they call then get
+    // pg_lower's fixes of libclc like any call of the program, and images and libclc after.
+    // SAFETY: mr is the live module owned by `m`.
+    if unsafe { ffi::pg_define_half(mr, target.sm as c_int) } > 0 {
+        t.lap("half");
+    }
     // SAFETY: mr is a live module reference; log is a local out-pointer.
     stage(unsafe { ffi::pg_lower(mr, &mut log) }, log, "the IR rewrites")?;
     t.lap("lower");

@@ -615,6 +615,103 @@ fn rewrites_in_ptx() {
     assert!(dz.ptx.contains(".ftz.f32"), "{}", dz.ptx);
 }
 
+/// OpenCL C 3.0's C11 atomics (bridge/atomics.cpp): a relaxed access is a bare PTX atomic; an
+/// ordered one has membar fences of its scope around it (before: release and stronger; after:
+/// acquire and stronger); the forms without _explicit are seq_cst at device scope.
+#[test]
+fn c11_atomics_in_ptx() {
+    setup();
+    let body = |stmt: &str| {
+        let src = format!(
+            "kernel void k(global atomic_int *a, local atomic_int *l, global int *o) {{ int x = 0; {stmt}; o[0] = x; }}"
+        );
+        let p = build_nc(&src, "-cl-std=CL3.0", &H100).unwrap_or_else(|e| panic!("{stmt}: {e:?}"));
+        let body: Vec<String> = p
+            .ptx
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("atom.") || l.starts_with("membar") || l.contains(".volatile."))
+            .map(|l| l.split_whitespace().next().unwrap_or("").to_string())
+            .collect();
+        body.join(" ")
+    };
+    let relaxed = "x = atomic_fetch_add_explicit(a, 1, memory_order_relaxed, memory_scope_work_group)";
+    assert_eq!(body(relaxed), "atom.global.add.u32");
+    assert_eq!(body("x = atomic_fetch_add(a, 1)"), "membar.gl; atom.global.add.u32 membar.gl;");
+    assert_eq!(
+        body("atomic_store_explicit(l, 1, memory_order_release, memory_scope_work_group)"),
+        "membar.cta; st.volatile.shared.u32"
+    );
+    assert_eq!(
+        body("x = atomic_load_explicit(a, memory_order_acquire, memory_scope_device)"),
+        "ld.volatile.global.u32 membar.gl;"
+    );
+    assert_eq!(
+        body("x = atomic_fetch_min_explicit((global atomic_uint *)a, 1u, memory_order_acq_rel)"),
+        "membar.gl; atom.global.min.u32 membar.gl;"
+    );
+    assert_eq!(
+        body("atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, memory_order_relaxed, memory_scope_device)"),
+        ""
+    );
+    assert_eq!(
+        body("atomic_work_item_fence(CLK_LOCAL_MEM_FENCE, memory_order_acquire, memory_scope_work_group)"),
+        "membar.cta;"
+    );
+    let cas = body("int e = 0; x = atomic_compare_exchange_strong_explicit(a, &e, 1, memory_order_relaxed, memory_order_relaxed, memory_scope_work_group)");
+    assert_eq!(cas, "atom.global.cas.b32");
+    // Not in OpenCL C 1.2.
+    assert!(build_nc(
+        "kernel void k(global int *a) { atomic_fetch_add((global atomic_int *)a, 1); }",
+        "",
+        &H100
+    )
+    .is_err());
+}
+
+/// cl_khr_fp16 (bridge/half.cpp): half arithmetic is native f16 PTX from sm_53 on (computed in
+/// f32 before), conversions to half are one cvt with the rounding asked for, and the math
+/// built-ins take their float forms.
+#[test]
+fn half_in_ptx() {
+    setup();
+    let src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
+        kernel void k(global half *a, global half2 *v, global float *f, global int *i, global long *l) {\n\
+          a[0] = fma(a[1], a[2], a[3]) + a[4] * a[5];\n\
+          v[0] = v[1] * v[2] + v[3];\n\
+          a[6] = convert_half_rtz(f[0]) + convert_half_rtp(i[0]) + convert_half_rtn(l[0]);\n\
+          a[7] = sin(a[8]);\n\
+          i[1] = convert_int_sat(a[9]);\n\
+        }";
+    let sm90 = build_nc(src, "", &H100).unwrap();
+    for want in
+        ["fma.rn.f16", "fma.rn.f16x2", "cvt.rz.f16.f32", "cvt.rp.f16.s32", "cvt.rm.f16.s64", "cvt.f32.f16"]
+    {
+        assert!(sm90.ptx.contains(want), "sm_90 PTX lacks {want}:\n{}", sm90.ptx);
+    }
+    let sm53 = build_nc(src, "", &Target { sm: 53, ptx_isa: (6, 5) }).unwrap();
+    assert!(sm53.ptx.contains("fma.rn.f16"), "{}", sm53.ptx);
+    // Before sm_53: f32 arithmetic, the same conversions, fma in double rounded to odd.
+    let sm50 = build_nc(src, "", &Target { sm: 50, ptx_isa: (6, 5) }).unwrap();
+    assert!(!sm50.ptx.contains("fma.rn.f16") && sm50.ptx.contains("cvt.rz.f16.f32"), "{}", sm50.ptx);
+    for want in ["fma.rz.f64", "fma.rm.f64", "fma.rp.f64", "cvt.rn.f16.f64"] {
+        assert!(sm50.ptx.contains(want), "sm_50 PTX lacks {want}:\n{}", sm50.ptx);
+    }
+    // Every half built-in family links on each target (fp16_builtins.cl is in the corpus too).
+    for t in [Target { sm: 53, ptx_isa: (6, 5) }, Target { sm: 50, ptx_isa: (6, 5) }] {
+        let p = build_nc(&corpus_src("fp16_builtins.cl"), "-cl-std=CL3.0", &t).unwrap();
+        assert!(check_program("fp16_builtins.cl", &p, &t, None).is_empty());
+    }
+    // A half function that is no built-in stays undefined: the build says so.
+    let e = build_nc(
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\nhalf nope(half);\nkernel void k(global half *a) { a[0] = nope(a[1]); }",
+        "",
+        &H100,
+    )
+    .unwrap_err();
+    assert!(matches!(&e, BuildError::Failed { log } if log.contains("nope")), "{e:?}");
+}
+
 /// Code quality (issue 12): what the PTX of small image kernels must and must not contain.
 #[test]
 fn image_kernel_code_in_ptx() {

@@ -165,15 +165,16 @@ pub unsafe extern "C" fn clGetContextInfo(
     })
 }
 
-/// OpenCL 3.0; cudacl is a 1.2 platform.
+/// OpenCL 3.0: callbacks run, last registered first, when the context is destroyed.
 #[no_mangle]
 pub unsafe extern "C" fn clSetContextDestructorCallback(
     context: cl_context,
-    _pfn_notify: Option<unsafe extern "C" fn(cl_context, *mut c_void)>,
-    _user_data: *mut c_void,
+    pfn_notify: Option<unsafe extern "C" fn(cl_context, *mut c_void)>,
+    user_data: *mut c_void,
 ) -> cl_int {
     entry(|| {
-        Cl::<Context>::get(context)?;
-        Err(CL_INVALID_OPERATION)
+        let c = Cl::<Context>::get(context)?;
+        c.add_destructor(pfn_notify.ok_or(CL_INVALID_VALUE)?, user_data, context);
+        Ok(())
     })
 }

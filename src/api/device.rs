@@ -4,7 +4,8 @@ use super::info::InfoOut;
 use crate::base::entry::{entry, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
-use crate::core::device::{self, Device};
+use crate::core::device::Device;
+use crate::core::features;
 use crate::core::memory::BASE_ADDR_ALIGN;
 use crate::core::platform::{self, Platform};
 use std::ffi::c_void;
@@ -86,6 +87,18 @@ fn fp_config_double() -> cl_device_fp_config {
         | CL_FP_FMA) as cl_device_fp_config
 }
 
+/// Whether the GPU has f16 arithmetic (sm_53 on); before, ptxgen computes half in f32.
+fn native_half(d: &Device) -> bool {
+    d.target().sm >= 53
+}
+
+/// cl_khr_fp16: round to nearest, infinities and NaNs, subnormals (PTX f16 arithmetic keeps them
+/// unless .ftz is asked for), fused multiply-add (fma.rn.f16 from sm_53 on; before, ptxgen's
+/// fma rounds a double fma to odd and then to half: one rounding too).
+fn fp_config_half() -> cl_device_fp_config {
+    (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA) as cl_device_fp_config
+}
+
 fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<()> {
     use crate::cuda::driver::attribute;
     use crate::cuda::sys::CUdevice_attribute as A;
@@ -108,8 +121,10 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         | CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG
         | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT
         | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => out.value::<cl_uint>(1),
-        // No cl_khr_fp16.
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => out.value::<cl_uint>(0),
+        // cl_khr_fp16: half2 instructions (add.f16x2, fma.rn.f16x2...) from sm_53 on.
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => {
+            out.value::<cl_uint>(if native_half(d) { 2 } else { 1 })
+        }
         CL_DEVICE_MAX_CLOCK_FREQUENCY => out.value::<cl_uint>(d.clock_mhz),
         CL_DEVICE_ADDRESS_BITS => out.value::<cl_uint>(64),
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => out.value::<cl_ulong>(d.max_alloc),
@@ -151,6 +166,7 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
             (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE) as _,
         ),
         CL_DEVICE_BUILT_IN_KERNELS => out.str(""),
+        CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => out.slice::<cl_name_version>(&[]),
         CL_DEVICE_PLATFORM => out.value(platform::get().handle()),
         CL_DEVICE_NAME => out.str(&d.name),
         CL_DEVICE_VENDOR => out.str("NVIDIA Corporation"),
@@ -159,8 +175,52 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         }
         CL_DEVICE_PROFILE => out.str("FULL_PROFILE"),
         CL_DEVICE_VERSION => out.str(&platform::version()),
+        // OpenCL 3.0: the highest OpenCL C version the compiler is fully backwards compatible
+        // with; OpenCL C 3.0 without 2.0's optional features answers 1.2.
         CL_DEVICE_OPENCL_C_VERSION => out.str("OpenCL C 1.2 "),
-        CL_DEVICE_EXTENSIONS => out.str(&format!("{} cl_nv_device_attribute_query", device::EXTENSIONS)),
+        CL_DEVICE_EXTENSIONS => out.str(&features::names(features::DEVICE_EXTENSIONS)),
+        // OpenCL 2.x/3.0 queries (their order and values: the 3.0 API spec's clGetDeviceInfo table;
+        // every absent optional feature answers what the spec gives for a device without it).
+        CL_DEVICE_NUMERIC_VERSION => out.value::<cl_version>(features::OPENCL_VERSION),
+        CL_DEVICE_EXTENSIONS_WITH_VERSION => out.slice(&features::with_version(features::DEVICE_EXTENSIONS)),
+        CL_DEVICE_OPENCL_C_ALL_VERSIONS => out.slice(&features::opencl_c_all_versions()),
+        CL_DEVICE_OPENCL_C_FEATURES => out.slice(&features::opencl_c_features()),
+        // No intermediate-language programs (clCreateProgramWithIL answers CL_INVALID_OPERATION).
+        CL_DEVICE_IL_VERSION => out.str(""),
+        CL_DEVICE_ILS_WITH_VERSION => out.slice::<cl_name_version>(&[]),
+        CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => out.value(features::ATOMIC_MEMORY_CAPABILITIES),
+        CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => out.value(features::ATOMIC_FENCE_CAPABILITIES),
+        // A local size must divide the global size (OpenCL 1.2's rule, CL_INVALID_WORK_GROUP_SIZE).
+        CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => out.bool(false),
+        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => out.bool(false),
+        CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => out.bool(false),
+        CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => out.value::<cl_device_device_enqueue_capabilities>(0),
+        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => out.value::<cl_command_queue_properties>(0),
+        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
+        | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
+        | CL_DEVICE_MAX_ON_DEVICE_QUEUES
+        | CL_DEVICE_MAX_ON_DEVICE_EVENTS => out.value::<cl_uint>(0),
+        CL_DEVICE_PIPE_SUPPORT => out.bool(false),
+        CL_DEVICE_MAX_PIPE_ARGS | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS | CL_DEVICE_PIPE_MAX_PACKET_SIZE => {
+            out.value::<cl_uint>(0)
+        }
+        CL_DEVICE_SVM_CAPABILITIES => out.value::<cl_device_svm_capabilities>(0),
+        // Program-scope __global variables are not offered (only __constant ones, as in 1.2).
+        CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
+            out.value::<usize>(0)
+        }
+        CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS => out.value::<cl_uint>(0),
+        // No 2D images from buffers (cl_khr_image2d_from_buffer): both alignments 0.
+        CL_DEVICE_IMAGE_PITCH_ALIGNMENT | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => out.value::<cl_uint>(0),
+        // 0: the natural alignment of the atomic type.
+        CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
+        | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
+        | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => out.value::<cl_uint>(0),
+        CL_DEVICE_MAX_NUM_SUB_GROUPS => out.value::<cl_uint>(0),
+        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => out.bool(false),
+        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => out.value::<usize>(d.warp_size as usize),
+        CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => out.str(features::LATEST_CONFORMANCE_VERSION_PASSED),
+        CL_DEVICE_HALF_FP_CONFIG => out.value(fp_config_half()),
         CL_DEVICE_PRINTF_BUFFER_SIZE => out.value::<usize>(PRINTF_BUFFER_SIZE),
         CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => out.bool(true),
         CL_DEVICE_PARENT_DEVICE => out.value::<cl_device_id>(std::ptr::null_mut()),

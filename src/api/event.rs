@@ -92,6 +92,9 @@ pub unsafe extern "C" fn clGetEventProfilingInfo(
             CL_PROFILING_COMMAND_SUBMIT => out.value::<cl_ulong>(p.submit),
             CL_PROFILING_COMMAND_START => out.value::<cl_ulong>(p.start),
             CL_PROFILING_COMMAND_END => out.value::<cl_ulong>(p.end),
+            // OpenCL 2.0: the command and its child commands complete; no device-side enqueue,
+            // so no children: the end.
+            CL_PROFILING_COMMAND_COMPLETE => out.value::<cl_ulong>(p.end),
             _ => Err(CL_INVALID_VALUE),
         }
     })

@@ -109,6 +109,11 @@ unsafe fn create_image(
     if !IMAGE_TYPES.contains(&ty) || d.num_mip_levels != 0 || d.num_samples != 0 {
         return Err(CL_INVALID_IMAGE_DESCRIPTOR);
     }
+    if ty == CL_MEM_OBJECT_IMAGE2D && !buffer.is_null() {
+        // A 2D image from a buffer (cl_khr_image2d_from_buffer, optional in 3.0) is not offered:
+        // CL_DEVICE_IMAGE_PITCH_ALIGNMENT is 0, and the 3.0 spec's code is this one.
+        return Err(CL_INVALID_OPERATION);
+    }
     let linear = ty == CL_MEM_OBJECT_IMAGE1D_BUFFER;
     if linear == buffer.is_null() {
         return Err(CL_INVALID_IMAGE_DESCRIPTOR);
@@ -274,11 +279,11 @@ pub unsafe extern "C" fn clCreateImageWithProperties(
     let body = || {
         Cl::<Context>::get(context)?;
         // SAFETY: a 0-terminated list when non-NULL.
-        if !properties.is_null() && unsafe { *properties } != 0 {
-            return Err(CL_INVALID_PROPERTY);
-        }
+        unsafe { super::memory::check_mem_properties(properties) }?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
-        unsafe { create_image(context, flags, image_format, image_desc, host_ptr) }
+        let h = unsafe { create_image(context, flags, image_format, image_desc, host_ptr) }?;
+        super::memory::record_mem_properties(h, properties);
+        Ok(h)
     };
     // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
     unsafe { entry_ret(errcode_ret, body) }
@@ -296,13 +301,16 @@ pub unsafe extern "C" fn clGetSupportedImageFormats(
 ) -> cl_int {
     entry(|| {
         Cl::<Context>::get(context)?;
-        if !valid_mem_flags(flags)
+        let rw = CL_MEM_KERNEL_READ_AND_WRITE as cl_mem_flags;
+        if !valid_mem_flags(flags & !rw)
             || !IMAGE_TYPES.contains(&image_type)
             || (num_entries == 0 && !image_formats.is_null())
         {
             return Err(CL_INVALID_VALUE);
         }
-        let all = fmt::all();
+        // No read-write images (CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS is 0): the 3.0 spec's answer
+        // for CL_MEM_KERNEL_READ_AND_WRITE is then an empty set.
+        let all = if flags & rw != 0 { Vec::new() } else { fmt::all() };
         if !image_formats.is_null() {
             for (i, f) in all.iter().take(num_entries as usize).enumerate() {
                 // SAFETY: image_formats holds num_entries entries, per the spec.

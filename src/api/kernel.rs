@@ -254,11 +254,12 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
     })
 }
 
-/// OpenCL 2.1 sub-groups: not supported.
+/// OpenCL 2.1 sub-groups: no device supports them (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0), the 3.0
+/// spec's CL_INVALID_OPERATION once the kernel and device are checked.
 #[no_mangle]
 pub unsafe extern "C" fn clGetKernelSubGroupInfo(
     kernel: cl_kernel,
-    _device: cl_device_id,
+    device: cl_device_id,
     _param_name: cl_kernel_sub_group_info,
     _input_value_size: usize,
     _input_value: *const c_void,
@@ -267,7 +268,8 @@ pub unsafe extern "C" fn clGetKernelSubGroupInfo(
     _param_value_size_ret: *mut usize,
 ) -> cl_int {
     entry(|| {
-        Cl::<Kernel>::get(kernel)?;
+        let k = Cl::<Kernel>::get(kernel)?;
+        query_device(&k, device)?;
         Err(CL_INVALID_OPERATION)
     })
 }

@@ -101,6 +101,28 @@ pub unsafe extern "C" fn clCreateBuffer(
 }
 
 /// The OpenCL 3.0 form: no buffer property is supported, so only NULL or an empty list.
+/// The properties of clCreate{Buffer,Image}WithProperties: OpenCL 3.0 defines none for core
+/// memory objects, so a list must be empty (its 0 alone); any name is CL_INVALID_PROPERTY.
+///
+/// # Safety
+/// `properties` is NULL or a 0-terminated list.
+pub(super) unsafe fn check_mem_properties(properties: *const cl_mem_properties) -> CLResult<()> {
+    // SAFETY: the first entry of a non-NULL list exists (its terminator at least).
+    if !properties.is_null() && unsafe { *properties } != 0 {
+        return Err(CL_INVALID_PROPERTY);
+    }
+    Ok(())
+}
+
+/// Keeps a non-NULL (hence empty) property list of a new memory object for CL_MEM_PROPERTIES.
+pub(super) fn record_mem_properties(h: cl_mem, properties: *const cl_mem_properties) {
+    if !properties.is_null() {
+        if let Ok(m) = Cl::<Mem>::get(h) {
+            let _ = m.properties.set(vec![0]);
+        }
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn clCreateBufferWithProperties(
     context: cl_context,
@@ -113,11 +135,11 @@ pub unsafe extern "C" fn clCreateBufferWithProperties(
     let body = || {
         Cl::<Context>::get(context)?;
         // SAFETY: a 0-terminated list when non-NULL.
-        if !properties.is_null() && unsafe { *properties } != 0 {
-            return Err(CL_INVALID_PROPERTY);
-        }
+        unsafe { check_mem_properties(properties) }?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
-        unsafe { create_buffer(context, flags, size, host_ptr) }
+        let h = unsafe { create_buffer(context, flags, size, host_ptr) }?;
+        record_mem_properties(h, properties);
+        Ok(h)
     };
     // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
     unsafe { entry_ret(errcode_ret, body) }
@@ -209,7 +231,7 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
             }
             CL_MEM_OFFSET => out.value::<usize>(if m.image.is_some() { 0 } else { m.offset }),
             CL_MEM_USES_SVM_POINTER => out.bool(false),
-            CL_MEM_PROPERTIES => out.bytes(&[]),
+            CL_MEM_PROPERTIES => out.slice(m.properties.get().map_or(&[][..], |v| v.as_slice())),
             _ => Err(CL_INVALID_VALUE),
         }
     })

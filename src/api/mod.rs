@@ -25,3 +25,4 @@ pub mod program;
 pub mod queue;
 pub mod sampler;
 pub mod svm;
+pub mod timer;

@@ -4,6 +4,7 @@ use super::info::InfoOut;
 use crate::base::entry::{entry, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
+use crate::core::features;
 use crate::core::platform::{self, Platform};
 use std::ffi::{c_char, c_void};
 
@@ -73,8 +74,16 @@ pub unsafe extern "C" fn clGetPlatformInfo(
             CL_PLATFORM_VERSION => out.str(&platform::version()),
             CL_PLATFORM_NAME => out.str(platform::NAME),
             CL_PLATFORM_VENDOR => out.str(platform::VENDOR),
-            CL_PLATFORM_EXTENSIONS => out.str(platform::EXTENSIONS),
+            CL_PLATFORM_EXTENSIONS => out.str(&features::names(features::PLATFORM_EXTENSIONS)),
             CL_PLATFORM_ICD_SUFFIX_KHR => out.str(platform::ICD_SUFFIX),
+            CL_PLATFORM_NUMERIC_VERSION => out.value::<cl_version>(features::OPENCL_VERSION),
+            CL_PLATFORM_EXTENSIONS_WITH_VERSION => {
+                out.slice(&features::with_version(features::PLATFORM_EXTENSIONS))
+            }
+            // clGetDeviceAndHostTimer / clGetHostTimer read one monotonic nanosecond clock.
+            CL_PLATFORM_HOST_TIMER_RESOLUTION => {
+                out.value::<cl_ulong>(super::timer::HOST_TIMER_RESOLUTION_NS)
+            }
             _ => Err(CL_INVALID_VALUE),
         }
     })

@@ -195,7 +195,8 @@ pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
     unsafe { entry_ret(errcode_ret, body) }
 }
 
-/// OpenCL 2.1 (SPIR-V): not supported by a 1.2 platform.
+/// OpenCL 2.1 (SPIR-V): no device supports IL programs (CL_DEVICE_IL_VERSION is ""), the 3.0
+/// spec's CL_INVALID_OPERATION.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateProgramWithIL(
     context: cl_context,
@@ -426,6 +427,11 @@ pub unsafe extern "C" fn clGetProgramInfo(
                 let names: Vec<&str> = exe.kernels.iter().map(|k| k.name.as_str()).collect();
                 out.str(&names.join(";"))
             }
+            // No intermediate-language programs: an empty IL (size 0), as the 3.0 spec requires
+            // when no device of the context supports them.
+            CL_PROGRAM_IL => out.bytes(&[]),
+            // No program-scope constructors or destructors (OpenCL C++ for OpenCL 2.2).
+            CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => out.bool(false),
             _ => Err(CL_INVALID_VALUE),
         }
     })
@@ -453,25 +459,31 @@ pub unsafe extern "C" fn clGetProgramBuildInfo(
             CL_PROGRAM_BUILD_OPTIONS => out.str(&b.options),
             CL_PROGRAM_BUILD_LOG => out.str(&b.log),
             CL_PROGRAM_BINARY_TYPE => out.value::<cl_program_binary_type>(b.binary_type),
+            // No program-scope __global variables (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE is 0).
+            CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => out.value::<usize>(0),
             _ => Err(CL_INVALID_VALUE),
         }
     })
 }
 
-/// OpenCL 2.2.
+/// OpenCL 2.2: no device supports program-scope global destructors.
 #[no_mangle]
 pub unsafe extern "C" fn clSetProgramReleaseCallback(
     program: cl_program,
-    _pfn_notify: ProgramNotify,
+    pfn_notify: ProgramNotify,
     _user_data: *mut c_void,
 ) -> cl_int {
     entry(|| {
         Cl::<Program>::get(program)?;
+        if pfn_notify.is_none() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // The 3.0 spec's code when no device supports program-scope global destructors.
         Err(CL_INVALID_OPERATION)
     })
 }
 
-/// OpenCL 2.2 (SPIR-V specialization constants).
+/// OpenCL 2.2 (SPIR-V specialization constants): no device supports IL programs.
 #[no_mangle]
 pub unsafe extern "C" fn clSetProgramSpecializationConstant(
     program: cl_program,

@@ -18,6 +18,7 @@ fn create(
     context: cl_context,
     device: cl_device_id,
     properties: cl_command_queue_properties,
+    properties_array: Vec<cl_queue_properties>,
 ) -> CLResult<cl_command_queue> {
     let c = Cl::<Context>::get(context)?;
     let d = Cl::<Device>::get(device)?;
@@ -27,7 +28,9 @@ fn create(
     if properties & !SUPPORTED != 0 {
         return Err(CL_INVALID_VALUE);
     }
-    Ok(Cl::new_handle(Queue::new(c, d, properties)?))
+    let mut q = Queue::new(c, d, properties)?;
+    q.properties_array = properties_array;
+    Ok(Cl::new_handle(q))
 }
 
 #[no_mangle]
@@ -37,7 +40,7 @@ pub unsafe extern "C" fn clCreateCommandQueue(
     properties: cl_command_queue_properties,
     errcode_ret: *mut cl_int,
 ) -> cl_command_queue {
-    let body = || create(context, device, properties);
+    let body = || create(context, device, properties, Vec::new());
     // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
     unsafe { entry_ret(errcode_ret, body) }
 }
@@ -52,8 +55,13 @@ pub unsafe extern "C" fn clCreateCommandQueueWithProperties(
 ) -> cl_command_queue {
     let body = || {
         let mut bits = 0;
+        let mut list = Vec::new();
         // SAFETY: NULL or a 0-terminated (name, value) list, as the spec requires of the caller.
         for (name, value) in unsafe { property_pairs(properties) } {
+            if list.chunks(2).any(|p: &[cl_queue_properties]| p[0] == name) {
+                return Err(CL_INVALID_VALUE);
+            }
+            list.extend([name, value]);
             match name as u32 {
                 CL_QUEUE_PROPERTIES => bits = value,
                 // On-device queues (CL_QUEUE_SIZE, CL_QUEUE_ON_DEVICE) are OpenCL 2.0.
@@ -65,7 +73,10 @@ pub unsafe extern "C" fn clCreateCommandQueueWithProperties(
             Cl::<Context>::get(context)?;
             return Err(CL_INVALID_QUEUE_PROPERTIES);
         }
-        create(context, device, bits)
+        if !properties.is_null() {
+            list.push(0);
+        }
+        create(context, device, bits, list)
     };
     // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
     unsafe { entry_ret(errcode_ret, body) }
@@ -106,6 +117,11 @@ pub unsafe extern "C" fn clGetCommandQueueInfo(
             CL_QUEUE_DEVICE => out.value(q.device.handle()),
             CL_QUEUE_REFERENCE_COUNT => out.value::<cl_uint>(q.ref_count()),
             CL_QUEUE_PROPERTIES => out.value(q.properties),
+            CL_QUEUE_PROPERTIES_ARRAY => out.slice(&q.properties_array),
+            // No device-side queues: no default one, and a host queue has no CL_QUEUE_SIZE (the
+            // 3.0 spec: CL_INVALID_COMMAND_QUEUE, as command_queue is not a device queue).
+            CL_QUEUE_DEVICE_DEFAULT => out.value::<cl_command_queue>(std::ptr::null_mut()),
+            CL_QUEUE_SIZE => Err(CL_INVALID_COMMAND_QUEUE),
             _ => Err(CL_INVALID_VALUE),
         }
     })

@@ -1,11 +1,11 @@
-//! OpenCL 2.x features of a 2.x platform: shared virtual memory, pipes, device-side queues and
-//! host/device timer synchronisation. cudacl is an OpenCL 1.2 platform; each call checks its
-//! handles and answers the spec's code for a device without the feature.
+//! The optional OpenCL 3.0 features cudacl's devices report absent: shared virtual memory
+//! (CL_DEVICE_SVM_CAPABILITIES 0), pipes (CL_DEVICE_PIPE_SUPPORT false) and device-side queues
+//! (CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES 0). Each call checks its handles and answers the code
+//! the 3.0 specification gives for a device without the feature.
 use crate::base::entry::{entry, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::context::Context;
-use crate::core::device::Device;
 use crate::core::queue::Queue;
 use std::ffi::c_void;
 
@@ -147,33 +147,16 @@ pub unsafe extern "C" fn clGetPipeInfo(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn clGetDeviceAndHostTimer(
-    device: cl_device_id,
-    _device_timestamp: *mut cl_ulong,
-    _host_timestamp: *mut cl_ulong,
-) -> cl_int {
-    entry(|| {
-        Cl::<Device>::get(device)?;
-        Err(CL_INVALID_OPERATION)
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clGetHostTimer(device: cl_device_id, _host_timestamp: *mut cl_ulong) -> cl_int {
-    entry(|| {
-        Cl::<Device>::get(device)?;
-        Err(CL_INVALID_OPERATION)
-    })
-}
-
-#[no_mangle]
 pub unsafe extern "C" fn clSetDefaultDeviceCommandQueue(
     context: cl_context,
-    _device: cl_device_id,
+    device: cl_device_id,
     _command_queue: cl_command_queue,
 ) -> cl_int {
     entry(|| {
-        Cl::<Context>::get(context)?;
+        let c = Cl::<Context>::get(context)?;
+        let d = Cl::<crate::core::device::Device>::get(device).map_err(|_| CL_INVALID_DEVICE)?;
+        c.device_index(&d).ok_or(CL_INVALID_DEVICE)?;
+        // No device-side queues (CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES is 0).
         Err(CL_INVALID_OPERATION)
     })
 }

@@ -1,11 +1,12 @@
 //! An OpenCL context: a set of devices, each with its CUDA primary context.
 use super::device::Device;
+use crate::base::entry::lock;
 use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda::context::PrimaryContext;
 use crate::cuda::error::CudaError;
 use std::ffi::{c_char, c_void};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 pub type NotifyFn = unsafe extern "C" fn(*const c_char, *const c_void, usize, *mut c_void);
 
@@ -16,8 +17,25 @@ pub struct Context {
     /// The properties as given (without the terminating 0), for CL_CONTEXT_PROPERTIES.
     pub properties: Vec<cl_context_properties>,
     notify: Option<(NotifyFn, usize)>,
+    /// clSetContextDestructorCallback's callbacks: (function, user data, the context's handle).
+    destructors: Mutex<Vec<(DestructorFn, usize, usize)>>,
 }
 crate::cl_object!(Context, cl_context, CL_INVALID_CONTEXT);
+
+/// A context destructor callback (clSetContextDestructorCallback).
+pub type DestructorFn = unsafe extern "C" fn(cl_context, *mut c_void);
+
+impl Drop for Context {
+    /// The destructor callbacks, last registered first, once everything attached to the
+    /// context is gone (the last internal reference goes with the last object that used it).
+    fn drop(&mut self) {
+        let cbs = std::mem::take(&mut *lock(&self.destructors));
+        for (f, data, handle) in cbs.into_iter().rev() {
+            // SAFETY: the application's callback with its own data.
+            unsafe { f(handle as cl_context, data as *mut c_void) };
+        }
+    }
+}
 
 impl Context {
     pub fn new(
@@ -42,12 +60,17 @@ impl Context {
         for c in &cuda {
             super::transfer::prepin(c);
         }
-        Ok(Context { devices, cuda, properties, notify })
+        Ok(Context { devices, cuda, properties, notify, destructors: Mutex::new(Vec::new()) })
     }
 
     /// The index of `device` in this context, if it belongs to it.
     pub fn device_index(&self, device: &Cl<Device>) -> Option<usize> {
         self.devices.iter().position(|d| std::ptr::eq(&***d, &**device))
+    }
+
+    /// Registers a destructor callback for the context whose handle is `handle`.
+    pub fn add_destructor(&self, f: DestructorFn, data: *mut c_void, handle: cl_context) {
+        lock(&self.destructors).push((f, data as usize, handle as usize));
     }
 
     /// Reports an asynchronous error through the pfn_notify the application gave.

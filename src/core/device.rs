@@ -8,12 +8,6 @@ use crate::cuda::sys::{self, CUdevice_attribute as A};
 use crate::cuda::CudaError;
 use std::sync::{Arc, Mutex};
 
-/// The device extensions; ptxgen enables exactly these in the compiler (-cl-ext).
-pub const EXTENSIONS: &str = "cl_khr_byte_addressable_store cl_khr_icd cl_khr_fp64 \
-cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics \
-cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics \
-cl_khr_int64_base_atomics cl_khr_int64_extended_atomics cl_khr_3d_image_writes";
-
 /// Image size limits (CL_DEVICE_IMAGE*), from CUDA's surface limits: an image is a CUDA array
 /// used through a surface object, so each limit is the smallest CUDA limit of every array shape
 /// it applies to (never above what CUDA allows).

@@ -29,7 +29,7 @@ use crate::cuda::sys;
 use std::ffi::c_void;
 use std::mem::ManuallyDrop;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 pub type DestructorFn = unsafe extern "C" fn(cl_mem, *mut c_void);
 
@@ -396,6 +396,9 @@ pub struct Mem {
     maps: Mutex<Vec<Mapping>>,
     map_count: AtomicU32,
     destructors: Mutex<Vec<(DestructorFn, usize)>>,
+    /// CL_MEM_PROPERTIES: the list given to clCreate{Buffer,Image}WithProperties with its 0,
+    /// unset for a NULL list and for the other creation calls.
+    pub properties: OnceLock<Vec<cl_mem_properties>>,
     /// The handle, for destructor callbacks.
     handle: AtomicUsize,
     /// Images: the image (a cl_mem is one handle type, so an image is a `Mem` with this set).
@@ -449,6 +452,7 @@ impl Mem {
             maps: Mutex::new(Vec::new()),
             map_count: AtomicU32::new(0),
             destructors: Mutex::new(Vec::new()),
+            properties: OnceLock::new(),
             handle: AtomicUsize::new(0),
             image: None,
         };
@@ -468,6 +472,7 @@ impl Mem {
             maps: Mutex::new(Vec::new()),
             map_count: AtomicU32::new(0),
             destructors: Mutex::new(Vec::new()),
+            properties: OnceLock::new(),
             handle: AtomicUsize::new(0),
             image: None,
         };
@@ -499,6 +504,7 @@ impl Mem {
             maps: Mutex::new(Vec::new()),
             map_count: AtomicU32::new(0),
             destructors: Mutex::new(Vec::new()),
+            properties: OnceLock::new(),
             handle: AtomicUsize::new(0),
             image: Some(Box::new(image)),
         };

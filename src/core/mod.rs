@@ -3,6 +3,7 @@
 pub mod context;
 pub mod device;
 pub mod event;
+pub mod features;
 pub mod image;
 pub mod image_format;
 pub mod kernel;

@@ -7,10 +7,9 @@ use std::sync::{Arc, OnceLock};
 pub const NAME: &str = "cudacl";
 pub const VENDOR: &str = "cudacl project";
 pub const ICD_SUFFIX: &str = "CUDACL";
-pub const EXTENSIONS: &str = "cl_khr_icd";
 
 pub fn version() -> String {
-    format!("OpenCL 1.2 cudacl {}", env!("CARGO_PKG_VERSION"))
+    format!("OpenCL 3.0 cudacl {}", env!("CARGO_PKG_VERSION"))
 }
 
 pub struct Platform {

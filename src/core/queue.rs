@@ -31,6 +31,9 @@ pub struct Queue {
     /// Index of the device in the context.
     pub dev: usize,
     pub properties: cl_command_queue_properties,
+    /// CL_QUEUE_PROPERTIES_ARRAY: clCreateCommandQueueWithProperties's list with its 0; empty
+    /// for clCreateCommandQueue and for a NULL list.
+    pub properties_array: Vec<cl_queue_properties>,
     pub cuda: Arc<PrimaryContext>,
     pub stream: Stream,
     /// Profiling: a timing event recorded at creation and the host time it completed at.
@@ -69,6 +72,7 @@ impl Queue {
             device,
             dev,
             properties,
+            properties_array: Vec::new(),
             cuda,
             stream,
             clock_base,

@@ -1,4 +1,4 @@
-// OPTIONS: -cl-std=CL3.0
+// OPTIONS: -cl-std=CL2.0
 // EXPECT: invalid-options
-// ERROR: CL3.0
+// ERROR: CL2.0
 __kernel void k(__global int *p) { p[0] = 1; }

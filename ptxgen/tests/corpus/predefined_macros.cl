@@ -4,8 +4,8 @@
 #if !defined(__FILE__) || !defined(__LINE__)
 #error __FILE__ and __LINE__ must be defined
 #endif
-#if !defined(__OPENCL_VERSION__) || __OPENCL_VERSION__ != 120
-#error __OPENCL_VERSION__ must be 120 (CL_DEVICE_VERSION "OpenCL 1.2")
+#if !defined(__OPENCL_VERSION__) || __OPENCL_VERSION__ != 300
+#error __OPENCL_VERSION__ must be 300 (CL_DEVICE_VERSION "OpenCL 3.0")
 #endif
 #if !defined(__OPENCL_C_VERSION__) || __OPENCL_C_VERSION__ != 120
 #error __OPENCL_C_VERSION__ must be 120

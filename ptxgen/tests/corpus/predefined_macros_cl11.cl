@@ -1,8 +1,8 @@
-// -cl-std=CL1.1 changes the language version, not the device's: __OPENCL_VERSION__ stays 120.
+// -cl-std=CL1.1 changes the language version, not the device's: __OPENCL_VERSION__ stays 300 (OpenCL 3.0).
 // OPTIONS: -cl-std=CL1.1
 // KERNELS: macros11
-#if !defined(__OPENCL_VERSION__) || __OPENCL_VERSION__ != 120
-#error __OPENCL_VERSION__ must be 120
+#if !defined(__OPENCL_VERSION__) || __OPENCL_VERSION__ != 300
+#error __OPENCL_VERSION__ must be 300
 #endif
 #if __OPENCL_C_VERSION__ != 110
 #error __OPENCL_C_VERSION__ must be 110 with -cl-std=CL1.1
