@@ -18,6 +18,11 @@ for src in tests/c/*.c bench/*.c; do
   [ -f "$src" ] || continue
   name=$(basename "$src" .c)
   case "$name" in clblast_sgemm|clsrc_defines) continue ;; esac # built with CLBlast below
+  # LD_PRELOAD shims (no main): shared objects
+  if ! grep -q '^int main' "$src"; then
+    cc "${CFLAGS[@]}" -shared -fPIC "$src" -o "$out/bin/$name.so" -ldl -lpthread
+    continue
+  fi
   cc "${CFLAGS[@]}" "$src" -o "$out/bin/$name" -lOpenCL -lm -lpthread -ldl
 done
 # The 6-kernel source of bench/buildbench.c as PTX, whole and one file per kernel, for
