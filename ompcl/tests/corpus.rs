@@ -520,7 +520,7 @@ fn blocks_the_host_never_wrote_are_not_sent() {
 }
 
 /// Blocks allocated, grown and freed where the translator cannot rewrite the call (a header's
-/// macros, function pointers) are still the runtime's (the linker's --wrap): c101's kernels all run on
+/// macros, function pointers) are still the runtime's (the linker's --wrap): c110's kernels all run on
 /// the device, and with lazy copy-back libc's free never meets a block whose pages are protected
 /// (the fault would come with libc's allocator lock held and the handler's OpenCL calls would wait
 /// on it forever: the program hung, as PolyBench's gesummv and gemver did on the GPU).
@@ -528,7 +528,7 @@ fn blocks_the_host_never_wrote_are_not_sent() {
 fn allocations_through_macros_and_pointers_are_tracked() {
     let w = work("wrap");
     let icd = icd_dir(&w);
-    let exe = build(&w, "tests/corpus/c101_alloc_through_macros.c", "c101");
+    let exe = build(&w, "tests/corpus/c110_alloc_through_macros.c", "c110");
     let host = run(Command::new(&exe).env("OMPCL_DEVICE", "host"));
     for lazy in ["0", "1"] {
         let mut c = Command::new("timeout");

@@ -1,8 +1,10 @@
 //! Triangular nests spread over `(i, j)` pairs, as rectangular ones are (kernel.rs): the inner
 //! loop's first or last value follows the parallel loop's variable,
 //!
-//!     for (i = lo; i < n; i++)                        for (i = lo; i < n; i++)
-//!       for (j = i + c; j < m; j++) ...      or         for (j = lo2; j <= i + c; j++) ...
+//! ```text
+//! for (i = lo; i < n; i++)                        for (i = lo; i < n; i++)
+//!   for (j = i + c; j < m; j++) ...      or         for (j = lo2; j <= i + c; j++) ...
+//! ```
 //!
 //! (covariance and correlation fill a symmetric matrix this way; one work-item per row leaves most
 //! of the GPU idle and the rows unbalanced). Work-items take the pairs of the rectangle that holds

@@ -4,11 +4,11 @@
 #include <string.h>
 /* Allocations and frees the translator cannot rewrite: spelled inside macros (PolyBench's
  * POLYBENCH_ALLOC_ARRAY / POLYBENCH_FREE_ARRAY style) and made through function pointers. The
- * blocks (include/c101_alloc.h) must still be known to the runtime (the kernels run on the device,
+ * blocks (include/c110_alloc.h) must still be known to the runtime (the kernels run on the device,
  * not on the CPU for a pointer "not into memory ompcl knows"), and freeing or growing a block whose
  * results are still on the device (OMPCL_LAZY=1) must neither hang nor lose them. Small (16 KiB) and large vectors:
  * libc keeps the small ones in its heap, where free writes into the block itself. */
-#include "include/c101_alloc.h"
+#include "include/c110_alloc.h"
 static void *(*alloc_fn)(size_t) = ALLOC_FN;
 static void (*free_fn)(void *) = FREE_FN;
 

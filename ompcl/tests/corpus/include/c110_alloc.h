@@ -1,4 +1,4 @@
-/* Allocation macros of c101_alloc_through_macros.c: spelled in a header, as PolyBench spells its
+/* Allocation macros of c110_alloc_through_macros.c: spelled in a header, as PolyBench spells its
  * POLYBENCH_ALLOC_ARRAY / POLYBENCH_FREE_ARRAY, so the translator cannot rewrite the calls. */
 #include <stdlib.h>
 #define ALLOC_VEC(n) ((double *)malloc((n) * sizeof(double)))
