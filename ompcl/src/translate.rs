@@ -453,6 +453,14 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     let abs = std::fs::canonicalize(file).map_err(|e| format!("{file}: {e}"))?;
     let file = abs.to_string_lossy().into_owned();
     let (text, latin1) = decode_source(std::fs::read(&file).map_err(|e| format!("{file}: {e}"))?);
+    // `_Pragma("omp ...")` (in macros): its lines expanded, so the directive is a `#pragma` line
+    let mut pp_args = opts.clang_args.clone();
+    pp_args.push("-D_OPENMP=200203".into());
+    let expanded = crate::pragma_op::expand(&file, &text, &pp_args);
+    let (text, rewritten) = match &expanded {
+        Some(x) => (x.text.clone(), true),
+        None => (text, false),
+    };
     let mut diags = Vec::new();
     let mut args = opts.clang_args.clone();
     args.push("-D_OPENMP=200203".into());
@@ -470,7 +478,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     args.push(inc.to_string_lossy().into_owned());
     // a Latin-1 file is parsed as the UTF-8 text ompcl reads, so that libclang's offsets are
     // offsets into `text`
-    let tu = clang::Tu::parse(&file, &args, if latin1 { Some(text.as_str()) } else { None });
+    let tu = clang::Tu::parse(&file, &args, if latin1 || rewritten { Some(text.as_str()) } else { None });
     let _ = std::fs::remove_dir_all(&inc);
     let tu = tu?;
     let mut errors = false;
@@ -496,9 +504,17 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     }
     let visible = String::from_utf8_lossy(&visible).into_owned();
     let pragmas = match pragma::scan(&visible) {
-        Ok(p) => p,
+        Ok(mut p) => {
+            if let Some(x) = &expanded {
+                for p in p.iter_mut() {
+                    p.line = x.orig_line(p.line);
+                }
+            }
+            p
+        }
         Err((off, msg)) => {
             let line = visible[..off].matches('\n').count() + 1;
+            let line = expanded.as_ref().map_or(line, |x| x.orig_line(line as u32) as usize);
             diags.push(format!("{file}:{line}:1: error: {msg}"));
             return Ok(Output::failed(diags));
         }
@@ -809,7 +825,10 @@ impl<'a> Translator<'a> {
                 continue;
             }
             let (s, _) = top.range();
-            if s.file != file || top.storage_extern() {
+            // the file's globals, and those a header of the program's own defines (SOLLVE's
+            // `ompvv.h` defines the flag its `_Pragma` target region writes)
+            let in_file = s.file == file;
+            if (!in_file && top.in_system_header()) || top.storage_extern() {
                 continue;
             }
             let name = top.spelling();
@@ -824,7 +843,7 @@ impl<'a> Translator<'a> {
                 continue;
             }
             let _ = writeln!(regs, "  ompcl_register_global((void*)&{name}, sizeof({name}));");
-            if sz >= 16384 && aligned.insert(s.off) {
+            if in_file && sz >= 16384 && aligned.insert(s.off) {
                 host_edits.push(HEdit {
                     start: s.off,
                     end: s.off,
