@@ -307,6 +307,18 @@ static cl_kernel kernel_for(ompcl_module *m, mstate *s, int rid, rstat *r, int l
    extent is smaller; at most 65535 groups along dimensions 1 and 2 (the kernels loop over those
    dimensions by the global size). Returns the number of groups (0: nothing to run). */
 static size_t ndrange(cl_kernel k, int nd, long long n, long long e0, long long e1, size_t L, size_t *gsz, size_t *lsz) {
+    if (nd == -1) {
+        /* a league of teams (the kernel asks for its team or thread and loops over the
+           iterations by the global size): at most e0 groups (num_teams) of at most e1 work-items
+           (thread_limit, num_threads; a power of two: the reduction trees need one); 0: any */
+        size_t l = L;
+        if (e1 > 0) while (l > 1 && (long long)l > e1) l /= 2;
+        long long g = n > 0 ? (n + (long long)l - 1) / (long long)l : 0;
+        if (e0 > 0 && g > e0) g = e0;
+        lsz[0] = l;
+        gsz[0] = (size_t)g * l;
+        return (size_t)g;
+    }
     if (nd <= 1) {
         static cl_uint units;
         if (!units && (cl.GetDeviceInfo(g_dev, OMPCL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL) != CL_SUCCESS || !units))

@@ -326,6 +326,16 @@ const CL_BUILTINS: &[&str] = &[
     "omp_get_device_num",
 ];
 
+/// OpenMP's team and thread queries: in a target region's kernel they are the work-group's and
+/// work-item's numbers (kernel.rs); the kernel's NDRange then follows `num_teams`/`thread_limit`
+const TEAM_QUERIES: &[&str] = &[
+    "omp_get_num_teams",
+    "omp_get_team_num",
+    "omp_get_num_threads",
+    "omp_get_thread_num",
+    "omp_get_thread_limit",
+];
+
 const CL_RESERVED: &[&str] = &[
     "global",
     "local",
@@ -392,6 +402,10 @@ struct KernelOut {
     /// a work-item does O(1) work (no loop, no call of a user function): the runtime's placement
     /// keeps such a kernel on the CPU when its data would first have to cross to the device
     light: bool,
+    /// the kernel asks for its team or thread (`omp_get_team_num()` ...): it loops over the
+    /// iterations by the global size, in at most `.0` work-groups (teams) of at most `.1`
+    /// work-items (threads) (host C; "0": any number)
+    teams: Option<(String, String)>,
 }
 
 /// What an offloaded region does, in order.
@@ -441,6 +455,8 @@ struct Translator<'a> {
     in_target: Option<Vec<(String, bool)>>,
     /// the next kernel is a target region's sequential body (one work-item)
     target_single: bool,
+    /// the kernel being analysed calls one of TEAM_QUERIES in its own body (a target region)
+    team_queries: bool,
     /// the names of the last map clauses read, with their map types (target.rs)
     map_names: Vec<(String, u32)>,
     /// in a target region: (defaultmap(tofrom: scalar), the scalars mapped `from`): the scalars
@@ -587,6 +603,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         kernel_constants: BTreeMap::new(),
         in_target: None,
         target_single: false,
+        team_queries: false,
         map_names: Vec::new(),
         target_scalars_out: None,
     };

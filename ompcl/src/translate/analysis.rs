@@ -226,6 +226,12 @@ impl<'a> Translator<'a> {
                                 }
                             }
                         }
+                        _ if TEAM_QUERIES.contains(&name.as_str())
+                            && self.in_target.is_some()
+                            && self.caller.starts_with("region:") =>
+                        {
+                            self.team_queries = true;
+                        }
                         _ => {
                             if !CL_BUILTINS.contains(&name.as_str()) {
                                 return Err(format!("call to '{name}' (no body available for the kernel)"));

@@ -246,7 +246,9 @@ impl<'a> Translator<'a> {
         let mut vars: BTreeMap<String, Var> = BTreeMap::new();
         let mut local_ptr_writes = false;
         self.caller = format!("region:{kid}");
+        self.team_queries = false;
         self.analyse_code(body, bs, be, &mut vars, &mut edits, &mut local_ptr_writes, true)?;
+        let team_queries = std::mem::take(&mut self.team_queries);
         if let Some(f) = self.recursive_from(&self.caller.clone()) {
             return Err(format!("recursive function '{f}' (OpenCL has no recursion)"));
         }
@@ -688,15 +690,18 @@ impl<'a> Translator<'a> {
             k.push_str(&iter(&body_text));
             k.push_str("  }\n");
         } else if collapsed.is_empty() {
-            k.push_str("  long __gid = (long)get_global_id(0);\n");
             if !reds_post.is_empty() {
                 k.push_str("  uint __l = (uint)get_local_id(0);\n");
             }
-            let _ = writeln!(
-                k,
-                "  if (__gid < __n) {{\n    {lvdecl} = {};",
-                self.index_expr(lvty, "__lb", "__gid", "__st")?
-            );
+            // a kernel asking for its team or thread: a league of work-groups that loops over
+            // the iterations (their number and size follow num_teams / thread_limit)
+            let open = if team_queries {
+                "  for (long __gid = (long)get_global_id(0); __gid < __n; __gid += (long)get_global_size(0)) {"
+            } else {
+                "  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {"
+            };
+            let _ =
+                writeln!(k, "{open}\n    {lvdecl} = {};", self.index_expr(lvty, "__lb", "__gid", "__st")?);
             k.push_str(&privs);
             k.push_str(&iter(&body_text));
             k.push_str(&lp_post);
@@ -770,6 +775,58 @@ impl<'a> Translator<'a> {
         }
         k.push_str(&reds_post);
         k.push_str("}\n");
+        let teams = if team_queries {
+            if !single && !collapsed.is_empty() {
+                return Err("OpenMP team or thread queries in a collapsed loop".into());
+            }
+            let words: Vec<&str> =
+                clauses.iter().flat_map(|c| c.directive.iter().map(String::as_str)).collect();
+            let has_teams = words.contains(&"teams");
+            let has_parallel = words.contains(&"parallel");
+            let arg = |n: &str| clauses.iter().find_map(|c| c.clause(n).and_then(|x| x.arg.clone()));
+            // (omp_get_num_teams, omp_get_team_num, omp_get_num_threads, omp_get_thread_num,
+            // omp_get_thread_limit): a team is a work-group, its threads the work-items
+            let q: [&str; 5] = if single {
+                ["1", "0", "1", "0", "1"]
+            } else {
+                match (has_teams, has_parallel) {
+                    (true, true) => [
+                        "get_num_groups(0)",
+                        "get_group_id(0)",
+                        "get_local_size(0)",
+                        "get_local_id(0)",
+                        "get_local_size(0)",
+                    ],
+                    (true, false) => ["get_num_groups(0)", "get_group_id(0)", "1", "0", "get_local_size(0)"],
+                    (false, true) => {
+                        ["1", "0", "get_global_size(0)", "get_global_id(0)", "get_global_size(0)"]
+                    }
+                    (false, false) => ["1", "0", "1", "0", "1"],
+                }
+            };
+            let mut defs = String::from("\n");
+            let mut undefs = String::new();
+            for (f, v) in TEAM_QUERIES.iter().zip(q) {
+                let _ = writeln!(defs, "#define {f}() ((int)({v}))");
+                let _ = writeln!(undefs, "#undef {f}");
+            }
+            k = format!("{defs}{k}{undefs}");
+            let threads = match (arg("num_threads"), arg("thread_limit")) {
+                (Some(a), Some(b)) => format!("ompcl_min_pos((long long)({a}), (long long)({b}))"),
+                (Some(a), None) | (None, Some(a)) => format!("(long long)({a})"),
+                (None, None) => "0".into(),
+            };
+            let groups = if has_teams {
+                arg("num_teams").map_or("0".to_string(), |a| format!("(long long)({a})"))
+            } else if arg("num_threads").is_some() {
+                "1".into() // one team of at most num_threads threads
+            } else {
+                "0".into()
+            };
+            (!single).then_some((groups, threads))
+        } else {
+            None
+        };
         let light = work_item_is_light(body);
         let spread_checks = spread_checks.into_iter().map(|c| (c.a, c.b, c.size)).collect();
         Ok(KernelOut {
@@ -787,6 +844,7 @@ impl<'a> Translator<'a> {
             nd,
             spread_checks,
             noalias_flag,
+            teams,
         })
     }
 
