@@ -388,7 +388,7 @@ int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na)
         }
         for (int j = 0; j < na && !found; j++)
             if (a[j].kind == OMPCL_TMP && (char *)a[i].addr >= (char *)a[j].addr &&
-                (char *)a[i].addr <= (char *)a[j].addr + a[j].size) found = 1;
+                (char *)a[i].addr < (char *)a[j].addr + a[j].size + !a[j].rop) found = 1;
         if (!found) {
             ok = 0;
             if (!r->warned++)
@@ -540,7 +540,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
             blk *b = calloc(1, sizeof *b);
             b->base = a[i].addr;
             b->size = a[i].size;
-            b->is_global = -1;
+            b->is_global = a[i].rop ? -2 : -1; /* -2: a scalar or struct, no pointer one past its end is its */
             b->dirty = 1;
             b->next = eph;
             eph = b;
@@ -571,7 +571,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
                 if (t && (char *)x->addr < t->base + t->size) b = t;
             }
             for (blk *e = eph; e && !b && x->kind == OMPCL_BUF && !x->rop; e = e->next)
-                if ((char *)x->addr == e->base + e->size) b = e;
+                if ((char *)x->addr == e->base + e->size && e->is_global != -2) b = e;
             if (!b) b = tab_find(x->addr);
             if (b && x->kind == OMPCL_BUF && x->rop && (char *)x->addr >= b->base + b->size) b = NULL;
             if (!b) {

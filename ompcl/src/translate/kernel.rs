@@ -548,7 +548,13 @@ impl<'a> Translator<'a> {
                     let konst = if space == "__global" { "0".to_string() } else { konst_flag(n) };
                     // an array object (not a pointer) lies inside its block: never one past the end
                     // of another one (rop = 1 for the runtime)
-                    let inside = i32::from(v.ty.is_array() && v.decl.kind() != CXCursor_ParmDecl);
+                    // (for a local scalar or struct copied in and out, rop = 1 says that no pointer
+                    // one past its end belongs to it: libgomp's target-18 points one at the next
+                    // local on the stack)
+                    let inside = i32::from(
+                        (v.ty.is_array() && v.decl.kind() != CXCursor_ParmDecl)
+                            || (kind == "OMPCL_TMP" && !v.ty.is_array()),
+                    );
                     // a target region's local scalars and structs are firstprivate unless mapped `from`
                     let w = match &self.target_scalars_out {
                         Some((all, from)) if v.kind == VK::Inout && !v.global => {
