@@ -313,6 +313,9 @@ static size_t ndrange(cl_kernel k, int nd, long long n, long long e0, long long 
            (thread_limit, num_threads; a power of two: the reduction trees need one); 0: any */
         size_t l = L;
         if (e1 > 0) while (l > 1 && (long long)l > e1) l /= 2;
+        /* no thread_limit: teams of a warp, many of them (as GPU OpenMP implementations make
+           leagues: SOLLVE's dist_schedule test expects more teams than its 16 chunks) */
+        if (e1 <= 0 && l > 32) l = 32;
         long long g = n > 0 ? (n + (long long)l - 1) / (long long)l : 0;
         if (e0 > 0 && g > e0) g = e0;
         lsz[0] = l;

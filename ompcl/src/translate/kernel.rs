@@ -427,6 +427,27 @@ impl<'a> Translator<'a> {
             params.push("int __flat".into());
             host_args.push("{OMPCL_VAL, \"__flat\", (void*)&__ompcl_flat, sizeof(int), 0, 0, 0}".into());
         }
+        // a league (team queries): the chunk of `dist_schedule(static, c)` (0: OpenMP's static
+        // blocks, one per team) and of `schedule` (0: static blocks, one per thread; 1 for the
+        // schedules that promise no order), so that the iterations a query observes are those
+        // OpenMP gives each team and thread, and a private variable lives across a thread's
+        // iterations (SOLLVE's schedule_private)
+        if team_queries && !single {
+            let arg = |n: &str| clauses.iter().find_map(|c| c.clause(n).and_then(|x| x.arg.clone()));
+            let chunk = |a: Option<String>| -> String {
+                let Some(a) = a else { return "0".into() };
+                let parts = split_top_comma(&a);
+                match (parts.first().map(|k| k.trim()), parts.get(1)) {
+                    (Some("static"), Some(c)) => format!("(long long)({c})"),
+                    (Some("static"), None) => "0".into(),
+                    _ => "1".into(),
+                }
+            };
+            for (n, v) in [("__dc", chunk(arg("dist_schedule"))), ("__sc", chunk(arg("schedule")))] {
+                params.push(format!("long {n}"));
+                host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&(long long){{ {v} }}, 8, 0, 0, 0}}"));
+            }
+        }
         let mut setup = String::new();
         let mut privs = String::new();
         let mut reds_pre = String::new();
@@ -699,19 +720,42 @@ impl<'a> Translator<'a> {
             if !reds_post.is_empty() {
                 k.push_str("  uint __l = (uint)get_local_id(0);\n");
             }
-            // a kernel asking for its team or thread: a league of work-groups that loops over
-            // the iterations (their number and size follow num_teams / thread_limit)
-            let open = if team_queries {
-                "  for (long __gid = (long)get_global_id(0); __gid < __n; __gid += (long)get_global_size(0)) {"
+            if team_queries {
+                // a kernel asking for its team or thread: a league of work-groups (their number
+                // and size follow num_teams / thread_limit) whose work-items take the iterations
+                // OpenMP's schedules give them: chunks of __dc iterations dealt to the teams in
+                // turn, then chunks of __sc of those to the team's threads; the private
+                // variables live across a work-item's iterations
+                let teams = clauses.iter().any(|c| c.directive.iter().any(|w| w == "teams"));
+                let (g, gs, t, ts) = if teams {
+                    ("get_group_id(0)", "get_num_groups(0)", "get_local_id(0)", "get_local_size(0)")
+                } else {
+                    ("0", "1", "get_global_id(0)", "get_global_size(0)")
+                };
+                let _ = writeln!(
+                    k,
+                    "  long __g = (long)({g}), __G = (long)({gs}), __t = (long)({t}), __T = (long)({ts});\n  long __dcs = __dc > 0 ? __dc : (__n + __G - 1) / __G;"
+                );
+                k.push_str(&privs);
+                let _ = writeln!(
+                    k,
+                    "  for (long __c0 = __g * __dcs; __c0 < __n; __c0 += __G * __dcs) {{\n  long __ce = __c0 + __dcs < __n ? __c0 + __dcs : __n;\n  long __tc = __sc > 0 ? __sc : (__ce - __c0 + __T - 1) / __T;\n  for (long __k0 = __c0 + __t * __tc; __k0 < __ce; __k0 += __T * __tc)\n  for (long __gid = __k0; __gid < __k0 + __tc && __gid < __ce; __gid++) {{\n    {lvdecl} = {};",
+                    self.index_expr(lvty, "__lb", "__gid", "__st")?
+                );
+                k.push_str(&iter(&body_text));
+                k.push_str(&lp_post);
+                k.push_str("  }\n  }\n");
             } else {
-                "  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {"
-            };
-            let _ =
-                writeln!(k, "{open}\n    {lvdecl} = {};", self.index_expr(lvty, "__lb", "__gid", "__st")?);
-            k.push_str(&privs);
-            k.push_str(&iter(&body_text));
-            k.push_str(&lp_post);
-            k.push_str("  }\n");
+                let _ = writeln!(
+                    k,
+                    "  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {};",
+                    self.index_expr(lvty, "__lb", "__gid", "__st")?
+                );
+                k.push_str(&privs);
+                k.push_str(&iter(&body_text));
+                k.push_str(&lp_post);
+                k.push_str("  }\n");
+            }
         } else if collapsed.len() <= 2 && reds_post.is_empty() && lp_post.is_empty() {
             // one NDRange dimension per loop: no division, neighbouring work-items take
             // neighbouring iterations of the innermost loop
@@ -1002,4 +1046,25 @@ fn work_item_is_light(body: Node) -> bool {
 /// shared).
 fn skip_sync_empty(idx: &[usize], pragmas: &[Pragma]) -> bool {
     idx.iter().all(|&i| !matches!(pragmas[i].directive[0].as_str(), "atomic" | "critical"))
+}
+
+/// `a, b` split at top-level commas (not inside parentheses), trimmed.
+fn split_top_comma(s: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut d = 0;
+    for ch in s.chars() {
+        match ch {
+            '(' | '[' => d += 1,
+            ')' | ']' => d -= 1,
+            ',' if d == 0 => {
+                out.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(l) = out.last_mut() {
+            l.push(ch);
+        }
+    }
+    out.into_iter().map(|p| p.trim().to_string()).collect()
 }
