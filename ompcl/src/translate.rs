@@ -419,6 +419,8 @@ enum Step {
 struct HostStep {
     line: u32,
     text: String,
+    /// statements every thread runs, which compute only the region's locals (run once)
+    replicated: bool,
 }
 
 struct Translator<'a> {

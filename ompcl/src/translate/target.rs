@@ -665,7 +665,7 @@ impl<'a> Translator<'a> {
                     }
                 }
                 let steps = self.sequence(&par, &kids, &inner)?;
-                if steps.iter().any(|st| matches!(st, Step::Host(_))) {
+                if steps.iter().any(|st| matches!(st, Step::Host(h) if !h.replicated)) {
                     // the host would run it between the kernels, on the host's copies
                     return Err("'single'/'master' code in a target region".into());
                 }
