@@ -914,6 +914,9 @@ impl<'a> Translator<'a> {
             decls.sort_by(|a, b| (a.0 != file, &a.0, a.1).cmp(&(b.0 != file, &b.0, b.1)).reverse());
             decls.reverse();
             let mut last: Option<(String, usize)> = None;
+            // the same text once: local types of several functions spelt alike (SOLLVE's
+            // `enum { VAL1 = 1, ... }` in two functions) are one type at file scope
+            let mut seen: HashSet<String> = HashSet::new();
             for (f, s, e) in decls {
                 if let Some((lf, le)) = &last {
                     if *lf == f && s < *le {
@@ -921,7 +924,7 @@ impl<'a> Translator<'a> {
                     }
                 }
                 let ft = self.cx.file_text(&f);
-                if e <= ft.len() {
+                if e <= ft.len() && seen.insert(ft[s..e].split_whitespace().collect::<Vec<_>>().join(" ")) {
                     let _ = writeln!(cl, "{};", &ft[s..e]);
                 }
                 last = Some((f, e));

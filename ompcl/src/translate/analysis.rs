@@ -87,7 +87,10 @@ impl<'a> Translator<'a> {
                     if k == CXCursor_VarDecl && n.storage_static() {
                         return Err(format!("static local variable '{}'", n.spelling()));
                     }
-                    if n.ty().canonical().kind() == CXType_Pointer {
+                    // (an array parameter, `int a[N]`, is a pointer too)
+                    if n.ty().canonical().kind() == CXType_Pointer
+                        || (k == CXCursor_ParmDecl && n.ty().is_array())
+                    {
                         let ps = n.spelling_range().0;
                         if ps.file == file
                             && !edits.iter().any(|x| x.start == ps.off && x.text == "__global ")
