@@ -228,6 +228,34 @@ impl<'a> Translator<'a> {
                 .filter(|&i| matches!(self.cx.pragmas[i].directive[0].as_str(), "atomic" | "critical"))
                 .filter_map(|i| self.cx.assoc.get(&i).map(|a| (a.1, a.2)))
                 .collect();
+            // in a target region, what one thread of the league runs (`if (omp_get_team_num() ==
+            // 0 && omp_get_thread_num() == 0) ...`, SOLLVE's way of recording where it ran) is
+            // no race: the kernel's team and thread numbers are those of one work-item (a
+            // league kernel, see below)
+            let mut skip = skip;
+            if self.in_target.is_some() {
+                body.walk(&mut |c| {
+                    if c.kind() != CXCursor_IfStmt {
+                        return;
+                    }
+                    let ch = c.children();
+                    let (Some(cond), Some(then)) = (ch.first(), ch.get(1)) else { return };
+                    let mut one = false;
+                    let mut check = |n: Node| {
+                        if n.kind() == CXCursor_CallExpr
+                            && matches!(n.spelling().as_str(), "omp_get_thread_num" | "omp_get_team_num")
+                        {
+                            one = true;
+                        }
+                    };
+                    check(*cond);
+                    cond.walk(&mut check);
+                    if one {
+                        let (s, e) = then.range();
+                        skip.push((s.off, self.cx.stmt_end(e.off)));
+                    }
+                });
+            }
             let file = self.cx.file.clone();
             // the loop's locals and its private copies (private, firstprivate, lastprivate)
             let privs: HashSet<String> =
@@ -865,6 +893,10 @@ impl<'a> Translator<'a> {
                 (Some(a), Some(b)) => format!("ompcl_min_pos((long long)({a}), (long long)({b}))"),
                 (Some(a), None) | (None, Some(a)) => format!("(long long)({a})"),
                 (None, None) => "0".into(),
+            };
+            let threads = match arg("__if_parallel") {
+                Some(c) if has_parallel => format!("(({c}) ? (long long)({threads}) : 1LL)"),
+                _ => threads,
             };
             let groups = if has_teams {
                 arg("num_teams").map_or("0".to_string(), |a| format!("(long long)({a})"))
