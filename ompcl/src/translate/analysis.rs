@@ -336,7 +336,25 @@ impl<'a> Translator<'a> {
             let (s, e) = x.range();
             render(text, edits, s.off, e.off)
         };
+        let form =
+            pp.clauses.iter().map(|c| c.name.as_str()).find(|c| matches!(*c, "read" | "write" | "capture"));
         let (lhs, op, rhs): (Node, &str, String) = match n.kind() {
+            // `atomic read` (v = x) and `atomic write` (x = e): an aligned load is whole on the
+            // device; a store becomes an exchange
+            _ if form == Some("capture") => {
+                return Err(format!("'{what} capture' is not translated to OpenCL"));
+            }
+            CXCursor_BinaryOperator if form == Some("read") && n.binop() == CXBinaryOperator_Assign => {
+                let (s, e) = st.range();
+                let plain = render(text, edits, s.off, self.cx.stmt_end(e.off).min(se));
+                let (ls, _) = pp_range(pp);
+                return Ok(Edit { start: ls, end: se, text: format!("{};", plain.trim_end_matches(';')) });
+            }
+            CXCursor_BinaryOperator if form == Some("write") && n.binop() == CXBinaryOperator_Assign => {
+                let c = n.children();
+                (c[0], "xchg", rr(c[1]))
+            }
+            _ if form.is_some() => return Err(format!("'{what}' statement is not of its form")),
             CXCursor_UnaryOperator => {
                 let c = n.children()[0];
                 match n.unop() {
@@ -361,8 +379,8 @@ impl<'a> Translator<'a> {
                 };
                 (c[0], op, rr(c[1]))
             }
-            CXCursor_BinaryOperator if n.binop() == CXBinaryOperator_Assign && what == "critical" => {
-                // x = x op e  /  x = e op x (commutative)
+            CXCursor_BinaryOperator if n.binop() == CXBinaryOperator_Assign => {
+                // x = x op e  /  x = e op x (commutative): `atomic [update]` allows them too
                 let c = n.children();
                 let r = strip(c[1]);
                 let lt = rr(c[0]);
@@ -479,7 +497,16 @@ impl<'a> Translator<'a> {
                 "shl" => "<<",
                 _ => ">>",
             };
-            let code = if matches!(op, "max" | "min") && !matches!(tn, "int" | "uint") {
+            let code = if op == "xchg" {
+                if matches!(tn, "int" | "uint" | "float") {
+                    format!("void {fname}(volatile __global {tn} *p, {tn} v) {{ atomic_xchg(p, v); }}\n")
+                } else {
+                    self.int64_atomics = true;
+                    format!(
+                        "void {fname}(volatile __global {tn} *p, {tn} v) {{ atom_xchg((volatile __global ulong *)p, as_ulong(v)); }}\n"
+                    )
+                }
+            } else if matches!(op, "max" | "min") && !matches!(tn, "int" | "uint") {
                 let (u, cas) = if matches!(tn, "long" | "ulong" | "double") {
                     ("ulong", "atom_cmpxchg")
                 } else {
