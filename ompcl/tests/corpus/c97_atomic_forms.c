@@ -1,5 +1,6 @@
-/* ompcl-test: offload=all */
+/* ompcl-test: offload=some warn="'write' is not OpenMP 2.0" */
 #include <stdio.h>
+/* (one region: offload=some says it ran as a kernel; the warning is the CPU versions going to cc -fopenmp) */
 /* `atomic write` (an exchange on the device), `atomic read`, and `atomic` / `atomic update` in
    the form x = x op e, in kernels */
 #define N 4096
