@@ -277,6 +277,19 @@ impl<'a> Translator<'a> {
         self.team_queries = false;
         self.analyse_code(body, bs, be, &mut vars, &mut edits, &mut local_ptr_writes, true)?;
         let team_queries = std::mem::take(&mut self.team_queries);
+        // `simd safelen(k)` without a worksharing loop (`target simd`): iterations more than k
+        // apart may depend on each other, so one work-group of at most k work-items runs them in
+        // rounds of consecutive iterations, a barrier between rounds
+        let words: Vec<&str> = clauses.iter().flat_map(|c| c.directive.iter().map(String::as_str)).collect();
+        let safelen = if words.contains(&"simd") && !words.contains(&"for") && !words.contains(&"distribute")
+        {
+            clauses.iter().find_map(|c| c.clause("safelen").and_then(|x| x.arg.clone()))
+        } else {
+            None
+        };
+        if safelen.is_some() && (team_queries || !collapsed.is_empty()) {
+            return Err("'simd' with 'safelen' and a collapsed loop or team queries".into());
+        }
         if let Some(f) = self.recursive_from(&self.caller.clone()) {
             return Err(format!("recursive function '{f}' (OpenCL has no recursion)"));
         }
@@ -748,7 +761,17 @@ impl<'a> Translator<'a> {
             if !reds_post.is_empty() {
                 k.push_str("  uint __l = (uint)get_local_id(0);\n");
             }
-            if team_queries {
+            if let Some(k_len) = &safelen {
+                let _ = writeln!(
+                    k,
+                    "  /* safelen({k_len}): rounds of get_local_size(0) <= {k_len} consecutive iterations */\n  for (long __r = 0; __r < __n; __r += (long)get_local_size(0)) {{\n  long __gid = __r + (long)get_local_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {};",
+                    self.index_expr(lvty, "__lb", "__gid", "__st")?
+                );
+                k.push_str(&privs);
+                k.push_str(&iter(&body_text));
+                k.push_str(&lp_post);
+                k.push_str("  }\n  barrier(CLK_GLOBAL_MEM_FENCE);\n  }\n");
+            } else if team_queries {
                 // a kernel asking for its team or thread: a league of work-groups (their number
                 // and size follow num_teams / thread_limit) whose work-items take the iterations
                 // OpenMP's schedules give them: chunks of __dc iterations dealt to the teams in
@@ -908,6 +931,10 @@ impl<'a> Translator<'a> {
             (!single).then_some((groups, threads))
         } else {
             None
+        };
+        let teams = match &safelen {
+            Some(k_len) if !single => Some(("1".to_string(), format!("(long long)({k_len})"))),
+            _ => teams,
         };
         let light = work_item_is_light(body);
         let spread_checks = spread_checks.into_iter().map(|c| (c.a, c.b, c.size)).collect();

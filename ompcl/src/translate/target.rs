@@ -629,13 +629,6 @@ impl<'a> Translator<'a> {
                 return Err("no statement follows the directive".into());
             };
             let loop_assoc = d.iter().any(|w| w == "for" || w == "distribute" || w == "simd");
-            if loop_assoc
-                && q.clause("safelen").is_some()
-                && !d.iter().any(|w| w == "for" || w == "distribute")
-            {
-                // iterations more than `safelen` apart may depend on each other
-                return Err("'simd' with 'safelen' (iterations far apart may depend on each other)".into());
-            }
             if loop_assoc {
                 let line = self.cx.pragmas[i].line;
                 let k = self.loop_kernel(rid, line, chain, node)?;
