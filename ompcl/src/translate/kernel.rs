@@ -353,7 +353,15 @@ impl<'a> Translator<'a> {
                         VK::Buf
                     }
                     CXType_ConstantArray | CXType_IncompleteArray | CXType_VariableArray => {
-                        if c.kind() == CXType_VariableArray && c.elem().is_array() {
+                        // a variable-length outer dimension is a pointer to rows; variable
+                        // inner dimensions have no OpenCL type
+                        let mut inner = c.elem();
+                        let mut variable_inner = false;
+                        while inner.is_array() {
+                            variable_inner |= inner.canonical().kind() == CXType_VariableArray;
+                            inner = inner.canonical().elem();
+                        }
+                        if variable_inner {
                             return Err(format!("multi-dimensional variable-length array '{n}'"));
                         }
                         // an array parameter is a pointer (`float C[N][M]` is `float (*C)[M]`):
