@@ -182,30 +182,6 @@ impl<'a> Translator<'a> {
     /// The items of the `map`/`to`/`from` clauses of `p` (`clause`: which clause; `dflt`: the map
     /// type when none is written). Items that need no transfer (scalars, pointers themselves) are
     /// left out: scalars are by-value kernel arguments or copied in and out at each launch.
-    /// The variables named in the map clauses of the `target data` constructs around pragma `i`
-    /// and of every `target enter data` / `target exit data` of the file.
-    fn data_construct_names(&self, i: usize) -> HashSet<String> {
-        let at = self.cx.pragmas[i].line_start;
-        let mut out = HashSet::new();
-        for (j, q) in self.cx.pragmas.iter().enumerate() {
-            let around = q.is(&["target", "data"])
-                && self.cx.assoc.get(&j).is_some_and(|&(_, s, e)| at >= s && at < e);
-            if !(around || q.is(&["target", "enter", "data"]) || q.is(&["target", "exit", "data"])) {
-                continue;
-            }
-            for c in q.clauses.iter().filter(|c| c.name == "map") {
-                let Some(arg) = &c.arg else { continue };
-                let list = first_colon(arg).map_or(arg.clone(), |(_, l)| l);
-                for item in split_top(&list, ',') {
-                    let base: String =
-                        item.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-                    out.insert(base);
-                }
-            }
-        }
-        out
-    }
-
     fn map_items(&mut self, tu: &clang::Tu, p: &Pragma, clause: &str, dflt: u32) -> Vec<MapItem> {
         self.map_names.clear();
         let mut out = Vec::new();
@@ -505,17 +481,7 @@ impl<'a> Translator<'a> {
         // `defaultmap(tofrom: scalar)`); others are firstprivate. Scalars have no device copy: one
         // mapped `to`/`alloc` here may be present from an enclosing construct that copies it out
         let all = p.clause("defaultmap").is_some();
-        // a scalar mapped `to`/`alloc` comes back only if a data construct around the region, or
-        // any `target enter/exit data`, maps it too (then it may be present, to be copied out
-        // later); else its device copy is the region's own (libgomp's target-24: `map(alloc: x)`
-        // written in the region leaves the host's `x` unchanged)
-        let data_names = self.data_construct_names(i);
-        let from: HashSet<String> = self
-            .map_names
-            .iter()
-            .filter(|(n, ty)| ty & MAP_FROM != 0 || data_names.contains(n))
-            .map(|(n, _)| n.clone())
-            .collect();
+        let from: HashSet<String> = self.map_names.iter().map(|(n, _)| n.clone()).collect();
         self.target_scalars_out = Some((all, from));
         self.in_target = Some(Vec::new());
         self.pending_notes.clear();
