@@ -39,7 +39,7 @@ typedef struct ompcl_arg {
    a light kernel (O(1) work per work-item), the other bits MOMP's target clause. nd: the
    NDRange's dimensions; 2: e0 x n (e0 the fastest), 3: e0 x e1 x n. */
 /* the smaller of two limits, either of which may be absent (<= 0) */
-static inline long long ompcl_min_pos(long long a, long long b) { return a <= 0 ? b : b <= 0 ? a : a < b ? a : b; }
+static __inline__ long long ompcl_min_pos(long long a, long long b) { return a <= 0 ? b : b <= 0 ? a : a < b ? a : b; }
 int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long lb, long long st,
                         long long n, int nd, long long e0, long long e1, ompcl_arg *a, int na);
 /* Several kernels for one region: all made ready before any runs (0 = use the CPU version). */

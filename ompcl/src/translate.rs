@@ -543,6 +543,21 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         .flat_map(|p| p.dir_arg.as_deref().map(pragma::split_list).unwrap_or_default())
         .collect();
     if opts.pthreads {
+        // an OpenMP routine ompcl's pthreads runtime does not provide (5.0's allocators, affinity
+        // ...): the program's CPU versions use the C compiler's OpenMP, which has it
+        if let Some((name, line)) = unprovided_omp_call(&visible) {
+            return Ok(Output {
+                host_c: String::new(),
+                kernels: String::new(),
+                diags: vec![format!(
+                    "{file}:{line}:1: warning: '{name}' is not provided by ompcl's CPU runtime: the CPU versions of this program use the C compiler's OpenMP (-fopenmp)"
+                )],
+                errors: false,
+                regions: vec![],
+                needs_cc: Some(name),
+                latin1,
+            });
+        }
         let unknown = pragmas.iter().find(|p| {
             p.unknown.is_some()
                 || p.clause("copyprivate").is_some()
@@ -1054,3 +1069,34 @@ const GCC_WARNINGS_NOT_ERRORS: &[&str] = &[
 ];
 
 const PARSE_OMP_H: &str = include_str!("../runtime/omp.h");
+
+/// The first call of an `omp_*` routine that ompcl's pthreads runtime lacks (omp.h declares those
+/// it provides before its "not provided" part): (name, line).
+fn unprovided_omp_call(text: &str) -> Option<(String, usize)> {
+    let provided_part = crate::OMP_H.split("not provided by ompcl's runtime").next().unwrap_or("");
+    let ident = |s: &str| -> String { s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect() };
+    let provided: HashSet<String> =
+        provided_part.match_indices("omp_").map(|(i, _)| ident(&provided_part[i..])).collect();
+    let b = text.as_bytes();
+    for (i, _) in text.match_indices("omp_") {
+        if i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_') {
+            continue;
+        }
+        let name = ident(&text[i..]);
+        if provided.contains(&name) || !text[i + name.len()..].trim_start().starts_with('(') {
+            continue;
+        }
+        // not in a comment or a string: the line up to here has no `//`, `/*` or quote
+        let ls = text[..i].rfind('\n').map_or(0, |p| p + 1);
+        let before = &text[ls..i];
+        if before.contains("//")
+            || before.contains("/*")
+            || before.contains('"')
+            || before.trim_start().starts_with('*')
+        {
+            continue;
+        }
+        return Some((name, text[..i].matches('\n').count() + 1));
+    }
+    None
+}
