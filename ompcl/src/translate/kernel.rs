@@ -54,6 +54,9 @@ impl<'a> Translator<'a> {
             return Err("'parallel for' not followed by a for loop".into());
         }
         for c in &clauses {
+            if c.clause("linear").is_some() {
+                return Err("'linear' is not translated to OpenCL".into());
+            }
             if c.clause("ordered").is_some() {
                 return Err("'ordered' loops are not translated to OpenCL".into());
             }
@@ -233,6 +236,37 @@ impl<'a> Translator<'a> {
             // no race: the kernel's team and thread numbers are those of one work-item (a
             // league kernel, see below)
             let mut skip = skip;
+            // what one iteration runs (`if (i == 0) flag[0] = ...`, `i` the loop variable) is
+            // no race either
+            let lv_key = key_of(&loopvar);
+            body.walk(&mut |c| {
+                if c.kind() != CXCursor_IfStmt || !collapsed.is_empty() {
+                    return;
+                }
+                let ch = c.children();
+                let (Some(cond), Some(then)) = (ch.first(), ch.get(1)) else { return };
+                let cond = strip(*cond);
+                if cond.kind() != CXCursor_BinaryOperator || cond.binop() != CXBinaryOperator_EQ {
+                    return;
+                }
+                let is_lv = |n: &Node| {
+                    let n = strip(*n);
+                    n.kind() == CXCursor_DeclRefExpr && n.referenced().is_some_and(|d| key_of(&d) == lv_key)
+                };
+                let uses_lv = |n: &Node| {
+                    let mut u = is_lv(n);
+                    n.walk(&mut |x| u |= is_lv(&x));
+                    u
+                };
+                let sides = cond.children();
+                if sides.len() == 2
+                    && ((is_lv(&sides[0]) && !uses_lv(&sides[1]))
+                        || (is_lv(&sides[1]) && !uses_lv(&sides[0])))
+                {
+                    let (s, e) = then.range();
+                    skip.push((s.off, self.cx.stmt_end(e.off)));
+                }
+            });
             if self.in_target.is_some() {
                 body.walk(&mut |c| {
                     if c.kind() != CXCursor_IfStmt {
