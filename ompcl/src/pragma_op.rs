@@ -134,7 +134,8 @@ pub fn expand(file: &str, text: &str, args: &[String]) -> Option<Expanded> {
     if !o.status.success() {
         return None;
     }
-    let pp = String::from_utf8_lossy(&o.stdout);
+    // a Latin-1 file's bytes come back as they are: read them as the file was read
+    let (pp, _) = crate::translate::decode_source(o.stdout);
     let seq = main_lines(&pp, file);
     let orig: Vec<&str> = text.split('\n').collect();
     let n_orig = orig.len() as u32;
