@@ -73,11 +73,97 @@ impl<'a> Translator<'a> {
         let mut locals: HashMap<String, String> = HashMap::new(); // key -> name
         let mut set_on_host: HashSet<String> = HashSet::new();
         let mut serial: Vec<bool> = Vec::new();
+        // the region's locals a worksharing construct before has written: each thread's own value
+        // then, which a statement run once on the host cannot see
+        let mut set_by_threads: HashSet<String> = HashSet::new();
         for kid in kids {
             let directive = top.iter().any(|i| self.cx.assoc.get(i).is_some_and(|a| a.0.equals(kid)));
             serial.push(!directive && kid.kind() != CXCursor_NullStmt);
-            if directive || kid.kind() == CXCursor_NullStmt {
+            if kid.kind() == CXCursor_NullStmt {
                 continue;
+            }
+            if directive {
+                kid.walk(&mut |c| {
+                    let target = match c.kind() {
+                        CXCursor_BinaryOperator if c.binop() == CXBinaryOperator_Assign => {
+                            c.children().first().copied()
+                        }
+                        CXCursor_CompoundAssignOperator => c.children().first().copied(),
+                        CXCursor_UnaryOperator
+                            if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&c.unop()) =>
+                        {
+                            c.children().first().copied()
+                        }
+                        _ => None,
+                    };
+                    if let Some(d) = target
+                        .map(strip)
+                        .filter(|t| t.kind() == CXCursor_DeclRefExpr)
+                        .and_then(|t| t.referenced())
+                    {
+                        if locals.contains_key(&key_of(&d)) {
+                            set_by_threads.insert(key_of(&d));
+                        }
+                    }
+                });
+                continue;
+            }
+            // ... unless the statement sets it first: its first mention (in the text) is the left
+            // side of a plain `=` that runs unconditionally (`for (j = 0; ...)` after a loop
+            // over `j`)
+            let mut conditional: Vec<(usize, usize)> = Vec::new();
+            let mut assigned_at: HashMap<usize, String> = HashMap::new();
+            let mut mentions: Vec<(usize, String)> = Vec::new();
+            let mut all = vec![*kid];
+            kid.walk(&mut |c| all.push(c));
+            for c in &all {
+                let (cs, ce) = c.range();
+                match c.kind() {
+                    CXCursor_IfStmt
+                    | CXCursor_SwitchStmt
+                    | CXCursor_WhileStmt
+                    | CXCursor_DoStmt
+                    | CXCursor_ConditionalOperator => conditional.push((cs.off, ce.off)),
+                    CXCursor_ForStmt => {
+                        let init_end = c.children().first().map_or(cs.off, |i| i.range().1.off);
+                        conditional.push((init_end, ce.off));
+                    }
+                    CXCursor_BinaryOperator if c.binop() == CXBinaryOperator_Assign => {
+                        if let Some(l) = c.children().first().map(|l| strip(*l)) {
+                            if let Some(d) =
+                                (l.kind() == CXCursor_DeclRefExpr).then(|| l.referenced()).flatten()
+                            {
+                                assigned_at.insert(l.range().0.off, key_of(&d));
+                            }
+                        }
+                    }
+                    CXCursor_DeclRefExpr => {
+                        if let Some(d) = c.referenced() {
+                            if set_by_threads.contains(&key_of(&d)) {
+                                mentions.push((cs.off, key_of(&d)));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            mentions.sort();
+            let mut uses = None;
+            let mut seen: HashSet<String> = HashSet::new();
+            for (at, k) in &mentions {
+                if !seen.insert(k.clone()) {
+                    continue;
+                }
+                let sets_first = assigned_at.get(at) == Some(k)
+                    && !conditional.iter().any(|&(cs, ce)| *at >= cs && *at < ce);
+                if !sets_first {
+                    uses.get_or_insert(locals.get(k).cloned().unwrap_or_default());
+                }
+            }
+            if let Some(v) = uses {
+                return Err(format!(
+                    "a statement outside any worksharing construct (every thread runs it): it uses '{v}', which a loop before it set (each thread its own value)"
+                ));
             }
             replicable(*kid, &mut locals, &mut set_on_host).map_err(|why| {
                 format!("a statement outside any worksharing construct (every thread runs it): {why}")
