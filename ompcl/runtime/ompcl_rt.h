@@ -30,7 +30,7 @@ typedef struct ompcl_arg {
     int written;   /* BUF/TMP: the region may write it */
     int rtype;     /* RED: 1 int 2 uint 3 long 4 ulong 5 float 6 double; BUF: 1 = a __constant
                       parameter (read-only in the kernel) */
-    int rop;       /* RED: 1 + 2 * 3 - 4 & 5 | 6 ^ 7 && 8 ||; BUF: 1 = an array object, which lies
+    int rop;       /* RED: 1 + 2 * 3 - 4 & 5 | 6 ^ 7 && 8 || 9 max 10 min; BUF: 1 = an array object, which lies
                       inside its block (never taken for one past the end of another); TMP: 1 = a
                       scalar or struct (a pointer one past its end is not into it) */
 } ompcl_arg;

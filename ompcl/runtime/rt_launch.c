@@ -671,6 +671,8 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
             case 2: acc = acc * pp[g]; break;                                                        \
             case 7: acc = acc && pp[g]; break;                                                       \
             case 8: acc = acc || pp[g]; break;                                                       \
+            case 9: if (pp[g] > acc) acc = pp[g]; break;                                             \
+            case 10: if (pp[g] < acc) acc = pp[g]; break;                                            \
             }                                                                                        \
         *(T *)x->addr = acc;                                                                         \
     }
@@ -686,6 +688,8 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
             case 6: acc = acc ^ pp[g]; break;                                                        \
             case 7: acc = acc && pp[g]; break;                                                       \
             case 8: acc = acc || pp[g]; break;                                                       \
+            case 9: if (pp[g] > acc) acc = pp[g]; break;                                             \
+            case 10: if (pp[g] < acc) acc = pp[g]; break;                                            \
             }                                                                                        \
         *(T *)x->addr = acc;                                                                         \
     }

@@ -500,6 +500,10 @@ impl Node {
     pub fn typedef_underlying(&self) -> Type {
         Type(unsafe { clang_getTypedefDeclUnderlyingType(self.0) })
     }
+    /// Argument `i` of a call expression.
+    pub fn arg(&self, i: u32) -> Node {
+        unsafe { Node(clang_Cursor_getArgument(self.0, i)) }
+    }
     pub fn num_args(&self) -> i32 {
         unsafe { clang_Cursor_getNumArguments(self.0) }
     }

@@ -239,6 +239,32 @@ impl<'a> Translator<'a> {
                             if !CL_BUILTINS.contains(&name.as_str()) {
                                 return Err(format!("call to '{name}' (no body available for the kernel)"));
                             }
+                            // C's math functions take double (float for the `f` ones): integer
+                            // arguments are converted, where OpenCL's overloads would find the
+                            // call ambiguous (`fmin(i, j)` on ints, SOLLVE's min reduction)
+                            if !name.starts_with("omp_") {
+                                let float = name.strip_suffix('f').is_some_and(|b| CL_BUILTINS.contains(&b));
+                                for i in 0..n.num_args().max(0) as u32 {
+                                    let a = n.arg(i);
+                                    // the argument's own type, under the implicit conversion
+                                    let t = strip(a).ty().canonical();
+                                    let integer = t.is_arith()
+                                        && !matches!(
+                                            t.kind(),
+                                            CXType_Float | CXType_Double | CXType_LongDouble
+                                        );
+                                    let (s, e) = a.range();
+                                    if integer && s.file == file && e.file == file && s.off < e.off {
+                                        let ty = if float { "float" } else { "double" };
+                                        edits.push(Edit {
+                                            start: s.off,
+                                            end: s.off,
+                                            text: format!("(({ty})("),
+                                        });
+                                        edits.push(Edit { start: e.off, end: e.off, text: "))".into() });
+                                    }
+                                }
+                            }
                         }
                     }
                 }

@@ -594,6 +594,10 @@ impl<'a> Translator<'a> {
                         "^" => (6, "0", "^"),
                         "&&" => (7, "1", "&&"),
                         "||" => (8, "0", "||"),
+                        // private copies start at the original value (max(x0, max(x0, v...)) =
+                        // max(x0, v...)), passed by value after the partials
+                        "max" => (9, "", ">"),
+                        "min" => (10, "", "<"),
                         o => return Err(format!("reduction operator '{o}'")),
                     };
                     if tcode >= 5 && matches!(ocode, 4..=6) {
@@ -604,6 +608,21 @@ impl<'a> Translator<'a> {
                     host_args.push(format!(
                         "{{OMPCL_RED, \"{n}\", (void*)&{n}, sizeof({n}), 0, {tcode}, {ocode}}}"
                     ));
+                    let ident = if ocode >= 9 {
+                        params.push(format!("{tname} {n}__init"));
+                        host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
+                        format!("{n}__init")
+                    } else {
+                        ident.to_string()
+                    };
+                    let combine = |a: &str, b: &str| {
+                        if ocode >= 9 {
+                            format!("({a} {comb} {b} ? {a} : {b})")
+                        } else {
+                            format!("{a} {comb} {b}")
+                        }
+                    };
+                    let step = combine(&format!("{n}__loc[__l]"), &format!("{n}__loc[__l + __s]"));
                     // the work-group's scratch: static local memory (work-groups are at most 128)
                     let _ = writeln!(
                         reds_pre,
@@ -611,7 +630,7 @@ impl<'a> Translator<'a> {
                     );
                     let _ = write!(
                         reds_post,
-                        "  {n}__loc[__l] = {n};\n  barrier(CLK_LOCAL_MEM_FENCE);\n  for (uint __s = (uint)get_local_size(0) >> 1; __s > 0; __s >>= 1) {{\n    if (__l < __s) {n}__loc[__l] = {n}__loc[__l] {comb} {n}__loc[__l + __s];\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }}\n  if (__l == 0) {n}__part[get_group_id(0)] = {n}__loc[0];\n"
+                        "  {n}__loc[__l] = {n};\n  barrier(CLK_LOCAL_MEM_FENCE);\n  for (uint __s = (uint)get_local_size(0) >> 1; __s > 0; __s >>= 1) {{\n    if (__l < __s) {n}__loc[__l] = {step};\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }}\n  if (__l == 0) {n}__part[get_group_id(0)] = {n}__loc[0];\n"
                     );
                 }
                 VK::Buf | VK::TmpArr | VK::Inout => {
