@@ -30,13 +30,16 @@ typedef struct ompcl_arg {
     int written;   /* BUF/TMP: the region may write it */
     int rtype;     /* RED: 1 int 2 uint 3 long 4 ulong 5 float 6 double; BUF: 1 = a __constant
                       parameter (read-only in the kernel) */
-    int rop;       /* RED: 1 + 2 * 3 - 4 & 5 | 6 ^ 7 && 8 ||; BUF: 1 = an array object, which lies
-                      inside its block (never taken for one past the end of another) */
+    int rop;       /* RED: 1 + 2 * 3 - 4 & 5 | 6 ^ 7 && 8 || 9 max 10 min; BUF: 1 = an array object, which lies
+                      inside its block (never taken for one past the end of another); TMP: 1 = a
+                      scalar or struct (a pointer one past its end is not into it) */
 } ompcl_arg;
 
 /* Run region `rid` as an OpenCL kernel over n iterations; 0 = use the CPU version. hints: bit 0 =
    a light kernel (O(1) work per work-item), the other bits MOMP's target clause. nd: the
    NDRange's dimensions; 2: e0 x n (e0 the fastest), 3: e0 x e1 x n. */
+/* the smaller of two limits, either of which may be absent (<= 0) */
+static __inline__ long long ompcl_min_pos(long long a, long long b) { return a <= 0 ? b : b <= 0 ? a : a < b ? a : b; }
 int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long lb, long long st,
                         long long n, int nd, long long e0, long long e1, ompcl_arg *a, int na);
 /* Several kernels for one region: all made ready before any runs (0 = use the CPU version). */

@@ -307,6 +307,21 @@ static cl_kernel kernel_for(ompcl_module *m, mstate *s, int rid, rstat *r, int l
    extent is smaller; at most 65535 groups along dimensions 1 and 2 (the kernels loop over those
    dimensions by the global size). Returns the number of groups (0: nothing to run). */
 static size_t ndrange(cl_kernel k, int nd, long long n, long long e0, long long e1, size_t L, size_t *gsz, size_t *lsz) {
+    if (nd == -1) {
+        /* a league of teams (the kernel asks for its team or thread and loops over the
+           iterations by the global size): at most e0 groups (num_teams) of at most e1 work-items
+           (thread_limit, num_threads; a power of two: the reduction trees need one); 0: any */
+        size_t l = L;
+        if (e1 > 0) while (l > 1 && (long long)l > e1) l /= 2;
+        /* no thread_limit: teams of a warp, many of them (as GPU OpenMP implementations make
+           leagues: SOLLVE's dist_schedule test expects more teams than its 16 chunks) */
+        if (e1 <= 0 && l > 32) l = 32;
+        long long g = n > 0 ? (n + (long long)l - 1) / (long long)l : 0;
+        if (e0 > 0 && g > e0) g = e0;
+        lsz[0] = l;
+        gsz[0] = (size_t)g * l;
+        return (size_t)g;
+    }
     if (nd <= 1) {
         static cl_uint units;
         if (!units && (cl.GetDeviceInfo(g_dev, OMPCL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL) != CL_SUCCESS || !units))
@@ -376,7 +391,7 @@ int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na)
         }
         for (int j = 0; j < na && !found; j++)
             if (a[j].kind == OMPCL_TMP && (char *)a[i].addr >= (char *)a[j].addr &&
-                (char *)a[i].addr <= (char *)a[j].addr + a[j].size) found = 1;
+                (char *)a[i].addr < (char *)a[j].addr + a[j].size + !a[j].rop) found = 1;
         if (!found) {
             ok = 0;
             if (!r->warned++)
@@ -528,7 +543,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
             blk *b = calloc(1, sizeof *b);
             b->base = a[i].addr;
             b->size = a[i].size;
-            b->is_global = -1;
+            b->is_global = a[i].rop ? -2 : -1; /* -2: a scalar or struct, no pointer one past its end is its */
             b->dirty = 1;
             b->next = eph;
             eph = b;
@@ -559,7 +574,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
                 if (t && (char *)x->addr < t->base + t->size) b = t;
             }
             for (blk *e = eph; e && !b && x->kind == OMPCL_BUF && !x->rop; e = e->next)
-                if ((char *)x->addr == e->base + e->size) b = e;
+                if ((char *)x->addr == e->base + e->size && e->is_global != -2) b = e;
             if (!b) b = tab_find(x->addr);
             if (b && x->kind == OMPCL_BUF && x->rop && (char *)x->addr >= b->base + b->size) b = NULL;
             if (!b) {
@@ -656,6 +671,8 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
             case 2: acc = acc * pp[g]; break;                                                        \
             case 7: acc = acc && pp[g]; break;                                                       \
             case 8: acc = acc || pp[g]; break;                                                       \
+            case 9: if (pp[g] > acc) acc = pp[g]; break;                                             \
+            case 10: if (pp[g] < acc) acc = pp[g]; break;                                            \
             }                                                                                        \
         *(T *)x->addr = acc;                                                                         \
     }
@@ -671,6 +688,8 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
             case 6: acc = acc ^ pp[g]; break;                                                        \
             case 7: acc = acc && pp[g]; break;                                                       \
             case 8: acc = acc || pp[g]; break;                                                       \
+            case 9: if (pp[g] > acc) acc = pp[g]; break;                                             \
+            case 10: if (pp[g] < acc) acc = pp[g]; break;                                            \
             }                                                                                        \
         *(T *)x->addr = acc;                                                                         \
     }

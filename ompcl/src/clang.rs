@@ -566,6 +566,10 @@ impl Node {
         // are used only while their Tu lives).
         Type(unsafe { clang_getTypedefDeclUnderlyingType(self.0) })
     }
+    /// Argument `i` of a call expression.
+    pub fn arg(&self, i: u32) -> Node {
+        unsafe { Node(clang_Cursor_getArgument(self.0, i)) }
+    }
     pub fn num_args(&self) -> i32 {
         // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
         // are used only while their Tu lives).

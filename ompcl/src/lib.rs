@@ -5,6 +5,7 @@ pub mod clang;
 pub mod driver;
 pub mod nesting;
 pub mod pragma;
+pub mod pragma_op;
 pub mod translate;
 
 /// The C runtime linked into every program ompcl builds.

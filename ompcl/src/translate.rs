@@ -327,6 +327,16 @@ const CL_BUILTINS: &[&str] = &[
     "omp_get_device_num",
 ];
 
+/// OpenMP's team and thread queries: in a target region's kernel they are the work-group's and
+/// work-item's numbers (kernel.rs); the kernel's NDRange then follows `num_teams`/`thread_limit`
+const TEAM_QUERIES: &[&str] = &[
+    "omp_get_num_teams",
+    "omp_get_team_num",
+    "omp_get_num_threads",
+    "omp_get_thread_num",
+    "omp_get_thread_limit",
+];
+
 const CL_RESERVED: &[&str] = &[
     "global",
     "local",
@@ -394,6 +404,10 @@ struct KernelOut {
     /// a work-item does O(1) work (no loop, no call of a user function): the runtime's placement
     /// keeps such a kernel on the CPU when its data would first have to cross to the device
     light: bool,
+    /// the kernel asks for its team or thread (`omp_get_team_num()` ...): it loops over the
+    /// iterations by the global size, in at most `.0` work-groups (teams) of at most `.1`
+    /// work-items (threads) (host C; "0": any number)
+    teams: Option<(String, String)>,
 }
 
 /// What an offloaded region does, in order.
@@ -407,6 +421,8 @@ enum Step {
 struct HostStep {
     line: u32,
     text: String,
+    /// statements every thread runs, which compute only the region's locals (run once)
+    replicated: bool,
 }
 
 struct Translator<'a> {
@@ -443,6 +459,8 @@ struct Translator<'a> {
     in_target: Option<Vec<(String, bool)>>,
     /// the next kernel is a target region's sequential body (one work-item)
     target_single: bool,
+    /// the kernel being analysed calls one of TEAM_QUERIES in its own body (a target region)
+    team_queries: bool,
     /// the names of the last map clauses read, with their map types (target.rs)
     map_names: Vec<(String, u32)>,
     /// in a target region: (defaultmap(tofrom: scalar), the scalars mapped `from`): the scalars
@@ -455,6 +473,14 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     let abs = std::fs::canonicalize(file).map_err(|e| format!("{file}: {e}"))?;
     let file = abs.to_string_lossy().into_owned();
     let (text, latin1) = decode_source(std::fs::read(&file).map_err(|e| format!("{file}: {e}"))?);
+    // `_Pragma("omp ...")` (in macros): its lines expanded, so the directive is a `#pragma` line
+    let mut pp_args = opts.clang_args.clone();
+    pp_args.push("-D_OPENMP=200203".into());
+    let expanded = crate::pragma_op::expand(&file, &text, &pp_args);
+    let (text, rewritten) = match &expanded {
+        Some(x) => (x.text.clone(), true),
+        None => (text, false),
+    };
     let mut diags = Vec::new();
     let mut args = opts.clang_args.clone();
     args.push("-D_OPENMP=200203".into());
@@ -472,7 +498,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     args.push(inc.to_string_lossy().into_owned());
     // a Latin-1 file is parsed as the UTF-8 text ompcl reads, so that libclang's offsets are
     // offsets into `text`
-    let tu = clang::Tu::parse(&file, &args, if latin1 { Some(text.as_str()) } else { None });
+    let tu = clang::Tu::parse(&file, &args, if latin1 || rewritten { Some(text.as_str()) } else { None });
     let _ = std::fs::remove_dir_all(&inc);
     let tu = tu?;
     let mut errors = false;
@@ -498,9 +524,17 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     }
     let visible = String::from_utf8_lossy(&visible).into_owned();
     let pragmas = match pragma::scan(&visible) {
-        Ok(p) => p,
+        Ok(mut p) => {
+            if let Some(x) = &expanded {
+                for p in p.iter_mut() {
+                    p.line = x.orig_line(p.line);
+                }
+            }
+            p
+        }
         Err((off, msg)) => {
             let line = visible[..off].matches('\n').count() + 1;
+            let line = expanded.as_ref().map_or(line, |x| x.orig_line(line as u32) as usize);
             diags.push(format!("{file}:{line}:1: error: {msg}"));
             return Ok(Output::failed(diags));
         }
@@ -511,6 +545,21 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         .flat_map(|p| p.dir_arg.as_deref().map(pragma::split_list).unwrap_or_default())
         .collect();
     if opts.pthreads {
+        // an OpenMP routine ompcl's pthreads runtime does not provide (5.0's allocators, affinity
+        // ...): the program's CPU versions use the C compiler's OpenMP, which has it
+        if let Some((name, line)) = unprovided_omp_call(&visible) {
+            return Ok(Output {
+                host_c: String::new(),
+                kernels: String::new(),
+                diags: vec![format!(
+                    "{file}:{line}:1: warning: '{name}' is not provided by ompcl's CPU runtime: the CPU versions of this program use the C compiler's OpenMP (-fopenmp)"
+                )],
+                errors: false,
+                regions: vec![],
+                needs_cc: Some(name),
+                latin1,
+            });
+        }
         let unknown = pragmas.iter().find(|p| {
             p.unknown.is_some()
                 || p.clause("copyprivate").is_some()
@@ -573,6 +622,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         kernel_constants: BTreeMap::new(),
         in_target: None,
         target_single: false,
+        team_queries: false,
         map_names: Vec::new(),
         target_scalars_out: None,
     };
@@ -811,7 +861,10 @@ impl<'a> Translator<'a> {
                 continue;
             }
             let (s, _) = top.range();
-            if s.file != file || top.storage_extern() {
+            // the file's globals, and those a header of the program's own defines (SOLLVE's
+            // `ompvv.h` defines the flag its `_Pragma` target region writes)
+            let in_file = s.file == file;
+            if (!in_file && top.in_system_header()) || top.storage_extern() {
                 continue;
             }
             let name = top.spelling();
@@ -826,7 +879,7 @@ impl<'a> Translator<'a> {
                 continue;
             }
             let _ = writeln!(regs, "  ompcl_register_global((void*)&{name}, sizeof({name}));");
-            if sz >= 16384 && aligned.insert(s.off) {
+            if in_file && sz >= 16384 && aligned.insert(s.off) {
                 host_edits.push(HEdit {
                     start: s.off,
                     end: s.off,
@@ -878,6 +931,9 @@ impl<'a> Translator<'a> {
             decls.sort_by(|a, b| (a.0 != file, &a.0, a.1).cmp(&(b.0 != file, &b.0, b.1)).reverse());
             decls.reverse();
             let mut last: Option<(String, usize)> = None;
+            // the same text once: local types of several functions spelt alike (SOLLVE's
+            // `enum { VAL1 = 1, ... }` in two functions) are one type at file scope
+            let mut seen: HashSet<String> = HashSet::new();
             for (f, s, e) in decls {
                 if let Some((lf, le)) = &last {
                     if *lf == f && s < *le {
@@ -885,7 +941,7 @@ impl<'a> Translator<'a> {
                     }
                 }
                 let ft = self.cx.file_text(&f);
-                if e <= ft.len() {
+                if e <= ft.len() && seen.insert(ft[s..e].split_whitespace().collect::<Vec<_>>().join(" ")) {
                     let _ = writeln!(cl, "{};", &ft[s..e]);
                 }
                 last = Some((f, e));
@@ -1015,3 +1071,34 @@ const GCC_WARNINGS_NOT_ERRORS: &[&str] = &[
 ];
 
 const PARSE_OMP_H: &str = include_str!("../runtime/omp.h");
+
+/// The first call of an `omp_*` routine that ompcl's pthreads runtime lacks (omp.h declares those
+/// it provides before its "not provided" part): (name, line).
+fn unprovided_omp_call(text: &str) -> Option<(String, usize)> {
+    let provided_part = crate::OMP_H.split("not provided by ompcl's runtime").next().unwrap_or("");
+    let ident = |s: &str| -> String { s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect() };
+    let provided: HashSet<String> =
+        provided_part.match_indices("omp_").map(|(i, _)| ident(&provided_part[i..])).collect();
+    let b = text.as_bytes();
+    for (i, _) in text.match_indices("omp_") {
+        if i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_') {
+            continue;
+        }
+        let name = ident(&text[i..]);
+        if provided.contains(&name) || !text[i + name.len()..].trim_start().starts_with('(') {
+            continue;
+        }
+        // not in a comment or a string: the line up to here has no `//`, `/*` or quote
+        let ls = text[..i].rfind('\n').map_or(0, |p| p + 1);
+        let before = &text[ls..i];
+        if before.contains("//")
+            || before.contains("/*")
+            || before.contains('"')
+            || before.trim_start().starts_with('*')
+        {
+            continue;
+        }
+        return Some((name, text[..i].matches('\n').count() + 1));
+    }
+    None
+}

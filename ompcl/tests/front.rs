@@ -144,3 +144,16 @@ fn f6_crlf_line_ends() {
     assert_eq!(place(&p, "f6_crlf.c:8"), "opencl", "{log}");
     assert_eq!(place(&p, "f6_crlf.c:14"), "cpu", "{log}");
 }
+
+#[test]
+fn f7_openmp5_routines() {
+    // omp_init_allocator / omp_alloc / omp_get_supported_active_levels: the parse knows their
+    // types, and the CPU versions go to the C compiler's OpenMP (before: undeclared
+    // 'omp_alloctrait_t', or an undefined reference at the link)
+    let (p, log) = build_and_compare("f7_omp5_routines.c", "f7", &[]);
+    assert!(log.contains("is not provided by ompcl's CPU runtime"), "{log}");
+    // omp_alloc's memory is libgomp's, not in ompcl's allocation table: the loop runs on the
+    // CPU, with the run-time warning, and the same output
+    assert_eq!(place(&p, "f7_omp5_routines.c:14"), "cpu", "{log}");
+    assert!(log.contains("'v' does not point into memory ompcl knows"), "{log}");
+}

@@ -87,7 +87,10 @@ impl<'a> Translator<'a> {
                     if k == CXCursor_VarDecl && n.storage_static() {
                         return Err(format!("static local variable '{}'", n.spelling()));
                     }
-                    if n.ty().canonical().kind() == CXType_Pointer {
+                    // (an array parameter, `int a[N]`, is a pointer too)
+                    if n.ty().canonical().kind() == CXType_Pointer
+                        || (k == CXCursor_ParmDecl && n.ty().is_array())
+                    {
                         let ps = n.spelling_range().0;
                         if ps.file == file
                             && !edits.iter().any(|x| x.start == ps.off && x.text == "__global ")
@@ -226,9 +229,41 @@ impl<'a> Translator<'a> {
                                 }
                             }
                         }
+                        _ if TEAM_QUERIES.contains(&name.as_str())
+                            && self.in_target.is_some()
+                            && self.caller.starts_with("region:") =>
+                        {
+                            self.team_queries = true;
+                        }
                         _ => {
                             if !CL_BUILTINS.contains(&name.as_str()) {
                                 return Err(format!("call to '{name}' (no body available for the kernel)"));
+                            }
+                            // C's math functions take double (float for the `f` ones): integer
+                            // arguments are converted, where OpenCL's overloads would find the
+                            // call ambiguous (`fmin(i, j)` on ints, SOLLVE's min reduction)
+                            if !name.starts_with("omp_") {
+                                let float = name.strip_suffix('f').is_some_and(|b| CL_BUILTINS.contains(&b));
+                                for i in 0..n.num_args().max(0) as u32 {
+                                    let a = n.arg(i);
+                                    // the argument's own type, under the implicit conversion
+                                    let t = strip(a).ty().canonical();
+                                    let integer = t.is_arith()
+                                        && !matches!(
+                                            t.kind(),
+                                            CXType_Float | CXType_Double | CXType_LongDouble
+                                        );
+                                    let (s, e) = a.range();
+                                    if integer && s.file == file && e.file == file && s.off < e.off {
+                                        let ty = if float { "float" } else { "double" };
+                                        edits.push(Edit {
+                                            start: s.off,
+                                            end: s.off,
+                                            text: format!("(({ty})("),
+                                        });
+                                        edits.push(Edit { start: e.off, end: e.off, text: "))".into() });
+                                    }
+                                }
                             }
                         }
                     }
@@ -327,7 +362,25 @@ impl<'a> Translator<'a> {
             let (s, e) = x.range();
             render(text, edits, s.off, e.off)
         };
+        let form =
+            pp.clauses.iter().map(|c| c.name.as_str()).find(|c| matches!(*c, "read" | "write" | "capture"));
         let (lhs, op, rhs): (Node, &str, String) = match n.kind() {
+            // `atomic read` (v = x) and `atomic write` (x = e): an aligned load is whole on the
+            // device; a store becomes an exchange
+            _ if form == Some("capture") => {
+                return Err(format!("'{what} capture' is not translated to OpenCL"));
+            }
+            CXCursor_BinaryOperator if form == Some("read") && n.binop() == CXBinaryOperator_Assign => {
+                let (s, e) = st.range();
+                let plain = render(text, edits, s.off, self.cx.stmt_end(e.off).min(se));
+                let (ls, _) = pp_range(pp);
+                return Ok(Edit { start: ls, end: se, text: format!("{};", plain.trim_end_matches(';')) });
+            }
+            CXCursor_BinaryOperator if form == Some("write") && n.binop() == CXBinaryOperator_Assign => {
+                let c = n.children();
+                (c[0], "xchg", rr(c[1]))
+            }
+            _ if form.is_some() => return Err(format!("'{what}' statement is not of its form")),
             CXCursor_UnaryOperator => {
                 let c = n.children()[0];
                 match n.unop() {
@@ -352,8 +405,8 @@ impl<'a> Translator<'a> {
                 };
                 (c[0], op, rr(c[1]))
             }
-            CXCursor_BinaryOperator if n.binop() == CXBinaryOperator_Assign && what == "critical" => {
-                // x = x op e  /  x = e op x (commutative)
+            CXCursor_BinaryOperator if n.binop() == CXBinaryOperator_Assign => {
+                // x = x op e  /  x = e op x (commutative): `atomic [update]` allows them too
                 let c = n.children();
                 let r = strip(c[1]);
                 let lt = rr(c[0]);
@@ -470,7 +523,16 @@ impl<'a> Translator<'a> {
                 "shl" => "<<",
                 _ => ">>",
             };
-            let code = if matches!(op, "max" | "min") && !matches!(tn, "int" | "uint") {
+            let code = if op == "xchg" {
+                if matches!(tn, "int" | "uint" | "float") {
+                    format!("void {fname}(volatile __global {tn} *p, {tn} v) {{ atomic_xchg(p, v); }}\n")
+                } else {
+                    self.int64_atomics = true;
+                    format!(
+                        "void {fname}(volatile __global {tn} *p, {tn} v) {{ atom_xchg((volatile __global ulong *)p, as_ulong(v)); }}\n"
+                    )
+                }
+            } else if matches!(op, "max" | "min") && !matches!(tn, "int" | "uint") {
                 let (u, cas) = if matches!(tn, "long" | "ulong" | "double") {
                     ("ulong", "atom_cmpxchg")
                 } else {

@@ -75,10 +75,12 @@ pub(super) fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> 
     let hints = (target << 1) | i32::from(k.light);
     // the NDRange: dimensions, and the extents of dimensions 0 and 1 (the outer loop's count
     // __ompcl_n is the last dimension's)
-    let (nd, e0, e1) = match (k.auto_flat, k.nd) {
-        (true, _) => ("(__ompcl_flat ? 2 : 1)", "__ompcl_n1", "0"),
-        (false, 2) => ("2", "__ompcl_n1", "0"),
-        (false, 3) => ("3", "__ompcl_n2", "__ompcl_n1"),
+    let (nd, e0, e1) = match (k.auto_flat, k.nd, &k.teams) {
+        // a league: at most e0 groups of at most e1 work-items
+        (_, _, Some((g, t))) => ("-1", g.as_str(), t.as_str()),
+        (true, _, _) => ("(__ompcl_flat ? 2 : 1)", "__ompcl_n1", "0"),
+        (false, 2, _) => ("2", "__ompcl_n1", "0"),
+        (false, 3, _) => ("3", "__ompcl_n2", "__ompcl_n1"),
         _ => ("1", "0", "0"),
     };
     let _ = write!(

@@ -54,6 +54,9 @@ impl<'a> Translator<'a> {
             return Err("'parallel for' not followed by a for loop".into());
         }
         for c in &clauses {
+            if c.clause("linear").is_some() {
+                return Err("'linear' is not translated to OpenCL".into());
+            }
             if c.clause("ordered").is_some() {
                 return Err("'ordered' loops are not translated to OpenCL".into());
             }
@@ -261,6 +264,65 @@ impl<'a> Translator<'a> {
                 .filter(|&i| matches!(self.cx.pragmas[i].directive[0].as_str(), "atomic" | "critical"))
                 .filter_map(|i| self.cx.assoc.get(&i).map(|a| (a.1, a.2)))
                 .collect();
+            // in a target region, what one thread of the league runs (`if (omp_get_team_num() ==
+            // 0 && omp_get_thread_num() == 0) ...`, SOLLVE's way of recording where it ran) is
+            // no race: the kernel's team and thread numbers are those of one work-item (a
+            // league kernel, see below)
+            let mut skip = skip;
+            // what one iteration runs (`if (i == 0) flag[0] = ...`, `i` the loop variable) is
+            // no race either
+            let lv_key = key_of(&loopvar);
+            body.walk(&mut |c| {
+                if c.kind() != CXCursor_IfStmt || !collapsed.is_empty() {
+                    return;
+                }
+                let ch = c.children();
+                let (Some(cond), Some(then)) = (ch.first(), ch.get(1)) else { return };
+                let cond = strip(*cond);
+                if cond.kind() != CXCursor_BinaryOperator || cond.binop() != CXBinaryOperator_EQ {
+                    return;
+                }
+                let is_lv = |n: &Node| {
+                    let n = strip(*n);
+                    n.kind() == CXCursor_DeclRefExpr && n.referenced().is_some_and(|d| key_of(&d) == lv_key)
+                };
+                let uses_lv = |n: &Node| {
+                    let mut u = is_lv(n);
+                    n.walk(&mut |x| u |= is_lv(&x));
+                    u
+                };
+                let sides = cond.children();
+                if sides.len() == 2
+                    && ((is_lv(&sides[0]) && !uses_lv(&sides[1]))
+                        || (is_lv(&sides[1]) && !uses_lv(&sides[0])))
+                {
+                    let (s, e) = then.range();
+                    skip.push((s.off, self.cx.stmt_end(e.off)));
+                }
+            });
+            if self.in_target.is_some() {
+                body.walk(&mut |c| {
+                    if c.kind() != CXCursor_IfStmt {
+                        return;
+                    }
+                    let ch = c.children();
+                    let (Some(cond), Some(then)) = (ch.first(), ch.get(1)) else { return };
+                    let mut one = false;
+                    let mut check = |n: Node| {
+                        if n.kind() == CXCursor_CallExpr
+                            && matches!(n.spelling().as_str(), "omp_get_thread_num" | "omp_get_team_num")
+                        {
+                            one = true;
+                        }
+                    };
+                    check(*cond);
+                    cond.walk(&mut check);
+                    if one {
+                        let (s, e) = then.range();
+                        skip.push((s.off, self.cx.stmt_end(e.off)));
+                    }
+                });
+            }
             let file = self.cx.file.clone();
             // the loop's locals and its private copies (private, firstprivate, lastprivate)
             let privs: HashSet<String> =
@@ -279,7 +341,22 @@ impl<'a> Translator<'a> {
         let mut vars: BTreeMap<String, Var> = BTreeMap::new();
         let mut local_ptr_writes = false;
         self.caller = format!("region:{kid}");
+        self.team_queries = false;
         self.analyse_code(body, bs, be, &mut vars, &mut edits, &mut local_ptr_writes, true)?;
+        let team_queries = std::mem::take(&mut self.team_queries);
+        // `simd safelen(k)` without a worksharing loop (`target simd`): iterations more than k
+        // apart may depend on each other, so one work-group of at most k work-items runs them in
+        // rounds of consecutive iterations, a barrier between rounds
+        let words: Vec<&str> = clauses.iter().flat_map(|c| c.directive.iter().map(String::as_str)).collect();
+        let safelen = if words.contains(&"simd") && !words.contains(&"for") && !words.contains(&"distribute")
+        {
+            clauses.iter().find_map(|c| c.clause("safelen").and_then(|x| x.arg.clone()))
+        } else {
+            None
+        };
+        if safelen.is_some() && (team_queries || !collapsed.is_empty()) {
+            return Err("'simd' with 'safelen' and a collapsed loop or team queries".into());
+        }
         if let Some(f) = self.recursive_from(&self.caller.clone()) {
             return Err(format!("recursive function '{f}' (OpenCL has no recursion)"));
         }
@@ -343,7 +420,15 @@ impl<'a> Translator<'a> {
                         VK::Buf
                     }
                     CXType_ConstantArray | CXType_IncompleteArray | CXType_VariableArray => {
-                        if c.kind() == CXType_VariableArray && c.elem().is_array() {
+                        // a variable-length outer dimension is a pointer to rows; variable
+                        // inner dimensions have no OpenCL type
+                        let mut inner = c.elem();
+                        let mut variable_inner = false;
+                        while inner.is_array() {
+                            variable_inner |= inner.canonical().kind() == CXType_VariableArray;
+                            inner = inner.canonical().elem();
+                        }
+                        if variable_inner {
                             return Err(format!("multi-dimensional variable-length array '{n}'"));
                         }
                         // an array parameter is a pointer (`float C[N][M]` is `float (*C)[M]`):
@@ -458,6 +543,27 @@ impl<'a> Translator<'a> {
             params.push("int __flat".into());
             host_args.push("{OMPCL_VAL, \"__flat\", (void*)&__ompcl_flat, sizeof(int), 0, 0, 0}".into());
         }
+        // a league (team queries): the chunk of `dist_schedule(static, c)` (0: OpenMP's static
+        // blocks, one per team) and of `schedule` (0: static blocks, one per thread; 1 for the
+        // schedules that promise no order), so that the iterations a query observes are those
+        // OpenMP gives each team and thread, and a private variable lives across a thread's
+        // iterations (SOLLVE's schedule_private)
+        if team_queries && !single {
+            let arg = |n: &str| clauses.iter().find_map(|c| c.clause(n).and_then(|x| x.arg.clone()));
+            let chunk = |a: Option<String>| -> String {
+                let Some(a) = a else { return "0".into() };
+                let parts = split_top_comma(&a);
+                match (parts.first().map(|k| k.trim()), parts.get(1)) {
+                    (Some("static"), Some(c)) => format!("(long long)({c})"),
+                    (Some("static"), None) => "0".into(),
+                    _ => "1".into(),
+                }
+            };
+            for (n, v) in [("__dc", chunk(arg("dist_schedule"))), ("__sc", chunk(arg("schedule")))] {
+                params.push(format!("long {n}"));
+                host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&(long long){{ {v} }}, 8, 0, 0, 0}}"));
+            }
+        }
         let mut setup = String::new();
         let mut privs = String::new();
         let mut reds_pre = String::new();
@@ -521,6 +627,10 @@ impl<'a> Translator<'a> {
                         "^" => (6, "0", "^"),
                         "&&" => (7, "1", "&&"),
                         "||" => (8, "0", "||"),
+                        // private copies start at the original value (max(x0, max(x0, v...)) =
+                        // max(x0, v...)), passed by value after the partials
+                        "max" => (9, "", ">"),
+                        "min" => (10, "", "<"),
                         o => return Err(format!("reduction operator '{o}'")),
                     };
                     if tcode >= 5 && matches!(ocode, 4..=6) {
@@ -531,6 +641,21 @@ impl<'a> Translator<'a> {
                     host_args.push(format!(
                         "{{OMPCL_RED, \"{n}\", (void*)&{n}, sizeof({n}), 0, {tcode}, {ocode}}}"
                     ));
+                    let ident = if ocode >= 9 {
+                        params.push(format!("{tname} {n}__init"));
+                        host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
+                        format!("{n}__init")
+                    } else {
+                        ident.to_string()
+                    };
+                    let combine = |a: &str, b: &str| {
+                        if ocode >= 9 {
+                            format!("({a} {comb} {b} ? {a} : {b})")
+                        } else {
+                            format!("{a} {comb} {b}")
+                        }
+                    };
+                    let step = combine(&format!("{n}__loc[__l]"), &format!("{n}__loc[__l + __s]"));
                     // the work-group's scratch: static local memory (work-groups are at most 128)
                     let _ = writeln!(
                         reds_pre,
@@ -538,7 +663,7 @@ impl<'a> Translator<'a> {
                     );
                     let _ = write!(
                         reds_post,
-                        "  {n}__loc[__l] = {n};\n  barrier(CLK_LOCAL_MEM_FENCE);\n  for (uint __s = (uint)get_local_size(0) >> 1; __s > 0; __s >>= 1) {{\n    if (__l < __s) {n}__loc[__l] = {n}__loc[__l] {comb} {n}__loc[__l + __s];\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }}\n  if (__l == 0) {n}__part[get_group_id(0)] = {n}__loc[0];\n"
+                        "  {n}__loc[__l] = {n};\n  barrier(CLK_LOCAL_MEM_FENCE);\n  for (uint __s = (uint)get_local_size(0) >> 1; __s > 0; __s >>= 1) {{\n    if (__l < __s) {n}__loc[__l] = {step};\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }}\n  if (__l == 0) {n}__part[get_group_id(0)] = {n}__loc[0];\n"
                     );
                 }
                 VK::Buf | VK::TmpArr | VK::Inout => {
@@ -579,7 +704,13 @@ impl<'a> Translator<'a> {
                     let konst = if space == "__global" { "0".to_string() } else { konst_flag(n) };
                     // an array object (not a pointer) lies inside its block: never one past the end
                     // of another one (rop = 1 for the runtime)
-                    let inside = i32::from(v.ty.is_array() && v.decl.kind() != CXCursor_ParmDecl);
+                    // (for a local scalar or struct copied in and out, rop = 1 says that no pointer
+                    // one past its end belongs to it: libgomp's target-18 points one at the next
+                    // local on the stack)
+                    let inside = i32::from(
+                        (v.ty.is_array() && v.decl.kind() != CXCursor_ParmDecl)
+                            || (kind == "OMPCL_TMP" && !v.ty.is_array()),
+                    );
                     // a target region's local scalars and structs are firstprivate unless mapped `from`
                     let w = match &self.target_scalars_out {
                         Some((all, from)) if v.kind == VK::Inout && !v.global => {
@@ -743,19 +874,55 @@ impl<'a> Translator<'a> {
             k.push_str(&iter(&body_text));
             k.push_str("  }\n");
         } else if collapsed.is_empty() {
-            k.push_str("  long __gid = (long)get_global_id(0);\n");
             if !reds_post.is_empty() {
                 k.push_str("  uint __l = (uint)get_local_id(0);\n");
             }
-            let _ = writeln!(
-                k,
-                "  if (__gid < __n) {{\n    {lvdecl} = {};",
-                self.index_expr(lvty, "__lb", "__gid", "__st")?
-            );
-            k.push_str(&privs);
-            k.push_str(&iter(&body_text));
-            k.push_str(&lp_post);
-            k.push_str("  }\n");
+            if let Some(k_len) = &safelen {
+                let _ = writeln!(
+                    k,
+                    "  /* safelen({k_len}): rounds of get_local_size(0) <= {k_len} consecutive iterations */\n  for (long __r = 0; __r < __n; __r += (long)get_local_size(0)) {{\n  long __gid = __r + (long)get_local_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {};",
+                    self.index_expr(lvty, "__lb", "__gid", "__st")?
+                );
+                k.push_str(&privs);
+                k.push_str(&iter(&body_text));
+                k.push_str(&lp_post);
+                k.push_str("  }\n  barrier(CLK_GLOBAL_MEM_FENCE);\n  }\n");
+            } else if team_queries {
+                // a kernel asking for its team or thread: a league of work-groups (their number
+                // and size follow num_teams / thread_limit) whose work-items take the iterations
+                // OpenMP's schedules give them: chunks of __dc iterations dealt to the teams in
+                // turn, then chunks of __sc of those to the team's threads; the private
+                // variables live across a work-item's iterations
+                let teams = clauses.iter().any(|c| c.directive.iter().any(|w| w == "teams"));
+                let (g, gs, t, ts) = if teams {
+                    ("get_group_id(0)", "get_num_groups(0)", "get_local_id(0)", "get_local_size(0)")
+                } else {
+                    ("0", "1", "get_global_id(0)", "get_global_size(0)")
+                };
+                let _ = writeln!(
+                    k,
+                    "  long __g = (long)({g}), __G = (long)({gs}), __t = (long)({t}), __T = (long)({ts});\n  long __dcs = __dc > 0 ? __dc : (__n + __G - 1) / __G;"
+                );
+                k.push_str(&privs);
+                let _ = writeln!(
+                    k,
+                    "  for (long __c0 = __g * __dcs; __c0 < __n; __c0 += __G * __dcs) {{\n  long __ce = __c0 + __dcs < __n ? __c0 + __dcs : __n;\n  long __tc = __sc > 0 ? __sc : (__ce - __c0 + __T - 1) / __T;\n  for (long __k0 = __c0 + __t * __tc; __k0 < __ce; __k0 += __T * __tc)\n  for (long __gid = __k0; __gid < __k0 + __tc && __gid < __ce; __gid++) {{\n    {lvdecl} = {};",
+                    self.index_expr(lvty, "__lb", "__gid", "__st")?
+                );
+                k.push_str(&iter(&body_text));
+                k.push_str(&lp_post);
+                k.push_str("  }\n  }\n");
+            } else {
+                let _ = writeln!(
+                    k,
+                    "  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {};",
+                    self.index_expr(lvty, "__lb", "__gid", "__st")?
+                );
+                k.push_str(&privs);
+                k.push_str(&iter(&body_text));
+                k.push_str(&lp_post);
+                k.push_str("  }\n");
+            }
         } else if collapsed.len() <= 2 && reds_post.is_empty() && lp_post.is_empty() {
             // one NDRange dimension per loop: no division, neighbouring work-items take
             // neighbouring iterations of the innermost loop
@@ -825,6 +992,66 @@ impl<'a> Translator<'a> {
         }
         k.push_str(&reds_post);
         k.push_str("}\n");
+        let teams = if team_queries {
+            if !single && !collapsed.is_empty() {
+                return Err("OpenMP team or thread queries in a collapsed loop".into());
+            }
+            let words: Vec<&str> =
+                clauses.iter().flat_map(|c| c.directive.iter().map(String::as_str)).collect();
+            let has_teams = words.contains(&"teams");
+            let has_parallel = words.contains(&"parallel");
+            let arg = |n: &str| clauses.iter().find_map(|c| c.clause(n).and_then(|x| x.arg.clone()));
+            // (omp_get_num_teams, omp_get_team_num, omp_get_num_threads, omp_get_thread_num,
+            // omp_get_thread_limit): a team is a work-group, its threads the work-items
+            let q: [&str; 5] = if single {
+                ["1", "0", "1", "0", "1"]
+            } else {
+                match (has_teams, has_parallel) {
+                    (true, true) => [
+                        "get_num_groups(0)",
+                        "get_group_id(0)",
+                        "get_local_size(0)",
+                        "get_local_id(0)",
+                        "get_local_size(0)",
+                    ],
+                    (true, false) => ["get_num_groups(0)", "get_group_id(0)", "1", "0", "get_local_size(0)"],
+                    (false, true) => {
+                        ["1", "0", "get_global_size(0)", "get_global_id(0)", "get_global_size(0)"]
+                    }
+                    (false, false) => ["1", "0", "1", "0", "1"],
+                }
+            };
+            let mut defs = String::from("\n");
+            let mut undefs = String::new();
+            for (f, v) in TEAM_QUERIES.iter().zip(q) {
+                let _ = writeln!(defs, "#define {f}() ((int)({v}))");
+                let _ = writeln!(undefs, "#undef {f}");
+            }
+            k = format!("{defs}{k}{undefs}");
+            let threads = match (arg("num_threads"), arg("thread_limit")) {
+                (Some(a), Some(b)) => format!("ompcl_min_pos((long long)({a}), (long long)({b}))"),
+                (Some(a), None) | (None, Some(a)) => format!("(long long)({a})"),
+                (None, None) => "0".into(),
+            };
+            let threads = match arg("__if_parallel") {
+                Some(c) if has_parallel => format!("(({c}) ? (long long)({threads}) : 1LL)"),
+                _ => threads,
+            };
+            let groups = if has_teams {
+                arg("num_teams").map_or("0".to_string(), |a| format!("(long long)({a})"))
+            } else if arg("num_threads").is_some() {
+                "1".into() // one team of at most num_threads threads
+            } else {
+                "0".into()
+            };
+            (!single).then_some((groups, threads))
+        } else {
+            None
+        };
+        let teams = match &safelen {
+            Some(k_len) if !single => Some(("1".to_string(), format!("(long long)({k_len})"))),
+            _ => teams,
+        };
         let light = work_item_is_light(body);
         Ok(KernelOut {
             code: k,
@@ -841,6 +1068,7 @@ impl<'a> Translator<'a> {
             nd,
             spread_checks,
             noalias_flag,
+            teams,
         })
     }
 
@@ -1015,4 +1243,25 @@ fn element_assignment(k: Node) -> bool {
         ok &= !changes;
     });
     ok
+}
+
+/// `a, b` split at top-level commas (not inside parentheses), trimmed.
+fn split_top_comma(s: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut d = 0;
+    for ch in s.chars() {
+        match ch {
+            '(' | '[' => d += 1,
+            ')' | ']' => d -= 1,
+            ',' if d == 0 => {
+                out.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(l) = out.last_mut() {
+            l.push(ch);
+        }
+    }
+    out.into_iter().map(|p| p.trim().to_string()).collect()
 }

@@ -131,6 +131,21 @@ fn first_colon(s: &str) -> Option<(String, String)> {
     None
 }
 
+/// A target region's kernels take no `if` clause (the runtime decides `if(target: ...)`), but for
+/// `if(parallel: c)`, kept as `__if_parallel(c)`: false, every team has one thread (what the
+/// kernel's thread queries then say, kernel.rs).
+fn keep_parallel_if(q: &mut Pragma) {
+    for c in q.clauses.iter_mut().filter(|c| c.name == "if") {
+        if let Some((m, e)) = c.arg.as_deref().and_then(first_colon) {
+            if m == "parallel" {
+                c.name = "__if_parallel".into();
+                c.arg = Some(e);
+            }
+        }
+    }
+    q.clauses.retain(|c| c.name != "if");
+}
+
 fn is_ident(s: &str) -> bool {
     !s.is_empty()
         && s.chars().all(|c| c.is_alphanumeric() || c == '_')
@@ -573,20 +588,13 @@ impl<'a> Translator<'a> {
             }
             // `if` belongs to the target (decided by the runtime) or to the parallel part (a
             // kernel has no team: irrelevant)
-            q.clauses.retain(|c| c.name != "if");
+            keep_parallel_if(&mut q);
             let d = q.directive.clone();
             chain.push(q.clone());
             let Some(&(node, _, e)) = self.cx.assoc.get(&cur) else {
                 return Err("no statement follows the directive".into());
             };
             let loop_assoc = d.iter().any(|w| w == "for" || w == "distribute" || w == "simd");
-            if loop_assoc
-                && q.clause("safelen").is_some()
-                && !d.iter().any(|w| w == "for" || w == "distribute")
-            {
-                // iterations more than `safelen` apart may depend on each other
-                return Err("'simd' with 'safelen' (iterations far apart may depend on each other)".into());
-            }
             if loop_assoc {
                 let line = self.cx.pragmas[i].line;
                 let k = self.loop_kernel(rid, line, chain, node)?;
@@ -609,7 +617,7 @@ impl<'a> Translator<'a> {
                                 && self.cx.assoc.get(&fi).is_some_and(|a| a.0.equals(&kids[0])) =>
                         {
                             let mut fp = self.cx.pragmas[fi].clone();
-                            fp.clauses.retain(|c| c.name != "if");
+                            keep_parallel_if(&mut fp);
                             chain.push(fp);
                             let line = self.cx.pragmas[i].line;
                             let k = self.loop_kernel(rid, line, chain, kids[0])?;
@@ -631,7 +639,7 @@ impl<'a> Translator<'a> {
                     }
                 }
                 let steps = self.sequence(&par, &kids, &inner)?;
-                if steps.iter().any(|st| matches!(st, Step::Host(_))) {
+                if steps.iter().any(|st| matches!(st, Step::Host(h) if !h.replicated)) {
                     // the host would run it between the kernels, on the host's copies
                     return Err("'single'/'master' code in a target region".into());
                 }
@@ -667,7 +675,7 @@ impl<'a> Translator<'a> {
                         if let Some(u) = &q.unknown {
                             return Err(format!("'{u}' is not translated to OpenCL"));
                         }
-                        q.clauses.retain(|c| c.name != "if");
+                        keep_parallel_if(&mut q);
                         let id = self.next_kid;
                         self.next_kid += 1;
                         let mut ch = chain.clone();

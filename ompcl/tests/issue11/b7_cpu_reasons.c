@@ -69,6 +69,37 @@ int main(void) {
             }
         }
     }
+    /* expect-cpu: which a loop before it set */
+#pragma omp parallel
+    {
+        int t = 0, t2;
+#pragma omp for
+        for (i = 0; i < n; i++) {
+            t = i;
+            a[i] += t;
+        }
+        t2 = t * 2;
+#pragma omp for
+        for (i = 0; i < n; i++) a[i] += t2;
+    }
+    /* expect-cpu: it calls 'fact' */
+#pragma omp parallel
+    {
+        int f = fact(3);
+#pragma omp for
+        for (i = 0; i < n; i++) a[i] += f;
+    }
+#pragma omp parallel
+    {
+        int m = n / 2, k;
+        double w = 0.5;
+#pragma omp for
+        for (i = 0; i < m; i++)
+            for (k = 0; k < 2; k++) a[i] += w * k;
+        for (k = 0; k < 3; k++) w += k;
+#pragma omp for
+        for (i = m; i < n; i++) a[i] += w;
+    }
 #pragma omp parallel for
     for (i = 0; i < n; i++) a[i] = a[i] * 0.5 + 1;
     printf("%d %g %g\n", s, a[7], y[0]);
