@@ -568,6 +568,8 @@ impl Node {
     }
     /// Argument `i` of a call expression.
     pub fn arg(&self, i: u32) -> Node {
+        // SAFETY: a libclang query on a cursor of a live translation unit (Nodes are used only
+        // while their Tu lives); an index past the arguments gives a null cursor.
         unsafe { Node(clang_Cursor_getArgument(self.0, i)) }
     }
     pub fn num_args(&self) -> i32 {
