@@ -29,6 +29,20 @@ pub fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, String> {
     })
 }
 
+/// A guarded ptxgen step as an entry point reports it: `bad_options` where ptxgen refused the
+/// options, `failed` for a failed build and for a compiler panic (whose message is the log).
+fn build_result<T>(
+    r: Result<Result<T, ptxgen::BuildError>, String>,
+    bad_options: cl_int,
+    failed: cl_int,
+) -> Result<Arc<T>, (cl_int, String)> {
+    match r {
+        Ok(Ok(p)) => Ok(Arc::new(p)),
+        Ok(Err(ptxgen::BuildError::InvalidOptions { log })) => Err((bad_options, log)),
+        Ok(Err(ptxgen::BuildError::Failed { log })) | Err(log) => Err((failed, log)),
+    }
+}
+
 /// The ptxgen target of a device (ptxgen runs guarded).
 pub fn target_of(d: &Device) -> Result<ptxgen::Target, String> {
     guarded("Target::for_device", || d.target())
@@ -402,16 +416,11 @@ impl Program {
                     (None, false) => match target_of(dev) {
                         Ok(t) => {
                             let objs: Vec<&ptxgen::Object> = prev.objects.iter().map(|o| &**o).collect();
-                            match guarded("link", || ptxgen::link(&objs, options, &t)) {
-                                Ok(Ok(p)) => Ok(Arc::new(p)),
-                                Ok(Err(ptxgen::BuildError::InvalidOptions { log })) => {
-                                    Err((CL_INVALID_BUILD_OPTIONS, log))
-                                }
-                                Ok(Err(ptxgen::BuildError::Failed { log })) => {
-                                    Err((CL_BUILD_PROGRAM_FAILURE, log))
-                                }
-                                Err(log) => Err((CL_BUILD_PROGRAM_FAILURE, log)),
-                            }
+                            build_result(
+                                guarded("link", || ptxgen::link(&objs, options, &t)),
+                                CL_INVALID_BUILD_OPTIONS,
+                                CL_BUILD_PROGRAM_FAILURE,
+                            )
                         }
                         Err(log) => Err((CL_BUILD_PROGRAM_FAILURE, log)),
                     },
@@ -425,17 +434,11 @@ impl Program {
                         if let Some((_, r)) = by_target.iter().find(|(tt, _)| *tt == t) {
                             r.clone()
                         } else {
-                            let r =
-                                match guarded("build", || build_reporting_times(&self.source, options, &t)) {
-                                    Ok(Ok(p)) => Ok(Arc::new(p)),
-                                    Ok(Err(ptxgen::BuildError::InvalidOptions { log })) => {
-                                        Err((CL_INVALID_BUILD_OPTIONS, log))
-                                    }
-                                    Ok(Err(ptxgen::BuildError::Failed { log })) => {
-                                        Err((CL_BUILD_PROGRAM_FAILURE, log))
-                                    }
-                                    Err(log) => Err((CL_BUILD_PROGRAM_FAILURE, log)),
-                                };
+                            let r = build_result(
+                                guarded("build", || build_reporting_times(&self.source, options, &t)),
+                                CL_INVALID_BUILD_OPTIONS,
+                                CL_BUILD_PROGRAM_FAILURE,
+                            );
                             by_target.push((t, r.clone()));
                             r
                         }
@@ -473,12 +476,11 @@ impl Program {
     pub fn compile(&self, positions: &[usize], options: &str, headers: &[(String, String)]) -> CLResult<()> {
         let _g = self.begin(positions)?;
         let hs: Vec<(&str, &str)> = headers.iter().map(|(n, s)| (n.as_str(), s.as_str())).collect();
-        let r = match guarded("compile", || ptxgen::compile(&self.source, options, &hs)) {
-            Ok(Ok(o)) => Ok(Arc::new(o)),
-            Ok(Err(ptxgen::BuildError::InvalidOptions { log })) => Err((CL_INVALID_COMPILER_OPTIONS, log)),
-            Ok(Err(ptxgen::BuildError::Failed { log })) => Err((CL_COMPILE_PROGRAM_FAILURE, log)),
-            Err(log) => Err((CL_COMPILE_PROGRAM_FAILURE, log)),
-        };
+        let r = build_result(
+            guarded("compile", || ptxgen::compile(&self.source, options, &hs)),
+            CL_INVALID_COMPILER_OPTIONS,
+            CL_COMPILE_PROGRAM_FAILURE,
+        );
         for &pos in positions {
             let mut nb = DeviceBuild { options: options.to_string(), ..DeviceBuild::none() };
             match &r {
@@ -525,16 +527,11 @@ impl Program {
                         Ok(p.clone())
                     } else {
                         let refs: Vec<&ptxgen::Object> = objs.iter().map(|o| &**o).collect();
-                        let r = match guarded("link", || ptxgen::link(&refs, options, &t)) {
-                            Ok(Ok(p)) => Ok(Arc::new(p)),
-                            Ok(Err(ptxgen::BuildError::InvalidOptions { log })) => {
-                                Err((CL_INVALID_LINKER_OPTIONS, log))
-                            }
-                            Ok(Err(ptxgen::BuildError::Failed { log })) => {
-                                Err((CL_LINK_PROGRAM_FAILURE, log))
-                            }
-                            Err(log) => Err((CL_LINK_PROGRAM_FAILURE, log)),
-                        };
+                        let r = build_result(
+                            guarded("link", || ptxgen::link(&refs, options, &t)),
+                            CL_INVALID_LINKER_OPTIONS,
+                            CL_LINK_PROGRAM_FAILURE,
+                        );
                         if let Ok(p) = &r {
                             by_target.push((t, key, p.clone()));
                         }
