@@ -11,9 +11,9 @@
  * handler makes them writable again and marks the block host-dirty. Bytes of a block that do not
  * fill whole pages (small blocks, the edges of globals) are copied on every region that uses them.
  * After a kernel, the blocks the region may write (from the translator's analysis) are copied back
- * at once, or with OMPCL_LAZY=1 on the host's first access (lazy copy-back: their whole pages
- * become inaccessible, rt_memory.c's fetch_pages brings them back), so results nobody reads never
- * cross the bus.
+ * on the host's first access (lazy copy-back: their whole pages become inaccessible, rt_memory.c's
+ * fetch_pages brings them back), so results nobody reads never cross the bus; with OMPCL_LAZY=0
+ * at once.
  */
 #define _GNU_SOURCE
 #include "ompcl_rt.h"
@@ -116,7 +116,7 @@ static cl_uint g_max_const_args;
 static int g_profile;
 static int g_notrack; /* OMPCL_TRACK=0: no page protection, every used block is copied each time */
 static int g_place_device; /* OMPCL_PLACEMENT=device: every offloadable region on the device */
-static int g_eager = 1; /* blocks a kernel wrote are copied back at once (OMPCL_LAZY=1: on first host access) */
+static int g_eager; /* blocks a kernel wrote are copied back at once (OMPCL_LAZY=0), else on first host access */
 static long g_page = 4096;
 
 double ompcl_now(void) {

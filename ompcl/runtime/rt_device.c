@@ -83,15 +83,15 @@ static void init(void) {
     if (tr && !strcmp(tr, "0")) g_notrack = 1;
     const char *pl = getenv("OMPCL_PLACEMENT");
     if (pl && !strcmp(pl, "device")) g_place_device = 1;
-    /* Lazy copy-back (OMPCL_LAZY=1) calls the OpenCL driver from the SIGSEGV handler. Its hang
-       (PolyBench's gemver and gesummv at 4096, cudacl and NVIDIA's OpenCL alike: libc's free,
-       called through PolyBench's FREE macro, faulted on a protected block with the allocator lock
-       held) is fixed: every allocation call of the program is the runtime's (--wrap, rt_base.c).
-       It stays off by default: several CPU threads touching a block whose results were left on
-       the device at once crashed (SIGSEGV) in about half the runs of front test f4 on PoCL
-       (pthreads runtime, 4 threads; 2026-11-27, not yet understood); copied back at once, 0 of 40. */
+    /* Lazy copy-back calls the OpenCL driver from the SIGSEGV handler. Its hang (PolyBench's
+       gemver and gesummv at 4096, cudacl and NVIDIA's OpenCL alike: libc's free, called through
+       PolyBench's FREE macro, faulted on a protected block with the allocator lock held) is gone:
+       every allocation call of the program is the runtime's (--wrap, rt_base.c). Its crash (front
+       test f4 on PoCL: LLVM in the driver had put SIG_DFL back in place of the handler) is gone:
+       the handler is checked after every call into the driver (install_handler). OMPCL_LAZY=0:
+       copy back right after each kernel. */
     const char *lz = getenv("OMPCL_LAZY");
-    g_eager = !(lz && !strcmp(lz, "1"));
+    g_eager = lz && !strcmp(lz, "0");
     const char *f64 = getenv("OMPCL_FP64"); /* OMPCL_FP64=0: keep double code off the device */
     if (f64 && !strcmp(f64, "0")) g_fp64 = 0;
     intptr_t props[3] = {CL_CONTEXT_PLATFORM, (intptr_t)bestp[pick], 0};

@@ -747,6 +747,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
     }
     free(u);
     free(tmpmem);
+    if (g_handler) install_handler(); /* see install_handler: the driver may have taken it away */
     pthread_mutex_unlock(&g_launch);
     return ok;
 }

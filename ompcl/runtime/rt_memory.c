@@ -39,6 +39,8 @@ static pthread_mutex_t g_fault = PTHREAD_MUTEX_INITIALIZER;
 static double g_lazy_t;
 static size_t g_lazy_n, g_lazy_bytes;
 
+static void install_handler(void);
+
 static void unprotect(blk *b) {
     if (b->prot) {
         mprotect(b->plo, b->phi - b->plo, PROT_READ | PROT_WRITE);
@@ -59,6 +61,7 @@ static size_t fetch_pages(blk *b) {
     const char *step = t == MAP_FAILED ? "mmap" : e ? "clEnqueueReadBuffer" : NULL;
     if (!step && mprotect(t, len, PROT_READ)) step = "mprotect";
     if (!step && mremap(t, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, b->plo) == MAP_FAILED) step = "mremap";
+    install_handler(); /* the driver's call may have taken it away (see install_handler) */
     if (step) {
         char msg[160];
         int k = snprintf(msg, sizeof msg, "ompcl: error: copying a kernel's results back to the host failed (%s: %d/%d); stopping\n",
@@ -119,8 +122,16 @@ static void segv(int sig, siginfo_t *si, void *ctx) {
     signal(SIGSEGV, SIG_DFL); /* re-executing the access now ends the program as usual */
 }
 
+/* Installs the SIGSEGV handler, or puts it back. Code the OpenCL driver runs can take it away:
+   LLVM (in PoCL, and in cudacl's compiler) installs handlers of its own and, taking them down,
+   restores what it saw first, which may predate ours (SIG_DFL): a later fault of tracking then
+   killed the program (front test f4 with lazy copy-back on PoCL, about half the runs, the core
+   showing another thread in LLVM's sigaction). So it is checked, and put back, after every launch
+   (protect, written_on_device, the end of ompcl_region_opencl) and every copy-back. */
 static void install_handler(void) {
-    if (g_handler) return;
+    struct sigaction cur;
+    if (g_handler && sigaction(SIGSEGV, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == segv)
+        return;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = segv;
