@@ -5,22 +5,9 @@
 mod common;
 use common::*;
 use std::path::PathBuf;
-use std::process::Command;
 
 fn src(name: &str) -> PathBuf {
     root().join("tests/front").join(name)
-}
-
-/// Run `exe` with `env`: (stdout bytes, stderr); panics if it fails.
-fn exec_bytes(exe: &std::path::Path, env: &[(&str, &str)]) -> (Vec<u8>, String) {
-    let mut c = Command::new(exe);
-    c.env_remove("OMPCL_DEVICE").env_remove("OMPCL_PROFILE").env("OMP_NUM_THREADS", "4");
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    let o = run(&mut c);
-    assert!(o.status.success(), "{} failed ({}):\n{}", exe.display(), o.status, txt(&o.stderr));
-    (o.stdout, txt(&o.stderr))
 }
 
 /// Build `name` with ompcl and gcc (both with `flags`), run both, compare the bytes of stdout;

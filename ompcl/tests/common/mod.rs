@@ -72,6 +72,12 @@ pub fn gcc(args: &[&str], cwd: &Path) {
 
 /// Run `exe` with `env`; (stdout, stderr), panics if it fails.
 pub fn exec(exe: &Path, env: &[(&str, &str)]) -> (String, String) {
+    let (out, err) = exec_bytes(exe, env);
+    (txt(&out), err)
+}
+
+/// `exec` with stdout's bytes as they are (front.rs compares them byte for byte).
+pub fn exec_bytes(exe: &Path, env: &[(&str, &str)]) -> (Vec<u8>, String) {
     let mut c = Command::new(exe);
     c.env_remove("OMPCL_DEVICE").env_remove("OMPCL_PROFILE").env("OMP_NUM_THREADS", "4");
     for (k, v) in env {
@@ -79,7 +85,7 @@ pub fn exec(exe: &Path, env: &[(&str, &str)]) -> (String, String) {
     }
     let o = run(&mut c);
     assert!(o.status.success(), "{} failed ({}):\n{}", exe.display(), o.status, txt(&o.stderr));
-    (txt(&o.stdout), txt(&o.stderr))
+    (o.stdout, txt(&o.stderr))
 }
 
 /// Where each region ran, from the OMPCL_PROFILE report: ("file:line", "opencl" | "cpu" | "opencl+cpu").
