@@ -4,6 +4,7 @@ typedef struct rstat {
     int line, runs_cl, runs_cpu;
     int spread; /* launches over a 2- or 3-dimensional NDRange (one work-item per (i, j) ...) */
     double build, h2d, kern, d2h, cpu;
+    double alloc, other; /* clCreateBuffer calls; the rest of the time in ompcl_region_opencl */
     size_t bytes_h2d, bytes_d2h;
     int warned;
     /* placement (see place_region): the last measured time of one run on each side, the GPU's
@@ -51,7 +52,7 @@ static const char *base_name(const char *f) {
 }
 
 static void print_profile(void) {
-    double tb = 0, th = 0, tk = 0, td = 0, tc = 0;
+    double tb = 0, th = 0, tk = 0, td = 0, tc = 0, ta = 0, to = 0;
     if (g_have_cl)
         fprintf(stderr, "ompcl-profile: device: %s (platform %s), results copied back %s\n", g_devname, g_platname,
                 g_eager ? "after each kernel" : "on the host's first access");
@@ -66,19 +67,20 @@ static void print_profile(void) {
             else snprintf(where, sizeof where, "cpu");
             fprintf(stderr,
                     "ompcl-profile: %s:%d region %d: %s runs=%d build=%.3f ms h2d=%.3f ms (%zu B) kernel=%.3f ms "
-                    "d2h=%.3f ms (%zu B) cpu=%.3f ms spread=%d\n",
+                    "d2h=%.3f ms (%zu B) cpu=%.3f ms spread=%d alloc=%.3f ms other=%.3f ms\n",
                     base_name(s->m->file), r->line, i, where, r->runs_cl + r->runs_cpu, r->build * 1e3, r->h2d * 1e3,
-                    r->bytes_h2d, r->kern * 1e3, r->d2h * 1e3, r->bytes_d2h, r->cpu * 1e3, r->spread);
+                    r->bytes_h2d, r->kern * 1e3, r->d2h * 1e3, r->bytes_d2h, r->cpu * 1e3, r->spread, r->alloc * 1e3,
+                    r->other * 1e3);
             /* (no " region " on this line: one line per region is the format tools read) */
             if (r->why[0]) fprintf(stderr, "ompcl-profile: %s:%d placed on the %s\n", base_name(s->m->file), r->line, r->why);
-            tb += r->build; th += r->h2d; tk += r->kern; td += r->d2h; tc += r->cpu;
+            tb += r->build; th += r->h2d; tk += r->kern; td += r->d2h; tc += r->cpu; ta += r->alloc; to += r->other;
         }
     }
     if (g_lazy_n)
         fprintf(stderr, "ompcl-profile: copied back on first host access: %zu blocks %.3f ms (%zu B)\n", g_lazy_n,
                 g_lazy_t * 1e3, g_lazy_bytes);
-    fprintf(stderr, "ompcl-profile: total: build=%.3f ms h2d=%.3f ms kernel=%.3f ms d2h=%.3f ms cpu=%.3f ms\n", tb * 1e3,
-            th * 1e3, tk * 1e3, td * 1e3, tc * 1e3);
+    fprintf(stderr, "ompcl-profile: total: build=%.3f ms h2d=%.3f ms kernel=%.3f ms d2h=%.3f ms cpu=%.3f ms alloc=%.3f ms other=%.3f ms\n",
+            tb * 1e3, th * 1e3, tk * 1e3, td * 1e3, tc * 1e3, ta * 1e3, to * 1e3);
 }
 
 void ompcl_cpu_end(ompcl_module *m, int rid, int line, double t0) {
@@ -175,7 +177,7 @@ typedef struct use {
     int written, tmp, konst;
 } use;
 
-static double tm_h2d, tm_d2h;
+static double tm_h2d, tm_d2h, tm_alloc;
 static size_t by_h2d, by_d2h;
 static double tm_all_h2d; /* every host-to-device copy so far: the measured transfer rate */
 static size_t by_all_h2d;
@@ -201,7 +203,9 @@ static int rd(cl_mem mem, size_t off, size_t n, void *p) {
 static int sync_to_device(blk *b) {
     cl_int err = 0;
     if (!b->mem) {
+        double t = ompcl_now();
         b->mem = cl.CreateBuffer(g_ctx, CL_MEM_READ_WRITE, b->size ? b->size : 1, NULL, &err);
+        tm_alloc += ompcl_now() - t;
         if (!b->mem || err) { b->mem = NULL; return -1; }
         b->dirty = 1;
     }
@@ -508,6 +512,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
     pthread_mutex_lock(&g_launch);
     init();
     if (!g_have_cl) { pthread_mutex_unlock(&g_launch); return 0; }
+    double t_entry = ompcl_now(); /* after init: the device's set-up is not the region's */
     mstate *s = mod_state(m);
     rstat *r = &s->st[rid];
     r->line = line;
@@ -521,6 +526,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
     size_t send = bytes_to_send(a, na);
     pthread_mutex_unlock(&g_lock);
     if (!r->in_sequence && !place_region(r, hints & 1, send)) { pthread_mutex_unlock(&g_launch); return 0; }
+    double build_before = r->build;
     if (!kernel_for(m, s, rid, r, line)) { pthread_mutex_unlock(&g_launch); return 0; }
     cl_int err = 0;
     cl_kernel k = s->kern[rid];
@@ -528,7 +534,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
     /* the NDRange (see ndrange): groups in all, global and local sizes per dimension */
     size_t gsz[3], lsz[3];
     size_t groups = ndrange(k, nd, n, e0, e1, L, gsz, lsz);
-    tm_h2d = tm_d2h = 0;
+    tm_h2d = tm_d2h = tm_alloc = 0;
     by_h2d = by_d2h = 0;
     int ok = 1;
     use *u = calloc(na + 1, sizeof *u);
@@ -748,6 +754,10 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
     free(u);
     free(tmpmem);
     if (g_handler) install_handler(); /* see install_handler: the driver may have taken it away */
+    if (ok) {
+        r->alloc += tm_alloc;
+        r->other += ompcl_now() - t_entry - (r->build - build_before) - tm_h2d - tk - tm_d2h - tm_alloc;
+    }
     pthread_mutex_unlock(&g_launch);
     return ok;
 }

@@ -14,6 +14,7 @@ mod constant;
 mod cpu;
 mod critical;
 mod host;
+mod interchange;
 mod kernel;
 mod promote;
 mod races;
@@ -477,6 +478,21 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     let mut pp_args = opts.clang_args.clone();
     pp_args.push("-D_OPENMP=200203".into());
     let expanded = crate::pragma_op::expand(&file, &text, &pp_args);
+    translate_text(&file, opts, text, latin1, expanded, true)
+}
+
+/// The translation of `text` (the file's, or the rewrite `expanded` of it, whose lines map back
+/// to the file's). With `may_rewrite`, loops that accumulate into shared arrays are split first
+/// (interchange.rs) and the rewritten text translated in their place.
+fn translate_text(
+    file: &str,
+    opts: &Options,
+    text: String,
+    latin1: bool,
+    expanded: Option<crate::pragma_op::Expanded>,
+    may_rewrite: bool,
+) -> Result<Output, String> {
+    let file = file.to_string();
     let (text, rewritten) = match &expanded {
         Some(x) => (x.text.clone(), true),
         None => (text, false),
@@ -641,6 +657,38 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         let mut diags = std::mem::take(&mut t.cx.diags);
         diags.extend(invalid);
         return Ok(Output::failed(diags));
+    }
+    if may_rewrite {
+        let orig = |l: u32| expanded.as_ref().map_or(l, |x| x.orig_line(l));
+        if let Some((new_text, lines)) = t.accumulation_rewrite(&orig) {
+            let lines = lines.into_iter().map(orig).collect();
+            drop(t);
+            return translate_text(
+                &file,
+                opts,
+                new_text.clone(),
+                latin1,
+                Some(crate::pragma_op::Expanded { text: new_text, lines }),
+                false,
+            );
+        }
+    }
+    if opts.pthreads {
+        // a reduction over an array section (or a whole array) left after the rewrite: ompcl's
+        // pthreads runtime makes scalar private copies only; the C compiler's OpenMP has them
+        if let Some((line, what)) = t.array_reduction(&tu) {
+            return Ok(Output {
+                host_c: String::new(),
+                kernels: String::new(),
+                diags: vec![format!(
+                    "{file}:{line}:1: note: reduction over the array '{what}': the CPU versions of this program use the C compiler's OpenMP (-fopenmp)"
+                )],
+                errors: false,
+                regions: vec![],
+                needs_cc: Some(format!("reduction({what})")),
+                latin1,
+            });
+        }
     }
     let mut out = t.run(&tu, opts)?;
     out.latin1 = latin1;

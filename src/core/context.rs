@@ -59,6 +59,7 @@ impl Context {
         }
         for c in &cuda {
             super::transfer::prepin(c);
+            c.prepare_pool();
         }
         Ok(Context { devices, cuda, properties, notify, destructors: Mutex::new(Vec::new()) })
     }

@@ -1,5 +1,6 @@
 //! A device's primary CUDA context, and making it current on the calling thread.
 use super::error::{check, CudaResult};
+use super::pool::Pool;
 use super::sys;
 use std::any::Any;
 use std::cell::Cell;
@@ -34,6 +35,9 @@ pub struct PrimaryContext {
     /// State the layers above keep per context (core's staging chunks and upload stream),
     /// dropped with the context, before it is released.
     attached: Mutex<Option<Arc<dyn Any + Send + Sync>>>,
+    /// The device memory pool buffers come from (pool.rs): None until `prepare_pool` ran, then
+    /// what it made (None where pools are not used).
+    pool: Mutex<Option<Option<Arc<Pool>>>>,
 }
 
 // SAFETY: CUDA contexts may be used from any thread.
@@ -51,7 +55,7 @@ impl PrimaryContext {
         let mut ctx = std::ptr::null_mut();
         // SAFETY: valid out-pointer and device ordinal.
         check(unsafe { sys::cuDevicePrimaryCtxRetain(&mut ctx, device) })?;
-        Ok(PrimaryContext { device, ctx, private: false, attached: Mutex::new(None) })
+        Ok(PrimaryContext { device, ctx, private: false, attached: Mutex::new(None), pool: Mutex::new(None) })
     }
 
     /// A new context of its own on `device`, for when the primary one faulted and is still used.
@@ -61,7 +65,7 @@ impl PrimaryContext {
         check(unsafe { sys::cuCtxCreate_v2(&mut ctx, 0, device) })?;
         // cuCtxCreate made it current on this thread.
         CURRENT.with(|c| c.set(ctx as usize));
-        Ok(PrimaryContext { device, ctx, private: true, attached: Mutex::new(None) })
+        Ok(PrimaryContext { device, ctx, private: true, attached: Mutex::new(None), pool: Mutex::new(None) })
     }
 
     /// Whether a kernel faulted in this context (every later command in it fails).
@@ -82,6 +86,15 @@ impl PrimaryContext {
         let t = Arc::new(make()?);
         *slot = Some(t.clone());
         Ok(t)
+    }
+
+    /// Makes the memory pool this context's buffers come from, with its reservation (pool.rs),
+    /// once: a device's first context creation pays for it.
+    pub fn prepare_pool(&self) {
+        let mut slot = self.pool.lock().unwrap_or_else(PoisonError::into_inner);
+        if slot.is_none() && self.make_current().is_ok() {
+            *slot = Some(Pool::new(self));
+        }
     }
 
     /// Makes this context current on the calling thread (cheap when it already is).
@@ -108,6 +121,7 @@ impl Drop for PrimaryContext {
         // What is attached goes first, while the context exists (current, for its destructors).
         let _ = self.make_current();
         drop(self.attached.lock().unwrap_or_else(PoisonError::into_inner).take());
+        drop(self.pool.lock().unwrap_or_else(PoisonError::into_inner).take());
         CURRENT.with(|c| {
             if c.get() == self.ctx as usize {
                 c.set(0)

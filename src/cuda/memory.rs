@@ -1,10 +1,11 @@
 //! Device memory, pinned host memory and the copies between them.
 use super::error::{check, CudaResult};
+use super::pool::Pool;
 use super::stream::Stream;
 use super::sys;
 use std::collections::BTreeMap;
 use std::ffi::c_void;
-use std::sync::{LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 
 pub type DevicePtr = sys::CUdeviceptr;
 
@@ -50,26 +51,35 @@ pub fn is_pageable(p: *const c_void, n: usize) -> bool {
     })
 }
 
-/// Device memory from cuMemAlloc, freed on drop.
+/// Device memory from the context's pool (pool.rs) or from cuMemAlloc, freed on drop.
 pub struct DeviceAlloc {
     pub ptr: DevicePtr,
     pub size: usize,
+    pool: Option<Arc<Pool>>,
 }
 
 impl DeviceAlloc {
     /// The right context must be current.
     pub fn new(size: usize) -> CudaResult<DeviceAlloc> {
+        if let Some((ptr, pool)) = super::pool::alloc(size) {
+            return Ok(DeviceAlloc { ptr, size, pool: Some(pool) });
+        }
         let mut ptr = 0;
         // SAFETY: a local out-pointer.
         check(unsafe { sys::cuMemAlloc_v2(&mut ptr, size.max(1)) })?;
-        Ok(DeviceAlloc { ptr, size })
+        Ok(DeviceAlloc { ptr, size, pool: None })
     }
 }
 
 impl Drop for DeviceAlloc {
     fn drop(&mut self) {
-        // SAFETY: allocated by `new`, freed once.
-        unsafe { sys::cuMemFree_v2(self.ptr) };
+        match &self.pool {
+            Some(pool) => pool.free(self.ptr),
+            // SAFETY: allocated by `new`, freed once.
+            None => unsafe {
+                sys::cuMemFree_v2(self.ptr);
+            },
+        }
     }
 }
 

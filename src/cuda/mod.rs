@@ -8,6 +8,7 @@ pub mod error;
 pub mod event;
 pub mod memory;
 pub mod module;
+pub mod pool;
 pub mod stream;
 pub mod symbols;
 

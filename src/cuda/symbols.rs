@@ -75,6 +75,11 @@ pub const REQUIRED: &[&str] = &[
     "cuTexObjectDestroy",
 ];
 
+/// The stream-ordered memory pool's entry points (CUDA 11.2+), looked up through [`optional`]
+/// and used only where all exist (pool.rs; without them buffers come from cuMemAlloc).
+pub const POOL: [&str; 4] =
+    ["cuDeviceGetDefaultMemPool", "cuMemPoolSetAttribute", "cuMemAllocFromPoolAsync", "cuMemFreeAsync"];
+
 /// Entry points called through [`optional`] lookups, each with its fallback: (newest, older).
 pub const WITH_FALLBACK: &[(&str, &str)] = &[("cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease")];
 
@@ -179,6 +184,9 @@ mod tests {
         }
         for name in REQUIRED {
             assert!(old.contains(*name), "{name} is not a CUDA 10.2 entry point");
+        }
+        for name in POOL {
+            assert!(!old.contains(name), "{name} exists in CUDA 10.2: call it directly");
         }
         for (new, fallback) in WITH_FALLBACK {
             assert!(!old.contains(*new), "{new} exists in CUDA 10.2: call it directly");

@@ -69,6 +69,11 @@ impl<'a> Translator<'a> {
         let firstprivate = cl_list("firstprivate");
         let lastprivate = cl_list("lastprivate");
         let reductions: Vec<(String, String)> = clauses.iter().flat_map(|c| c.reductions()).collect();
+        if let Some((_, x)) = reductions.iter().find(|(_, x)| x.contains('[')) {
+            // the common form was split before (interchange.rs); a private copy of an array per
+            // work-item is more memory than a GPU has
+            return Err(format!("reduction over the array section '{x}' in a form ompcl does not split"));
+        }
         let ifcond = clauses.iter().find_map(|c| c.clause("if").and_then(|x| x.arg.clone()));
 
         let LoopInfo { loopvar, init, body, lb, ub, step, cmp, .. } = if single {
@@ -400,6 +405,9 @@ impl<'a> Translator<'a> {
             {
                 v.kind = VK::Private;
             } else if reductions.iter().any(|(_, x)| x == n) {
+                if !v.ty.is_arith() {
+                    return Err(format!("reduction over the array '{n}' in a form ompcl does not split"));
+                }
                 v.kind = VK::Reduction;
                 v.red_op = reductions.iter().find(|(_, x)| x == n).unwrap().0.clone();
             } else if lastprivate.iter().any(|x| x == n) {

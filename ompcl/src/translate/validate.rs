@@ -150,6 +150,23 @@ impl<'a> Translator<'a> {
         self.word_in(p.line_start, p.end, "omp").unwrap_or(p.line_start)
     }
 
+    /// The first reduction item over an array (a section `y[0:n]`, or an array named whole), with
+    /// its pragma's line.
+    pub(super) fn array_reduction(&self, tu: &clang::Tu) -> Option<(u32, String)> {
+        let mut decls = Vec::new();
+        collect_decls(tu.root(), usize::MAX, &mut decls, &self.cx.file);
+        for p in &self.cx.pragmas {
+            for (_, v) in p.reductions() {
+                let whole_array =
+                    resolve_in(&decls, &v, p.line_start).is_some_and(|d| d.node.ty().is_array());
+                if v.contains('[') || whole_array {
+                    return Some((p.line, v));
+                }
+            }
+        }
+        None
+    }
+
     /// Errors for every rule of the module (empty: the program is fine).
     pub(super) fn validate(&self, tu: &clang::Tu) -> Vec<String> {
         let mut decls = Vec::new();
@@ -235,8 +252,24 @@ impl<'a> Translator<'a> {
                 let (vars, _) = clause_vars(c);
                 for v in vars {
                     let at = self.paren_of(c);
+                    // an array section's elements: the type check is the element type's
+                    let (v, section) = match v.find('[') {
+                        Some(b) => (v[..b].trim().to_string(), true),
+                        None => (v, false),
+                    };
                     let Some(d) = resolve(&v, p.line_start) else { continue };
-                    let ty = d.node.ty();
+                    let mut ty = d.node.ty();
+                    // a section, or an array named whole (4.5): its elements
+                    while section || ty.canonical().is_array() {
+                        let c = ty.canonical();
+                        ty = if c.is_pointer() {
+                            c.pointee()
+                        } else if c.is_array() {
+                            c.elem()
+                        } else {
+                            break;
+                        };
+                    }
                     let fl =
                         matches!(ty.canonical().kind(), CXType_Float | CXType_Double | CXType_LongDouble);
                     if (!ty.is_arith() || (fl && matches!(op, "&" | "|" | "^"))) && !user_reductions {
@@ -402,6 +435,11 @@ impl<'a> Translator<'a> {
                     let mut at = list_from;
                     for item in list.split(',') {
                         let v = item.trim();
+                        // an OpenMP 4.5 array section of a reduction: `y[0:n]`, `y[:n]`, `m[i][0:n]`
+                        let v = match v.find('[') {
+                            Some(b) if name == "reduction" && v.ends_with(']') => v[..b].trim_end(),
+                            _ => v,
+                        };
                         let vat = first_char(at);
                         let ident = !v.is_empty()
                             && !v.as_bytes()[0].is_ascii_digit()

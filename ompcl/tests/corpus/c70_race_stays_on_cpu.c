@@ -3,7 +3,8 @@
    the loop variable races (PolyBench's atax and bicg do): on a GPU it gives wrong values, so ompcl
    keeps it on the CPU and says why. (Here the race is benign - every iteration stores the same
    values - so the output is deterministic.) Indexes computed from the loop variable, and writes under
-   `atomic`, do not count. */
+   `atomic`, do not count. (A plain accumulation statement of an inner loop would be split off and
+   interchanged instead, see c113; under an `if` it is not.) */
 #include <stdio.h>
 #define N 1000
 int a[N], b[2 * N], seen[4], total[1];
@@ -12,7 +13,8 @@ int main(void) {
 #pragma omp parallel for private(j)
     for (i = 0; i < N; i++) {
         a[i] = i;
-        for (j = 0; j < 4; j++) seen[j] = 1; /* j does not depend on i: race */
+        for (j = 0; j < 4; j++)
+            if (i >= 0) seen[j] = 1; /* j does not depend on i: race */
     }
 #pragma omp parallel for
     for (i = 0; i < N; i++) {
