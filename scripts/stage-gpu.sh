@@ -17,7 +17,7 @@ CFLAGS=(-O2 -g -Wall -DCL_TARGET_OPENCL_VERSION=300 -DCL_USE_DEPRECATED_OPENCL_1
 for src in tests/c/*.c bench/*.c; do
   [ -f "$src" ] || continue
   name=$(basename "$src" .c)
-  case "$name" in clblast_sgemm|clsrc_defines) continue ;; esac # built with CLBlast below
+  case "$name" in clblast_sgemm|clsrc_defines|poolalloc) continue ;; esac # CLBlast below; CUDA: on the GPU machine
   # LD_PRELOAD shims (no main): shared objects
   if ! grep -q '^int main' "$src"; then
     cc "${CFLAGS[@]}" -shared -fPIC "$src" -o "$out/bin/$name.so" -ldl -lpthread

@@ -41,7 +41,7 @@ int main(void) {
     /* expect-cpu: a data race */
 #pragma omp parallel for private(j)
     for (i = 0; i < n; i++)
-        for (j = 0; j < 100; j++) y[j] += a[i];
+        for (j = 0; j < 100; j++) if (a[i] > 0) y[j] += a[i]; /* under an if: not split (interchange.rs) */
     /* expect-cpu: directives inside a 'critical' */
 #pragma omp parallel for
     for (i = 0; i < n; i++) {
