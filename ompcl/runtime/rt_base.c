@@ -71,6 +71,8 @@ typedef struct _cl_event *cl_event;
 #define CL_DEVICE_MAX_CONSTANT_ARGS 0x1021
 #define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
 #define CL_MEM_READ_WRITE 1
+#define CL_MEM_ALLOC_HOST_PTR (1 << 4)
+#define CL_MAP_WRITE (1 << 1)
 #define CL_PROGRAM_BUILD_LOG 0x1183
 #define CL_KERNEL_WORK_GROUP_SIZE 0x11B0
 #define CL_CONTEXT_PLATFORM 0x1084
@@ -94,6 +96,9 @@ static struct {
     cl_int (*EnqueueReadBuffer)(cl_command_queue, cl_mem, cl_uint, size_t, size_t, void *, cl_uint, const cl_event *, cl_event *);
     cl_int (*EnqueueNDRangeKernel)(cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *, const size_t *, cl_uint, const cl_event *, cl_event *);
     cl_int (*Finish)(cl_command_queue);
+    void *(*EnqueueMapBuffer)(cl_command_queue, cl_mem, cl_uint, cl_bitfield, size_t, size_t, cl_uint, const cl_event *, cl_event *, cl_int *);
+    cl_int (*WaitForEvents)(cl_uint, const cl_event *);
+    cl_int (*ReleaseEvent)(cl_event);
 } cl;
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;

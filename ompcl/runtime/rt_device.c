@@ -10,7 +10,7 @@ static int load_cl(void) {
     LOAD(CreateCommandQueue) LOAD(CreateBuffer) LOAD(ReleaseMemObject) LOAD(CreateProgramWithSource)
     LOAD(BuildProgram) LOAD(GetProgramBuildInfo) LOAD(CreateKernel) LOAD(SetKernelArg)
     LOAD(GetKernelWorkGroupInfo) LOAD(EnqueueWriteBuffer) LOAD(EnqueueReadBuffer) LOAD(EnqueueNDRangeKernel)
-    LOAD(Finish)
+    LOAD(Finish) LOAD(EnqueueMapBuffer) LOAD(WaitForEvents) LOAD(ReleaseEvent)
     return 1;
 }
 

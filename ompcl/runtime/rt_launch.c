@@ -184,7 +184,7 @@ static size_t by_all_h2d;
 
 static int wr(cl_mem mem, size_t off, size_t n, const void *p) {
     double t = ompcl_now();
-    int e = cl.EnqueueWriteBuffer(g_q, mem, 1, off, n, p, 0, NULL, NULL);
+    int e = write_buffer(mem, off, n, p);
     tm_h2d += ompcl_now() - t;
     by_h2d += n;
     tm_all_h2d += ompcl_now() - t;

@@ -70,8 +70,14 @@ struct Spec {
 }
 
 fn spec(src: &str) -> Spec {
-    let mut s =
-        Spec { offload: "all".into(), devlock: false, serial: false, warn: None, runwarn: None, spread: vec![] };
+    let mut s = Spec {
+        offload: "all".into(),
+        devlock: false,
+        serial: false,
+        warn: None,
+        runwarn: None,
+        spread: vec![],
+    };
     if let Some(i) = src.find("ompcl-test:") {
         let line = src[i..].lines().next().unwrap();
         s.devlock = line.split_whitespace().any(|w| w == "devlock");
@@ -611,6 +617,34 @@ fn no_fp64_device_keeps_double_code_on_the_cpu() {
         assert!(err.contains(&format!("region 0: {expect_where} ")), "{name}: {err}");
         assert_eq!(err.contains("has no fp64"), expect_where == "cpu", "{name}: {err}");
         assert!(same_output(&txt(&host.stdout), &txt(&r.stdout)));
+    }
+    let _ = std::fs::remove_dir_all(&w);
+}
+
+/// Uploads staged through pinned buffers (runtime/rt_stage.c, on by default on NVIDIA's platform
+/// only) give the same results: c115's arrays of 9 MiB and odd sizes go in several chunks.
+#[test]
+fn staged_uploads() {
+    let w = work("stage");
+    let icd = icd_dir(&w);
+    let src = root().join("tests/corpus/c115_large_uploads.c");
+    let exe = w.join("c115");
+    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg("-O2").arg(&src).arg("-o").arg(&exe));
+    assert!(o.status.success(), "{}", txt(&o.stderr));
+    let refexe = w.join("c115.ref");
+    let o = run(Command::new("gcc").args(["-fopenmp", "-O2"]).arg(&src).arg("-o").arg(&refexe));
+    assert!(o.status.success());
+    let expect = txt(&run(&mut Command::new(&refexe)).stdout);
+    for stage in ["1", "0"] {
+        let r = run(Command::new(&exe)
+            .env("OCL_ICD_VENDORS", &icd)
+            .env("OMPCL_DEVICE", "cpu")
+            .env("OMPCL_PLACEMENT", "device")
+            .env("OMPCL_PROFILE", "1")
+            .env("OMPCL_STAGE", stage));
+        let err = txt(&r.stderr);
+        assert!(err.contains("region 0: opencl"), "OMPCL_STAGE={stage}: not on the device:\n{err}");
+        assert!(same_output(&expect, &txt(&r.stdout)), "OMPCL_STAGE={stage}: {} vs {expect}", txt(&r.stdout));
     }
     let _ = std::fs::remove_dir_all(&w);
 }
