@@ -621,8 +621,7 @@ fn no_fp64_device_keeps_double_code_on_the_cpu() {
     let _ = std::fs::remove_dir_all(&w);
 }
 
-/// Uploads staged through pinned buffers (runtime/rt_stage.c, on by default on NVIDIA's platform
-/// only) give the same results: c115's arrays of 9 MiB and odd sizes go in several chunks.
+/// Uploads staged through pinned buffers (runtime/rt_stage.c, OMPCL_STAGE=1) give the same results: c115's arrays of 9 MiB and odd sizes go in several chunks.
 #[test]
 fn staged_uploads() {
     let w = work("stage");
