@@ -6,7 +6,7 @@ use crate::base::entry::{entry, entry_ret, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::device::Device;
-use crate::core::kernel::{Kernel, Launch};
+use crate::core::kernel::{sub_groups, Kernel, Launch};
 use crate::core::program::Program;
 use crate::core::queue::{Command, Queue};
 use ptxgen::{AccessQualifier, AddressQualifier};
@@ -254,23 +254,77 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
     })
 }
 
-/// OpenCL 2.1 sub-groups: no device supports them (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0), the 3.0
-/// spec's CL_INVALID_OPERATION once the kernel and device are checked.
+/// OpenCL 2.1 / cl_khr_subgroups sub-group queries (also clGetKernelSubGroupInfoKHR, through
+/// clGetExtensionFunctionAddress). A sub-group is a warp of 32 work-items of consecutive linear
+/// local id (ptxgen's subgroups.cl), so the answers follow from the work-group size alone.
 #[no_mangle]
 pub unsafe extern "C" fn clGetKernelSubGroupInfo(
     kernel: cl_kernel,
     device: cl_device_id,
-    _param_name: cl_kernel_sub_group_info,
-    _input_value_size: usize,
-    _input_value: *const c_void,
-    _param_value_size: usize,
-    _param_value: *mut c_void,
-    _param_value_size_ret: *mut usize,
+    param_name: cl_kernel_sub_group_info,
+    input_value_size: usize,
+    input_value: *const c_void,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
 ) -> cl_int {
     entry(|| {
         let k = Cl::<Kernel>::get(kernel)?;
-        query_device(&k, device)?;
-        Err(CL_INVALID_OPERATION)
+        let dev = query_device(&k, device)?;
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
+        let word = std::mem::size_of::<usize>();
+        // The local work size given as input: 1 to 3 size_t, their product (saturated).
+        let local_items = || -> CLResult<u64> {
+            let n = input_value_size / word;
+            if input_value.is_null() || !input_value_size.is_multiple_of(word) || !(1..=3).contains(&n) {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: input_value holds input_value_size bytes, per the spec.
+            let v = unsafe { std::slice::from_raw_parts(input_value as *const usize, n) };
+            Ok(v.iter().fold(1u64, |p, &x| p.saturating_mul(x as u64)))
+        };
+        let f = k.shape.funcs.get(dev).and_then(|f| f.as_ref()).ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+        let reqd = k.shape.info.reqd_work_group_size;
+        match param_name {
+            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => {
+                out.value::<usize>(sub_groups::max_size(local_items()?) as usize)
+            }
+            CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => {
+                out.value::<usize>(sub_groups::count(local_items()?) as usize)
+            }
+            CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
+                if input_value.is_null() || input_value_size != word {
+                    return Err(CL_INVALID_VALUE);
+                }
+                // SAFETY: input_value holds one size_t (checked size), per the spec.
+                let wanted = unsafe { *(input_value as *const usize) } as u64;
+                // As many dimensions as the output array has room for (3 for a size query).
+                let dims = if param_value.is_null() { 3 } else { (param_value_size / word).min(3) };
+                if dims == 0 {
+                    return Err(CL_INVALID_VALUE);
+                }
+                let d = &k.program.context.devices[dev];
+                let l = sub_groups::local_size_for_count(
+                    wanted,
+                    f.max_threads as u64,
+                    d.max_work_item_sizes[0] as u64,
+                    reqd,
+                );
+                out.slice(&l.map(|v| v as usize)[..dims])
+            }
+            CL_KERNEL_MAX_NUM_SUB_GROUPS => {
+                let items = match reqd {
+                    Some(r) => r.iter().map(|&v| v as u64).product(),
+                    None => f.max_threads as u64,
+                };
+                out.value::<usize>(sub_groups::count(items) as usize)
+            }
+            // Only kernels from IL with a required number of sub-groups have one.
+            CL_KERNEL_COMPILE_NUM_SUB_GROUPS => out.value::<usize>(0),
+            _ => Err(CL_INVALID_VALUE),
+        }
     })
 }
 

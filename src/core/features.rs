@@ -30,6 +30,15 @@ pub const DEVICE_EXTENSIONS: &[(&str, cl_version)] = &[
     ("cl_khr_3d_image_writes", make_version(1, 0, 0)),
     // Half precision: ptxgen's bridge/half.cpp (native f16 instructions from sm_53 on).
     ("cl_khr_fp16", make_version(1, 0, 0)),
+    // Sub-groups are warps (ptxgen's subgroups.cl; clGetKernelSubGroupInfo).
+    ("cl_khr_subgroups", make_version(1, 0, 0)),
+    ("cl_khr_subgroup_extended_types", make_version(1, 0, 0)),
+    ("cl_khr_subgroup_non_uniform_vote", make_version(1, 0, 0)),
+    ("cl_khr_subgroup_ballot", make_version(1, 0, 0)),
+    ("cl_khr_subgroup_non_uniform_arithmetic", make_version(1, 0, 0)),
+    ("cl_khr_subgroup_shuffle", make_version(1, 0, 0)),
+    ("cl_khr_subgroup_shuffle_relative", make_version(1, 0, 0)),
+    ("cl_khr_subgroup_clustered_reduce", make_version(1, 0, 0)),
     // CUDA-aware programs read the compute capability, warp size and PCI location through it.
     ("cl_nv_device_attribute_query", make_version(1, 0, 0)),
 ];
@@ -43,7 +52,7 @@ pub const OPENCL_C_VERSIONS: &[cl_version] =
 /// The optional OpenCL C 3.0 features (CL_DEVICE_OPENCL_C_FEATURES, each at 3.0.0): the ones
 /// whose macros ptxgen defines. Absent: __opencl_c_generic_address_space, __opencl_c_pipes,
 /// __opencl_c_device_enqueue, __opencl_c_program_scope_global_variables,
-/// __opencl_c_read_write_images, __opencl_c_subgroups, __opencl_c_work_group_collective_functions
+/// __opencl_c_read_write_images, __opencl_c_work_group_collective_functions
 /// (not implemented by ptxgen/libclc), __opencl_c_atomic_scope_all_devices (no SVM: nothing is
 /// shared with the host or another device).
 pub use ptxgen::OPENCL_C_FEATURES;

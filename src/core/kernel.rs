@@ -441,6 +441,44 @@ pub struct Geometry {
     pub block: [u32; 3],
 }
 
+/// Sub-groups: warps of 32 work-items of consecutive linear local id (ptxgen's subgroups.cl,
+/// which has the same numbers on the device side).
+pub mod sub_groups {
+    /// The sub-group size: a warp.
+    pub const SIZE: u64 = 32;
+
+    /// The sub-groups of a work-group of `items` work-items (the last one partial when 32 does
+    /// not divide it).
+    pub fn count(items: u64) -> u64 {
+        items.div_ceil(SIZE)
+    }
+
+    /// The largest sub-group of a work-group of `items` work-items.
+    pub fn max_size(items: u64) -> u64 {
+        items.min(SIZE)
+    }
+
+    /// CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: a local size giving `wanted` sub-groups (`wanted`
+    /// full warps in x), or zeros when no work-group of the kernel can have that many: more
+    /// work-items than the kernel or dimension x takes, none wanted, or a required work-group
+    /// size with another count.
+    pub fn local_size_for_count(
+        wanted: u64,
+        max_threads: u64,
+        max_x: u64,
+        reqd: Option<[u32; 3]>,
+    ) -> [u64; 3] {
+        if let Some(r) = reqd {
+            let items: u64 = r.iter().map(|&v| v as u64).product();
+            return if wanted > 0 && count(items) == wanted { r.map(|v| v as u64) } else { [0; 3] };
+        }
+        match wanted.checked_mul(SIZE) {
+            Some(items) if wanted > 0 && items <= max_threads && items <= max_x => [items, 1, 1],
+            _ => [0; 3],
+        }
+    }
+}
+
 /// Largest divisor of `n` that is <= `cap` (>= 1).
 pub fn largest_divisor_at_most(n: u64, cap: u64) -> u64 {
     let cap = cap.min(n).max(1);
@@ -760,5 +798,26 @@ impl Launch {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod sub_group_tests {
+    use super::sub_groups::*;
+
+    #[test]
+    fn warps_of_the_linear_local_id() {
+        assert_eq!((count(32), max_size(32)), (1, 32));
+        assert_eq!((count(48), max_size(48)), (2, 32));
+        assert_eq!((count(100), max_size(100)), (4, 32));
+        assert_eq!((count(7), max_size(7)), (1, 7));
+        assert_eq!(count(1024), 32);
+        assert_eq!(local_size_for_count(3, 1024, 1024, None), [96, 1, 1]);
+        assert_eq!(local_size_for_count(33, 1024, 1024, None), [0; 3]);
+        assert_eq!(local_size_for_count(0, 1024, 1024, None), [0; 3]);
+        assert_eq!(local_size_for_count(8, 1024, 128, None), [0; 3]);
+        assert_eq!(local_size_for_count(u64::MAX, 1024, 1024, None), [0; 3]);
+        assert_eq!(local_size_for_count(2, 1024, 1024, Some([6, 7, 1])), [6, 7, 1]);
+        assert_eq!(local_size_for_count(1, 1024, 1024, Some([6, 7, 1])), [0; 3]);
     }
 }

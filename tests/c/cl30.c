@@ -142,7 +142,7 @@ static void device_versions(void) {
     /* The features: each 3.0.0; the ones tied to a query present exactly when it says so. */
     v = device_query(CL_DEVICE_OPENCL_C_FEATURES, &sz);
     size_t nf = sz / sizeof *v;
-    int images = 0, image3d = 0, fp64 = 0, fp16 = 0, int64 = 0, acq_rel = 0, seq_cst = 0, scope_dev = 0, scope_all = 0;
+    int images = 0, image3d = 0, fp64 = 0, fp16 = 0, subgroups = 0, int64 = 0, acq_rel = 0, seq_cst = 0, scope_dev = 0, scope_all = 0;
     for (size_t i = 0; i < nf; i++) {
         CHECK(v[i].version == VER(3, 0, 0), "%s at 0x%x", v[i].name, v[i].version);
         CHECK(strncmp(v[i].name, "__opencl_c_", 11) == 0, "feature %s", v[i].name);
@@ -150,6 +150,7 @@ static void device_versions(void) {
         image3d |= !strcmp(v[i].name, "__opencl_c_3d_image_writes");
         fp64 |= !strcmp(v[i].name, "__opencl_c_fp64");
         fp16 |= !strcmp(v[i].name, "__opencl_c_fp16");
+        subgroups |= !strcmp(v[i].name, "__opencl_c_subgroups");
         int64 |= !strcmp(v[i].name, "__opencl_c_int64");
         acq_rel |= !strcmp(v[i].name, "__opencl_c_atomic_order_acq_rel");
         seq_cst |= !strcmp(v[i].name, "__opencl_c_atomic_order_seq_cst");
@@ -157,7 +158,7 @@ static void device_versions(void) {
         scope_all |= !strcmp(v[i].name, "__opencl_c_atomic_scope_all_devices");
         const char *absent[] = {"__opencl_c_generic_address_space", "__opencl_c_pipes", "__opencl_c_device_enqueue",
                                 "__opencl_c_program_scope_global_variables", "__opencl_c_read_write_images",
-                                "__opencl_c_subgroups", "__opencl_c_work_group_collective_functions"};
+                                "__opencl_c_work_group_collective_functions"};
         for (size_t j = 0; j < sizeof absent / sizeof *absent; j++)
             CHECK(strcmp(v[i].name, absent[j]) != 0, "%s reported, but the device lacks it", absent[j]);
     }
@@ -165,6 +166,8 @@ static void device_versions(void) {
     CHECK(image3d == has_word(ext, "cl_khr_3d_image_writes"), "__opencl_c_3d_image_writes");
     CHECK(fp64 == has_word(ext, "cl_khr_fp64"), "__opencl_c_fp64 vs cl_khr_fp64");
     CHECK(fp16 == has_word(ext, "cl_khr_fp16"), "__opencl_c_fp16 vs cl_khr_fp16");
+    CHECK(subgroups == has_word(ext, "cl_khr_subgroups") && subgroups == (dev_uint(CL_DEVICE_MAX_NUM_SUB_GROUPS) > 0),
+          "__opencl_c_subgroups vs cl_khr_subgroups and CL_DEVICE_MAX_NUM_SUB_GROUPS");
     CHECK(int64, "FULL_PROFILE: __opencl_c_int64");
     cl_device_atomic_capabilities mem = dev_ulong(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES);
     cl_device_atomic_capabilities fence = dev_ulong(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES);
@@ -370,12 +373,73 @@ static void absent_features(void) {
     cl_uint spec = 42;
     EXPECT(clSetProgramSpecializationConstant(prog, 0, sizeof spec, &spec), CL_INVALID_OPERATION);
 
-    /* Subgroups */
-    CHECK(dev_uint(CL_DEVICE_MAX_NUM_SUB_GROUPS) == 0, "subgroups");
-    CHECK(dev_bool(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS) == CL_FALSE, "subgroup forward progress");
-    CHECK(!has_word(ext, "cl_khr_subgroups"), "cl_khr_subgroups");
-    EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof sz, &sz, NULL),
-           CL_INVALID_OPERATION);
+    /* Subgroups (cl_khr_subgroups; warps of 32): the 3.0 queries and clGetKernelSubGroupInfo. */
+    size_t maxwg = 0;
+    EXPECT(clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxwg, &maxwg, NULL), CL_SUCCESS);
+    CHECK(dev_uint(CL_DEVICE_MAX_NUM_SUB_GROUPS) == (maxwg + 31) / 32, "CL_DEVICE_MAX_NUM_SUB_GROUPS %u",
+          dev_uint(CL_DEVICE_MAX_NUM_SUB_GROUPS));
+    CHECK(dev_bool(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS) == CL_TRUE, "subgroup forward progress");
+    const char *sg_exts[] = {"cl_khr_subgroups", "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote",
+                             "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_arithmetic",
+                             "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+                             "cl_khr_subgroup_clustered_reduce"};
+    for (size_t i = 0; i < sizeof sg_exts / sizeof *sg_exts; i++) CHECK(has_word(ext, sg_exts[i]), "%s", sg_exts[i]);
+    CHECK(!has_word(ext, "cl_khr_subgroup_rotate"), "cl_khr_subgroup_rotate is not offered");
+    size_t kwg = 0;
+    EXPECT(clGetKernelWorkGroupInfo(kernel, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL), CL_SUCCESS);
+    sz = 0;
+    EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof sz, &sz, NULL), CL_SUCCESS);
+    CHECK(sz == (kwg + 31) / 32, "CL_KERNEL_MAX_NUM_SUB_GROUPS %zu (work-group size %zu)", sz, kwg);
+    sz = 99;
+    EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, 0, NULL, sizeof sz, &sz, NULL),
+           CL_SUCCESS);
+    CHECK(sz == 0, "CL_KERNEL_COMPILE_NUM_SUB_GROUPS %zu", sz);
+    {
+        /* local size -> (max sub-group size, sub-group count) */
+        size_t shapes[][3] = {{32, 1, 1}, {64, 1, 1}, {48, 1, 1}, {100, 1, 1}, {7, 1, 1}, {8, 4, 1}, {5, 3, 2}, {16, 8, 2}};
+        size_t want[][2] = {{32, 1}, {32, 2}, {32, 2}, {32, 4}, {7, 1}, {32, 1}, {30, 1}, {32, 8}};
+        for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+            size_t dims = shapes[i][2] > 1 ? 3 : shapes[i][1] > 1 ? 2 : 1, got = 0, size_ret = 0;
+            EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                           dims * sizeof(size_t), shapes[i], sizeof got, &got, &size_ret),
+                   CL_SUCCESS);
+            CHECK(got == want[i][0] && size_ret == sizeof(size_t), "max sub-group size for %zux%zux%zu: %zu",
+                  shapes[i][0], shapes[i][1], shapes[i][2], got);
+            EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, dims * sizeof(size_t),
+                                           shapes[i], sizeof got, &got, NULL),
+                   CL_SUCCESS);
+            CHECK(got == want[i][1], "sub-group count for %zux%zux%zu: %zu", shapes[i][0], shapes[i][1], shapes[i][2],
+                  got);
+        }
+        size_t count = 3, local[3] = {9, 9, 9}, size_ret = 0;
+        EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count, &count,
+                                       sizeof local, local, &size_ret),
+               CL_SUCCESS);
+        CHECK(local[0] == 96 && local[1] == 1 && local[2] == 1 && size_ret == sizeof local, "local size for 3: %zu %zu %zu",
+              local[0], local[1], local[2]);
+        count = kwg / 32 + 1; /* more than a work-group holds: zeros */
+        EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count, &count,
+                                       sizeof local, local, NULL),
+               CL_SUCCESS);
+        CHECK(local[0] == 0 && local[1] == 0 && local[2] == 0, "local size for %zu: %zu %zu %zu", count, local[0],
+              local[1], local[2]);
+        /* Errors: the input missing or of a wrong size, an unknown name, a short output. */
+        EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, 0, NULL, sizeof sz, &sz,
+                                       NULL),
+               CL_INVALID_VALUE);
+        EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, 4 * sizeof(size_t),
+                                       shapes[0], sizeof sz, &sz, NULL),
+               CL_INVALID_VALUE);
+        EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, 0, NULL, sizeof local,
+                                       local, NULL),
+               CL_INVALID_VALUE);
+        EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, 1, &sz, NULL),
+               CL_INVALID_VALUE);
+        EXPECT(clGetKernelSubGroupInfo(kernel, dev, 0x12345, 0, NULL, sizeof sz, &sz, NULL), CL_INVALID_VALUE);
+        /* The extension's entry point is the same function. */
+        CHECK(clGetExtensionFunctionAddressForPlatform(plat, "clGetKernelSubGroupInfoKHR") != NULL,
+              "clGetKernelSubGroupInfoKHR");
+    }
     EXPECT(clGetKernelSubGroupInfo(NULL, dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof sz, &sz, NULL),
            CL_INVALID_KERNEL);
     EXPECT(clGetKernelSubGroupInfo(kernel, (cl_device_id)kernel, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof sz,
