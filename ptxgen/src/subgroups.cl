@@ -316,7 +316,8 @@ NON_UNIFORM(int, logical_xor, int)
 
 // Clustered (cl_khr_subgroup_clustered_reduce): the active lanes of the caller's cluster of
 // `c` lanes (a power of two up to 32). All lanes active: a butterfly inside the cluster;
-// otherwise the active lanes of the cluster one by one.
+// otherwise every active lane's value, one shfl.idx each, kept by the lanes of its cluster (every
+// active lane runs the same shuffles: shfl.sync wants all the lanes of its mask at each one).
 #define CLUSTERED(T, OP, RT)                                                             \
   OVL RT sub_group_clustered_reduce_##OP(T x, uint c) {                                  \
     uint m = __sg_activemask(), l = lane();                                              \
@@ -325,8 +326,7 @@ NON_UNIFORM(int, logical_xor, int)
       for (uint d = c >> 1; d > 0; d >>= 1) acc = OP_##OP(acc, sh_xor(m, acc, d));       \
       return acc;                                                                        \
     }                                                                                    \
-    uint cm = c >= 32u ? 0xffffffffu : ((1u << c) - 1u) << (l & ~(c - 1u));              \
-    uint r = m & cm;                                                                     \
+    uint r = m;                                                                          \
     RT acc = ID_##OP(RT);                                                                \
     while (r) {                                                                          \
       uint i = (uint)__builtin_ctz(r);                                                   \

@@ -205,7 +205,13 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         CL_DEVICE_MAX_PIPE_ARGS | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS | CL_DEVICE_PIPE_MAX_PACKET_SIZE => {
             out.value::<cl_uint>(0)
         }
-        CL_DEVICE_SVM_CAPABILITIES => out.value::<cl_device_svm_capabilities>(0),
+        // Coarse-grain buffer SVM (api/svm.rs): managed or mapped page-locked memory, one pointer
+        // for host and device under unified addressing. No fine-grain sharing, no SVM atomics.
+        CL_DEVICE_SVM_CAPABILITIES => out.value::<cl_device_svm_capabilities>(if d.svm {
+            CL_DEVICE_SVM_COARSE_GRAIN_BUFFER as cl_device_svm_capabilities
+        } else {
+            0
+        }),
         // Program-scope __global variables are not offered (only __constant ones, as in 1.2).
         CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
             out.value::<usize>(0)

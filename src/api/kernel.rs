@@ -97,28 +97,112 @@ pub unsafe extern "C" fn clSetKernelArg(
 }
 
 /// OpenCL 2.0 SVM: cudacl reports no SVM capabilities.
+/// Coarse-grain buffer SVM: a pointer into an allocation of clSVMAlloc (or NULL) as a `__global`
+/// or `__constant` pointer argument; the kernel gets the pointer itself.
 #[no_mangle]
 pub unsafe extern "C" fn clSetKernelArgSVMPointer(
     kernel: cl_kernel,
-    _arg_index: cl_uint,
-    _arg_value: *const c_void,
+    arg_index: cl_uint,
+    arg_value: *const c_void,
 ) -> cl_int {
     entry(|| {
-        Cl::<Kernel>::get(kernel)?;
-        Err(CL_INVALID_OPERATION)
+        let k = Cl::<Kernel>::get(kernel)?;
+        let ctx = &k.program.context;
+        if !ctx.devices.iter().any(|d| d.svm) {
+            return Err(CL_INVALID_OPERATION);
+        }
+        let p = arg_value as usize;
+        k.shape.info.args.get(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?;
+        if p != 0 && ctx.svm_at(p, 0).is_none() {
+            return Err(CL_INVALID_ARG_VALUE);
+        }
+        k.set_arg_pointer(arg_index, p as u64, None)
+    })
+}
+
+/// cl_ext_buffer_device_address: a device address inside a buffer made with
+/// CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT (or inside SVM memory, or 0) as a `__global` or
+/// `__constant` pointer argument, passed to the kernel as is; the buffer it lies in is kept
+/// coherent on the launching device as a buffer argument would be.
+#[no_mangle]
+pub unsafe extern "C" fn clSetKernelArgDevicePointerEXT(
+    kernel: cl_kernel,
+    arg_index: cl_uint,
+    arg_value: cl_mem_device_address_ext,
+) -> cl_int {
+    entry(|| {
+        let k = Cl::<Kernel>::get(kernel)?;
+        let ctx = &k.program.context;
+        k.shape.info.args.get(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?;
+        if arg_value == 0 {
+            return k.set_arg_pointer(arg_index, 0, None);
+        }
+        if let Some(m) = ctx.addressable_at(arg_value, 0) {
+            return k.set_arg_pointer(arg_index, arg_value, Some(&m));
+        }
+        if ctx.svm_at(arg_value as usize, 0).is_some() {
+            return k.set_arg_pointer(arg_index, arg_value, None);
+        }
+        Err(CL_INVALID_ARG_VALUE)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clSetKernelExecInfo(
     kernel: cl_kernel,
-    _param_name: cl_kernel_exec_info,
-    _param_value_size: usize,
-    _param_value: *const c_void,
+    param_name: cl_kernel_exec_info,
+    param_value_size: usize,
+    param_value: *const c_void,
 ) -> cl_int {
     entry(|| {
-        Cl::<Kernel>::get(kernel)?;
-        Err(CL_INVALID_OPERATION)
+        let k = Cl::<Kernel>::get(kernel)?;
+        let ctx = &k.program.context;
+        let svm = ctx.devices.iter().any(|d| d.svm);
+        match param_name {
+            // SVM memory needs nothing done before a launch (one pointer on both sides, made
+            // coherent at kernel boundaries by the driver): the list is only checked.
+            CL_KERNEL_EXEC_INFO_SVM_PTRS => {
+                if !svm {
+                    return Err(CL_INVALID_OPERATION);
+                }
+                let word = std::mem::size_of::<*const c_void>();
+                if param_value.is_null() || param_value_size == 0 || !param_value_size.is_multiple_of(word) {
+                    return Err(CL_INVALID_VALUE);
+                }
+                Ok(())
+            }
+            CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
+                if param_value.is_null() || param_value_size != std::mem::size_of::<cl_bool>() {
+                    return Err(CL_INVALID_VALUE);
+                }
+                // SAFETY: a cl_bool (size checked).
+                let on = unsafe { *(param_value as *const cl_bool) } != CL_FALSE;
+                // No device has fine-grain system SVM.
+                if on {
+                    Err(CL_INVALID_OPERATION)
+                } else {
+                    Ok(())
+                }
+            }
+            CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT => {
+                let word = std::mem::size_of::<cl_mem_device_address_ext>();
+                if param_value.is_null() || param_value_size == 0 || !param_value_size.is_multiple_of(word) {
+                    return Err(CL_INVALID_VALUE);
+                }
+                // SAFETY: param_value_size bytes of addresses (checked to be whole ones).
+                let addrs = unsafe {
+                    std::slice::from_raw_parts(
+                        param_value as *const cl_mem_device_address_ext,
+                        param_value_size / word,
+                    )
+                };
+                // The buffers behind them (addresses in SVM memory or elsewhere need nothing).
+                let mems: Vec<_> = addrs.iter().filter_map(|&a| ctx.addressable_at(a, 0)).collect();
+                k.set_indirect(&mems);
+                Ok(())
+            }
+            _ => Err(CL_INVALID_VALUE),
+        }
     })
 }
 
@@ -380,7 +464,8 @@ unsafe fn enqueue_ndrange(
         return Err(CL_INVALID_KERNEL_ARGS);
     }
     let mems = params.bind()?;
-    let launch = Launch { kernel: k.clone(), params, mems, dev: q.dev, geo };
+    let indirect = params.indirect.iter().filter_map(std::sync::Weak::upgrade).collect();
+    let launch = Launch { kernel: k.clone(), params, mems, indirect, dev: q.dev, geo };
     launch.check()?;
     let cmd = Command {
         queue: &q,

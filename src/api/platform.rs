@@ -96,6 +96,7 @@ fn extension_function(name: &str) -> *mut c_void {
         "clIcdGetPlatformIDsKHR" => clIcdGetPlatformIDsKHR as *mut c_void,
         // cl_khr_subgroups' name for the core query (same signature and values).
         "clGetKernelSubGroupInfoKHR" => super::kernel::clGetKernelSubGroupInfo as *mut c_void,
+        "clSetKernelArgDevicePointerEXT" => super::kernel::clSetKernelArgDevicePointerEXT as *mut c_void,
         _ => std::ptr::null_mut(),
     }
 }

@@ -45,6 +45,10 @@ pub struct MemArg {
     /// retain_mem_object_set_kernel_arg waits for the destructor callback of a buffer released
     /// while still set as an argument); an enqueue holds what it uses (`Params::bind`).
     pub mem: Option<Weak<Cl<Mem>>>,
+    /// A raw address set with clSetKernelArgSVMPointer or clSetKernelArgDevicePointerEXT: the
+    /// value launches pass (`mem` is then the buffer with fixed addresses that holds it, if
+    /// any, kept coherent on the launching device like a buffer argument).
+    pub raw: Option<u64>,
 }
 
 /// The local size chosen for a NULL local_work_size, remembered for the next launch with the
@@ -82,6 +86,10 @@ pub struct Params {
     pub local_sizes: Vec<u32>,
     /// Total dynamic shared bytes of the __local arguments (offsets aligned).
     pub dyn_shared: u32,
+    /// Buffers the kernel reaches through device pointers not passed as arguments
+    /// (CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT): made valid on the launching device, and written
+    /// there, like buffer arguments.
+    pub indirect: Vec<Weak<Cl<Mem>>>,
 }
 
 /// Launches of kernels with up to this many buffer arguments hold them without allocating.
@@ -222,7 +230,7 @@ impl KernelShape {
                 // Images: `constant` is a read_only image, which launches never write.
                 let constant = a.kind == ArgKind::ConstantPtr
                     || (a.kind == ArgKind::Image && a.access_qualifier == ptxgen::AccessQualifier::ReadOnly);
-                mems.push(MemArg { offset: a.offset, constant, mem: None });
+                mems.push(MemArg { offset: a.offset, constant, mem: None, raw: None });
             }
         }
         let params = Params {
@@ -232,6 +240,7 @@ impl KernelShape {
             mems,
             local_sizes: vec![0; n],
             dyn_shared: 0,
+            indirect: Vec::new(),
         };
         let goff = info.implicit.iter().find(|a| a.kind == ImplicitKind::GlobalOffset).map(|a| a.offset);
         let wdim = info.implicit.iter().find(|a| a.kind == ImplicitKind::WorkDim).map(|a| a.offset);
@@ -398,6 +407,7 @@ impl Kernel {
                 let slot = self.shape.mem_slot[i];
                 if let Some(e) = p.mems.get_mut(slot) {
                     e.mem = m;
+                    e.raw = None;
                 }
             }
             V::Local(n) => {
@@ -423,6 +433,33 @@ impl Kernel {
             p.unset -= 1;
         }
         Ok(())
+    }
+
+    /// clSetKernelArgSVMPointer / clSetKernelArgDevicePointerEXT: a raw address for a
+    /// `__global` or `__constant` pointer argument, with the buffer holding it (buffers with
+    /// fixed device addresses; None for SVM memory, which needs no migration).
+    pub fn set_arg_pointer(&self, index: u32, addr: u64, mem: Option<&Arc<Cl<Mem>>>) -> CLResult<()> {
+        let i = index as usize;
+        let a = self.shape.info.args.get(i).ok_or(CL_INVALID_ARG_INDEX)?;
+        if !matches!(a.kind, ArgKind::GlobalPtr | ArgKind::ConstantPtr) {
+            return Err(CL_INVALID_ARG_INDEX);
+        }
+        let mut guard = lock(&self.params);
+        let p = Arc::make_mut(&mut guard);
+        let e = p.mems.get_mut(self.shape.mem_slot[i]).ok_or(CL_INVALID_ARG_INDEX)?;
+        e.mem = mem.map(Arc::downgrade);
+        e.raw = Some(addr);
+        if !p.set[i] {
+            p.set[i] = true;
+            p.unset -= 1;
+        }
+        Ok(())
+    }
+
+    /// CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT: the buffers reached indirectly (replacing the list).
+    pub fn set_indirect(&self, mems: &[Arc<Cl<Mem>>]) {
+        let mut guard = lock(&self.params);
+        Arc::make_mut(&mut guard).indirect = mems.iter().map(Arc::downgrade).collect();
     }
 
     /// Static plus dynamic shared memory a launch on context device `dev` uses now.
@@ -680,6 +717,8 @@ pub struct Launch {
     pub params: Arc<Params>,
     /// `params.bind()`: the memory objects, per pointer argument.
     pub mems: BoundMems,
+    /// `params.indirect`, held (released ones dropped).
+    pub indirect: Vec<Arc<Cl<Mem>>>,
     pub dev: usize,
     pub geo: Geometry,
 }
@@ -736,10 +775,14 @@ impl Launch {
                 }
                 None => 0,
             };
+            let ptr = arg.raw.unwrap_or(ptr);
             let o = arg.offset as usize;
             if let Some(s) = params.get_mut(o..o + 8) {
                 s.copy_from_slice(&ptr.to_le_bytes());
             }
+        }
+        for m in &self.indirect {
+            note_after |= m.kernel_arg_ptr(q, false)?.1;
         }
         if let Some(o) = self.kernel.shape.goff {
             let o = o as usize;
@@ -795,6 +838,9 @@ impl Launch {
                 if let (false, Some(m)) = (arg.constant, m) {
                     m.note_device_write(q);
                 }
+            }
+            for m in &self.indirect {
+                m.note_device_write(q);
             }
         }
         Ok(())
