@@ -56,8 +56,8 @@ pub const OPENCL_C_VERSIONS: &[cl_version] =
 /// whose macros ptxgen defines. Absent: __opencl_c_generic_address_space, __opencl_c_pipes,
 /// __opencl_c_device_enqueue, __opencl_c_program_scope_global_variables,
 /// __opencl_c_read_write_images, __opencl_c_work_group_collective_functions
-/// (not implemented by ptxgen/libclc), __opencl_c_atomic_scope_all_devices (no SVM: nothing is
-/// shared with the host or another device).
+/// (not implemented by ptxgen/libclc), __opencl_c_atomic_scope_all_devices (SVM is coarse-grain
+/// only: nothing is shared with the host or another device while a kernel runs).
 pub use ptxgen::OPENCL_C_FEATURES;
 
 /// CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: the C11 atomics of OpenCL C 3.0 (ptxgen defines them
