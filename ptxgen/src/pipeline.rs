@@ -26,7 +26,7 @@ const CL_EXT: &str = "-cl-ext=+cl_khr_fp64,+cl_khr_int64_base_atomics,+cl_khr_in
 /// exists only from OpenCL C 2.0 on, and cudacl offers the extension to 1.x programs too). For
 /// -cl-std=CL3.0, options.rs adds __opencl_c_subgroups. In the cache key (PREDEFINED below is;
 /// these are part of pipeline.rs, which the code digest covers).
-const SUBGROUP_MACROS: [&str; 8] = [
+const SUBGROUP_MACROS: [&str; 9] = [
     "-Dcl_khr_subgroups=1",
     "-Dcl_khr_subgroup_extended_types=1",
     "-Dcl_khr_subgroup_non_uniform_vote=1",
@@ -35,6 +35,7 @@ const SUBGROUP_MACROS: [&str; 8] = [
     "-Dcl_khr_subgroup_shuffle=1",
     "-Dcl_khr_subgroup_shuffle_relative=1",
     "-Dcl_khr_subgroup_clustered_reduce=1",
+    "-Dcl_khr_subgroup_rotate=1",
 ];
 
 /// The device's OpenCL version (OpenCL C 6.10): clang defines __OPENCL_C_VERSION__, CL_VERSION_*
@@ -363,6 +364,8 @@ pub(crate) fn frontend<'c>(
         args.push(headers::USER_HEADERS.into());
     }
     args.extend(opts.cc1.iter().cloned());
+    args.push("-include".into());
+    args.push(format!("{}/{}", headers::RESOURCE_INCLUDE, headers::ROTATE.0));
     let ctz = source.contains("ctz");
     if ctz {
         args.push("-include".into());
@@ -373,7 +376,7 @@ pub(crate) fn frontend<'c>(
 
     let mut names: Vec<CString> = Vec::new();
     let mut datas: Vec<&[u8]> = Vec::new();
-    let extra: &[(&str, &str)] = if ctz { &[headers::CTZ] } else { &[] };
+    let extra: &[(&str, &str)] = if ctz { &[headers::ROTATE, headers::CTZ] } else { &[headers::ROTATE] };
     for (n, d) in headers::EMBEDDED.iter().chain(extra) {
         names.push(
             CString::new(format!("{}/{}", headers::RESOURCE_INCLUDE, n))

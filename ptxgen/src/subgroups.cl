@@ -1,6 +1,6 @@
 // The sub-group built-ins of cl_khr_subgroups (OpenCL C 3.0 `__opencl_c_subgroups`) and of
 // cl_khr_subgroup_extended_types, _non_uniform_vote, _ballot, _non_uniform_arithmetic,
-// _shuffle, _shuffle_relative and _clustered_reduce, for cudacl: compiled once per process by
+// _shuffle, _shuffle_relative, _clustered_reduce and _rotate, for cudacl: compiled once per process by
 // ptxgen's own clang and linked into the programs that call them (src/subgroups.rs,
 // bridge/subgroups.cpp), as images.cl is. libclc 19 has none of them.
 //
@@ -15,7 +15,7 @@
 //    the sub-group (uniform control flow): they synchronise the sub-group's work-items, the
 //    member mask of their shfl/vote.sync being the whole sub-group (the low
 //    get_sub_group_size() bits: a partial sub-group names only the lanes that exist);
-//  - the others (non_uniform_*, ballot, shuffles, clustered reductions) act on the work-items
+//  - the others (non_uniform_*, ballot, shuffles, rotations, clustered reductions) act on the work-items
 //    that are active where the call is (SPIR-V's OpGroupNonUniform* semantics): the member mask
 //    is %activemask, and a lane read that is not active gives an undefined value, as the
 //    extension specs say.
@@ -402,3 +402,18 @@ OVL uint4 get_sub_group_lt_mask(void) { return (uint4)((1u << lane()) - 1u, 0u, 
   OVL T sub_group_shuffle_up(T x, uint d) { return sh_up(__sg_activemask(), x, d); }         \
   OVL T sub_group_shuffle_down(T x, uint d) { return sh_down(__sg_activemask(), x, d); }
 ALL_SCALARS(SHUFFLES)
+
+// ---- Rotation (cl_khr_subgroup_rotate): the value of lane (id + delta) mod the maximum
+// sub-group size, or within the caller's cluster; need not be reached by the whole sub-group
+// (a source lane that is not active gives an undefined value, as the extension says).
+#define ROTATE(T)                                                                            \
+  OVL T sub_group_rotate(T x, int delta) {                                                   \
+    int mx = (int)get_max_sub_group_size();                                                  \
+    int r = ((int)lane() + delta % mx) % mx;                                                 \
+    return sh_idx(__sg_activemask(), x, (uint)(r < 0 ? r + mx : r));                         \
+  }                                                                                          \
+  OVL T sub_group_clustered_rotate(T x, int delta, uint c) {                                 \
+    uint l = lane();                                                                         \
+    return sh_idx(__sg_activemask(), x, (l & ~(c - 1u)) + ((l + (uint)delta) & (c - 1u)));    \
+  }
+ALL_SCALARS(ROTATE)

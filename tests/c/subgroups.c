@@ -5,7 +5,8 @@
  * work-group is the work-items of linear local id 32i .. 32i + 31 (the last one partial), the
  * linear id being x + y * X + z * X * Y. Uniform functions (reductions, scans, broadcasts, votes,
  * barrier), the non-uniform ones inside a branch only some work-items take (their reference is
- * over the work-items that took it), ballots, shuffles, clustered reductions and extended types.
+ * over the work-items that took it), ballots, shuffles, rotations, clustered reductions and
+ * extended types.
  * Prints PASS or FAIL last.
  *
  *   ./subgroups        the queries and the builds (what the fake CUDA driver can check)
@@ -23,7 +24,7 @@ static cl_command_queue q;
 static cl_device_id dev;
 static int run_kernels;
 
-#define NI 48 /* int results per work-item */
+#define NI 50 /* int results per work-item */
 #define NL 6  /* long results */
 #define NF 4  /* float results */
 #define ND 3  /* double results */
@@ -32,7 +33,7 @@ static int run_kernels;
 static const char *SRC =
     "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-    "#define NI 48\n#define NL 6\n#define NF 4\n#define ND 3\n"
+    "#define NI 50\n#define NL 6\n#define NF 4\n#define ND 3\n"
     "kernel void sg(global const int *in, global int *o, global long *lo, global float *fo, global double *dd,\n"
     "               local int *loc) {\n"
     "  uint L = get_local_size(0) * get_local_size(1) * get_local_size(2);\n"
@@ -80,6 +81,8 @@ static const char *SRC =
     "  loc[lid] = x * 3;\n"
     "  sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  r[47] = loc[(lid & ~31u) + (l + 1) % n];\n"
+    "  r[48] = sub_group_rotate(x, 3);\n"
+    "  r[49] = sub_group_clustered_rotate(x, -1, 8u);\n"
     "  global long *rl = lo + i * NL;\n"
     "  rl[0] = sub_group_reduce_add((long)x * 100003);\n"
     "  rl[1] = sub_group_scan_exclusive_add((long)x * 3);\n"
@@ -294,6 +297,10 @@ static void check_shape(cl_program p, const struct shape *s) {
                 want[45] = wrap((int64_t)x[0] * 2);
                 want[46] = shr_eq;
                 want[47] = wrap((int64_t)x[(l + 1) % n] * 3);
+                /* Rotations: undefined where the source work-item does not exist. */
+                uint32_t msz = (uint32_t)(L < 32 ? L : 32), rot = (l + 3) % msz, crot = (l & ~7u) + ((l + 7) & 7);
+                want[48] = rot < n ? x[rot] : r[48];
+                want[49] = crot < n ? x[crot] : r[49];
                 for (int q = 0; q < NI; q++) expect_i("int", item, q, r[q], want[q]);
                 emax = xl > emax ? xl : emax;
                 eumin = (uint32_t)xl < eumin ? (uint32_t)xl : eumin;
@@ -340,10 +347,12 @@ static void builds(void) {
         "#if !defined(cl_khr_subgroups) || !defined(cl_khr_subgroup_ballot) || !defined(cl_khr_subgroup_shuffle) \\\n"
         "    || !defined(cl_khr_subgroup_shuffle_relative) || !defined(cl_khr_subgroup_extended_types) \\\n"
         "    || !defined(cl_khr_subgroup_non_uniform_vote) || !defined(cl_khr_subgroup_non_uniform_arithmetic) \\\n"
-        "    || !defined(cl_khr_subgroup_clustered_reduce)\n#error extension macro\n#endif\n"
+        "    || !defined(cl_khr_subgroup_clustered_reduce) || !defined(cl_khr_subgroup_rotate)\n"
+        "#error extension macro\n#endif\n"
         "#if __OPENCL_C_VERSION__ >= 300 && !defined(__opencl_c_subgroups)\n#error __opencl_c_subgroups\n#endif\n"
         "kernel void k(global int *o) {\n"
         "  o[get_sub_group_local_id()] = sub_group_reduce_max(o[0]) + (int)get_sub_group_size();\n"
+        "  o[1] = sub_group_rotate(o[2], 1) + sub_group_clustered_rotate(o[3], 2, 4u);\n"
         "#if __OPENCL_C_VERSION__ >= 200\n  sub_group_barrier(CLK_GLOBAL_MEM_FENCE, memory_scope_sub_group);\n#endif\n"
         "}\n";
     const char *opts[] = {NULL, "-cl-std=CL1.2", "-cl-std=CL3.0", "-cl-std=CL3.0 -cl-opt-disable"};
