@@ -368,30 +368,24 @@ OVL int sub_group_ballot_bit_extract(uint4 v, uint i) {
   uint w = i < 32u ? v.x : i < 64u ? v.y : i < 96u ? v.z : v.w;
   return (int)((w >> (i & 31u)) & 1u);
 }
-// The bits of the sub-group's work-items only.
-OVL uint sub_group_ballot_bit_count(uint4 v) { return (uint)__builtin_popcount(v.x & sg_mask()); }
-OVL uint sub_group_ballot_inclusive_scan(uint4 v) {
-  uint l = lane();
-  uint le = l >= 31u ? 0xffffffffu : (2u << l) - 1u;
-  return (uint)__builtin_popcount(v.x & le & sg_mask());
+// The ballot counts and searches and the masks consider the first get_max_sub_group_size()
+// bits (the extension's wording; the CTS counts them so too, in a partial sub-group as well).
+INL static uint max_mask(void) {
+  uint n = get_max_sub_group_size();
+  return n >= 32u ? 0xffffffffu : (1u << n) - 1u;
 }
+INL static uint le_mask(uint l) { return l >= 31u ? 0xffffffffu : (2u << l) - 1u; }
+OVL uint sub_group_ballot_bit_count(uint4 v) { return (uint)__builtin_popcount(v.x & max_mask()); }
+OVL uint sub_group_ballot_inclusive_scan(uint4 v) { return (uint)__builtin_popcount(v.x & le_mask(lane())); }
 OVL uint sub_group_ballot_exclusive_scan(uint4 v) {
-  return (uint)__builtin_popcount(v.x & ((1u << lane()) - 1u) & sg_mask());
+  return (uint)__builtin_popcount(v.x & ((1u << lane()) - 1u));
 }
-OVL uint sub_group_ballot_find_lsb(uint4 v) { return (uint)__builtin_ctz(v.x & sg_mask()); }
-OVL uint sub_group_ballot_find_msb(uint4 v) { return 31u - (uint)__builtin_clz(v.x & sg_mask()); }
+OVL uint sub_group_ballot_find_lsb(uint4 v) { return (uint)__builtin_ctz(v.x & max_mask()); }
+OVL uint sub_group_ballot_find_msb(uint4 v) { return 31u - (uint)__builtin_clz(v.x & max_mask()); }
 OVL uint4 get_sub_group_eq_mask(void) { return (uint4)(1u << lane(), 0u, 0u, 0u); }
-OVL uint4 get_sub_group_ge_mask(void) { return (uint4)(sg_mask() & ~((1u << lane()) - 1u), 0u, 0u, 0u); }
-OVL uint4 get_sub_group_gt_mask(void) {
-  uint l = lane();
-  uint le = l >= 31u ? 0xffffffffu : (2u << l) - 1u;
-  return (uint4)(sg_mask() & ~le, 0u, 0u, 0u);
-}
-OVL uint4 get_sub_group_le_mask(void) {
-  uint l = lane();
-  uint le = l >= 31u ? 0xffffffffu : (2u << l) - 1u;
-  return (uint4)(le & sg_mask(), 0u, 0u, 0u);
-}
+OVL uint4 get_sub_group_ge_mask(void) { return (uint4)(max_mask() & ~((1u << lane()) - 1u), 0u, 0u, 0u); }
+OVL uint4 get_sub_group_gt_mask(void) { return (uint4)(max_mask() & ~le_mask(lane()), 0u, 0u, 0u); }
+OVL uint4 get_sub_group_le_mask(void) { return (uint4)(le_mask(lane()), 0u, 0u, 0u); }
 OVL uint4 get_sub_group_lt_mask(void) { return (uint4)((1u << lane()) - 1u, 0u, 0u, 0u); }
 
 // ---- Shuffles (cl_khr_subgroup_shuffle, cl_khr_subgroup_shuffle_relative) -------------------

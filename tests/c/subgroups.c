@@ -24,7 +24,7 @@ static cl_command_queue q;
 static cl_device_id dev;
 static int run_kernels;
 
-#define NI 50 /* int results per work-item */
+#define NI 52 /* int results per work-item */
 #define NL 6  /* long results */
 #define NF 4  /* float results */
 #define ND 3  /* double results */
@@ -33,7 +33,7 @@ static int run_kernels;
 static const char *SRC =
     "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-    "#define NI 50\n#define NL 6\n#define NF 4\n#define ND 3\n"
+    "#define NI 52\n#define NL 6\n#define NF 4\n#define ND 3\n"
     "kernel void sg(global const int *in, global int *o, global long *lo, global float *fo, global double *dd,\n"
     "               local int *loc) {\n"
     "  uint L = get_local_size(0) * get_local_size(1) * get_local_size(2);\n"
@@ -83,6 +83,8 @@ static const char *SRC =
     "  r[47] = loc[(lid & ~31u) + (l + 1) % n];\n"
     "  r[48] = sub_group_rotate(x, 3);\n"
     "  r[49] = sub_group_clustered_rotate(x, -1, 8u);\n"
+    "  r[50] = sub_group_ballot_bit_count((uint4)((uint)x, 0u, 0u, 0u));\n"
+    "  r[51] = sub_group_ballot_find_msb((uint4)((uint)x | 1u, 0u, 0u, 0u));\n"
     "  global long *rl = lo + i * NL;\n"
     "  rl[0] = sub_group_reduce_add((long)x * 100003);\n"
     "  rl[1] = sub_group_scan_exclusive_add((long)x * 3);\n"
@@ -188,7 +190,6 @@ static void check_shape(cl_program p, const struct shape *s) {
             size_t first = g * L + sgi * 32;
             uint32_t n = (uint32_t)(L - sgi * 32 < 32 ? L - sgi * 32 : 32);
             const int32_t *x = in + first;
-            uint32_t full = n == 32 ? 0xffffffffu : (1u << n) - 1;
             /* Sub-group-wide values. */
             int64_t sum = 0, lsum = 0;
             int32_t mn = INT32_MAX, mx = INT32_MIN, xr_odd = 0;
@@ -264,13 +265,15 @@ static void check_shape(cl_program p, const struct shape *s) {
                 want[21] = l + 3 < n ? x[l + 3] : r[21];
                 want[22] = (int32_t)ballot;
                 want[23] = 0;
-                want[24] = __builtin_popcount(ballot);
+                /* Counts, searches and masks: the first get_max_sub_group_size() bits. */
+                uint32_t maxm = L >= 32 ? 0xffffffffu : (1u << L) - 1;
+                want[24] = __builtin_popcount(ballot & maxm);
                 want[25] = __builtin_popcount(ballot & (l == 31 ? 0xffffffffu : (2u << l) - 1));
                 want[26] = __builtin_popcount(ballot & ((1u << l) - 1));
                 want[27] = ballot ? __builtin_ctz(ballot) : -1;
                 want[28] = ballot ? 31 - __builtin_clz(ballot) : -1;
                 want[29] = (int32_t)((1u << l) - 1);
-                want[30] = (int32_t)(full & ~((1u << l) - 1));
+                want[30] = (int32_t)(maxm & ~((1u << l) - 1));
                 want[31] = (int32_t)(1u << l);
                 want[32] = (ballot >> l) & 1;
                 want[33] = (ballot >> ((l + 1) % n)) & 1;
@@ -301,6 +304,8 @@ static void check_shape(cl_program p, const struct shape *s) {
                 uint32_t msz = (uint32_t)(L < 32 ? L : 32), rot = (l + 3) % msz, crot = (l & ~7u) + ((l + 7) & 7);
                 want[48] = rot < n ? x[rot] : r[48];
                 want[49] = crot < n ? x[crot] : r[49];
+                want[50] = __builtin_popcount((uint32_t)xl & maxm);
+                want[51] = 31 - __builtin_clz(((uint32_t)xl | 1u) & maxm);
                 for (int q = 0; q < NI; q++) expect_i("int", item, q, r[q], want[q]);
                 emax = xl > emax ? xl : emax;
                 eumin = (uint32_t)xl < eumin ? (uint32_t)xl : eumin;
