@@ -21,7 +21,7 @@ use crate::cl::*;
 use crate::core::context::{Context, SvmAlloc};
 use crate::core::memory::{fill_on, reduce_pattern};
 use crate::core::queue::Queue;
-use crate::cuda::memory::{copy_unified, preserving_current_context, SharedAlloc};
+use crate::cuda::memory::{copy_unified, prefetch_managed, preserving_current_context, SharedAlloc};
 use std::ffi::c_void;
 
 /// The largest alignment clSVMAlloc gives (more: NULL, as the spec allows).
@@ -307,17 +307,33 @@ pub unsafe extern "C" fn clEnqueueSVMMigrateMem(
         }
         // SAFETY: num_svm_pointers pointers (the spec's contract).
         let ptrs = unsafe { std::slice::from_raw_parts(svm_pointers, num_svm_pointers as usize) };
+        let ctx = &t.q.context;
+        let mut managed = Vec::new();
         for (i, &p) in ptrs.iter().enumerate() {
             // SAFETY: `sizes` is NULL or has num_svm_pointers entries (the spec's contract).
             let len = if sizes.is_null() { 0 } else { unsafe { *sizes.add(i) } };
-            if p.is_null() || t.q.context.svm_at(p as usize, len).is_none() {
+            let p = p as usize;
+            let Some((base, size)) = ctx.svm_at(p, len).filter(|_| p != 0) else {
                 return Err(CL_INVALID_VALUE);
+            };
+            // A size of 0: from the pointer to the end of its allocation.
+            if ctx.svm_managed_at(p, len).is_some() {
+                managed.push((p, if len == 0 { base + size - p } else { len }));
             }
         }
-        // Managed memory moves where it is used, page by page; mapped memory never moves: the
-        // migration is a no-op command in the queue's order.
+        // Managed memory is prefetched to the queue's device (or the host); mapped page-locked
+        // memory never moves: for it the command only keeps the queue's order.
+        let to_host = flags & CL_MIGRATE_MEM_OBJECT_HOST as cl_mem_migration_flags != 0;
+        let work = move |q: &Queue| -> CLResult<()> {
+            let dst = if to_host { -1 } else { q.device.cu };
+            for &(p, n) in &managed {
+                // A hint: pages would move on first use anyway.
+                let _ = prefetch_managed(&q.stream, p as u64, n, dst);
+            }
+            Ok(())
+        };
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
-        unsafe { run(t, CL_COMMAND_SVM_MIGRATE_MEM, false, event, |_: &Queue| Ok(())) }
+        unsafe { run(t, CL_COMMAND_SVM_MIGRATE_MEM, false, event, work) }
     })
 }
 

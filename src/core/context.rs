@@ -117,6 +117,15 @@ impl Context {
             .map(|a| (a.ptr, a.size))
     }
 
+    /// The managed SVM allocation holding [ptr, ptr + len): (its base, its size).
+    pub fn svm_managed_at(&self, ptr: usize, len: usize) -> Option<(usize, usize)> {
+        lock(&self.svm)
+            .iter()
+            .find(|a| ptr >= a.ptr && ptr.checked_add(len).is_some_and(|e| e <= a.ptr + a.size))
+            .filter(|a| matches!(a.mem, crate::cuda::memory::SharedAlloc::Managed { .. }))
+            .map(|a| (a.ptr, a.size))
+    }
+
     /// Reports an asynchronous error through the pfn_notify the application gave.
     pub fn notify(&self, message: &str) {
         call_notify(self.notify, message);

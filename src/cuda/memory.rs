@@ -156,6 +156,13 @@ impl Drop for SharedAlloc {
     }
 }
 
+/// Moves managed memory [ptr, ptr + n) to `device` (-1, CU_DEVICE_CPU: the host) in `stream`'s
+/// order: a hint, the pages would move on first use anyway.
+pub fn prefetch_managed(stream: &Stream, ptr: DevicePtr, n: usize, device: sys::CUdevice) -> CudaResult<()> {
+    // SAFETY: managed memory of ours (a bad range is a driver error, not host memory).
+    check(unsafe { sys::cuMemPrefetchAsync(ptr, n, device, stream.0) })
+}
+
 /// A copy between any two addresses unified addressing knows (device, managed, pinned or
 /// pageable host memory), on `stream`.
 ///

@@ -52,6 +52,7 @@ pub const REQUIRED: &[&str] = &[
     "cuMemHostGetDevicePointer_v2",
     "cuMemHostRegister_v2",
     "cuMemHostUnregister",
+    "cuMemPrefetchAsync",
     "cuMemcpy3DAsync_v2",
     "cuMemcpy3DPeerAsync",
     "cuMemcpyAsync",

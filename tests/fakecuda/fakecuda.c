@@ -724,6 +724,14 @@ CUresult cuMemAllocManaged(CUdeviceptr *d, size_t n, unsigned flags) {
     return cuMemAlloc_v2(d, n);
 }
 
+/* Prefetching managed memory: nothing moves here (one memory), the stream is checked. */
+CUresult cuMemPrefetchAsync(CUdeviceptr d, size_t n, int device, void *s) {
+    (void)n;
+    if (!d) return CUDA_ERROR_INVALID_VALUE;
+    if (device != -1 && !valid_device(device)) return CUDA_ERROR_INVALID_DEVICE;
+    return check_stream(s);
+}
+
 CUresult cuMemFree_v2(CUdeviceptr d) {
     void *p = (void *)(uintptr_t)d;
     stream_wait_all();
