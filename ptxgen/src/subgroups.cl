@@ -41,6 +41,8 @@ bool __sg_vote_all(uint mask, bool p) __asm("llvm.nvvm.vote.all.sync");
 bool __sg_vote_any(uint mask, bool p) __asm("llvm.nvvm.vote.any.sync");
 uint __sg_activemask(void) __asm("llvm.nvvm.activemask");
 void __sg_bar_warp_sync(uint mask) __asm("llvm.nvvm.bar.warp.sync");
+void __sg_membar_cta(void) __asm("llvm.nvvm.membar.cta");
+void __sg_membar_gl(void) __asm("llvm.nvvm.membar.gl");
 uint __sg_laneid(void) __asm("llvm.nvvm.read.ptx.sreg.laneid");
 uint __sg_tid_x(void) __asm("llvm.nvvm.read.ptx.sreg.tid.x");
 uint __sg_tid_y(void) __asm("llvm.nvvm.read.ptx.sreg.tid.y");
@@ -79,9 +81,18 @@ OVL uint get_sub_group_id(void) { return linear_local_id() >> 5; }
 OVL uint get_sub_group_local_id(void) { return lane(); }
 
 // bar.warp.sync also orders the memory accesses of the lanes it synchronises (PTX ISA,
-// "bar.warp.sync"), so it is the barrier and the fence of either address space.
+// "bar.warp.sync"), so it is the barrier and the fence of either address space at sub-group
+// scope (the one-argument form's); a wider scope adds membar.cta (work-group) or membar.gl
+// (device, all devices) before it, so that what the lanes wrote before the barrier is ordered
+// for the rest of that scope too.
 OVL void sub_group_barrier(cl_mem_fence_flags flags) { __sg_bar_warp_sync(sg_mask()); }
-OVL void sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope) { __sg_bar_warp_sync(sg_mask()); }
+OVL void sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope) {
+  if (scope == memory_scope_work_group)
+    __sg_membar_cta();
+  else if (scope != memory_scope_sub_group && scope != memory_scope_work_item)
+    __sg_membar_gl();
+  __sg_bar_warp_sync(sg_mask());
+}
 
 OVL int sub_group_all(int p) { return __sg_vote_all(sg_mask(), p != 0) ? 1 : 0; }
 OVL int sub_group_any(int p) { return __sg_vote_any(sg_mask(), p != 0) ? 1 : 0; }
