@@ -231,6 +231,8 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         // its work-group sets is not starved (the CUDA execution model; no lock-step between
         // warps).
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => out.bool(true),
+        // cl_intel_required_subgroup_size: the sub-group sizes a kernel may require.
+        CL_DEVICE_SUB_GROUP_SIZES_INTEL => out.slice(&[sub_groups::SIZE as usize]),
         CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => out.value::<usize>(d.warp_size as usize),
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => out.str(features::LATEST_CONFORMANCE_VERSION_PASSED),
         CL_DEVICE_HALF_FP_CONFIG => out.value(fp_config_half()),

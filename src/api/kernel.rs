@@ -280,6 +280,12 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
                 let f = f.ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
                 out.value::<cl_ulong>(f.private_bytes as cl_ulong)
             }
+            // cl_intel_required_subgroup_size: what spills go to is the function's local memory,
+            // which CUDA reports together with its private arrays.
+            CL_KERNEL_SPILL_MEM_SIZE_INTEL => {
+                let f = f.ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+                out.value::<cl_ulong>(f.private_bytes as cl_ulong)
+            }
             _ => Err(CL_INVALID_VALUE),
         }
     })
@@ -407,6 +413,11 @@ pub unsafe extern "C" fn clGetKernelSubGroupInfo(
             }
             // Only kernels from IL with a required number of sub-groups have one.
             CL_KERNEL_COMPILE_NUM_SUB_GROUPS => out.value::<usize>(0),
+            // cl_intel_required_subgroup_size: intel_reqd_sub_group_size(N) (N is 32: ptxgen
+            // refuses other sizes), else 0.
+            CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL => {
+                out.value::<usize>(sub_groups::required_size(&k.shape.info.attributes) as usize)
+            }
             _ => Err(CL_INVALID_VALUE),
         }
     })

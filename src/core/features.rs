@@ -40,6 +40,8 @@ pub const DEVICE_EXTENSIONS: &[(&str, cl_version)] = &[
     ("cl_khr_subgroup_shuffle_relative", make_version(1, 0, 0)),
     ("cl_khr_subgroup_clustered_reduce", make_version(1, 0, 0)),
     ("cl_khr_subgroup_rotate", make_version(1, 0, 0)),
+    // intel_reqd_sub_group_size(32) kernels (the only size: a warp).
+    ("cl_intel_required_subgroup_size", make_version(1, 0, 0)),
     // Raw device addresses of buffers (CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT), at the version of
     // the registry's specification (the Khronos CTS's test checks for 1.0.2).
     ("cl_ext_buffer_device_address", make_version(1, 0, 2)),

@@ -495,6 +495,16 @@ pub mod sub_groups {
         items.min(SIZE)
     }
 
+    /// The N of a kernel's `intel_reqd_sub_group_size(N)`, read from its CL_KERNEL_ATTRIBUTES
+    /// string (ptxgen writes the attribute there), or 0 without one.
+    pub fn required_size(attributes: &str) -> u64 {
+        const KEY: &str = "intel_reqd_sub_group_size(";
+        attributes
+            .split_whitespace()
+            .find_map(|a| a.strip_prefix(KEY)?.strip_suffix(')')?.parse().ok())
+            .unwrap_or(0)
+    }
+
     /// CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: a local size giving `wanted` sub-groups (`wanted`
     /// full warps in x), or zeros when no work-group of the kernel can have that many: more
     /// work-items than the kernel or dimension x takes, none wanted, or a required work-group
@@ -865,5 +875,8 @@ mod sub_group_tests {
         assert_eq!(local_size_for_count(u64::MAX, 1024, 1024, None), [0; 3]);
         assert_eq!(local_size_for_count(2, 1024, 1024, Some([6, 7, 1])), [6, 7, 1]);
         assert_eq!(local_size_for_count(1, 1024, 1024, Some([6, 7, 1])), [0; 3]);
+        assert_eq!(required_size("reqd_work_group_size(64,1,1) intel_reqd_sub_group_size(32)"), 32);
+        assert_eq!(required_size("vec_type_hint(float4)"), 0);
+        assert_eq!(required_size(""), 0);
     }
 }

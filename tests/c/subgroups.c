@@ -12,9 +12,12 @@
  *   ./subgroups        the queries and the builds (what the fake CUDA driver can check)
  *   ./subgroups gpu    also runs the kernels and checks every result (needs a real device)
  *
+ * Also cl_intel_required_subgroup_size: its queries, and builds with the one size there is.
+ *
  * Runs unchanged on another platform named by CL_PLATFORM_NAME: the kernel needs every
  * extension it uses, and a platform whose sub-groups are not 32 wide fails the checks. */
 #include "common.h"
+#include <CL/cl_ext.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -374,6 +377,45 @@ static void builds(void) {
     }
 }
 
+/* cl_intel_required_subgroup_size: 32 is the one size; a kernel requiring it builds and says
+ * so, one requiring another size does not build. */
+static void required_size(void) {
+    size_t sizes[4] = {0}, sz = 0;
+    EXPECT(clGetDeviceInfo(dev, CL_DEVICE_SUB_GROUP_SIZES_INTEL, sizeof sizes, sizes, &sz), CL_SUCCESS);
+    CHECK(sz == sizeof(size_t) && sizes[0] == 32, "CL_DEVICE_SUB_GROUP_SIZES_INTEL: %zu bytes, %zu", sz, sizes[0]);
+    const char *src = "kernel __attribute__((intel_reqd_sub_group_size(32))) void k(global int *o) {\n"
+                      "  o[get_global_id(0)] = get_max_sub_group_size();\n}\n"
+                      "kernel void plain(global int *o) { o[0] = 0; }\n";
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    EXPECT(clBuildProgram(p, 1, &dev, NULL, NULL, NULL), CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "k", &err), plain = clCreateKernel(p, "plain", &err);
+    char attrs[256] = {0};
+    EXPECT(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, sizeof attrs, attrs, NULL), CL_SUCCESS);
+    CHECK(strstr(attrs, "intel_reqd_sub_group_size(32)") != NULL, "CL_KERNEL_ATTRIBUTES \"%s\"", attrs);
+    size_t req = 0;
+    EXPECT(clGetKernelSubGroupInfo(k, dev, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, NULL, sizeof req, &req, NULL),
+           CL_SUCCESS);
+    CHECK(req == 32, "CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL %zu", req);
+    req = 99;
+    EXPECT(clGetKernelSubGroupInfo(plain, dev, CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, NULL, sizeof req, &req,
+                                   NULL),
+           CL_SUCCESS);
+    CHECK(req == 0, "no required size: %zu", req);
+    cl_ulong spill = 99;
+    EXPECT(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_SPILL_MEM_SIZE_INTEL, sizeof spill, &spill, NULL), CL_SUCCESS);
+    clReleaseKernel(k);
+    clReleaseKernel(plain);
+    clReleaseProgram(p);
+    const char *bad = "kernel __attribute__((intel_reqd_sub_group_size(16))) void k(global int *o) { o[0] = 0; }\n";
+    p = clCreateProgramWithSource(ctx, 1, &bad, NULL, &err);
+    EXPECT(clBuildProgram(p, 1, &dev, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    char log[1024] = {0};
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+    CHECK(strstr(log, "intel_reqd_sub_group_size(16)") != NULL, "build log: %s", log);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv) {
     run_kernels = argc > 1 && !strcmp(argv[1], "gpu");
     cl_platform_id plat = find_platform();
@@ -392,6 +434,8 @@ int main(int argc, char **argv) {
         return 1;
     }
     builds();
+    if (strstr(ext, "cl_intel_required_subgroup_size")) required_size();
+    else CHECK(0, "cl_intel_required_subgroup_size");
     const char *src = SRC;
     cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
     err = clBuildProgram(p, 1, &dev, "-cl-std=CL3.0", NULL, NULL);
