@@ -34,6 +34,9 @@ const CODE: &[&[u8]] = &[
     include_bytes!("images.rs"),
     include_bytes!("images.cl"),
     include_bytes!("../bridge/images.cpp"),
+    include_bytes!("subgroups.rs"),
+    include_bytes!("subgroups.cl"),
+    include_bytes!("../bridge/subgroups.cpp"),
 ];
 
 /// 128-bit key from the parts (two SipHash runs with different prefixes).

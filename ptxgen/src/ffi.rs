@@ -26,6 +26,9 @@ extern "C" {
     pub fn pg_images_used(m: LLVMModuleRef) -> c_int;
     pub fn pg_define_half(m: LLVMModuleRef, sm: c_int) -> c_int;
     pub fn pg_link_images(m: LLVMModuleRef, bc: *const c_char, len: usize, log: *mut *mut c_char) -> c_int;
+    pub fn pg_subgroups_used(m: LLVMModuleRef) -> c_int;
+    pub fn pg_link_subgroups(m: LLVMModuleRef, bc: *const c_char, len: usize, log: *mut *mut c_char)
+        -> c_int;
     pub fn pg_link_libclc(m: LLVMModuleRef, path: *const c_char, log: *mut *mut c_char) -> c_int;
     pub fn pg_shared_acquire(path: *const c_char, log: *mut *mut c_char) -> LLVMContextRef;
     pub fn pg_shared_reset();

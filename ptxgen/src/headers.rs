@@ -24,3 +24,25 @@ __CUDACL_CTZ_ALL(long, ulong)
 #undef __CUDACL_CTZ
 "#,
 );
+
+/// cl_khr_subgroup_rotate's built-ins, which clang 19 does not declare (neither its builtin
+/// table nor opencl-c-base.h has them): declared for every program (`-include`; defined by
+/// subgroups.cl). Half and double overloads where their extensions are on, the pragma put back
+/// after, so a program still enables cl_khr_fp16 itself.
+pub const ROTATE: (&str, &str) = (
+    "cudacl-subgroup-rotate.h",
+    r#"#define __CUDACL_ROT(T) T __attribute__((overloadable)) sub_group_rotate(T, int); \
+  T __attribute__((overloadable)) sub_group_clustered_rotate(T, int, uint);
+__CUDACL_ROT(char) __CUDACL_ROT(uchar) __CUDACL_ROT(short) __CUDACL_ROT(ushort) __CUDACL_ROT(int)
+__CUDACL_ROT(uint) __CUDACL_ROT(long) __CUDACL_ROT(ulong) __CUDACL_ROT(float)
+#ifdef cl_khr_fp64
+__CUDACL_ROT(double)
+#endif
+#ifdef cl_khr_fp16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__CUDACL_ROT(half)
+#pragma OPENCL EXTENSION cl_khr_fp16 : disable
+#endif
+#undef __CUDACL_ROT
+"#,
+);

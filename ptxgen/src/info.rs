@@ -87,6 +87,7 @@ fn kind_name(ctx: LLVMContextRef, kind: u32) -> String {
         "reqd_work_group_size",
         "work_group_size_hint",
         "vec_type_hint",
+        "intel_reqd_sub_group_size",
     ];
     for n in NAMES {
         // SAFETY: LLVMGetMDKindIDInContext only reads the name.
@@ -310,6 +311,16 @@ pub fn kernels(module: &Module) -> Result<Vec<KernelInfo>, String> {
         }
         if let Some(v) = &vth {
             attrs.push(format!("vec_type_hint({v})"));
+        }
+        // cl_intel_required_subgroup_size: sub-groups are warps, so 32 is the one size there is.
+        if let Some(&n) = ints(&md, "intel_reqd_sub_group_size").first() {
+            if n != 32 {
+                return Err(format!(
+                    "error: kernel '{name}': intel_reqd_sub_group_size({n}) is not supported: the only \
+                     sub-group size is 32 (CL_DEVICE_SUB_GROUP_SIZES_INTEL)\n"
+                ));
+            }
+            attrs.push(format!("intel_reqd_sub_group_size({n})"));
         }
         out.push(KernelInfo {
             name,

@@ -18,6 +18,7 @@ mod libclc;
 pub mod options;
 mod pipeline;
 mod split;
+mod subgroups;
 pub mod target;
 
 pub use pipeline::{build_timed, prewarm, set_shared_context, Stage};
@@ -26,9 +27,10 @@ pub use split::set_build_threads;
 /// The optional OpenCL C 3.0 features whose macros a `-cl-std=CL3.0` build defines (and the
 /// runtime reports in CL_DEVICE_OPENCL_C_FEATURES): images (images.cl), 3D image writes, fp64,
 /// int64, the C11 atomics with acquire/release and sequentially consistent orders up to device
-/// scope (bridge/atomics.cpp), and half precision (cl_khr_fp16, bridge/half.cpp). Not offered:
-/// the generic address space, pipes, device-side enqueue, program-scope global variables,
-/// read-write images, subgroups, work-group collectives, all-devices atomic scope.
+/// scope (bridge/atomics.cpp), half precision (cl_khr_fp16, bridge/half.cpp) and sub-groups
+/// (warps, subgroups.cl). Not offered: the generic address space, pipes, device-side enqueue,
+/// program-scope global variables, read-write images, work-group collectives, all-devices
+/// atomic scope.
 pub const OPENCL_C_FEATURES: &[&str] = &[
     "__opencl_c_images",
     "__opencl_c_3d_image_writes",
@@ -38,6 +40,7 @@ pub const OPENCL_C_FEATURES: &[&str] = &[
     "__opencl_c_atomic_order_seq_cst",
     "__opencl_c_atomic_scope_device",
     "__opencl_c_fp16",
+    "__opencl_c_subgroups",
 ];
 
 /// ptxgen's version as recorded in binaries and cache keys (the suffix is the revision of the

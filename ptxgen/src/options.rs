@@ -154,6 +154,8 @@ pub fn parse_build(s: &str) -> Result<Options, String> {
         // scope available) and __opencl_c_fp16 (the 3.0 feature of cl_khr_fp16).
         o.cc1.push("-D__opencl_c_atomic_scope_device=1".into());
         o.cc1.push("-D__opencl_c_fp16=1".into());
+        // Sub-groups (subgroups.cl); clang's -cl-ext=+__opencl_c_subgroups would do the same.
+        o.cc1.push("-D__opencl_c_subgroups=1".into());
     }
     o.cc1.push(std);
     Ok(o)
@@ -193,7 +195,12 @@ mod tests {
         let cl3 = parse_build("-cl-std=CL3.0 -cl-uniform-work-group-size").unwrap();
         assert_eq!(
             cl3.cc1,
-            vec!["-D__opencl_c_atomic_scope_device=1", "-D__opencl_c_fp16=1", "-cl-std=CL3.0"]
+            vec![
+                "-D__opencl_c_atomic_scope_device=1",
+                "-D__opencl_c_fp16=1",
+                "-D__opencl_c_subgroups=1",
+                "-cl-std=CL3.0"
+            ]
         );
         assert_eq!(parse_build("").unwrap().cc1, vec!["-cl-std=CL1.2"]);
         assert!(parse_build("-D").is_err());

@@ -21,6 +21,23 @@ const CL_EXT: &str = "-cl-ext=+cl_khr_fp64,+cl_khr_int64_base_atomics,+cl_khr_in
 +cl_khr_3d_image_writes,+__opencl_c_images,+__opencl_c_3d_image_writes,+__opencl_c_atomic_order_acq_rel,\
 +__opencl_c_atomic_order_seq_cst,+cl_khr_fp16";
 
+/// The sub-group extensions (subgroups.cl): clang declares their built-ins when these macros
+/// are defined (opencl-c-base.h defines them for SPIR only; clang's own cl_khr_subgroups macro
+/// exists only from OpenCL C 2.0 on, and cudacl offers the extension to 1.x programs too). For
+/// -cl-std=CL3.0, options.rs adds __opencl_c_subgroups. In the cache key (PREDEFINED below is;
+/// these are part of pipeline.rs, which the code digest covers).
+const SUBGROUP_MACROS: [&str; 9] = [
+    "-Dcl_khr_subgroups=1",
+    "-Dcl_khr_subgroup_extended_types=1",
+    "-Dcl_khr_subgroup_non_uniform_vote=1",
+    "-Dcl_khr_subgroup_ballot=1",
+    "-Dcl_khr_subgroup_non_uniform_arithmetic=1",
+    "-Dcl_khr_subgroup_shuffle=1",
+    "-Dcl_khr_subgroup_shuffle_relative=1",
+    "-Dcl_khr_subgroup_clustered_reduce=1",
+    "-Dcl_khr_subgroup_rotate=1",
+];
+
 /// The device's OpenCL version (OpenCL C 6.10): clang defines __OPENCL_C_VERSION__, CL_VERSION_*
 /// and __ENDIAN_LITTLE__ itself but leaves __OPENCL_VERSION__ (the device's version, 3.0, whatever
 /// -cl-std says) and __IMAGE_SUPPORT__ (cudacl's devices support images) to the implementation.
@@ -338,6 +355,7 @@ pub(crate) fn frontend<'c>(
     .iter()
     .map(|s| s.to_string())
     .collect();
+    args.extend(SUBGROUP_MACROS.iter().map(|s| s.to_string()));
     // The front end always runs as at -O2 (LLVM passes are off here; -cl-opt-disable picks the
     // O0 pipeline later): at -O0 clang would not emit C99 `inline` definitions at all.
     args.push("-O2".into());
@@ -346,6 +364,8 @@ pub(crate) fn frontend<'c>(
         args.push(headers::USER_HEADERS.into());
     }
     args.extend(opts.cc1.iter().cloned());
+    args.push("-include".into());
+    args.push(format!("{}/{}", headers::RESOURCE_INCLUDE, headers::ROTATE.0));
     let ctz = source.contains("ctz");
     if ctz {
         args.push("-include".into());
@@ -356,7 +376,7 @@ pub(crate) fn frontend<'c>(
 
     let mut names: Vec<CString> = Vec::new();
     let mut datas: Vec<&[u8]> = Vec::new();
-    let extra: &[(&str, &str)] = if ctz { &[headers::CTZ] } else { &[] };
+    let extra: &[(&str, &str)] = if ctz { &[headers::ROTATE, headers::CTZ] } else { &[headers::ROTATE] };
     for (n, d) in headers::EMBEDDED.iter().chain(extra) {
         names.push(
             CString::new(format!("{}/{}", headers::RESOURCE_INCLUDE, n))
@@ -435,6 +455,9 @@ fn backend(
     t.lap("lower");
     if images::link(&m)? {
         t.lap("images");
+    }
+    if subgroups::link(&m)? {
+        t.lap("subgroups");
     }
     let lib = libclc::get().map_err(failed)?;
     let lib = CString::new(lib.to_string_lossy().as_bytes()).map_err(|_| failed("bad libclc path"))?;

@@ -6,6 +6,7 @@ use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::device::Device;
 use crate::core::features;
+use crate::core::kernel::sub_groups;
 use crate::core::memory::BASE_ADDR_ALIGN;
 use crate::core::platform::{self, Platform};
 use std::ffi::c_void;
@@ -204,7 +205,13 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         CL_DEVICE_MAX_PIPE_ARGS | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS | CL_DEVICE_PIPE_MAX_PACKET_SIZE => {
             out.value::<cl_uint>(0)
         }
-        CL_DEVICE_SVM_CAPABILITIES => out.value::<cl_device_svm_capabilities>(0),
+        // Coarse-grain buffer SVM (api/svm.rs): managed or mapped page-locked memory, one pointer
+        // for host and device under unified addressing. No fine-grain sharing, no SVM atomics.
+        CL_DEVICE_SVM_CAPABILITIES => out.value::<cl_device_svm_capabilities>(if d.svm {
+            CL_DEVICE_SVM_COARSE_GRAIN_BUFFER as cl_device_svm_capabilities
+        } else {
+            0
+        }),
         // Program-scope __global variables are not offered (only __constant ones, as in 1.2).
         CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE | CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => {
             out.value::<usize>(0)
@@ -216,8 +223,16 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => out.value::<cl_uint>(0),
-        CL_DEVICE_MAX_NUM_SUB_GROUPS => out.value::<cl_uint>(0),
-        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => out.bool(false),
+        // Sub-groups are warps (cl_khr_subgroups): as many as the largest work-group holds.
+        CL_DEVICE_MAX_NUM_SUB_GROUPS => {
+            out.value::<cl_uint>(sub_groups::count(d.max_work_group_size as u64) as cl_uint)
+        }
+        // Warps of a block are scheduled independently: one spinning on a flag another warp of
+        // its work-group sets is not starved (the CUDA execution model; no lock-step between
+        // warps).
+        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => out.bool(true),
+        // cl_intel_required_subgroup_size: the sub-group sizes a kernel may require.
+        CL_DEVICE_SUB_GROUP_SIZES_INTEL => out.slice(&[sub_groups::SIZE as usize]),
         CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => out.value::<usize>(d.warp_size as usize),
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => out.str(features::LATEST_CONFORMANCE_VERSION_PASSED),
         CL_DEVICE_HALF_FP_CONFIG => out.value(fp_config_half()),

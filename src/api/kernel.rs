@@ -6,7 +6,7 @@ use crate::base::entry::{entry, entry_ret, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::device::Device;
-use crate::core::kernel::{Kernel, Launch};
+use crate::core::kernel::{sub_groups, Kernel, Launch};
 use crate::core::program::Program;
 use crate::core::queue::{Command, Queue};
 use ptxgen::{AccessQualifier, AddressQualifier};
@@ -97,28 +97,112 @@ pub unsafe extern "C" fn clSetKernelArg(
 }
 
 /// OpenCL 2.0 SVM: cudacl reports no SVM capabilities.
+/// Coarse-grain buffer SVM: a pointer into an allocation of clSVMAlloc (or NULL) as a `__global`
+/// or `__constant` pointer argument; the kernel gets the pointer itself.
 #[no_mangle]
 pub unsafe extern "C" fn clSetKernelArgSVMPointer(
     kernel: cl_kernel,
-    _arg_index: cl_uint,
-    _arg_value: *const c_void,
+    arg_index: cl_uint,
+    arg_value: *const c_void,
 ) -> cl_int {
     entry(|| {
-        Cl::<Kernel>::get(kernel)?;
-        Err(CL_INVALID_OPERATION)
+        let k = Cl::<Kernel>::get(kernel)?;
+        let ctx = &k.program.context;
+        if !ctx.devices.iter().any(|d| d.svm) {
+            return Err(CL_INVALID_OPERATION);
+        }
+        let p = arg_value as usize;
+        k.shape.info.args.get(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?;
+        if p != 0 && ctx.svm_at(p, 0).is_none() {
+            return Err(CL_INVALID_ARG_VALUE);
+        }
+        k.set_arg_pointer(arg_index, p as u64, None)
+    })
+}
+
+/// cl_ext_buffer_device_address: a device address inside a buffer made with
+/// CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT (or inside SVM memory, or 0) as a `__global` or
+/// `__constant` pointer argument, passed to the kernel as is; the buffer it lies in is kept
+/// coherent on the launching device as a buffer argument would be.
+#[no_mangle]
+pub unsafe extern "C" fn clSetKernelArgDevicePointerEXT(
+    kernel: cl_kernel,
+    arg_index: cl_uint,
+    arg_value: cl_mem_device_address_ext,
+) -> cl_int {
+    entry(|| {
+        let k = Cl::<Kernel>::get(kernel)?;
+        let ctx = &k.program.context;
+        k.shape.info.args.get(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?;
+        if arg_value == 0 {
+            return k.set_arg_pointer(arg_index, 0, None);
+        }
+        if let Some(m) = ctx.addressable_at(arg_value, 0) {
+            return k.set_arg_pointer(arg_index, arg_value, Some(&m));
+        }
+        if ctx.svm_at(arg_value as usize, 0).is_some() {
+            return k.set_arg_pointer(arg_index, arg_value, None);
+        }
+        Err(CL_INVALID_ARG_VALUE)
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn clSetKernelExecInfo(
     kernel: cl_kernel,
-    _param_name: cl_kernel_exec_info,
-    _param_value_size: usize,
-    _param_value: *const c_void,
+    param_name: cl_kernel_exec_info,
+    param_value_size: usize,
+    param_value: *const c_void,
 ) -> cl_int {
     entry(|| {
-        Cl::<Kernel>::get(kernel)?;
-        Err(CL_INVALID_OPERATION)
+        let k = Cl::<Kernel>::get(kernel)?;
+        let ctx = &k.program.context;
+        let svm = ctx.devices.iter().any(|d| d.svm);
+        match param_name {
+            // SVM memory needs nothing done before a launch (one pointer on both sides, made
+            // coherent at kernel boundaries by the driver): the list is only checked.
+            CL_KERNEL_EXEC_INFO_SVM_PTRS => {
+                if !svm {
+                    return Err(CL_INVALID_OPERATION);
+                }
+                let word = std::mem::size_of::<*const c_void>();
+                if param_value.is_null() || param_value_size == 0 || !param_value_size.is_multiple_of(word) {
+                    return Err(CL_INVALID_VALUE);
+                }
+                Ok(())
+            }
+            CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
+                if param_value.is_null() || param_value_size != std::mem::size_of::<cl_bool>() {
+                    return Err(CL_INVALID_VALUE);
+                }
+                // SAFETY: a cl_bool (size checked).
+                let on = unsafe { *(param_value as *const cl_bool) } != CL_FALSE;
+                // No device has fine-grain system SVM.
+                if on {
+                    Err(CL_INVALID_OPERATION)
+                } else {
+                    Ok(())
+                }
+            }
+            CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT => {
+                let word = std::mem::size_of::<cl_mem_device_address_ext>();
+                if param_value.is_null() || param_value_size == 0 || !param_value_size.is_multiple_of(word) {
+                    return Err(CL_INVALID_VALUE);
+                }
+                // SAFETY: param_value_size bytes of addresses (checked to be whole ones).
+                let addrs = unsafe {
+                    std::slice::from_raw_parts(
+                        param_value as *const cl_mem_device_address_ext,
+                        param_value_size / word,
+                    )
+                };
+                // The buffers behind them (addresses in SVM memory or elsewhere need nothing).
+                let mems: Vec<_> = addrs.iter().filter_map(|&a| ctx.addressable_at(a, 0)).collect();
+                k.set_indirect(&mems);
+                Ok(())
+            }
+            _ => Err(CL_INVALID_VALUE),
+        }
     })
 }
 
@@ -196,6 +280,12 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
                 let f = f.ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
                 out.value::<cl_ulong>(f.private_bytes as cl_ulong)
             }
+            // cl_intel_required_subgroup_size: what spills go to is the function's local memory,
+            // which CUDA reports together with its private arrays.
+            CL_KERNEL_SPILL_MEM_SIZE_INTEL => {
+                let f = f.ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+                out.value::<cl_ulong>(f.private_bytes as cl_ulong)
+            }
             _ => Err(CL_INVALID_VALUE),
         }
     })
@@ -254,23 +344,82 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
     })
 }
 
-/// OpenCL 2.1 sub-groups: no device supports them (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0), the 3.0
-/// spec's CL_INVALID_OPERATION once the kernel and device are checked.
+/// OpenCL 2.1 / cl_khr_subgroups sub-group queries (also clGetKernelSubGroupInfoKHR, through
+/// clGetExtensionFunctionAddress). A sub-group is a warp of 32 work-items of consecutive linear
+/// local id (ptxgen's subgroups.cl), so the answers follow from the work-group size alone.
 #[no_mangle]
 pub unsafe extern "C" fn clGetKernelSubGroupInfo(
     kernel: cl_kernel,
     device: cl_device_id,
-    _param_name: cl_kernel_sub_group_info,
-    _input_value_size: usize,
-    _input_value: *const c_void,
-    _param_value_size: usize,
-    _param_value: *mut c_void,
-    _param_value_size_ret: *mut usize,
+    param_name: cl_kernel_sub_group_info,
+    input_value_size: usize,
+    input_value: *const c_void,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
 ) -> cl_int {
     entry(|| {
         let k = Cl::<Kernel>::get(kernel)?;
-        query_device(&k, device)?;
-        Err(CL_INVALID_OPERATION)
+        let dev = query_device(&k, device)?;
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
+        let word = std::mem::size_of::<usize>();
+        // The local work size given as input: 1 to 3 size_t, their product (saturated).
+        let local_items = || -> CLResult<u64> {
+            let n = input_value_size / word;
+            if input_value.is_null() || !input_value_size.is_multiple_of(word) || !(1..=3).contains(&n) {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: input_value holds input_value_size bytes, per the spec.
+            let v = unsafe { std::slice::from_raw_parts(input_value as *const usize, n) };
+            Ok(v.iter().fold(1u64, |p, &x| p.saturating_mul(x as u64)))
+        };
+        let f = k.shape.funcs.get(dev).and_then(|f| f.as_ref()).ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+        let reqd = k.shape.info.reqd_work_group_size;
+        match param_name {
+            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => {
+                out.value::<usize>(sub_groups::max_size(local_items()?) as usize)
+            }
+            CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => {
+                out.value::<usize>(sub_groups::count(local_items()?) as usize)
+            }
+            CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
+                if input_value.is_null() || input_value_size != word {
+                    return Err(CL_INVALID_VALUE);
+                }
+                // SAFETY: input_value holds one size_t (checked size), per the spec.
+                let wanted = unsafe { *(input_value as *const usize) } as u64;
+                // As many dimensions as the output array has room for (3 for a size query).
+                let dims = if param_value.is_null() { 3 } else { (param_value_size / word).min(3) };
+                if dims == 0 {
+                    return Err(CL_INVALID_VALUE);
+                }
+                let d = &k.program.context.devices[dev];
+                let l = sub_groups::local_size_for_count(
+                    wanted,
+                    f.max_threads as u64,
+                    d.max_work_item_sizes[0] as u64,
+                    reqd,
+                );
+                out.slice(&l.map(|v| v as usize)[..dims])
+            }
+            CL_KERNEL_MAX_NUM_SUB_GROUPS => {
+                let items = match reqd {
+                    Some(r) => r.iter().map(|&v| v as u64).product(),
+                    None => f.max_threads as u64,
+                };
+                out.value::<usize>(sub_groups::count(items) as usize)
+            }
+            // Only kernels from IL with a required number of sub-groups have one.
+            CL_KERNEL_COMPILE_NUM_SUB_GROUPS => out.value::<usize>(0),
+            // cl_intel_required_subgroup_size: intel_reqd_sub_group_size(N) (N is 32: ptxgen
+            // refuses other sizes), else 0.
+            CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL => {
+                out.value::<usize>(sub_groups::required_size(&k.shape.info.attributes) as usize)
+            }
+            _ => Err(CL_INVALID_VALUE),
+        }
     })
 }
 
@@ -326,7 +475,8 @@ unsafe fn enqueue_ndrange(
         return Err(CL_INVALID_KERNEL_ARGS);
     }
     let mems = params.bind()?;
-    let launch = Launch { kernel: k.clone(), params, mems, dev: q.dev, geo };
+    let indirect = params.indirect.iter().filter_map(std::sync::Weak::upgrade).collect();
+    let launch = Launch { kernel: k.clone(), params, mems, indirect, dev: q.dev, geo };
     launch.check()?;
     let cmd = Command {
         queue: &q,

@@ -123,6 +123,46 @@ pub(super) fn record_mem_properties(h: cl_mem, properties: *const cl_mem_propert
     }
 }
 
+/// The buffer properties of clCreateBufferWithProperties: cl_ext_buffer_device_address's
+/// CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT (a cl_bool), each name at most once. Returns whether the
+/// buffer must have fixed device addresses, and the list with its 0 (for CL_MEM_PROPERTIES).
+///
+/// # Safety
+/// `properties` is NULL or a 0-terminated list of (name, value) pairs.
+unsafe fn buffer_properties(
+    properties: *const cl_mem_properties,
+) -> CLResult<(bool, Vec<cl_mem_properties>)> {
+    let mut addr = None;
+    let mut list = Vec::new();
+    if properties.is_null() {
+        return Ok((false, list));
+    }
+    let mut p = properties;
+    loop {
+        // SAFETY: a 0-terminated list of pairs (the caller's contract): read up to its 0.
+        let name = unsafe { *p };
+        if name == 0 {
+            break;
+        }
+        // SAFETY: every name is followed by its value.
+        let value = unsafe { *p.add(1) };
+        match name {
+            n if n == CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT as cl_mem_properties && addr.is_none() => {
+                if value != CL_TRUE as cl_mem_properties && value != CL_FALSE as cl_mem_properties {
+                    return Err(CL_INVALID_PROPERTY);
+                }
+                addr = Some(value == CL_TRUE as cl_mem_properties);
+            }
+            _ => return Err(CL_INVALID_PROPERTY),
+        }
+        list.extend([name, value]);
+        // SAFETY: still inside the list (its 0 not reached yet).
+        p = unsafe { p.add(2) };
+    }
+    list.push(0);
+    Ok((addr.unwrap_or(false), list))
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn clCreateBufferWithProperties(
     context: cl_context,
@@ -133,12 +173,23 @@ pub unsafe extern "C" fn clCreateBufferWithProperties(
     errcode_ret: *mut cl_int,
 ) -> cl_mem {
     let body = || {
-        Cl::<Context>::get(context)?;
+        let c = Cl::<Context>::get(context)?;
         // SAFETY: a 0-terminated list when non-NULL.
-        unsafe { check_mem_properties(properties) }?;
+        let (device_address, list) = unsafe { buffer_properties(properties) }?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let h = unsafe { create_buffer(context, flags, size, host_ptr) }?;
-        record_mem_properties(h, properties);
+        let m = Cl::<Mem>::get(h)?;
+        if !properties.is_null() {
+            let _ = m.properties.set(list);
+        }
+        if device_address {
+            if let Err(e) = m.fix_device_addresses() {
+                // SAFETY: the handle just made, released once on this failure path.
+                let _ = Cl::<Mem>::release(h);
+                return Err(e);
+            }
+            c.note_addressable(&m);
+        }
         Ok(h)
     };
     // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
@@ -230,7 +281,12 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
                 out.value::<cl_mem>(m.parent.as_ref().map_or(std::ptr::null_mut(), |p| p.handle()))
             }
             CL_MEM_OFFSET => out.value::<usize>(if m.image.is_some() { 0 } else { m.offset }),
-            CL_MEM_USES_SVM_POINTER => out.bool(false),
+            CL_MEM_USES_SVM_POINTER => out.bool(m.uses_svm_pointer()),
+            // cl_ext_buffer_device_address: one address per device of the context.
+            CL_MEM_DEVICE_ADDRESS_EXT => {
+                let v = m.device_addresses().ok_or(CL_INVALID_OPERATION)?;
+                out.slice(&v.iter().map(|&a| a as cl_mem_device_address_ext).collect::<Vec<_>>())
+            }
             CL_MEM_PROPERTIES => out.slice(m.properties.get().map_or(&[][..], |v| v.as_slice())),
             _ => Err(CL_INVALID_VALUE),
         }

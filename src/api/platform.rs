@@ -94,6 +94,9 @@ pub unsafe extern "C" fn clGetPlatformInfo(
 fn extension_function(name: &str) -> *mut c_void {
     match name {
         "clIcdGetPlatformIDsKHR" => clIcdGetPlatformIDsKHR as *mut c_void,
+        // cl_khr_subgroups' name for the core query (same signature and values).
+        "clGetKernelSubGroupInfoKHR" => super::kernel::clGetKernelSubGroupInfo as *mut c_void,
+        "clSetKernelArgDevicePointerEXT" => super::kernel::clSetKernelArgDevicePointerEXT as *mut c_void,
         _ => std::ptr::null_mut(),
     }
 }

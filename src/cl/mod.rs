@@ -3,3 +3,10 @@
 #![allow(non_camel_case_types, non_upper_case_globals, non_snake_case, dead_code)]
 #![allow(clippy::all)]
 include!(concat!(env!("OUT_DIR"), "/cl_bindings.rs"));
+
+/// cl_ext_buffer_device_address (version 1.0.2), newer than Debian's Khronos headers: the
+/// values of the Khronos registry (cl.xml) and OpenCL-Headers' cl_ext.h.
+pub type cl_mem_device_address_ext = cl_ulong;
+pub const CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT: u32 = 0x5000;
+pub const CL_MEM_DEVICE_ADDRESS_EXT: u32 = 0x5001;
+pub const CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT: u32 = 0x5002;

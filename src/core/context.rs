@@ -1,12 +1,13 @@
 //! An OpenCL context: a set of devices, each with its CUDA primary context.
 use super::device::Device;
+use super::memory::Mem;
 use crate::base::entry::lock;
 use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda::context::PrimaryContext;
 use crate::cuda::error::CudaError;
 use std::ffi::{c_char, c_void};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 pub type NotifyFn = unsafe extern "C" fn(*const c_char, *const c_void, usize, *mut c_void);
 
@@ -19,6 +20,20 @@ pub struct Context {
     notify: Option<(NotifyFn, usize)>,
     /// clSetContextDestructorCallback's callbacks: (function, user data, the context's handle).
     destructors: Mutex<Vec<(DestructorFn, usize, usize)>>,
+    /// The buffers with fixed device addresses (cl_ext_buffer_device_address), for finding the
+    /// buffer behind a raw device pointer (clSetKernelArgDevicePointerEXT,
+    /// CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT). Weak: the list does not keep them alive.
+    addressable: Mutex<Vec<Weak<Cl<Mem>>>>,
+    /// Shared virtual memory allocations (clSVMAlloc) still live.
+    pub svm: Mutex<Vec<SvmAlloc>>,
+}
+
+/// One clSVMAlloc allocation: memory the host and every device of the context address at the
+/// same pointer (see api/svm.rs).
+pub struct SvmAlloc {
+    pub ptr: usize,
+    pub size: usize,
+    pub mem: crate::cuda::memory::SharedAlloc,
 }
 crate::cl_object!(Context, cl_context, CL_INVALID_CONTEXT);
 
@@ -61,7 +76,15 @@ impl Context {
             super::transfer::prepin(c);
             c.prepare_pool();
         }
-        Ok(Context { devices, cuda, properties, notify, destructors: Mutex::new(Vec::new()) })
+        Ok(Context {
+            devices,
+            cuda,
+            properties,
+            notify,
+            destructors: Mutex::new(Vec::new()),
+            addressable: Mutex::new(Vec::new()),
+            svm: Mutex::new(Vec::new()),
+        })
     }
 
     /// The index of `device` in this context, if it belongs to it.
@@ -72,6 +95,36 @@ impl Context {
     /// Registers a destructor callback for the context whose handle is `handle`.
     pub fn add_destructor(&self, f: DestructorFn, data: *mut c_void, handle: cl_context) {
         lock(&self.destructors).push((f, data as usize, handle as usize));
+    }
+
+    /// Records a buffer with fixed device addresses (dropping the entries of released ones).
+    pub fn note_addressable(&self, m: &Arc<Cl<Mem>>) {
+        let mut v = lock(&self.addressable);
+        v.retain(|w| w.strong_count() > 0);
+        v.push(Arc::downgrade(m));
+    }
+
+    /// The buffer with fixed device addresses whose allocation on some device holds
+    /// [addr, addr + len).
+    pub fn addressable_at(&self, addr: u64, len: u64) -> Option<Arc<Cl<Mem>>> {
+        lock(&self.addressable).iter().filter_map(Weak::upgrade).find(|m| m.holds_device_range(addr, len))
+    }
+
+    /// The SVM allocation holding [ptr, ptr + len): (its base, its size).
+    pub fn svm_at(&self, ptr: usize, len: usize) -> Option<(usize, usize)> {
+        lock(&self.svm)
+            .iter()
+            .find(|a| ptr >= a.ptr && ptr.checked_add(len).is_some_and(|e| e <= a.ptr + a.size))
+            .map(|a| (a.ptr, a.size))
+    }
+
+    /// The managed SVM allocation holding [ptr, ptr + len): (its base, its size).
+    pub fn svm_managed_at(&self, ptr: usize, len: usize) -> Option<(usize, usize)> {
+        lock(&self.svm)
+            .iter()
+            .find(|a| ptr >= a.ptr && ptr.checked_add(len).is_some_and(|e| e <= a.ptr + a.size))
+            .filter(|a| matches!(a.mem, crate::cuda::memory::SharedAlloc::Managed { .. }))
+            .map(|a| (a.ptr, a.size))
     }
 
     /// Reports an asynchronous error through the pfn_notify the application gave.

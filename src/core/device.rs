@@ -66,6 +66,12 @@ pub struct Device {
     pub integrated: bool,
     /// Application memory can be page-locked in place and used by kernels (zero-copy).
     pub host_register: bool,
+    /// Coarse-grain buffer SVM: unified addressing (one address space for host and devices),
+    /// so a pointer the host uses can be handed to kernels unchanged.
+    pub svm: bool,
+    /// The host may touch managed memory while kernels run (not on Tegra nor before Pascal):
+    /// SVM allocations are managed memory then, mapped page-locked memory otherwise.
+    pub concurrent_managed: bool,
     pub compute_units: u32,
     pub clock_mhz: u32,
     pub max_work_group_size: usize,
@@ -152,6 +158,11 @@ impl Device {
             host_register: at(cu, A::CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED) != 0
                 && at(cu, A::CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY) != 0
                 && !env_flag("CUDACL_NO_HOST_REGISTER"),
+            svm: at(cu, A::CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING) != 0
+                && at(cu, A::CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY) != 0,
+            concurrent_managed: at(cu, A::CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS) != 0
+                && at(cu, A::CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY) != 0
+                && !env_flag("CUDACL_FORCE_INTEGRATED"),
             compute_units: at(cu, A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) as u32,
             clock_mhz: (at(cu, A::CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000) as u32,
             max_work_group_size: at(cu, A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK) as usize,

@@ -30,6 +30,21 @@ pub const DEVICE_EXTENSIONS: &[(&str, cl_version)] = &[
     ("cl_khr_3d_image_writes", make_version(1, 0, 0)),
     // Half precision: ptxgen's bridge/half.cpp (native f16 instructions from sm_53 on).
     ("cl_khr_fp16", make_version(1, 0, 0)),
+    // Sub-groups are warps (ptxgen's subgroups.cl; clGetKernelSubGroupInfo).
+    ("cl_khr_subgroups", make_version(1, 0, 0)),
+    ("cl_khr_subgroup_extended_types", make_version(1, 0, 0)),
+    ("cl_khr_subgroup_non_uniform_vote", make_version(1, 0, 0)),
+    ("cl_khr_subgroup_ballot", make_version(1, 0, 0)),
+    ("cl_khr_subgroup_non_uniform_arithmetic", make_version(1, 0, 0)),
+    ("cl_khr_subgroup_shuffle", make_version(1, 0, 0)),
+    ("cl_khr_subgroup_shuffle_relative", make_version(1, 0, 0)),
+    ("cl_khr_subgroup_clustered_reduce", make_version(1, 0, 0)),
+    ("cl_khr_subgroup_rotate", make_version(1, 0, 0)),
+    // intel_reqd_sub_group_size(32) kernels (the only size: a warp).
+    ("cl_intel_required_subgroup_size", make_version(1, 0, 0)),
+    // Raw device addresses of buffers (CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT), at the version of
+    // the registry's specification (the Khronos CTS's test checks for 1.0.2).
+    ("cl_ext_buffer_device_address", make_version(1, 0, 2)),
     // CUDA-aware programs read the compute capability, warp size and PCI location through it.
     ("cl_nv_device_attribute_query", make_version(1, 0, 0)),
 ];
@@ -43,9 +58,9 @@ pub const OPENCL_C_VERSIONS: &[cl_version] =
 /// The optional OpenCL C 3.0 features (CL_DEVICE_OPENCL_C_FEATURES, each at 3.0.0): the ones
 /// whose macros ptxgen defines. Absent: __opencl_c_generic_address_space, __opencl_c_pipes,
 /// __opencl_c_device_enqueue, __opencl_c_program_scope_global_variables,
-/// __opencl_c_read_write_images, __opencl_c_subgroups, __opencl_c_work_group_collective_functions
-/// (not implemented by ptxgen/libclc), __opencl_c_atomic_scope_all_devices (no SVM: nothing is
-/// shared with the host or another device).
+/// __opencl_c_read_write_images, __opencl_c_work_group_collective_functions
+/// (not implemented by ptxgen/libclc), __opencl_c_atomic_scope_all_devices (SVM is coarse-grain
+/// only: nothing is shared with the host or another device while a kernel runs).
 pub use ptxgen::OPENCL_C_FEATURES;
 
 /// CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: the C11 atomics of OpenCL C 3.0 (ptxgen defines them

@@ -45,6 +45,10 @@ pub struct MemArg {
     /// retain_mem_object_set_kernel_arg waits for the destructor callback of a buffer released
     /// while still set as an argument); an enqueue holds what it uses (`Params::bind`).
     pub mem: Option<Weak<Cl<Mem>>>,
+    /// A raw address set with clSetKernelArgSVMPointer or clSetKernelArgDevicePointerEXT: the
+    /// value launches pass (`mem` is then the buffer with fixed addresses that holds it, if
+    /// any, kept coherent on the launching device like a buffer argument).
+    pub raw: Option<u64>,
 }
 
 /// The local size chosen for a NULL local_work_size, remembered for the next launch with the
@@ -82,6 +86,10 @@ pub struct Params {
     pub local_sizes: Vec<u32>,
     /// Total dynamic shared bytes of the __local arguments (offsets aligned).
     pub dyn_shared: u32,
+    /// Buffers the kernel reaches through device pointers not passed as arguments
+    /// (CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT): made valid on the launching device, and written
+    /// there, like buffer arguments.
+    pub indirect: Vec<Weak<Cl<Mem>>>,
 }
 
 /// Launches of kernels with up to this many buffer arguments hold them without allocating.
@@ -222,7 +230,7 @@ impl KernelShape {
                 // Images: `constant` is a read_only image, which launches never write.
                 let constant = a.kind == ArgKind::ConstantPtr
                     || (a.kind == ArgKind::Image && a.access_qualifier == ptxgen::AccessQualifier::ReadOnly);
-                mems.push(MemArg { offset: a.offset, constant, mem: None });
+                mems.push(MemArg { offset: a.offset, constant, mem: None, raw: None });
             }
         }
         let params = Params {
@@ -232,6 +240,7 @@ impl KernelShape {
             mems,
             local_sizes: vec![0; n],
             dyn_shared: 0,
+            indirect: Vec::new(),
         };
         let goff = info.implicit.iter().find(|a| a.kind == ImplicitKind::GlobalOffset).map(|a| a.offset);
         let wdim = info.implicit.iter().find(|a| a.kind == ImplicitKind::WorkDim).map(|a| a.offset);
@@ -398,6 +407,7 @@ impl Kernel {
                 let slot = self.shape.mem_slot[i];
                 if let Some(e) = p.mems.get_mut(slot) {
                     e.mem = m;
+                    e.raw = None;
                 }
             }
             V::Local(n) => {
@@ -425,6 +435,33 @@ impl Kernel {
         Ok(())
     }
 
+    /// clSetKernelArgSVMPointer / clSetKernelArgDevicePointerEXT: a raw address for a
+    /// `__global` or `__constant` pointer argument, with the buffer holding it (buffers with
+    /// fixed device addresses; None for SVM memory, which needs no migration).
+    pub fn set_arg_pointer(&self, index: u32, addr: u64, mem: Option<&Arc<Cl<Mem>>>) -> CLResult<()> {
+        let i = index as usize;
+        let a = self.shape.info.args.get(i).ok_or(CL_INVALID_ARG_INDEX)?;
+        if !matches!(a.kind, ArgKind::GlobalPtr | ArgKind::ConstantPtr) {
+            return Err(CL_INVALID_ARG_INDEX);
+        }
+        let mut guard = lock(&self.params);
+        let p = Arc::make_mut(&mut guard);
+        let e = p.mems.get_mut(self.shape.mem_slot[i]).ok_or(CL_INVALID_ARG_INDEX)?;
+        e.mem = mem.map(Arc::downgrade);
+        e.raw = Some(addr);
+        if !p.set[i] {
+            p.set[i] = true;
+            p.unset -= 1;
+        }
+        Ok(())
+    }
+
+    /// CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT: the buffers reached indirectly (replacing the list).
+    pub fn set_indirect(&self, mems: &[Arc<Cl<Mem>>]) {
+        let mut guard = lock(&self.params);
+        Arc::make_mut(&mut guard).indirect = mems.iter().map(Arc::downgrade).collect();
+    }
+
     /// Static plus dynamic shared memory a launch on context device `dev` uses now.
     pub fn local_mem_size(&self, dev: usize) -> u64 {
         let s = self.shape.funcs.get(dev).and_then(|f| f.as_ref()).map(|f| f.static_shared).unwrap_or(0);
@@ -439,6 +476,54 @@ pub struct Geometry {
     pub offset: [u64; 3],
     pub grid: [u32; 3],
     pub block: [u32; 3],
+}
+
+/// Sub-groups: warps of 32 work-items of consecutive linear local id (ptxgen's subgroups.cl,
+/// which has the same numbers on the device side).
+pub mod sub_groups {
+    /// The sub-group size: a warp.
+    pub const SIZE: u64 = 32;
+
+    /// The sub-groups of a work-group of `items` work-items (the last one partial when 32 does
+    /// not divide it).
+    pub fn count(items: u64) -> u64 {
+        items.div_ceil(SIZE)
+    }
+
+    /// The largest sub-group of a work-group of `items` work-items.
+    pub fn max_size(items: u64) -> u64 {
+        items.min(SIZE)
+    }
+
+    /// The N of a kernel's `intel_reqd_sub_group_size(N)`, read from its CL_KERNEL_ATTRIBUTES
+    /// string (ptxgen writes the attribute there), or 0 without one.
+    pub fn required_size(attributes: &str) -> u64 {
+        const KEY: &str = "intel_reqd_sub_group_size(";
+        attributes
+            .split_whitespace()
+            .find_map(|a| a.strip_prefix(KEY)?.strip_suffix(')')?.parse().ok())
+            .unwrap_or(0)
+    }
+
+    /// CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: a local size giving `wanted` sub-groups (`wanted`
+    /// full warps in x), or zeros when no work-group of the kernel can have that many: more
+    /// work-items than the kernel or dimension x takes, none wanted, or a required work-group
+    /// size with another count.
+    pub fn local_size_for_count(
+        wanted: u64,
+        max_threads: u64,
+        max_x: u64,
+        reqd: Option<[u32; 3]>,
+    ) -> [u64; 3] {
+        if let Some(r) = reqd {
+            let items: u64 = r.iter().map(|&v| v as u64).product();
+            return if wanted > 0 && count(items) == wanted { r.map(|v| v as u64) } else { [0; 3] };
+        }
+        match wanted.checked_mul(SIZE) {
+            Some(items) if wanted > 0 && items <= max_threads && items <= max_x => [items, 1, 1],
+            _ => [0; 3],
+        }
+    }
 }
 
 /// Largest divisor of `n` that is <= `cap` (>= 1).
@@ -642,6 +727,8 @@ pub struct Launch {
     pub params: Arc<Params>,
     /// `params.bind()`: the memory objects, per pointer argument.
     pub mems: BoundMems,
+    /// `params.indirect`, held (released ones dropped).
+    pub indirect: Vec<Arc<Cl<Mem>>>,
     pub dev: usize,
     pub geo: Geometry,
 }
@@ -698,10 +785,14 @@ impl Launch {
                 }
                 None => 0,
             };
+            let ptr = arg.raw.unwrap_or(ptr);
             let o = arg.offset as usize;
             if let Some(s) = params.get_mut(o..o + 8) {
                 s.copy_from_slice(&ptr.to_le_bytes());
             }
+        }
+        for m in &self.indirect {
+            note_after |= m.kernel_arg_ptr(q, false)?.1;
         }
         if let Some(o) = self.kernel.shape.goff {
             let o = o as usize;
@@ -758,7 +849,34 @@ impl Launch {
                     m.note_device_write(q);
                 }
             }
+            for m in &self.indirect {
+                m.note_device_write(q);
+            }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod sub_group_tests {
+    use super::sub_groups::*;
+
+    #[test]
+    fn warps_of_the_linear_local_id() {
+        assert_eq!((count(32), max_size(32)), (1, 32));
+        assert_eq!((count(48), max_size(48)), (2, 32));
+        assert_eq!((count(100), max_size(100)), (4, 32));
+        assert_eq!((count(7), max_size(7)), (1, 7));
+        assert_eq!(count(1024), 32);
+        assert_eq!(local_size_for_count(3, 1024, 1024, None), [96, 1, 1]);
+        assert_eq!(local_size_for_count(33, 1024, 1024, None), [0; 3]);
+        assert_eq!(local_size_for_count(0, 1024, 1024, None), [0; 3]);
+        assert_eq!(local_size_for_count(8, 1024, 128, None), [0; 3]);
+        assert_eq!(local_size_for_count(u64::MAX, 1024, 1024, None), [0; 3]);
+        assert_eq!(local_size_for_count(2, 1024, 1024, Some([6, 7, 1])), [6, 7, 1]);
+        assert_eq!(local_size_for_count(1, 1024, 1024, Some([6, 7, 1])), [0; 3]);
+        assert_eq!(required_size("reqd_work_group_size(64,1,1) intel_reqd_sub_group_size(32)"), 32);
+        assert_eq!(required_size("vec_type_hint(float4)"), 0);
+        assert_eq!(required_size(""), 0);
     }
 }

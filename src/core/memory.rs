@@ -63,12 +63,15 @@ enum HostMem {
     App { ptr: usize, reg: Option<HostRegistration> },
     /// Pinned memory of ours (CL_MEM_ALLOC_HOST_PTR, or a mirror).
     Pinned(PinnedAlloc),
+    /// CL_MEM_USE_HOST_PTR with a pointer into a clSVMAlloc allocation: memory every device
+    /// addresses at the same pointer, used in place by all of them (CL_MEM_USES_SVM_POINTER).
+    Svm { ptr: usize },
 }
 
 impl HostMem {
     fn ptr(&self) -> *mut u8 {
         match self {
-            HostMem::App { ptr, .. } => *ptr as *mut u8,
+            HostMem::App { ptr, .. } | HostMem::Svm { ptr } => *ptr as *mut u8,
             HostMem::Pinned(p) => p.host.cast(),
         }
     }
@@ -78,6 +81,7 @@ impl HostMem {
         match self {
             HostMem::App { reg: Some(r), .. } => r.device_ptr().ok(),
             HostMem::App { reg: None, .. } => None,
+            HostMem::Svm { ptr } => Some(*ptr as DevicePtr),
             HostMem::Pinned(p) => p.device_ptr().ok(),
         }
     }
@@ -123,6 +127,10 @@ pub struct Storage {
     fast: Arc<AtomicU64>,
     /// The context's CUDA contexts (device order), current while the memory is freed.
     ctxs: Vec<Arc<PrimaryContext>>,
+    /// cl_ext_buffer_device_address: allocated on every device of the context at creation, so
+    /// each device's address is fixed for the buffer's life (device copies are never moved or
+    /// freed before the storage goes) and can be queried.
+    fixed: std::sync::atomic::AtomicBool,
 }
 
 impl Drop for Storage {
@@ -199,6 +207,7 @@ impl State {
         // Zero-copy only for memory aligned as kernels expect (CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE):
         // vector loads from a misaligned CL_MEM_USE_HOST_PTR pointer would fault.
         let alias = match &self.host {
+            Some(h @ HostMem::Svm { .. }) => h.device_ptr(),
             Some(h) if device.integrated && (h.ptr() as usize).is_multiple_of(MIN_ALIGN) => h.device_ptr(),
             _ => None,
         };
@@ -310,7 +319,10 @@ impl Storage {
             (f(CL_MEM_USE_HOST_PTR), f(CL_MEM_ALLOC_HOST_PTR), f(CL_MEM_COPY_HOST_PTR));
         let cuda0 = context.cuda.first().ok_or(CL_OUT_OF_RESOURCES)?;
         cuda0.make_current().map_err(cl)?;
-        let host = if use_ptr {
+        let svm = use_ptr && context.svm_at(host_ptr as usize, size).is_some();
+        let host = if svm {
+            Some(HostMem::Svm { ptr: host_ptr as usize })
+        } else if use_ptr {
             let reg = if context.devices.iter().any(|d| d.host_register) {
                 // SAFETY: the application's `size` bytes live as long as the buffer (contract).
                 unsafe { HostRegistration::new(host_ptr, size) }.ok()
@@ -354,7 +366,14 @@ impl Storage {
             }
         }
         let fast = st.fast.clone();
-        Ok(Storage { size, multi, state: Mutex::new(st), fast, ctxs: context.cuda.clone() })
+        Ok(Storage {
+            size,
+            multi,
+            state: Mutex::new(st),
+            fast,
+            ctxs: context.cuda.clone(),
+            fixed: Default::default(),
+        })
     }
 
     /// The storage of an image kept in CUDA arrays: no buffer memory at all (buffer commands
@@ -369,7 +388,14 @@ impl Storage {
             fast: Arc::new(AtomicU64::new(0)),
         };
         let fast = st.fast.clone();
-        Storage { size: 0, multi: n > 1, state: Mutex::new(st), fast, ctxs: context.cuda.clone() }
+        Storage {
+            size: 0,
+            multi: n > 1,
+            state: Mutex::new(st),
+            fast,
+            ctxs: context.cuda.clone(),
+            fixed: Default::default(),
+        }
     }
 }
 
@@ -509,6 +535,52 @@ impl Mem {
             image: Some(Box::new(image)),
         };
         Mem::publish(mem)
+    }
+
+    /// cl_ext_buffer_device_address (CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT): allocates the buffer on
+    /// every device of its context now (a single-device context already has), so that each
+    /// device's address is fixed from here on, and marks it so.
+    pub fn fix_device_addresses(&self) -> CLResult<()> {
+        let ctx = &self.context;
+        let mut st = lock(&self.storage.state);
+        let size = self.storage.size;
+        let r = cm::preserving_current_context(|| -> CLResult<()> {
+            for (i, (d, c)) in ctx.devices.iter().zip(&ctx.cuda).enumerate() {
+                if st.dev_ptr(i).is_none() {
+                    c.make_current().map_err(cl)?;
+                    st.alloc(i, d, size)?;
+                }
+            }
+            Ok(())
+        });
+        r?;
+        self.storage.fixed.store(true, Ordering::Release);
+        Ok(())
+    }
+
+    /// CL_MEM_DEVICE_ADDRESS_EXT: the buffer's address on each device of the context (sub-buffer
+    /// origin included), or None when it was not created with CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT
+    /// (nor is a sub-buffer of one).
+    pub fn device_addresses(&self) -> Option<Vec<DevicePtr>> {
+        if self.image.is_some() || !self.storage.fixed.load(Ordering::Acquire) {
+            return None;
+        }
+        let st = lock(&self.storage.state);
+        (0..self.context.devices.len()).map(|i| st.dev_ptr(i).map(|p| p + self.offset as DevicePtr)).collect()
+    }
+
+    /// CL_MEM_USES_SVM_POINTER: made with CL_MEM_USE_HOST_PTR on SVM memory (or a sub-buffer of
+    /// such a buffer).
+    pub fn uses_svm_pointer(&self) -> bool {
+        self.image.is_none() && matches!(lock(&self.storage.state).host, Some(HostMem::Svm { .. }))
+    }
+
+    /// Whether [addr, addr + len) lies inside this buffer's fixed allocation on some device.
+    pub fn holds_device_range(&self, addr: DevicePtr, len: u64) -> bool {
+        self.device_addresses().is_some_and(|v| {
+            v.iter()
+                .any(|&b| addr >= b && addr.checked_add(len).is_some_and(|e| e <= b + self.size as DevicePtr))
+        })
     }
 
     /// The image kept in CUDA arrays (None for buffers and image1d_buffer images).
@@ -1137,7 +1209,7 @@ pub fn rects_overlap(src: [usize; 3], dst: [usize; 3], region: [usize; 3], row: 
 
 /// The shortest pattern that repeats to the given one (a 16-byte pattern of equal words is a
 /// 4-byte fill, which cuMemsetD32 does in one pass).
-fn reduce_pattern(p: &[u8]) -> Vec<u8> {
+pub(crate) fn reduce_pattern(p: &[u8]) -> Vec<u8> {
     let mut n = p.len();
     while n > 1 && p[..n / 2] == p[n / 2..n] {
         n /= 2;
@@ -1145,7 +1217,7 @@ fn reduce_pattern(p: &[u8]) -> Vec<u8> {
     p[..n].to_vec()
 }
 
-fn fill_on(stream: &Stream, dst: DevicePtr, p: &[u8], len: usize) -> CLResult<()> {
+pub(crate) fn fill_on(stream: &Stream, dst: DevicePtr, p: &[u8], len: usize) -> CLResult<()> {
     let word = |i: usize| u32::from_ne_bytes([p[i], p[i + 1], p[i + 2], p[i + 3]]);
     // cuMemsetD16/D32 want aligned addresses: zero-copy buffers over application memory
     // need not be.

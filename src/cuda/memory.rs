@@ -1,5 +1,5 @@
 //! Device memory, pinned host memory and the copies between them.
-use super::error::{check, CudaResult};
+use super::error::{check, CudaError, CudaResult};
 use super::pool::Pool;
 use super::stream::Stream;
 use super::sys;
@@ -116,6 +116,71 @@ impl Drop for PinnedAlloc {
         // SAFETY: allocated by `new`, freed once.
         unsafe { sys::cuMemFreeHost(self.host) };
     }
+}
+
+/// Memory the host and the device address at the same pointer: coarse-grain buffer SVM.
+pub enum SharedAlloc {
+    /// cuMemAllocManaged (attached globally): pages move to whichever side touches them, on
+    /// devices with concurrent managed access (the host may use it while other kernels run).
+    Managed { ptr: DevicePtr, size: usize },
+    /// cuMemHostAlloc'd page-locked memory mapped into the device's address space, whose device
+    /// address is its host address (unified addressing): devices without concurrent managed
+    /// access (Jetson, where host and GPU share the memory anyway).
+    Pinned(PinnedAlloc),
+}
+
+impl SharedAlloc {
+    /// Managed memory of `size` bytes (the device's context current).
+    pub fn managed(size: usize) -> CudaResult<SharedAlloc> {
+        let mut ptr = 0;
+        // SAFETY: a local out-pointer; CU_MEM_ATTACH_GLOBAL = 1.
+        check(unsafe { sys::cuMemAllocManaged(&mut ptr, size.max(1), 1) })?;
+        Ok(SharedAlloc::Managed { ptr, size })
+    }
+
+    /// Mapped page-locked memory of `size` bytes whose device address equals its host address
+    /// (the device's context current); CUDA_ERROR_NOT_SUPPORTED where they differ.
+    pub fn pinned(size: usize) -> CudaResult<SharedAlloc> {
+        let p = PinnedAlloc::new(size)?;
+        if p.device_ptr()? != p.host as DevicePtr {
+            return Err(CudaError(sys::CUresult::CUDA_ERROR_NOT_SUPPORTED));
+        }
+        Ok(SharedAlloc::Pinned(p))
+    }
+
+    /// The pointer both sides use.
+    pub fn ptr(&self) -> usize {
+        match self {
+            SharedAlloc::Managed { ptr, .. } => *ptr as usize,
+            SharedAlloc::Pinned(p) => p.host as usize,
+        }
+    }
+}
+
+impl Drop for SharedAlloc {
+    fn drop(&mut self) {
+        if let SharedAlloc::Managed { ptr, .. } = self {
+            // SAFETY: allocated by `managed`, freed once.
+            unsafe { sys::cuMemFree_v2(*ptr) };
+        }
+    }
+}
+
+/// Moves managed memory [ptr, ptr + n) to `device` (-1, CU_DEVICE_CPU: the host) in `stream`'s
+/// order: a hint, the pages would move on first use anyway.
+pub fn prefetch_managed(stream: &Stream, ptr: DevicePtr, n: usize, device: sys::CUdevice) -> CudaResult<()> {
+    // SAFETY: managed memory of ours (a bad range is a driver error, not host memory).
+    check(unsafe { sys::cuMemPrefetchAsync(ptr, n, device, stream.0) })
+}
+
+/// A copy between any two addresses unified addressing knows (device, managed, pinned or
+/// pageable host memory), on `stream`.
+///
+/// # Safety
+/// Host ranges stay valid (a destination untouched) until the copy is done on `stream`.
+pub unsafe fn copy_unified(stream: &Stream, dst: usize, src: usize, n: usize) -> CudaResult<()> {
+    // SAFETY: the ranges are valid, per this function's contract.
+    check(unsafe { sys::cuMemcpyAsync(dst as DevicePtr, src as DevicePtr, n, stream.0) })
 }
 
 /// Application memory page-locked in place with cuMemHostRegister (CL_MEM_USE_HOST_PTR).

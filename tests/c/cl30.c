@@ -76,7 +76,7 @@ static int count_words(const char *list) {
     return n;
 }
 
-/* A with-version list against its string form: the same names, each once, versions non-zero. */
+/* A with-version list against its string form: the same names, each once, at their versions. */
 static void check_with_version(const char *what, const cl_name_version *v, size_t size, const char *names) {
     CHECK(size % sizeof(cl_name_version) == 0, "%s: %zu bytes", what, size);
     size_t n = size / sizeof(cl_name_version);
@@ -84,7 +84,9 @@ static void check_with_version(const char *what, const cl_name_version *v, size_
     for (size_t i = 0; i < n; i++) {
         CHECK(memchr(v[i].name, 0, CL_NAME_VERSION_MAX_NAME_SIZE) != NULL, "%s: unterminated name", what);
         CHECK(has_word(names, v[i].name), "%s: %s is not in \"%s\"", what, v[i].name, names);
-        CHECK(v[i].version == VER(1, 0, 0), "%s: %s version 0x%x", what, v[i].name, v[i].version);
+        /* Each at its specification's version: 1.0.0, except cl_ext_buffer_device_address 1.0.2. */
+        cl_version want = strcmp(v[i].name, "cl_ext_buffer_device_address") ? VER(1, 0, 0) : VER(1, 0, 2);
+        CHECK(v[i].version == want, "%s: %s version 0x%x", what, v[i].name, v[i].version);
     }
 }
 
@@ -142,7 +144,7 @@ static void device_versions(void) {
     /* The features: each 3.0.0; the ones tied to a query present exactly when it says so. */
     v = device_query(CL_DEVICE_OPENCL_C_FEATURES, &sz);
     size_t nf = sz / sizeof *v;
-    int images = 0, image3d = 0, fp64 = 0, fp16 = 0, int64 = 0, acq_rel = 0, seq_cst = 0, scope_dev = 0, scope_all = 0;
+    int images = 0, image3d = 0, fp64 = 0, fp16 = 0, subgroups = 0, int64 = 0, acq_rel = 0, seq_cst = 0, scope_dev = 0, scope_all = 0;
     for (size_t i = 0; i < nf; i++) {
         CHECK(v[i].version == VER(3, 0, 0), "%s at 0x%x", v[i].name, v[i].version);
         CHECK(strncmp(v[i].name, "__opencl_c_", 11) == 0, "feature %s", v[i].name);
@@ -150,6 +152,7 @@ static void device_versions(void) {
         image3d |= !strcmp(v[i].name, "__opencl_c_3d_image_writes");
         fp64 |= !strcmp(v[i].name, "__opencl_c_fp64");
         fp16 |= !strcmp(v[i].name, "__opencl_c_fp16");
+        subgroups |= !strcmp(v[i].name, "__opencl_c_subgroups");
         int64 |= !strcmp(v[i].name, "__opencl_c_int64");
         acq_rel |= !strcmp(v[i].name, "__opencl_c_atomic_order_acq_rel");
         seq_cst |= !strcmp(v[i].name, "__opencl_c_atomic_order_seq_cst");
@@ -157,7 +160,7 @@ static void device_versions(void) {
         scope_all |= !strcmp(v[i].name, "__opencl_c_atomic_scope_all_devices");
         const char *absent[] = {"__opencl_c_generic_address_space", "__opencl_c_pipes", "__opencl_c_device_enqueue",
                                 "__opencl_c_program_scope_global_variables", "__opencl_c_read_write_images",
-                                "__opencl_c_subgroups", "__opencl_c_work_group_collective_functions"};
+                                "__opencl_c_work_group_collective_functions"};
         for (size_t j = 0; j < sizeof absent / sizeof *absent; j++)
             CHECK(strcmp(v[i].name, absent[j]) != 0, "%s reported, but the device lacks it", absent[j]);
     }
@@ -165,6 +168,8 @@ static void device_versions(void) {
     CHECK(image3d == has_word(ext, "cl_khr_3d_image_writes"), "__opencl_c_3d_image_writes");
     CHECK(fp64 == has_word(ext, "cl_khr_fp64"), "__opencl_c_fp64 vs cl_khr_fp64");
     CHECK(fp16 == has_word(ext, "cl_khr_fp16"), "__opencl_c_fp16 vs cl_khr_fp16");
+    CHECK(subgroups == has_word(ext, "cl_khr_subgroups") && subgroups == (dev_uint(CL_DEVICE_MAX_NUM_SUB_GROUPS) > 0),
+          "__opencl_c_subgroups vs cl_khr_subgroups and CL_DEVICE_MAX_NUM_SUB_GROUPS");
     CHECK(int64, "FULL_PROFILE: __opencl_c_int64");
     cl_device_atomic_capabilities mem = dev_ulong(CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES);
     cl_device_atomic_capabilities fence = dev_ulong(CL_DEVICE_ATOMIC_FENCE_CAPABILITIES);
@@ -255,23 +260,24 @@ static void absent_features(void) {
     cl_kernel kernel = clCreateKernel(prog, "test", &err);
     CHECK(err == CL_SUCCESS, "kernel: %d", err);
 
-    /* SVM */
-    CHECK(dev_ulong(CL_DEVICE_SVM_CAPABILITIES) == 0, "SVM capabilities");
+    /* SVM: coarse-grain buffers only (tests/c/devptr.c checks what they do). */
+    CHECK(dev_ulong(CL_DEVICE_SVM_CAPABILITIES) == CL_DEVICE_SVM_COARSE_GRAIN_BUFFER, "SVM capabilities %llx",
+          (unsigned long long)dev_ulong(CL_DEVICE_SVM_CAPABILITIES));
     cl_bool b = CL_TRUE;
     EXPECT(clGetMemObjectInfo(mem, CL_MEM_USES_SVM_POINTER, sizeof b, &b, NULL), CL_SUCCESS);
     CHECK(b == CL_FALSE, "CL_MEM_USES_SVM_POINTER");
-    CHECK(clSVMAlloc(ctx, CL_MEM_READ_WRITE, 16, 0) == NULL, "clSVMAlloc");
-    void *bogus0 = (void *)0xDEADBEEF, *bogus1 = (void *)0xDEADDEAD;
-    cl_uint pattern = 0xAAAAAAAA;
-    EXPECT(clEnqueueSVMMemFill(queue, bogus0, &pattern, sizeof pattern, 16, 0, NULL, NULL), CL_INVALID_OPERATION);
-    EXPECT(clEnqueueSVMMemcpy(queue, CL_TRUE, bogus1, bogus0, 16, 0, NULL, NULL), CL_INVALID_OPERATION);
-    EXPECT(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ, bogus1, 16, 0, NULL, NULL), CL_INVALID_OPERATION);
-    EXPECT(clEnqueueSVMUnmap(queue, bogus1, 0, NULL, NULL), CL_INVALID_OPERATION);
-    EXPECT(clEnqueueSVMMigrateMem(queue, 1, (const void **)&bogus1, NULL, 0, 0, NULL, NULL), CL_INVALID_OPERATION);
-    clSVMFree(ctx, bogus0);
-    EXPECT(clEnqueueSVMFree(queue, 1, &bogus0, NULL, NULL, 0, NULL, NULL), CL_INVALID_OPERATION);
-    EXPECT(clSetKernelArgSVMPointer(kernel, 0, NULL), CL_INVALID_OPERATION);
-    EXPECT(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL), CL_INVALID_OPERATION);
+    CHECK(clSVMAlloc(ctx, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, 16, 0) == NULL, "fine-grain clSVMAlloc");
+    CHECK(clSVMAlloc(ctx, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, 16, 0) == NULL,
+          "SVM atomics");
+    void *svm = clSVMAlloc(ctx, CL_MEM_READ_WRITE, 16, 0);
+    CHECK(svm != NULL, "coarse-grain clSVMAlloc");
+    EXPECT(clSetKernelArgSVMPointer(kernel, 0, svm), CL_SUCCESS);
+    EXPECT(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof svm, &svm), CL_SUCCESS);
+    cl_bool fgs = CL_TRUE;
+    EXPECT(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof fgs, &fgs),
+           CL_INVALID_OPERATION);
+    clSVMFree(ctx, svm);
+    EXPECT(clSetKernelArg(kernel, 0, sizeof mem, &mem), CL_SUCCESS);
 
     /* Device-side enqueue */
     CHECK(dev_ulong(CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES) == 0, "on-device queue properties");
@@ -370,12 +376,72 @@ static void absent_features(void) {
     cl_uint spec = 42;
     EXPECT(clSetProgramSpecializationConstant(prog, 0, sizeof spec, &spec), CL_INVALID_OPERATION);
 
-    /* Subgroups */
-    CHECK(dev_uint(CL_DEVICE_MAX_NUM_SUB_GROUPS) == 0, "subgroups");
-    CHECK(dev_bool(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS) == CL_FALSE, "subgroup forward progress");
-    CHECK(!has_word(ext, "cl_khr_subgroups"), "cl_khr_subgroups");
-    EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof sz, &sz, NULL),
-           CL_INVALID_OPERATION);
+    /* Subgroups (cl_khr_subgroups; warps of 32): the 3.0 queries and clGetKernelSubGroupInfo. */
+    size_t maxwg = 0;
+    EXPECT(clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxwg, &maxwg, NULL), CL_SUCCESS);
+    CHECK(dev_uint(CL_DEVICE_MAX_NUM_SUB_GROUPS) == (maxwg + 31) / 32, "CL_DEVICE_MAX_NUM_SUB_GROUPS %u",
+          dev_uint(CL_DEVICE_MAX_NUM_SUB_GROUPS));
+    CHECK(dev_bool(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS) == CL_TRUE, "subgroup forward progress");
+    const char *sg_exts[] = {"cl_khr_subgroups", "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote",
+                             "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_arithmetic",
+                             "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+                             "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate"};
+    for (size_t i = 0; i < sizeof sg_exts / sizeof *sg_exts; i++) CHECK(has_word(ext, sg_exts[i]), "%s", sg_exts[i]);
+    size_t kwg = 0;
+    EXPECT(clGetKernelWorkGroupInfo(kernel, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof kwg, &kwg, NULL), CL_SUCCESS);
+    sz = 0;
+    EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof sz, &sz, NULL), CL_SUCCESS);
+    CHECK(sz == (kwg + 31) / 32, "CL_KERNEL_MAX_NUM_SUB_GROUPS %zu (work-group size %zu)", sz, kwg);
+    sz = 99;
+    EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, 0, NULL, sizeof sz, &sz, NULL),
+           CL_SUCCESS);
+    CHECK(sz == 0, "CL_KERNEL_COMPILE_NUM_SUB_GROUPS %zu", sz);
+    {
+        /* local size -> (max sub-group size, sub-group count) */
+        size_t shapes[][3] = {{32, 1, 1}, {64, 1, 1}, {48, 1, 1}, {100, 1, 1}, {7, 1, 1}, {8, 4, 1}, {5, 3, 2}, {16, 8, 2}};
+        size_t want[][2] = {{32, 1}, {32, 2}, {32, 2}, {32, 4}, {7, 1}, {32, 1}, {30, 1}, {32, 8}};
+        for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+            size_t dims = shapes[i][2] > 1 ? 3 : shapes[i][1] > 1 ? 2 : 1, got = 0, size_ret = 0;
+            EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                           dims * sizeof(size_t), shapes[i], sizeof got, &got, &size_ret),
+                   CL_SUCCESS);
+            CHECK(got == want[i][0] && size_ret == sizeof(size_t), "max sub-group size for %zux%zux%zu: %zu",
+                  shapes[i][0], shapes[i][1], shapes[i][2], got);
+            EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, dims * sizeof(size_t),
+                                           shapes[i], sizeof got, &got, NULL),
+                   CL_SUCCESS);
+            CHECK(got == want[i][1], "sub-group count for %zux%zux%zu: %zu", shapes[i][0], shapes[i][1], shapes[i][2],
+                  got);
+        }
+        size_t count = 3, local[3] = {9, 9, 9}, size_ret = 0;
+        EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count, &count,
+                                       sizeof local, local, &size_ret),
+               CL_SUCCESS);
+        CHECK(local[0] == 96 && local[1] == 1 && local[2] == 1 && size_ret == sizeof local, "local size for 3: %zu %zu %zu",
+              local[0], local[1], local[2]);
+        count = kwg / 32 + 1; /* more than a work-group holds: zeros */
+        EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count, &count,
+                                       sizeof local, local, NULL),
+               CL_SUCCESS);
+        CHECK(local[0] == 0 && local[1] == 0 && local[2] == 0, "local size for %zu: %zu %zu %zu", count, local[0],
+              local[1], local[2]);
+        /* Errors: the input missing or of a wrong size, an unknown name, a short output. */
+        EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, 0, NULL, sizeof sz, &sz,
+                                       NULL),
+               CL_INVALID_VALUE);
+        EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, 4 * sizeof(size_t),
+                                       shapes[0], sizeof sz, &sz, NULL),
+               CL_INVALID_VALUE);
+        EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, 0, NULL, sizeof local,
+                                       local, NULL),
+               CL_INVALID_VALUE);
+        EXPECT(clGetKernelSubGroupInfo(kernel, dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, 1, &sz, NULL),
+               CL_INVALID_VALUE);
+        EXPECT(clGetKernelSubGroupInfo(kernel, dev, 0x12345, 0, NULL, sizeof sz, &sz, NULL), CL_INVALID_VALUE);
+        /* The extension's entry point is the same function. */
+        CHECK(clGetExtensionFunctionAddressForPlatform(plat, "clGetKernelSubGroupInfoKHR") != NULL,
+              "clGetKernelSubGroupInfoKHR");
+    }
     EXPECT(clGetKernelSubGroupInfo(NULL, dev, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof sz, &sz, NULL),
            CL_INVALID_KERNEL);
     EXPECT(clGetKernelSubGroupInfo(kernel, (cl_device_id)kernel, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof sz,

@@ -225,8 +225,19 @@ static void layout(void) {
     EXPECT(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, sizeof attrs, attrs, NULL), CL_SUCCESS);
     CHECK(attrs[0] == 0, "no attributes");
     EXPECT(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof attrs, attrs, NULL), CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
-    EXPECT(clSetKernelArgSVMPointer(k, 0, NULL), CL_INVALID_OPERATION);
-    EXPECT(clSetKernelExecInfo(k, 0, 0, NULL), CL_INVALID_OPERATION);
+    {
+        /* Coarse-grain SVM: a NULL SVM pointer for the __global argument; an unknown exec info
+         * name. Without SVM both are refused. */
+        cl_device_svm_capabilities svm = 0;
+        clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, NULL);
+        EXPECT(clSetKernelArgSVMPointer(k, 0, NULL), svm ? CL_SUCCESS : CL_INVALID_OPERATION);
+        EXPECT(clSetKernelExecInfo(k, 0, 0, NULL), svm ? CL_INVALID_VALUE : CL_INVALID_OPERATION);
+        if (svm) {
+            EXPECT(clSetKernelArgSVMPointer(k, 2, NULL), CL_INVALID_ARG_INDEX); /* int n */
+            EXPECT(clSetKernelArgSVMPointer(k, 6, NULL), CL_INVALID_ARG_INDEX);
+            EXPECT(clSetKernelArgSVMPointer(k, 0, (void *)0x1000), CL_INVALID_ARG_VALUE); /* not SVM */
+        }
+    }
     EXPECT(clSetKernelArgSVMPointer(NULL, 0, NULL), CL_INVALID_KERNEL);
 
     /* A launch deferred behind a user event uses the arguments as they were at enqueue time,

@@ -242,6 +242,7 @@ CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
     case 81: r = 233472; break;         /* MAX_SHARED_MEMORY_PER_MULTIPROCESSOR */
     case 82: r = 65536; break;          /* MAX_REGISTERS_PER_MULTIPROCESSOR */
     case 83: r = 1; break;              /* MANAGED_MEMORY */
+    case 89: r = env_int("FAKECUDA_INTEGRATED", 0) ? 0 : 1; break; /* CONCURRENT_MANAGED_ACCESS (not on Tegra) */
     case 86: r = 0; break;              /* HOST_NATIVE_ATOMIC_SUPPORTED */
     case 87: r = 2; break;              /* SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO */
     case 95: r = 1; break;              /* COOPERATIVE_LAUNCH */
@@ -715,6 +716,20 @@ CUresult cuMemAlloc_v2(CUdeviceptr *d, size_t n) {
     *d = (CUdeviceptr)(uintptr_t)p;
     TRACE("cuMemAlloc(%zu) -> %p", n, p);
     return CUDA_SUCCESS;
+}
+
+/* Managed memory: host memory here, as device memory is (freed with cuMemFree). */
+CUresult cuMemAllocManaged(CUdeviceptr *d, size_t n, unsigned flags) {
+    if (flags != 1 && flags != 2) return CUDA_ERROR_INVALID_VALUE; /* ATTACH_GLOBAL / HOST */
+    return cuMemAlloc_v2(d, n);
+}
+
+/* Prefetching managed memory: nothing moves here (one memory), the stream is checked. */
+CUresult cuMemPrefetchAsync(CUdeviceptr d, size_t n, int device, void *s) {
+    (void)n;
+    if (!d) return CUDA_ERROR_INVALID_VALUE;
+    if (device != -1 && !valid_device(device)) return CUDA_ERROR_INVALID_DEVICE;
+    return check_stream(s);
 }
 
 CUresult cuMemFree_v2(CUdeviceptr d) {

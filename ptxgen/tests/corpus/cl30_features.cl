@@ -7,12 +7,13 @@
 #if !defined(__opencl_c_images) || !defined(__opencl_c_3d_image_writes) || !defined(__opencl_c_fp64) \
     || !defined(__opencl_c_int64) || !defined(__opencl_c_atomic_order_acq_rel) \
     || !defined(__opencl_c_atomic_order_seq_cst) || !defined(__opencl_c_atomic_scope_device) \
-    || !defined(__opencl_c_fp16) || !defined(cl_khr_fp16)
+    || !defined(__opencl_c_fp16) || !defined(cl_khr_fp16) || !defined(__opencl_c_subgroups) \
+    || !defined(cl_khr_subgroups)
 #error a reported feature is missing
 #endif
 #if defined(__opencl_c_generic_address_space) || defined(__opencl_c_pipes) || defined(__opencl_c_device_enqueue) \
     || defined(__opencl_c_program_scope_global_variables) || defined(__opencl_c_read_write_images) \
-    || defined(__opencl_c_subgroups) || defined(__opencl_c_work_group_collective_functions) \
+    || defined(__opencl_c_work_group_collective_functions) \
     || defined(__opencl_c_atomic_scope_all_devices)
 #error an absent feature is defined
 #endif
