@@ -214,7 +214,14 @@ impl<'a> Translator<'a> {
                             spread_mem = Some(mem);
                             true
                         }
-                        Err(_) => old_rule,
+                        Err(_) => {
+                            // spread by the subscript rule: the accesses still tell promotion
+                            // (promote.rs) which elements stay put across an inner loop
+                            if old_rule {
+                                spread_mem = Some(mem);
+                            }
+                            old_rule
+                        }
                     };
                     if rectangular && ok {
                         auto_flat = true;

@@ -130,7 +130,8 @@ impl<'a> Translator<'a> {
                 let acc: Vec<_> =
                     mem.accesses.iter().filter(|a| a.base == w && within(&a.node, ls.off, le.off)).collect();
                 let off = &acc[0].off;
-                let same = off.is_some() && acc.iter().all(|a| &a.off == off && a.size == acc[0].size);
+                let same = (off.is_some() && acc.iter().all(|a| &a.off == off && a.size == acc[0].size))
+                    || self.same_unchanged_expression(l, &acc);
                 let in_body = acc.iter().all(|a| within(&a.node, bs.off, be));
                 let ty = acc[0].node.ty();
                 if !same || !in_body || !ty.is_arith() || !first_iteration_writes(body, &acc) {
@@ -191,6 +192,44 @@ impl<'a> Translator<'a> {
         tails.reverse();
         out.extend(tails);
         out
+    }
+
+    /// Whether every access is the same expression (`sum[r][q][p]`) whose variables the loop `l`
+    /// does not assign: the same element throughout the loop, where the affine offsets could not
+    /// say so because a variable of the address (`p`, an enclosing loop's) changes elsewhere in
+    /// the kernel.
+    fn same_unchanged_expression(&self, l: Node, acc: &[&super::affine::Access]) -> bool {
+        let text = |n: Node| {
+            let (s, e) = n.range();
+            self.cx.text.get(s.off..e.off).unwrap_or("").to_string()
+        };
+        let first = text(acc[0].node);
+        if first.is_empty() || !acc.iter().all(|a| a.size == acc[0].size && text(a.node) == first) {
+            return false;
+        }
+        let vars: HashSet<String> =
+            decl_refs(acc[0].node).iter().filter_map(|r| r.referenced()).map(|d| key_of(&d)).collect();
+        let mut nodes = vec![l];
+        l.walk(&mut |c| nodes.push(c));
+        !nodes.iter().any(|n| {
+            let target = match n.kind() {
+                CXCursor_BinaryOperator | CXCursor_CompoundAssignOperator
+                    if (CXBinaryOperator_Assign..=CXBinaryOperator_OrAssign).contains(&n.binop()) =>
+                {
+                    n.children().first().copied()
+                }
+                CXCursor_UnaryOperator
+                    if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&n.unop())
+                        || n.unop() == CXUnaryOperator_AddrOf =>
+                {
+                    n.children().first().copied()
+                }
+                _ => None,
+            };
+            target.map(strip).is_some_and(|t| {
+                t.kind() == CXCursor_DeclRefExpr && t.referenced().is_some_and(|d| vars.contains(&key_of(&d)))
+            })
+        })
     }
 
     /// The byte range of an access expression if its text is exactly that expression (not the
