@@ -54,6 +54,8 @@ for exe in "$G"/bin/*; do
     # has no cl_khr_fp16); cl30 "gpu" also runs the C11 atomics, fp16 prints PASS/FAIL last.
     cl30) run_prog cl30 cudacl gpu ;;
     fp16) run_prog fp16 cudacl ;;
+    # sub-groups, device addresses and SVM: kernel checks with "gpu" (NVIDIA has neither)
+    subgroups|devptr) run_prog "$name" cudacl gpu ;;
     bandwidth|microbench|buildbench|appbench|jitbench|launchprof) ;; # benchmarks: below
     *) run_prog "$name" cudacl; run_prog "$name" nvidia ;;
   esac
