@@ -941,8 +941,26 @@ impl<'a> Translator<'a> {
                     }
                 }
                 let ft = self.cx.file_text(&f);
-                if e <= ft.len() && seen.insert(ft[s..e].split_whitespace().collect::<Vec<_>>().join(" ")) {
-                    let _ = writeln!(cl, "{};", &ft[s..e]);
+                if e <= ft.len() {
+                    // pointer members as opaque 64-bit integers (types.rs)
+                    let mut text = String::new();
+                    let mut at = s;
+                    for ((_, ms), (me, rep)) in self.types.member_edits.range((f.clone(), s)..(f.clone(), e))
+                    {
+                        if *ms >= at && *me <= e {
+                            text.push_str(&ft[at..*ms]);
+                            text.push_str(rep);
+                            at = *me;
+                        }
+                    }
+                    text.push_str(&ft[at..e]);
+                    let text = match self.types.anon_typedefs.get(&(f.clone(), s)) {
+                        Some(td) => format!("typedef {text} {td}"),
+                        None => text,
+                    };
+                    if seen.insert(text.split_whitespace().collect::<Vec<_>>().join(" ")) {
+                        let _ = writeln!(cl, "{text};");
+                    }
                 }
                 last = Some((f, e));
             }

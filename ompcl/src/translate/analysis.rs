@@ -81,6 +81,18 @@ impl<'a> Translator<'a> {
                         }
                     }
                 }
+                CXCursor_MemberRefExpr => {
+                    // pointer members are opaque integers in the kernel source (types.rs)
+                    if let Some(m) = n.referenced() {
+                        let mut t = m.ty().canonical();
+                        while t.kind() == CXType_ConstantArray {
+                            t = t.elem().canonical();
+                        }
+                        if m.kind() == CXCursor_FieldDecl && t.kind() == CXType_Pointer {
+                            return Err(format!("pointer member '{}' used in the loop", m.spelling()));
+                        }
+                    }
+                }
                 CXCursor_ReturnStmt if is_region => return Err("return in the loop".into()),
                 CXCursor_GotoStmt => return Err("goto in the loop".into()),
                 CXCursor_VarDecl | CXCursor_ParmDecl => {

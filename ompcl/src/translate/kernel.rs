@@ -711,9 +711,11 @@ impl<'a> Translator<'a> {
                         (v.ty.is_array() && v.decl.kind() != CXCursor_ParmDecl)
                             || (kind == "OMPCL_TMP" && !v.ty.is_array()),
                     );
-                    // a target region's local scalars and structs are firstprivate unless mapped `from`
+                    // a target region's local scalars are firstprivate unless mapped `from`; structs,
+                    // like arrays, are mapped `tofrom` (OpenMP 4.5 2.15.5: only scalars are
+                    // firstprivate by default)
                     let w = match &self.target_scalars_out {
-                        Some((all, from)) if v.kind == VK::Inout && !v.global => {
+                        Some((all, from)) if v.kind == VK::Inout && !v.global && !v.ty.is_record() => {
                             w && (*all || from.contains(n))
                         }
                         _ => w,
