@@ -578,10 +578,47 @@ impl<'a> Translator<'a> {
                 VK::Private => {
                     let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
                 }
-                VK::LastPrivate => {
-                    if v.ty.is_array() {
-                        return Err(format!("lastprivate array '{n}' is not translated"));
+                VK::LastPrivate | VK::FirstPrivate if v.ty.is_array() => {
+                    // a private copy of a fixed-size array: a firstprivate one starts as a copy of
+                    // the original, the work-item of a lastprivate one's last iteration copies it
+                    // back; the original is passed as a shared array would be (mapped in a target
+                    // region, so a copy present on the device is the one read and written)
+                    if v.ty.canonical().kind() != CXType_ConstantArray || v.decl.kind() == CXCursor_ParmDecl {
+                        let what = if v.kind == VK::LastPrivate { "lastprivate" } else { "firstprivate" };
+                        return Err(format!("{what} array '{n}' of variable length (or a parameter)"));
                     }
+                    let last = v.kind == VK::LastPrivate;
+                    let first = !last || firstprivate.iter().any(|x| x == n);
+                    let _ = self.global_array_space(v, kid, last);
+                    let (kind, size) = if v.global {
+                        ("OMPCL_BUF", "0".to_string())
+                    } else if let Some(t) = self.in_target.as_mut() {
+                        t.push((n.to_string(), last));
+                        ("OMPCL_BUF", "0".to_string())
+                    } else {
+                        ("OMPCL_TMP", format!("sizeof({n})"))
+                    };
+                    params.push(format!("__global char *{n}__b"));
+                    params.push(format!("long {n}__o"));
+                    host_args.push(format!(
+                        "{{{kind}, \"{n}\", (void*)({n}), {size}, {}, 0, 1}}",
+                        i32::from(last)
+                    ));
+                    let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
+                    if first {
+                        let _ = writeln!(
+                            privs,
+                            "    {{ __global const char *__fs = {n}__b + {n}__o; __private char *__fd = (__private char *){n}; for (ulong __q = 0; __q < sizeof({n}); __q++) __fd[__q] = __fs[__q]; }}"
+                        );
+                    }
+                    if last {
+                        let _ = writeln!(
+                            lp_post,
+                            "    if (__gid == __n - 1) {{ __global char *__ld = {n}__b + {n}__o; __private const char *__ls = (__private const char *){n}; for (ulong __q = 0; __q < sizeof({n}); __q++) __ld[__q] = __ls[__q]; }}"
+                        );
+                    }
+                }
+                VK::LastPrivate => {
                     if firstprivate.iter().any(|x| x == n) {
                         // firstprivate too: each work-item starts from the host value
                         params.push(self.types.declr(v.ty, &format!("{n}__fp"))?);
@@ -599,7 +636,7 @@ impl<'a> Translator<'a> {
                 }
                 VK::FirstPrivate | VK::ByValue => {
                     if v.ty.is_array() {
-                        return Err(format!("firstprivate array '{n}' is not translated"));
+                        return Err(format!("array '{n}' passed by value"));
                     }
                     if v.ty.canonical().kind() == CXType_Bool {
                         return Err(format!("_Bool variable '{n}' cannot be a kernel argument"));
