@@ -29,8 +29,34 @@ impl<'a> Translator<'a> {
             p.file == file && p.off >= s && p.off < e
         };
         let mut written: Vec<(Node, bool)> = Vec::new(); // (lhs root, direct)
+                                                         // pointer members copied from one to another (`copy.p = orig.p;`): integers alike in the
+                                                         // kernel source, so the copy is the same bytes (their extents)
+        let mut member_copies: HashSet<(String, usize, usize)> = HashSet::new();
+        let extent = |m: &Node| {
+            let (a, b) = m.range();
+            (a.file, a.off, b.off)
+        };
         for n in &nodes {
             let k = n.kind();
+            if k == CXCursor_BinaryOperator && n.binop() == CXBinaryOperator_Assign {
+                let ch = n.children();
+                if ch.len() == 2 {
+                    let (l, r) = (strip(ch[0]), strip(ch[1]));
+                    let ptr_member = |m: &Node| {
+                        m.kind() == CXCursor_MemberRefExpr
+                            && m.referenced().is_some_and(|f| {
+                                f.kind() == CXCursor_FieldDecl && f.ty().canonical().kind() == CXType_Pointer
+                            })
+                    };
+                    if ptr_member(&l)
+                        && ptr_member(&r)
+                        && l.ty().canonical().spelling() == r.ty().canonical().spelling()
+                    {
+                        member_copies.insert(extent(&l));
+                        member_copies.insert(extent(&r));
+                    }
+                }
+            }
             // every type must be expressible
             let fnref = k == CXCursor_DeclRefExpr
                 && n.referenced().map(|r| r.kind() == CXCursor_FunctionDecl).unwrap_or(false);
@@ -88,7 +114,10 @@ impl<'a> Translator<'a> {
                         while t.kind() == CXType_ConstantArray {
                             t = t.elem().canonical();
                         }
-                        if m.kind() == CXCursor_FieldDecl && t.kind() == CXType_Pointer {
+                        if m.kind() == CXCursor_FieldDecl
+                            && t.kind() == CXType_Pointer
+                            && !member_copies.contains(&extent(n))
+                        {
                             return Err(format!("pointer member '{}' used in the loop", m.spelling()));
                         }
                     }

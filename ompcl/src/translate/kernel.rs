@@ -653,6 +653,12 @@ impl<'a> Translator<'a> {
                         CXType_ULong | CXType_ULongLong => (4, "ulong"),
                         CXType_Float => (5, "float"),
                         CXType_Double => (6, "double"),
+                        // narrow integers: the private copies, the work-group tree and the partials
+                        // in the variable's own type (every step converts back, as C's does)
+                        CXType_Char_S | CXType_SChar => (7, "char"),
+                        CXType_Char_U | CXType_UChar => (8, "uchar"),
+                        CXType_Short => (9, "short"),
+                        CXType_UShort => (10, "ushort"),
                         _ => return Err(format!("reduction variable '{n}' of type '{}'", v.ty.spelling())),
                     };
                     let (ocode, ident, comb) = match v.red_op.as_str() {
@@ -670,10 +676,10 @@ impl<'a> Translator<'a> {
                         "min" => (10, "", "<"),
                         o => return Err(format!("reduction operator '{o}'")),
                     };
-                    if tcode >= 5 && matches!(ocode, 4..=6) {
+                    if matches!(tcode, 5 | 6) && matches!(ocode, 4..=6) {
                         return Err(format!("bitwise reduction on floating '{n}'"));
                     }
-                    let ident = if tcode >= 5 && ident == "~0" { "0" } else { ident };
+                    let ident = if matches!(tcode, 5 | 6) && ident == "~0" { "0" } else { ident };
                     params.push(format!("__global {tname} *{n}__part"));
                     host_args.push(format!(
                         "{{OMPCL_RED, \"{n}\", (void*)&{n}, sizeof({n}), 0, {tcode}, {ocode}}}"

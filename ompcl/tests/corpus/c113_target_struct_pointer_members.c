@@ -4,7 +4,7 @@
 /* Structs with pointer members in target and parallel regions that do not use those members:
    the members are opaque 64-bit integers in the kernel (same size and alignment), so the regions
    run on the device and the pointers come back unchanged. A region that dereferences a pointer
-   member stays on the host. A local struct a target region writes is mapped tofrom (only scalars
+   member stays on the host; one copied to another member (`c.p = t.p`) does not. A local struct a target region writes is mapped tofrom (only scalars
    are firstprivate by default): its members come back (before, they did not). */
 #define N 100
 struct node {
@@ -81,6 +81,17 @@ int main(void) {
         o.n = nodes[5];
         o.tag = o.n.key + 1;
     }
+    /* a pointer member copied to another (the same bytes), not dereferenced */
+    tstruct tcopy;
+    tcopy.p = NULL;
+#pragma omp target map(to: t) map(from: tcopy)
+    {
+        int j;
+        tcopy.a = t.a + 1;
+        tcopy.p = t.p;
+        for (j = 0; j < N; j++) tcopy.b[j] = t.b[j] + 1;
+    }
+    errors += tcopy.p != keep[4];
     /* a named struct without pointers, written: implicitly tofrom */
     named.a = 0;
     named.b[3] = 0;
@@ -105,7 +116,7 @@ int main(void) {
     long s1 = 0;
     for (i = 0; i < N; i++) s1 += single.b[i] + array[2].b[i] + t.b[i];
     printf("single.a %d array %d %d %d t.a %d s1 %ld\n", single.a, array[0].a, array[1].a, array[2].a, t.a, s1);
-    printf("nodes %d %g %g o %d %ld sum %ld got %d named %d %d errors %d\n", nodes[7].key, nodes[7].w[0], nodes[N - 1].w[3],
-           o.n.key, o.tag, sum, got, named.a, named.b[3], errors);
+    printf("nodes %d %g %g o %d %ld sum %ld got %d named %d %d tcopy %d %d errors %d\n", nodes[7].key, nodes[7].w[0], nodes[N - 1].w[3],
+           o.n.key, o.tag, sum, got, named.a, named.b[3], tcopy.a, tcopy.b[N - 1], errors);
     return errors != 0;
 }
