@@ -933,30 +933,8 @@ impl<'a> Translator<'a> {
                 k.push_str(&lp_post);
                 k.push_str("  }\n  barrier(CLK_GLOBAL_MEM_FENCE);\n  }\n");
             } else if team_queries {
-                // a kernel asking for its team or thread: a league of work-groups (their number
-                // and size follow num_teams / thread_limit) whose work-items take the iterations
-                // OpenMP's schedules give them: chunks of __dc iterations dealt to the teams in
-                // turn, then chunks of __sc of those to the team's threads; the private
-                // variables live across a work-item's iterations
-                let teams = clauses.iter().any(|c| c.directive.iter().any(|w| w == "teams"));
-                let (g, gs, t, ts) = if teams {
-                    ("get_group_id(0)", "get_num_groups(0)", "get_local_id(0)", "get_local_size(0)")
-                } else {
-                    ("0", "1", "get_global_id(0)", "get_global_size(0)")
-                };
-                let _ = writeln!(
-                    k,
-                    "  long __g = (long)({g}), __G = (long)({gs}), __t = (long)({t}), __T = (long)({ts});\n  long __dcs = __dc > 0 ? __dc : (__n + __G - 1) / __G;"
-                );
-                k.push_str(&privs);
-                let _ = writeln!(
-                    k,
-                    "  for (long __c0 = __g * __dcs; __c0 < __n; __c0 += __G * __dcs) {{\n  long __ce = __c0 + __dcs < __n ? __c0 + __dcs : __n;\n  long __tc = __sc > 0 ? __sc : (__ce - __c0 + __T - 1) / __T;\n  for (long __k0 = __c0 + __t * __tc; __k0 < __ce; __k0 += __T * __tc)\n  for (long __gid = __k0; __gid < __k0 + __tc && __gid < __ce; __gid++) {{\n    {lvdecl} = {};",
-                    self.index_expr(lvty, "__lb", "__gid", "__st")?
-                );
-                k.push_str(&iter(&body_text));
-                k.push_str(&lp_post);
-                k.push_str("  }\n  }\n");
+                let set = format!("    {lvdecl} = {};\n", self.index_expr(lvty, "__lb", "__gid", "__st")?);
+                k.push_str(&league_loop(&clauses, &privs, &set, &iter(&body_text), &lp_post));
             } else {
                 let _ = writeln!(
                     k,
@@ -968,6 +946,28 @@ impl<'a> Translator<'a> {
                 k.push_str(&lp_post);
                 k.push_str("  }\n");
             }
+        } else if team_queries && !single {
+            // a league over a collapsed nest: the flattened iteration number, as below, taken
+            // from the league's schedule
+            if !reds_post.is_empty() {
+                k.push_str("  uint __l = (uint)get_local_id(0);\n");
+            }
+            let mut set = String::from("    long __rem = __gid;\n");
+            for (lvl, li) in collapsed.iter().enumerate().rev() {
+                let q = lvl + 1;
+                let ty = li.loopvar.ty();
+                self.types.note(ty, 0)?;
+                let d = self.types.declr(ty, &li.loopvar.spelling())?;
+                let _ = writeln!(
+                    set,
+                    "    {d} = ({})(__lb{q} + (__rem % __n{q}) * __st{q});\n    __rem /= __n{q};",
+                    self.types.base(ty)?
+                );
+                inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
+            }
+            inner.reverse();
+            let _ = writeln!(set, "    {lvdecl} = ({})(__lb + __rem * __st);", self.types.base(lvty)?);
+            k.push_str(&league_loop(&clauses, &privs, &set, &iter(&body_text), &lp_post));
         } else if collapsed.len() <= 2 && reds_post.is_empty() && lp_post.is_empty() {
             // one NDRange dimension per loop: no division, neighbouring work-items take
             // neighbouring iterations of the innermost loop
@@ -1038,9 +1038,6 @@ impl<'a> Translator<'a> {
         k.push_str(&reds_post);
         k.push_str("}\n");
         let teams = if team_queries {
-            if !single && !collapsed.is_empty() {
-                return Err("OpenMP team or thread queries in a collapsed loop".into());
-            }
             let words: Vec<&str> =
                 clauses.iter().flat_map(|c| c.directive.iter().map(String::as_str)).collect();
             let has_teams = words.contains(&"teams");
@@ -1309,4 +1306,20 @@ fn split_top_comma(s: &str) -> Vec<String> {
         }
     }
     out.into_iter().map(|p| p.trim().to_string()).collect()
+}
+
+/// The loop of a league kernel: a team is a work-group, its threads the work-items; each
+/// work-item takes the iterations OpenMP's schedules give it (chunks of `__dc` iterations dealt
+/// to the teams in turn, then chunks of `__sc` of those to the team's threads); the private
+/// variables live across a work-item's iterations. `set` sets the loop variables from `__gid`.
+fn league_loop(clauses: &[Pragma], privs: &str, set: &str, body: &str, lp_post: &str) -> String {
+    let teams = clauses.iter().any(|c| c.directive.iter().any(|w| w == "teams"));
+    let (g, gs, t, ts) = if teams {
+        ("get_group_id(0)", "get_num_groups(0)", "get_local_id(0)", "get_local_size(0)")
+    } else {
+        ("0", "1", "get_global_id(0)", "get_global_size(0)")
+    };
+    format!(
+        "  long __g = (long)({g}), __G = (long)({gs}), __t = (long)({t}), __T = (long)({ts});\n  long __dcs = __dc > 0 ? __dc : (__n + __G - 1) / __G;\n{privs}  for (long __c0 = __g * __dcs; __c0 < __n; __c0 += __G * __dcs) {{\n  long __ce = __c0 + __dcs < __n ? __c0 + __dcs : __n;\n  long __tc = __sc > 0 ? __sc : (__ce - __c0 + __T - 1) / __T;\n  for (long __k0 = __c0 + __t * __tc; __k0 < __ce; __k0 += __T * __tc)\n  for (long __gid = __k0; __gid < __k0 + __tc && __gid < __ce; __gid++) {{\n{set}{body}{lp_post}  }}\n  }}\n"
+    )
 }
