@@ -459,6 +459,8 @@ struct Translator<'a> {
     in_target: Option<Vec<(String, bool)>>,
     /// the next kernel is a target region's sequential body (one work-item)
     target_single: bool,
+    /// with target_single: the body is a `target parallel`'s, run by every thread of one team
+    target_spmd: bool,
     /// the kernel being analysed calls one of TEAM_QUERIES in its own body (a target region)
     team_queries: bool,
     /// the names of the last map clauses read, with their map types (target.rs)
@@ -622,6 +624,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         kernel_constants: BTreeMap::new(),
         in_target: None,
         target_single: false,
+        target_spmd: false,
         team_queries: false,
         map_names: Vec::new(),
         target_scalars_out: None,

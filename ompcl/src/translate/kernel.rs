@@ -1037,7 +1037,11 @@ impl<'a> Translator<'a> {
         }
         k.push_str(&reds_post);
         k.push_str("}\n");
-        let teams = if team_queries {
+        // a `target parallel` whose body every thread runs (no worksharing inside): one team of
+        // threads, a work-group, each work-item running the body once
+        let spmd = single && self.target_spmd;
+        let mut ub = ub;
+        let teams = if team_queries || spmd {
             let words: Vec<&str> =
                 clauses.iter().flat_map(|c| c.directive.iter().map(String::as_str)).collect();
             let has_teams = words.contains(&"teams");
@@ -1045,7 +1049,9 @@ impl<'a> Translator<'a> {
             let arg = |n: &str| clauses.iter().find_map(|c| c.clause(n).and_then(|x| x.arg.clone()));
             // (omp_get_num_teams, omp_get_team_num, omp_get_num_threads, omp_get_thread_num,
             // omp_get_thread_limit): a team is a work-group, its threads the work-items
-            let q: [&str; 5] = if single {
+            let q: [&str; 5] = if spmd {
+                ["1", "0", "get_local_size(0)", "get_local_id(0)", "get_local_size(0)"]
+            } else if single {
                 ["1", "0", "1", "0", "1"]
             } else {
                 match (has_teams, has_parallel) {
@@ -1086,7 +1092,14 @@ impl<'a> Translator<'a> {
             } else {
                 "0".into()
             };
-            (!single).then_some((groups, threads))
+            if spmd {
+                // as many work-items as the team has threads (32 when no clause says)
+                let t = format!("(({threads}) > 0 ? (long long)({threads}) : 32LL)");
+                ub = t.clone();
+                Some(("1".to_string(), t))
+            } else {
+                (!single).then_some((groups, threads))
+            }
         } else {
             None
         };

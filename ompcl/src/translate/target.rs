@@ -609,6 +609,20 @@ impl<'a> Translator<'a> {
                     vec![n]
                 };
                 let inner = self.pragmas_in(self.cx.pragmas[cur].end, e);
+                if inner.iter().all(|&j| {
+                    let w = self.cx.pragmas[j].directive.first().map(String::as_str);
+                    matches!(w, Some("atomic" | "critical" | "flush"))
+                }) {
+                    // no worksharing inside: every thread of the team runs the body (a work-group
+                    // whose work-items are the threads)
+                    let line = self.cx.pragmas[i].line;
+                    self.target_single = true;
+                    self.target_spmd = true;
+                    let k = self.loop_kernel(rid, line, chain, node);
+                    self.target_single = false;
+                    self.target_spmd = false;
+                    return Ok(vec![Step::Kernel { k: Box::new(k?), kid: rid, line }]);
+                }
                 if kids.len() == 1 && kids[0].kind() == CXCursor_ForStmt {
                     let first = inner.first().copied();
                     match first {
