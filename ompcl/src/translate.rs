@@ -467,7 +467,9 @@ struct Translator<'a> {
     map_names: Vec<(String, u32)>,
     /// in a target region: (defaultmap(tofrom: scalar), the scalars mapped `from`): the scalars
     /// whose writes go back to the host
-    target_scalars_out: Option<(bool, HashSet<String>)>,
+    /// in a target region: (`defaultmap(tofrom: scalar)`, names in its map clauses, those of
+    /// them mapped `from`/`tofrom`)
+    target_scalars_out: Option<(bool, HashSet<String>, HashSet<String>)>,
 }
 
 pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {

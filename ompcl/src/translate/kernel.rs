@@ -366,11 +366,14 @@ impl<'a> Translator<'a> {
         // offloading rely on it, e.g. `for (k = 0; ...)` with `k` declared before the region)
         let mut seq_loop_vars: HashSet<String> = HashSet::new();
         if self.in_target.is_some() {
-            body.walk(&mut |c| {
+            // (the body itself may be such a loop: a collapsed nest's innermost body)
+            let mut nodes = vec![body];
+            body.walk(&mut |c| nodes.push(c));
+            for c in nodes {
                 if c.kind() != CXCursor_ForStmt {
-                    return;
+                    continue;
                 }
-                let Some(init) = c.children().first().map(|n| strip(*n)) else { return };
+                let Some(init) = c.children().first().map(|n| strip(*n)) else { continue };
                 if init.kind() == CXCursor_BinaryOperator && init.binop() == CXBinaryOperator_Assign {
                     if let Some(lhs) = init.children().first().map(|n| strip(*n)) {
                         if lhs.kind() == CXCursor_DeclRefExpr {
@@ -380,7 +383,7 @@ impl<'a> Translator<'a> {
                         }
                     }
                 }
-            });
+            }
         }
         let in_sync = !skip_sync_empty(&self.pragmas_in(bs, be), &self.cx.pragmas);
         // classify outside variables
@@ -396,7 +399,7 @@ impl<'a> Translator<'a> {
                     && !reductions.iter().any(|(_, x)| x == n)
                     && !lastprivate.iter().any(|x| x == n)
                     && !firstprivate.iter().any(|x| x == n)
-                    && !self.target_scalars_out.as_ref().is_some_and(|(all, f)| *all || f.contains(n)))
+                    && !self.target_scalars_out.as_ref().is_some_and(|(all, f, _)| *all || f.contains(n)))
             {
                 v.kind = VK::Private;
             } else if reductions.iter().any(|(_, x)| x == n) {
@@ -754,19 +757,26 @@ impl<'a> Translator<'a> {
                         (v.ty.is_array() && v.decl.kind() != CXCursor_ParmDecl)
                             || (kind == "OMPCL_TMP" && !v.ty.is_array()),
                     );
-                    // a target region's local scalars are firstprivate unless mapped `from`; structs,
-                    // like arrays, are mapped `tofrom` (OpenMP 4.5 2.15.5: only scalars are
-                    // firstprivate by default)
-                    let w = match &self.target_scalars_out {
-                        Some((all, from)) if v.kind == VK::Inout && !v.global && !v.ty.is_record() => {
-                            w && (*all || from.contains(n))
+                    // a target region's local scalars are firstprivate unless a map clause names them
+                    // (or `defaultmap(tofrom: scalar)`); structs, like arrays, are mapped `tofrom`
+                    // when none does (OpenMP 4.5 2.15.5). What the region writes comes back when
+                    // it is mapped `from`/`tofrom` here, or was present before (an enclosing
+                    // construct may copy it out at its end: as the host keeps no second copy, at
+                    // once); `map(alloc: x)` or `map(to: x)` alone leaves the host's x as it was
+                    let back = match &self.target_scalars_out {
+                        Some((all, named, from)) if v.kind == VK::Inout && !v.global => {
+                            let dflt = from.contains(n) || (!named.contains(n) && (v.ty.is_record() || *all));
+                            if !w {
+                                "0".to_string()
+                            } else if named.contains(n) || v.ty.is_record() {
+                                format!("ompcl_scalar_back((void*)&{n}, sizeof({n}), {})", i32::from(dflt))
+                            } else {
+                                i32::from(dflt).to_string()
+                            }
                         }
-                        _ => w,
+                        _ => i32::from(w).to_string(),
                     };
-                    host_args.push(format!(
-                        "{{{kind}, \"{n}\", {addr}, {size}, {}, {konst}, {inside}}}",
-                        if w { 1 } else { 0 }
-                    ));
+                    host_args.push(format!("{{{kind}, \"{n}\", {addr}, {size}, {back}, {konst}, {inside}}}"));
                 }
             }
         }

@@ -2,7 +2,9 @@
 #include <stdio.h>
 #include <omp.h>
 /* team and thread queries in collapsed loops: a league kernel over the flattened nest (each
-   work-item takes the iterations the distribute and loop schedules give its team and thread) */
+   work-item takes the iterations the distribute and loop schedules give its team and thread).
+   The variable of a loop inside the collapsed nest, declared before the region, is private (it
+   was shared when the nest's innermost body is that loop itself: wrong sums, now and then) */
 #define N 20
 int a[N][N][N], b[N][N][N + 1], hit[N * N * N];
 int main(void) {
@@ -33,5 +35,14 @@ int main(void) {
     long h = 0;
     for (x = 0; x < N * N * N; x++) h += hit[x] * (x % 13 + 1);
     printf("collapse(3) %ld %ld %d\n", h, sum, nth > 0);
+    /* no queries: a 2-D NDRange; the inner loop's variable, declared before the region, private */
+    for (x = 0; x < N; x++) for (y = 0; y < N; y++) b[x][y][0] = x - y;
+#pragma omp target teams distribute parallel for collapse(2) map(to: a) map(tofrom: b)
+    for (x = 0; x < N; x++)
+        for (y = 0; y < N; y++)
+            for (z = 0; z < N; z++) b[x][y][z + 1] = b[x][y][z] * 3 % 1000 + a[x][y][z];
+    sum = 0;
+    for (x = 0; x < N; x++) for (y = 0; y < N; y++) for (z = 0; z <= N; z++) sum += b[x][y][z] * (z + 1);
+    printf("collapse(2) plain %ld\n", sum);
     return 0;
 }
