@@ -760,9 +760,9 @@ impl<'a> Translator<'a> {
                     // a target region's local scalars are firstprivate unless a map clause names them
                     // (or `defaultmap(tofrom: scalar)`); structs, like arrays, are mapped `tofrom`
                     // when none does (OpenMP 4.5 2.15.5). What the region writes comes back when
-                    // it is mapped `from`/`tofrom` here, or was present before (an enclosing
-                    // construct may copy it out at its end: as the host keeps no second copy, at
-                    // once); `map(alloc: x)` or `map(to: x)` alone leaves the host's x as it was
+                    // it is mapped with `to`/`from` here (target.rs says why `to`), or was present
+                    // before (an enclosing construct may copy it out at its end: as the host keeps
+                    // no second copy, at once); `map(alloc: x)` alone leaves the host's x as it was
                     let back = match &self.target_scalars_out {
                         Some((all, named, from)) if v.kind == VK::Inout && !v.global => {
                             let dflt = from.contains(n) || (!named.contains(n) && (v.ty.is_record() || *all));

@@ -520,8 +520,18 @@ impl<'a> Translator<'a> {
         // mapped `to`/`alloc` here may be present from an enclosing construct that copies it out
         let all = p.clause("defaultmap").is_some();
         let named: HashSet<String> = self.map_names.iter().map(|(n, _)| n.clone()).collect();
-        let from: HashSet<String> =
-            self.map_names.iter().filter(|(_, t)| t & MAP_FROM != 0).map(|(n, _)| n.clone()).collect();
+        // a write comes back unless the variable is mapped `alloc` only (the device copy starts
+        // undefined and is never copied out: a device with memory of its own, libgomp's target-24
+        // probe); a scalar mapped `to` that the region writes comes back too, as on a device that
+        // shares memory with the host (ompcl's device addresses are the host's: a program probing
+        // with `map(to: x)`, as libgomp's target-19, target-27 and target-link-1 do, then finds
+        // pointers consistent with what it concludes)
+        let from: HashSet<String> = self
+            .map_names
+            .iter()
+            .filter(|(_, t)| t & (MAP_FROM | MAP_TO) != 0)
+            .map(|(n, _)| n.clone())
+            .collect();
         self.target_scalars_out = Some((all, named, from));
         self.in_target = Some(Vec::new());
         self.pending_notes.clear();
