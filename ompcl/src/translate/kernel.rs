@@ -22,6 +22,10 @@ impl<'a> Translator<'a> {
         let kids = if n.kind() == CXCursor_CompoundStmt { n.children() } else { vec![n] };
         let (_, s, e) = self.cx.assoc[&r.pragma];
         let inner = self.pragmas_in(s, e);
+        if let Some((fp, lp)) = self.taskloop_idiom(r.pragma, &kids)? {
+            let k = self.loop_kernel(r.id, fp.line, vec![p.clone(), fp], lp)?;
+            return Ok(vec![Step::Kernel { k: Box::new(k), kid: r.id, line: p.line }]);
+        }
         if kids.len() == 1 && kids[0].kind() == CXCursor_ForStmt {
             let first = inner.first().map(|&i| self.cx.pragmas[i].clone());
             match first {
@@ -37,6 +41,54 @@ impl<'a> Translator<'a> {
         } else {
             self.sequence(p, &kids, &inner)
         }
+    }
+
+    /// A `parallel` region whose body is only `single` (or `master`) holding only a `taskloop
+    /// [simd]` loop: the team runs the loop's iterations as tasks, and the region ends when they
+    /// are done (the taskloop's implicit taskgroup, the region's barrier): a worksharing loop, as
+    /// far as what the iterations compute goes. Returns the loop's directive as a `for` (its data
+    /// clauses kept; the task scheduling clauses, which change no result, dropped) and the loop.
+    /// (`par`: the index of the `parallel` directive)
+    pub(super) fn taskloop_idiom(&self, par: usize, kids: &[Node]) -> Result<Option<(Pragma, Node)>, String> {
+        let kids: Vec<Node> = kids.iter().copied().filter(|k| k.kind() != CXCursor_NullStmt).collect();
+        // the two directives after `parallel` (braced or not: a directive is no statement)
+        let (si, ti) = (par + 1, par + 2);
+        if kids.len() != 1 || ti >= self.cx.pragmas.len() {
+            return Ok(None);
+        }
+        let (sp, tp) = (&self.cx.pragmas[si], &self.cx.pragmas[ti]);
+        let single = (sp.is(&["single"]) || sp.is(&["master"]))
+            && sp.clauses.iter().all(|c| c.name == "nowait")
+            && self.cx.assoc.get(&si).is_some_and(|a| a.0.equals(&kids[0]));
+        if !single || !(tp.is(&["taskloop"]) || tp.is(&["taskloop", "simd"])) {
+            return Ok(None);
+        }
+        let body = strip(self.cx.assoc[&si].0);
+        let body_kids: Vec<Node> = if body.kind() == CXCursor_CompoundStmt {
+            body.children().into_iter().filter(|k| k.kind() != CXCursor_NullStmt).collect()
+        } else {
+            vec![body]
+        };
+        let Some(&(lp, _, _)) = self.cx.assoc.get(&ti) else { return Ok(None) };
+        if body_kids.len() != 1 || !body_kids[0].equals(&lp) || lp.kind() != CXCursor_ForStmt {
+            return Ok(None);
+        }
+        let mut fp = tp.clone();
+        fp.directive = vec!["for".to_string()];
+        fp.unknown = None;
+        let mut kept = Vec::new();
+        for c in &tp.clauses {
+            match c.name.as_str() {
+                "private" | "firstprivate" | "lastprivate" | "shared" | "default" | "collapse"
+                | "reduction" => kept.push(c.clone()),
+                "grainsize" | "num_tasks" | "nogroup" | "untied" | "mergeable" | "final" | "priority"
+                | "if" | "simdlen" | "safelen" | "aligned" => {}
+                other => return Err(format!("'{other}' on 'taskloop' is not translated to OpenCL")),
+            }
+        }
+        // `nogroup` leaves the tasks running past the single: the region's end still waits for them
+        fp.clauses = kept;
+        Ok(Some((fp, lp)))
     }
 
     /// The kernel of one worksharing loop `lp` (kernel id `kid`), with the clauses of its

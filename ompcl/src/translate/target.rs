@@ -673,6 +673,12 @@ impl<'a> Translator<'a> {
                     self.target_spmd = false;
                     return Ok(vec![Step::Kernel { k: Box::new(k?), kid: rid, line }]);
                 }
+                if let Some((fp, lp)) = self.taskloop_idiom(cur, &kids)? {
+                    chain.push(fp);
+                    let line = self.cx.pragmas[i].line;
+                    let k = self.loop_kernel(rid, line, chain, lp)?;
+                    return Ok(vec![Step::Kernel { k: Box::new(k), kid: rid, line }]);
+                }
                 if kids.len() == 1 && kids[0].kind() == CXCursor_ForStmt {
                     let first = inner.first().copied();
                     match first {
