@@ -73,22 +73,23 @@ impl<'a> Translator<'a> {
         if body_kids.len() != 1 || !body_kids[0].equals(&lp) || lp.kind() != CXCursor_ForStmt {
             return Ok(None);
         }
-        let mut fp = tp.clone();
-        fp.directive = vec!["for".to_string()];
-        fp.unknown = None;
-        let mut kept = Vec::new();
-        for c in &tp.clauses {
-            match c.name.as_str() {
-                "private" | "firstprivate" | "lastprivate" | "shared" | "default" | "collapse"
-                | "reduction" => kept.push(c.clone()),
-                "grainsize" | "num_tasks" | "nogroup" | "untied" | "mergeable" | "final" | "priority"
-                | "if" | "simdlen" | "safelen" | "aligned" => {}
-                other => return Err(format!("'{other}' on 'taskloop' is not translated to OpenCL")),
-            }
+        Ok(Some((taskloop_as_for(tp)?, lp)))
+    }
+
+    /// The value of an object-like macro of the file defined as a number (`#define NUM_COLLAPSE 2`).
+    fn object_macro_int(&self, name: &str) -> Option<usize> {
+        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return None;
         }
-        // `nogroup` leaves the tasks running past the single: the region's end still waits for them
-        fp.clauses = kept;
-        Ok(Some((fp, lp)))
+        self.cx.text.lines().find_map(|l| {
+            let l = l.trim_start().strip_prefix('#')?.trim_start().strip_prefix("define")?;
+            let mut w = l.split_whitespace();
+            if w.next()? != name {
+                return None;
+            }
+            let v = w.next()?.trim_matches(|c| c == '(' || c == ')').parse::<usize>().ok()?;
+            w.next().is_none().then_some(v)
+        })
     }
 
     /// The kernel of one worksharing loop `lp` (kernel id `kid`), with the clauses of its
@@ -144,7 +145,13 @@ impl<'a> Translator<'a> {
         let ncollapse: usize = clauses
             .iter()
             .find_map(|c| c.clause("collapse").and_then(|x| x.arg.clone()))
-            .map(|a| a.trim().parse::<usize>().map_err(|_| format!("collapse({a}): not a constant")))
+            .map(|a| {
+                a.trim()
+                    .parse::<usize>()
+                    .ok()
+                    .or_else(|| self.object_macro_int(a.trim()))
+                    .ok_or_else(|| format!("collapse({a}): not a constant"))
+            })
             .transpose()?
             .unwrap_or(1);
         let ncollapse = if single { 1 } else { ncollapse };
@@ -1397,4 +1404,26 @@ fn league_loop(clauses: &[Pragma], privs: &str, set: &str, body: &str, lp_post: 
     format!(
         "  long __g = (long)({g}), __G = (long)({gs}), __t = (long)({t}), __T = (long)({ts});\n  long __dcs = __dc > 0 ? __dc : (__n + __G - 1) / __G;\n{privs}  for (long __c0 = __g * __dcs; __c0 < __n; __c0 += __G * __dcs) {{\n  long __ce = __c0 + __dcs < __n ? __c0 + __dcs : __n;\n  long __tc = __sc > 0 ? __sc : (__ce - __c0 + __T - 1) / __T;\n  for (long __k0 = __c0 + __t * __tc; __k0 < __ce; __k0 += __T * __tc)\n  for (long __gid = __k0; __gid < __k0 + __tc && __gid < __ce; __gid++) {{\n{set}{body}{lp_post}  }}\n  }}\n"
     )
+}
+
+/// A `taskloop [simd]` directive as the `for` of a worksharing loop: its data clauses kept, the
+/// task scheduling clauses (which change no result) dropped; `nogroup` leaves the tasks running
+/// past the `single`, and the region's end still waits for them.
+pub(super) fn taskloop_as_for(tp: &Pragma) -> Result<Pragma, String> {
+    let mut fp = tp.clone();
+    fp.directive = vec!["for".to_string()];
+    fp.unknown = None;
+    let mut kept = Vec::new();
+    for c in &tp.clauses {
+        match c.name.as_str() {
+            "private" | "firstprivate" | "lastprivate" | "shared" | "default" | "collapse" | "reduction" => {
+                kept.push(c.clone())
+            }
+            "grainsize" | "num_tasks" | "nogroup" | "untied" | "mergeable" | "final" | "priority" | "if"
+            | "simdlen" | "safelen" | "aligned" => {}
+            other => return Err(format!("'{other}' on 'taskloop' is not translated to OpenCL")),
+        }
+    }
+    fp.clauses = kept;
+    Ok(fp)
 }

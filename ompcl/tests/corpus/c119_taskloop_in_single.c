@@ -28,6 +28,21 @@ int main(void) {
         ++s_val;
     }
     printf("master taskloop %d\n", s_val);
+    /* in a region of several constructs: a kernel between host steps */
+    int c[N];
+#pragma omp parallel
+    {
+        int sv = 4;
+#pragma omp single
+#pragma omp taskloop simd shared(sv)
+        for (i = 0; i < N; i++) c[i] = a[i] * sv;
+#pragma omp barrier
+#pragma omp single
+        for (i = 0; i < N; i++) c[i] += 1;
+    }
+    sum = 0;
+    for (i = 0; i < N; i++) sum += c[i] * (i % 3 + 1);
+    printf("sequence taskloop %ld\n", sum);
     s_val = 0;
 #pragma omp target map(tofrom: s_val, b) map(to: a)
     {
