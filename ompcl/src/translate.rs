@@ -253,6 +253,9 @@ enum VK {
 
 struct Var {
     name: String,
+    /// the host expression of a pointer member passed as a pointer of its own (`s.d` for the
+    /// kernel's `s__m_d`); None: the variable's name
+    host: Option<String>,
     decl: Node,
     ty: Type,
     global: bool,
@@ -441,6 +444,8 @@ struct Translator<'a> {
     bad_funcs: HashMap<String, String>,
     /// next kernel id for regions made of several kernels (ids below it: one per region)
     next_kid: usize,
+    /// source ranges of pointer members passed as pointers of their own (`s.d` -> `s__m_d`)
+    member_ptr_ranges: Vec<(usize, usize)>,
     /// global variables a kernel function uses (itself or through its callees): they become extra
     /// parameters, passed at every call (OpenCL 1.2 has no program-scope __global variables).
     /// function key -> (declaration, written)
@@ -619,6 +624,7 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
         caller: String::new(),
         bad_funcs: HashMap::new(),
         next_kid: 0,
+        member_ptr_ranges: Vec::new(),
         func_globals: HashMap::new(),
         pending_notes: Vec::new(),
         not_constant: HashSet::new(),

@@ -118,7 +118,52 @@ impl<'a> Translator<'a> {
                             && t.kind() == CXType_Pointer
                             && !member_copies.contains(&extent(n))
                         {
-                            return Err(format!("pointer member '{}' used in the loop", m.spelling()));
+                            // `v.p` of a struct variable from outside the region, used as a pointer
+                            // (not set): a pointer of its own, found in the runtime's tables at
+                            // the launch as any pointer (a buffer and an offset)
+                            let (ms, me) = n.range();
+                            let base = n
+                                .children()
+                                .first()
+                                .map(|c| strip(*c))
+                                .filter(|c| c.kind() == CXCursor_DeclRefExpr);
+                            let bvar = base.and_then(|b| b.referenced()).filter(|r| {
+                                matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl)
+                                    && r.ty().canonical().kind() == CXType_Record
+                                    && !inside(r)
+                            });
+                            let fname = m.spelling();
+                            let text = if ms.file == file && me.off <= ftext.len() {
+                                &ftext[ms.off..me.off]
+                            } else {
+                                ""
+                            };
+                            let squeezed: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+                            match bvar {
+                                Some(r)
+                                    if is_region
+                                        && m.ty().canonical().kind() == CXType_Pointer
+                                        && squeezed == format!("{}.{fname}", r.spelling()) =>
+                                {
+                                    let name = format!("{}__m_{fname}", r.spelling());
+                                    vars.entry(format!("member:{}:{fname}", key_of(&r))).or_insert_with(
+                                        || Var {
+                                            name: name.clone(),
+                                            host: Some(format!("{}.{fname}", r.spelling())),
+                                            decl: m,
+                                            ty: m.ty(),
+                                            global: false,
+                                            kind: VK::ByValue,
+                                            assigned: false,
+                                            written_through: false,
+                                            red_op: String::new(),
+                                        },
+                                    );
+                                    edits.push(Edit { start: ms.off, end: me.off, text: name });
+                                    self.member_ptr_ranges.push((ms.off, me.off));
+                                }
+                                _ => return Err(format!("pointer member '{fname}' used in the loop")),
+                            }
                         }
                     }
                 }
@@ -158,6 +203,15 @@ impl<'a> Translator<'a> {
                     if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&op) {
                         written.push((n.children()[0], true));
                     } else if op == CXUnaryOperator_AddrOf {
+                        let o = strip(n.children()[0]);
+                        if o.kind() == CXCursor_MemberRefExpr
+                            && o.referenced().is_some_and(|f| f.ty().canonical().kind() == CXType_Pointer)
+                        {
+                            return Err(format!(
+                                "address of pointer member '{}' taken in the loop",
+                                o.spelling()
+                            ));
+                        }
                         written.push((n.children()[0], false));
                     }
                 }
@@ -258,6 +312,7 @@ impl<'a> Translator<'a> {
                                 for (g, w) in globals {
                                     let v = vars.entry(key_of(&g)).or_insert_with(|| Var {
                                         name: g.spelling(),
+                                        host: None,
                                         decl: g,
                                         ty: g.ty(),
                                         global: true,
@@ -316,8 +371,16 @@ impl<'a> Translator<'a> {
                             if inside(&r) {
                                 continue;
                             }
+                            // the struct of a pointer member passed on its own (above)
+                            let at = n.range().0;
+                            if at.file == file
+                                && self.member_ptr_ranges.iter().any(|&(a, b)| at.off >= a && at.off < b)
+                            {
+                                continue;
+                            }
                             vars.entry(key_of(&r)).or_insert_with(|| Var {
                                 name: r.spelling(),
+                                host: None,
                                 decl: r,
                                 ty: r.ty(),
                                 global: r.semantic_parent().kind() == CXCursor_TranslationUnit,
@@ -349,6 +412,27 @@ impl<'a> Translator<'a> {
                     }
                 }
                 _ => {}
+            }
+        }
+        // writes through a pointer member passed on its own; the member itself may not be set
+        for (lhs, direct) in &written {
+            let mut ns = vec![*lhs];
+            lhs.walk(&mut |c| ns.push(c));
+            for c in ns {
+                let (cs, ce) = c.range();
+                if c.kind() != CXCursor_MemberRefExpr
+                    || cs.file != file
+                    || !self.member_ptr_ranges.contains(&(cs.off, ce.off))
+                {
+                    continue;
+                }
+                if *direct && strip(*lhs).equals(&c) {
+                    return Err(format!("pointer member '{}' set in the loop", c.spelling()));
+                }
+                let suffix = format!("__m_{}", c.spelling());
+                for v in vars.values_mut().filter(|v| v.host.is_some() && v.name.ends_with(&suffix)) {
+                    v.written_through = true;
+                }
             }
         }
         // writes

@@ -535,6 +535,10 @@ impl<'a> Translator<'a> {
         if !inout.is_empty() {
             for d in decl_refs(body) {
                 let Some(r) = d.referenced() else { continue };
+                let at = d.range().0.off;
+                if self.member_ptr_ranges.iter().any(|&(a, b)| at >= a && at < b) {
+                    continue; // inside `s.p`, which the kernel takes as a pointer of its own
+                }
                 if inout.contains(&key_of(&r)) {
                     let ps = d.loc_spelling();
                     let name = r.spelling();
@@ -797,7 +801,7 @@ impl<'a> Translator<'a> {
                     params.push(format!("long {n}__o"));
                     let _ = writeln!(setup, "  {decl} = ({cast})({n}__b + {n}__o);");
                     let addr = if c.kind() == CXType_Pointer || v.ty.is_array() {
-                        format!("(void*)({n})")
+                        format!("(void*)({})", v.host.as_deref().unwrap_or(n))
                     } else {
                         format!("(void*)&{n}")
                     };

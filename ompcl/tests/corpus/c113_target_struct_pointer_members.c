@@ -1,11 +1,12 @@
-/* ompcl-test: offload=some warn="pointer member 'p'" */
+/* ompcl-test: offload=some warn="pointer member 'next' used in the loop" */
 #include <stdio.h>
 #include <stdlib.h>
 /* Structs with pointer members in target and parallel regions that do not use those members:
    the members are opaque 64-bit integers in the kernel (same size and alignment), so the regions
    run on the device and the pointers come back unchanged. A region that dereferences a pointer
-   member stays on the host; one copied to another member (`c.p = t.p`) does not. A local struct a target region writes is mapped tofrom (only scalars
-   are firstprivate by default): its members come back (before, they did not). */
+   member reached through an array element (`a[i].next->key`) stays on the host; one copying it to
+   another member (`c.p = t.p`) does not. A local struct a target region writes is mapped tofrom
+   (only scalars are firstprivate by default): its members come back (before, they did not). */
 #define N 100
 struct node {
     int key;
@@ -104,10 +105,13 @@ int main(void) {
     long sum = 0;
 #pragma omp parallel for reduction(+: sum)
     for (i = 0; i < N; i++) sum += nodes[i].key + (long)nodes[i].w[3];
-    /* dereferencing a pointer member: stays on the host */
-    int got = 0;
+    /* dereferencing a pointer member of a struct variable: the member is a pointer of its own
+       (c120); one reached through an array element stays on the host */
+    int got = 0, got2 = 0;
 #pragma omp target map(tofrom: got)
     got = t.p[0] + 1;
+#pragma omp target map(tofrom: got2, nodes)
+    got2 = nodes[2].next->key;
     errors += single.p != keep[0];
     for (i = 0; i < 3; i++) errors += array[i].p != keep[i + 1];
     errors += t.p != keep[4];
@@ -116,7 +120,7 @@ int main(void) {
     long s1 = 0;
     for (i = 0; i < N; i++) s1 += single.b[i] + array[2].b[i] + t.b[i];
     printf("single.a %d array %d %d %d t.a %d s1 %ld\n", single.a, array[0].a, array[1].a, array[2].a, t.a, s1);
-    printf("nodes %d %g %g o %d %ld sum %ld got %d named %d %d tcopy %d %d errors %d\n", nodes[7].key, nodes[7].w[0], nodes[N - 1].w[3],
-           o.n.key, o.tag, sum, got, named.a, named.b[3], tcopy.a, tcopy.b[N - 1], errors);
+    printf("nodes %d %g %g o %d %ld sum %ld got %d %d named %d %d tcopy %d %d errors %d\n", nodes[7].key, nodes[7].w[0], nodes[N - 1].w[3],
+           o.n.key, o.tag, sum, got, got2, named.a, named.b[3], tcopy.a, tcopy.b[N - 1], errors);
     return errors != 0;
 }
