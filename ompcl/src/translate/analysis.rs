@@ -414,8 +414,21 @@ impl<'a> Translator<'a> {
                 _ => {}
             }
         }
-        // writes through a pointer member passed on its own; the member itself may not be set
+        // writes through a pointer member passed on its own; the member itself may not be set,
+        // nor the struct as a whole (`s = t`, `&s`: the kernel's copy of the member would be stale)
         for (lhs, direct) in &written {
+            let root = strip(*lhs);
+            if root.kind() == CXCursor_DeclRefExpr {
+                if let Some(r) = root.referenced() {
+                    let prefix = format!("member:{}:", key_of(&r));
+                    if vars.keys().any(|k| k.starts_with(&prefix)) {
+                        return Err(format!(
+                            "struct '{}' set or its address taken in the loop while its pointer member is used",
+                            r.spelling()
+                        ));
+                    }
+                }
+            }
             let mut ns = vec![*lhs];
             lhs.walk(&mut |c| ns.push(c));
             for c in ns {

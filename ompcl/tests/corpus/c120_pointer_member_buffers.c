@@ -4,8 +4,8 @@
 /* A pointer member of a struct variable used as a pointer in a region (`s.d[i]`, `v.data[i] +=`):
    passed as a pointer of its own (found in the runtime's tables at the launch: a malloc'd block,
    a global, a section mapped by target data), so the region runs on the device; the struct's other
-   members come along as before. A member reached through another pointer (`n->next->key`) still
-   keeps its region on the host. */
+   members come along as before. A member reached through another pointer (`n->next->key`), or
+   one of a struct the region sets as a whole, still keeps its region on the host. */
 #define N 1000
 typedef struct { int n; double *data; int *idx; } vec;
 struct S { char p[8]; int a; int b[2]; long c[4]; int *d; };
@@ -55,5 +55,16 @@ int main(void) {
 #pragma omp target map(tofrom: k) map(to: nodes[0:4])
     k = nodes[0].next->key + nodes[1].next->key;
     printf("list %d\n", k);
+    /* the struct set as a whole in the region: its member's kernel copy would be stale (host) */
+    vec w = {N, v.data, gbuf};
+    double r = 0;
+#pragma omp target map(tofrom: r) map(to: v.data[0:N], gbuf)
+    {
+        r = w.data[1];
+        w = v;
+        w.idx = gbuf;
+        r += w.data[2] + w.idx[3];
+    }
+    printf("reassigned %.1f\n", r);
     return 0;
 }
