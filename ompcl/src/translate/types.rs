@@ -123,7 +123,8 @@ impl Types {
 
     /// The members of a record: pointer members (also arrays of pointers, function pointers)
     /// become `ulong` in the kernel source: the same 8 bytes, aligned alike, on a 64-bit host.
-    /// Kernel code may copy such a struct whole but never use the member (`analyse_code`).
+    /// Kernel code may copy such a struct whole, copy the member to another, or (a member of a
+    /// struct variable) use it as a pointer passed on its own; nothing else (`analyse_code`).
     fn note_fields(&mut self, d: Node, t: Type, depth: u32) -> Result<(), String> {
         let fields: Vec<Node> = d.children().into_iter().filter(|c| c.kind() == CXCursor_FieldDecl).collect();
         for f in &fields {
