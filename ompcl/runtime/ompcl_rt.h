@@ -82,7 +82,11 @@ typedef struct ompcl_map {
     void *obj;   /* the whole array a section belongs to (a variable), or NULL */
     size_t objsize;
 } ompcl_map;
-enum { OMPCL_MAP_TO = 1, OMPCL_MAP_FROM = 2, OMPCL_MAP_RELEASE = 8, OMPCL_MAP_DELETE = 16, OMPCL_MAP_ALWAYS = 32 };
+/* OMPCL_MAP_PRESENCE: a scalar, a struct or a struct member: an entry of the present table with no
+   device storage (kernels copy such variables in and out at each launch), so that
+   omp_target_is_present and the map types of enclosing constructs hold */
+enum { OMPCL_MAP_TO = 1, OMPCL_MAP_FROM = 2, OMPCL_MAP_RELEASE = 8, OMPCL_MAP_DELETE = 16, OMPCL_MAP_ALWAYS = 32, OMPCL_MAP_PRESENCE = 64 };
+int ompcl_scalar_back(const void *p, size_t n, int dflt);
 /* 1: the construct uses the OpenCL device; 0: the host (no device, if(false), device(initial)) */
 int ompcl_target_device(ompcl_module *m, int line, long long dev, int ifc);
 void ompcl_target_map_enter(int d, ompcl_map *mp, int n);

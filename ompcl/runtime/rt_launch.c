@@ -704,6 +704,10 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
                 case 2: COMBI(uint32_t) break;
                 case 3: COMBI(int64_t) break;
                 case 4: COMBI(uint64_t) break;
+                case 7: COMBI(int8_t) break;
+                case 8: COMBI(uint8_t) break;
+                case 9: COMBI(int16_t) break;
+                case 10: COMBI(uint16_t) break;
                 case 5: COMB(float) break;
                 case 6: COMB(double) break;
                 }

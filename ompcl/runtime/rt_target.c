@@ -22,6 +22,8 @@ typedef struct tentry {
     blk *b;
     int registered; /* the block was registered for this entry (stack storage) */
     int devalloc;   /* omp_target_alloc'd: the block is device storage */
+    long stamp;     /* the map_enter call that made it */
+    int presence;   /* OMPCL_MAP_PRESENCE: no block, no transfers */
     struct tentry *next;
 } tentry;
 __thread int ompcl_in_target;
@@ -58,18 +60,39 @@ static void target_fail(const char *what, int err) {
     exit(70);
 }
 
-static tentry *present_find(const char *p, size_t n) {
+static tentry *present_find_any(const char *p, size_t n, int presence) {
     for (tentry *e = g_present; e; e = e->next)
-        if (!e->devalloc && p >= e->lo && p + n <= e->hi && (n || p < e->hi || e->lo == e->hi)) return e;
+        if (!e->devalloc && (presence || !e->presence) && p >= e->lo && p + n <= e->hi &&
+            (n || p < e->hi || e->lo == e->hi))
+            return e;
     return NULL;
 }
+/* the entry of storage with device copies (not presence entries) holding [p, p+n) */
+static tentry *present_find(const char *p, size_t n) { return present_find_any(p, n, 0); }
 
 /* an entry sharing bytes with [p, p+n): an array mapped implicitly (or again) while a section
    of it is present uses that section's entry (OpenMP 5.0's rule; 4.5 leaves it undefined) */
 static tentry *present_overlap(const char *p, size_t n) {
     for (tentry *e = g_present; e; e = e->next)
-        if (!e->devalloc && p < e->hi && p + n > e->lo) return e;
+        if (!e->devalloc && !e->presence && p < e->hi && p + n > e->lo) return e;
     return NULL;
+}
+
+static long g_stamp;              /* map_enter calls so far */
+static __thread long t_last_stamp; /* this thread's last one (a target construct's own maps) */
+
+/* Whether a target region's write of a scalar or struct at [p, p+n) comes back to the host: at
+   once if it was present before the construct (an enclosing construct may copy it out at its
+   end: the host keeps no second copy to copy it from then), else as this construct's map type
+   says (dflt: from/tofrom, or an implicit tofrom map of a struct) */
+int ompcl_scalar_back(const void *p, size_t n, int dflt) {
+    const char *c = p;
+    int before = 0;
+    pthread_mutex_lock(&g_lock);
+    for (tentry *e = g_present; e; e = e->next)
+        if (!e->devalloc && c < e->hi && c + n > e->lo && e->stamp != t_last_stamp) before = 1;
+    pthread_mutex_unlock(&g_lock);
+    return before ? 1 : dflt;
 }
 
 int omp_get_num_devices(void) {
@@ -110,6 +133,22 @@ static void copy_range_out(blk *b, char *lo, size_t n) {
 static void map_one(ompcl_map *x) {
     char *p = x->addr;
     size_t n = x->size;
+    if (x->type & OMPCL_MAP_PRESENCE) {
+        tentry *e = present_find_any(p, n, 1);
+        if (e) {
+            e->refs++;
+            return;
+        }
+        e = calloc(1, sizeof *e);
+        e->lo = p;
+        e->hi = p + n;
+        e->refs = 1;
+        e->presence = 1;
+        e->stamp = g_stamp;
+        e->next = g_present;
+        g_present = e;
+        return;
+    }
     tentry *e = present_find(p, n);
     if (!e && n) e = present_overlap(p, n);
     if (e) {
@@ -147,6 +186,7 @@ static void map_one(ompcl_map *x) {
     e->refs = 1;
     e->b = b;
     e->registered = reg;
+    e->stamp = g_stamp;
     e->next = g_present;
     g_present = e;
     b->held++;
@@ -156,9 +196,18 @@ static void map_one(ompcl_map *x) {
 static void unmap_one(ompcl_map *x) {
     char *p = x->addr;
     size_t n = x->size;
-    tentry *e = present_find(p, n);
+    tentry *e = present_find_any(p, n, (x->type & OMPCL_MAP_PRESENCE) != 0);
     if (!e && n) e = present_overlap(p, n);
     if (!e) return;
+    if (e->presence) {
+        if (x->type & OMPCL_MAP_DELETE) e->refs = 0;
+        else if (e->refs > 0) e->refs--;
+        if (e->refs > 0) return;
+        for (tentry **pp = &g_present; *pp; pp = &(*pp)->next)
+            if (*pp == e) { *pp = e->next; break; }
+        free(e);
+        return;
+    }
     if (p < e->lo || p + n > e->hi) {
         p = e->lo;
         n = e->hi - e->lo;
@@ -184,6 +233,7 @@ void ompcl_target_map_enter(int d, ompcl_map *mp, int n) {
     pthread_mutex_lock(&g_launch);
     pthread_mutex_lock(&g_lock);
     dstat_begin();
+    t_last_stamp = ++g_stamp;
     for (int i = 0; i < n; i++) map_one(&mp[i]);
     dstat_end();
     pthread_mutex_unlock(&g_lock);
@@ -227,7 +277,8 @@ void ompcl_target_host_begin(int d) {
     pthread_mutex_lock(&g_launch);
     pthread_mutex_lock(&g_lock);
     dstat_begin();
-    for (tentry *e = g_present; e; e = e->next) copy_range_out(e->b, e->lo, e->hi - e->lo);
+    for (tentry *e = g_present; e; e = e->next)
+        if (!e->presence) copy_range_out(e->b, e->lo, e->hi - e->lo);
     dstat_end();
     pthread_mutex_unlock(&g_lock);
     pthread_mutex_unlock(&g_launch);
@@ -238,7 +289,8 @@ void ompcl_target_host_end(int d) {
     pthread_mutex_lock(&g_launch);
     pthread_mutex_lock(&g_lock);
     dstat_begin();
-    for (tentry *e = g_present; e; e = e->next) copy_in(e);
+    for (tentry *e = g_present; e; e = e->next)
+        if (!e->presence) copy_in(e);
     dstat_end();
     pthread_mutex_unlock(&g_lock);
     pthread_mutex_unlock(&g_launch);
@@ -302,7 +354,7 @@ int omp_target_is_present(const void *p, int dev) {
     if (dev == omp_get_initial_device()) return 1;
     if (dev != 0) return 0;
     pthread_mutex_lock(&g_lock);
-    int r = present_find(p, 0) != NULL;
+    int r = present_find_any(p, 0, 1) != NULL;
     pthread_mutex_unlock(&g_lock);
     return r;
 }

@@ -254,6 +254,9 @@ enum VK {
 
 struct Var {
     name: String,
+    /// the host expression of a pointer member passed as a pointer of its own (`s.d` for the
+    /// kernel's `s__m_d`); None: the variable's name
+    host: Option<String>,
     decl: Node,
     ty: Type,
     global: bool,
@@ -442,6 +445,8 @@ struct Translator<'a> {
     bad_funcs: HashMap<String, String>,
     /// next kernel id for regions made of several kernels (ids below it: one per region)
     next_kid: usize,
+    /// source ranges of pointer members passed as pointers of their own (`s.d` -> `s__m_d`)
+    member_ptr_ranges: Vec<(usize, usize)>,
     /// global variables a kernel function uses (itself or through its callees): they become extra
     /// parameters, passed at every call (OpenCL 1.2 has no program-scope __global variables).
     /// function key -> (declaration, written)
@@ -460,13 +465,17 @@ struct Translator<'a> {
     in_target: Option<Vec<(String, bool)>>,
     /// the next kernel is a target region's sequential body (one work-item)
     target_single: bool,
+    /// with target_single: the body is a `target parallel`'s, run by every thread of one team
+    target_spmd: bool,
     /// the kernel being analysed calls one of TEAM_QUERIES in its own body (a target region)
     team_queries: bool,
     /// the names of the last map clauses read, with their map types (target.rs)
     map_names: Vec<(String, u32)>,
     /// in a target region: (defaultmap(tofrom: scalar), the scalars mapped `from`): the scalars
     /// whose writes go back to the host
-    target_scalars_out: Option<(bool, HashSet<String>)>,
+    /// in a target region: (`defaultmap(tofrom: scalar)`, names in its map clauses, those of
+    /// them mapped `from`/`tofrom`)
+    target_scalars_out: Option<(bool, HashSet<String>, HashSet<String>)>,
 }
 
 pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
@@ -631,6 +640,7 @@ fn translate_text(
         caller: String::new(),
         bad_funcs: HashMap::new(),
         next_kid: 0,
+        member_ptr_ranges: Vec::new(),
         func_globals: HashMap::new(),
         pending_notes: Vec::new(),
         not_constant: HashSet::new(),
@@ -638,6 +648,7 @@ fn translate_text(
         kernel_constants: BTreeMap::new(),
         in_target: None,
         target_single: false,
+        target_spmd: false,
         team_queries: false,
         map_names: Vec::new(),
         target_scalars_out: None,
@@ -989,8 +1000,26 @@ impl<'a> Translator<'a> {
                     }
                 }
                 let ft = self.cx.file_text(&f);
-                if e <= ft.len() && seen.insert(ft[s..e].split_whitespace().collect::<Vec<_>>().join(" ")) {
-                    let _ = writeln!(cl, "{};", &ft[s..e]);
+                if e <= ft.len() {
+                    // pointer members as opaque 64-bit integers (types.rs)
+                    let mut text = String::new();
+                    let mut at = s;
+                    for ((_, ms), (me, rep)) in self.types.member_edits.range((f.clone(), s)..(f.clone(), e))
+                    {
+                        if *ms >= at && *me <= e {
+                            text.push_str(&ft[at..*ms]);
+                            text.push_str(rep);
+                            at = *me;
+                        }
+                    }
+                    text.push_str(&ft[at..e]);
+                    let text = match self.types.anon_typedefs.get(&(f.clone(), s)) {
+                        Some(td) => format!("typedef {text} {td}"),
+                        None => text,
+                    };
+                    if seen.insert(text.split_whitespace().collect::<Vec<_>>().join(" ")) {
+                        let _ = writeln!(cl, "{text};");
+                    }
                 }
                 last = Some((f, e));
             }

@@ -12,13 +12,13 @@ use common::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Counts this test must reach (measured 2026-11-27 on the 2-core build machine, PoCL 5).
+/// Counts this test must reach (measured 2026-11-27 and 2026-11-28 on the 2-core build machine, PoCL 5).
 const FLOOR_GCC: usize = 54;
 const FLOOR_TRANSLATED: usize = 54;
-const FLOOR_POCL: usize = 52;
+const FLOOR_POCL: usize = 53;
 const FLOOR_HOST: usize = 54;
 /// Of the programs passing on PoCL, how many ran at least one target region as an OpenCL kernel.
-const FLOOR_OFFLOADED: usize = 23;
+const FLOOR_OFFLOADED: usize = 25;
 
 /// Cargo's target folder: this test runs as `<target>/<profile>/deps/libgomp-...`.
 fn target_dir() -> PathBuf {

@@ -29,8 +29,34 @@ impl<'a> Translator<'a> {
             p.file == file && p.off >= s && p.off < e
         };
         let mut written: Vec<(Node, bool)> = Vec::new(); // (lhs root, direct)
+                                                         // pointer members copied from one to another (`copy.p = orig.p;`): integers alike in the
+                                                         // kernel source, so the copy is the same bytes (their extents)
+        let mut member_copies: HashSet<(String, usize, usize)> = HashSet::new();
+        let extent = |m: &Node| {
+            let (a, b) = m.range();
+            (a.file, a.off, b.off)
+        };
         for n in &nodes {
             let k = n.kind();
+            if k == CXCursor_BinaryOperator && n.binop() == CXBinaryOperator_Assign {
+                let ch = n.children();
+                if ch.len() == 2 {
+                    let (l, r) = (strip(ch[0]), strip(ch[1]));
+                    let ptr_member = |m: &Node| {
+                        m.kind() == CXCursor_MemberRefExpr
+                            && m.referenced().is_some_and(|f| {
+                                f.kind() == CXCursor_FieldDecl && f.ty().canonical().kind() == CXType_Pointer
+                            })
+                    };
+                    if ptr_member(&l)
+                        && ptr_member(&r)
+                        && l.ty().canonical().spelling() == r.ty().canonical().spelling()
+                    {
+                        member_copies.insert(extent(&l));
+                        member_copies.insert(extent(&r));
+                    }
+                }
+            }
             // every type must be expressible
             let fnref = k == CXCursor_DeclRefExpr
                 && n.referenced().map(|r| r.kind() == CXCursor_FunctionDecl).unwrap_or(false);
@@ -81,6 +107,66 @@ impl<'a> Translator<'a> {
                         }
                     }
                 }
+                CXCursor_MemberRefExpr => {
+                    // pointer members are opaque integers in the kernel source (types.rs)
+                    if let Some(m) = n.referenced() {
+                        let mut t = m.ty().canonical();
+                        while t.kind() == CXType_ConstantArray {
+                            t = t.elem().canonical();
+                        }
+                        if m.kind() == CXCursor_FieldDecl
+                            && t.kind() == CXType_Pointer
+                            && !member_copies.contains(&extent(n))
+                        {
+                            // `v.p` of a struct variable from outside the region, used as a pointer
+                            // (not set): a pointer of its own, found in the runtime's tables at
+                            // the launch as any pointer (a buffer and an offset)
+                            let (ms, me) = n.range();
+                            let base = n
+                                .children()
+                                .first()
+                                .map(|c| strip(*c))
+                                .filter(|c| c.kind() == CXCursor_DeclRefExpr);
+                            let bvar = base.and_then(|b| b.referenced()).filter(|r| {
+                                matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl)
+                                    && r.ty().canonical().kind() == CXType_Record
+                                    && !inside(r)
+                            });
+                            let fname = m.spelling();
+                            let text = if ms.file == file && me.off <= ftext.len() {
+                                &ftext[ms.off..me.off]
+                            } else {
+                                ""
+                            };
+                            let squeezed: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+                            match bvar {
+                                Some(r)
+                                    if is_region
+                                        && m.ty().canonical().kind() == CXType_Pointer
+                                        && squeezed == format!("{}.{fname}", r.spelling()) =>
+                                {
+                                    let name = format!("{}__m_{fname}", r.spelling());
+                                    vars.entry(format!("member:{}:{fname}", key_of(&r))).or_insert_with(
+                                        || Var {
+                                            name: name.clone(),
+                                            host: Some(format!("{}.{fname}", r.spelling())),
+                                            decl: m,
+                                            ty: m.ty(),
+                                            global: false,
+                                            kind: VK::ByValue,
+                                            assigned: false,
+                                            written_through: false,
+                                            red_op: String::new(),
+                                        },
+                                    );
+                                    edits.push(Edit { start: ms.off, end: me.off, text: name });
+                                    self.member_ptr_ranges.push((ms.off, me.off));
+                                }
+                                _ => return Err(format!("pointer member '{fname}' used in the loop")),
+                            }
+                        }
+                    }
+                }
                 CXCursor_ReturnStmt if is_region => return Err("return in the loop".into()),
                 CXCursor_GotoStmt => return Err("goto in the loop".into()),
                 CXCursor_VarDecl | CXCursor_ParmDecl => {
@@ -117,6 +203,15 @@ impl<'a> Translator<'a> {
                     if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&op) {
                         written.push((n.children()[0], true));
                     } else if op == CXUnaryOperator_AddrOf {
+                        let o = strip(n.children()[0]);
+                        if o.kind() == CXCursor_MemberRefExpr
+                            && o.referenced().is_some_and(|f| f.ty().canonical().kind() == CXType_Pointer)
+                        {
+                            return Err(format!(
+                                "address of pointer member '{}' taken in the loop",
+                                o.spelling()
+                            ));
+                        }
                         written.push((n.children()[0], false));
                     }
                 }
@@ -217,6 +312,7 @@ impl<'a> Translator<'a> {
                                 for (g, w) in globals {
                                     let v = vars.entry(key_of(&g)).or_insert_with(|| Var {
                                         name: g.spelling(),
+                                        host: None,
                                         decl: g,
                                         ty: g.ty(),
                                         global: true,
@@ -275,8 +371,16 @@ impl<'a> Translator<'a> {
                             if inside(&r) {
                                 continue;
                             }
+                            // the struct of a pointer member passed on its own (above)
+                            let at = n.range().0;
+                            if at.file == file
+                                && self.member_ptr_ranges.iter().any(|&(a, b)| at.off >= a && at.off < b)
+                            {
+                                continue;
+                            }
                             vars.entry(key_of(&r)).or_insert_with(|| Var {
                                 name: r.spelling(),
+                                host: None,
                                 decl: r,
                                 ty: r.ty(),
                                 global: r.semantic_parent().kind() == CXCursor_TranslationUnit,
@@ -308,6 +412,40 @@ impl<'a> Translator<'a> {
                     }
                 }
                 _ => {}
+            }
+        }
+        // writes through a pointer member passed on its own; the member itself may not be set,
+        // nor the struct as a whole (`s = t`, `&s`: the kernel's copy of the member would be stale)
+        for (lhs, direct) in &written {
+            let root = strip(*lhs);
+            if root.kind() == CXCursor_DeclRefExpr {
+                if let Some(r) = root.referenced() {
+                    let prefix = format!("member:{}:", key_of(&r));
+                    if vars.keys().any(|k| k.starts_with(&prefix)) {
+                        return Err(format!(
+                            "struct '{}' set or its address taken in the loop while its pointer member is used",
+                            r.spelling()
+                        ));
+                    }
+                }
+            }
+            let mut ns = vec![*lhs];
+            lhs.walk(&mut |c| ns.push(c));
+            for c in ns {
+                let (cs, ce) = c.range();
+                if c.kind() != CXCursor_MemberRefExpr
+                    || cs.file != file
+                    || !self.member_ptr_ranges.contains(&(cs.off, ce.off))
+                {
+                    continue;
+                }
+                if *direct && strip(*lhs).equals(&c) {
+                    return Err(format!("pointer member '{}' set in the loop", c.spelling()));
+                }
+                let suffix = format!("__m_{}", c.spelling());
+                for v in vars.values_mut().filter(|v| v.host.is_some() && v.name.ends_with(&suffix)) {
+                    v.written_through = true;
+                }
             }
         }
         // writes

@@ -22,6 +22,10 @@ impl<'a> Translator<'a> {
         let kids = if n.kind() == CXCursor_CompoundStmt { n.children() } else { vec![n] };
         let (_, s, e) = self.cx.assoc[&r.pragma];
         let inner = self.pragmas_in(s, e);
+        if let Some((fp, lp)) = self.taskloop_idiom(r.pragma, &kids)? {
+            let k = self.loop_kernel(r.id, fp.line, vec![p.clone(), fp], lp)?;
+            return Ok(vec![Step::Kernel { k: Box::new(k), kid: r.id, line: p.line }]);
+        }
         if kids.len() == 1 && kids[0].kind() == CXCursor_ForStmt {
             let first = inner.first().map(|&i| self.cx.pragmas[i].clone());
             match first {
@@ -37,6 +41,55 @@ impl<'a> Translator<'a> {
         } else {
             self.sequence(p, &kids, &inner)
         }
+    }
+
+    /// A `parallel` region whose body is only `single` (or `master`) holding only a `taskloop
+    /// [simd]` loop: the team runs the loop's iterations as tasks, and the region ends when they
+    /// are done (the taskloop's implicit taskgroup, the region's barrier): a worksharing loop, as
+    /// far as what the iterations compute goes. Returns the loop's directive as a `for` (its data
+    /// clauses kept; the task scheduling clauses, which change no result, dropped) and the loop.
+    /// (`par`: the index of the `parallel` directive)
+    pub(super) fn taskloop_idiom(&self, par: usize, kids: &[Node]) -> Result<Option<(Pragma, Node)>, String> {
+        let kids: Vec<Node> = kids.iter().copied().filter(|k| k.kind() != CXCursor_NullStmt).collect();
+        // the two directives after `parallel` (braced or not: a directive is no statement)
+        let (si, ti) = (par + 1, par + 2);
+        if kids.len() != 1 || ti >= self.cx.pragmas.len() {
+            return Ok(None);
+        }
+        let (sp, tp) = (&self.cx.pragmas[si], &self.cx.pragmas[ti]);
+        let single = (sp.is(&["single"]) || sp.is(&["master"]))
+            && sp.clauses.iter().all(|c| c.name == "nowait")
+            && self.cx.assoc.get(&si).is_some_and(|a| a.0.equals(&kids[0]));
+        if !single || !(tp.is(&["taskloop"]) || tp.is(&["taskloop", "simd"])) {
+            return Ok(None);
+        }
+        let body = strip(self.cx.assoc[&si].0);
+        let body_kids: Vec<Node> = if body.kind() == CXCursor_CompoundStmt {
+            body.children().into_iter().filter(|k| k.kind() != CXCursor_NullStmt).collect()
+        } else {
+            vec![body]
+        };
+        let Some(&(lp, _, _)) = self.cx.assoc.get(&ti) else { return Ok(None) };
+        if body_kids.len() != 1 || !body_kids[0].equals(&lp) || lp.kind() != CXCursor_ForStmt {
+            return Ok(None);
+        }
+        Ok(Some((taskloop_as_for(tp)?, lp)))
+    }
+
+    /// The value of an object-like macro of the file defined as a number (`#define NUM_COLLAPSE 2`).
+    fn object_macro_int(&self, name: &str) -> Option<usize> {
+        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return None;
+        }
+        self.cx.text.lines().find_map(|l| {
+            let l = l.trim_start().strip_prefix('#')?.trim_start().strip_prefix("define")?;
+            let mut w = l.split_whitespace();
+            if w.next()? != name {
+                return None;
+            }
+            let v = w.next()?.trim_matches(|c| c == '(' || c == ')').parse::<usize>().ok()?;
+            w.next().is_none().then_some(v)
+        })
     }
 
     /// The kernel of one worksharing loop `lp` (kernel id `kid`), with the clauses of its
@@ -97,7 +150,13 @@ impl<'a> Translator<'a> {
         let ncollapse: usize = clauses
             .iter()
             .find_map(|c| c.clause("collapse").and_then(|x| x.arg.clone()))
-            .map(|a| a.trim().parse::<usize>().map_err(|_| format!("collapse({a}): not a constant")))
+            .map(|a| {
+                a.trim()
+                    .parse::<usize>()
+                    .ok()
+                    .or_else(|| self.object_macro_int(a.trim()))
+                    .ok_or_else(|| format!("collapse({a}): not a constant"))
+            })
             .transpose()?
             .unwrap_or(1);
         let ncollapse = if single { 1 } else { ncollapse };
@@ -378,11 +437,14 @@ impl<'a> Translator<'a> {
         // offloading rely on it, e.g. `for (k = 0; ...)` with `k` declared before the region)
         let mut seq_loop_vars: HashSet<String> = HashSet::new();
         if self.in_target.is_some() {
-            body.walk(&mut |c| {
+            // (the body itself may be such a loop: a collapsed nest's innermost body)
+            let mut nodes = vec![body];
+            body.walk(&mut |c| nodes.push(c));
+            for c in nodes {
                 if c.kind() != CXCursor_ForStmt {
-                    return;
+                    continue;
                 }
-                let Some(init) = c.children().first().map(|n| strip(*n)) else { return };
+                let Some(init) = c.children().first().map(|n| strip(*n)) else { continue };
                 if init.kind() == CXCursor_BinaryOperator && init.binop() == CXBinaryOperator_Assign {
                     if let Some(lhs) = init.children().first().map(|n| strip(*n)) {
                         if lhs.kind() == CXCursor_DeclRefExpr {
@@ -392,7 +454,7 @@ impl<'a> Translator<'a> {
                         }
                     }
                 }
-            });
+            }
         }
         let in_sync = !skip_sync_empty(&self.pragmas_in(bs, be), &self.cx.pragmas);
         // classify outside variables
@@ -408,7 +470,7 @@ impl<'a> Translator<'a> {
                     && !reductions.iter().any(|(_, x)| x == n)
                     && !lastprivate.iter().any(|x| x == n)
                     && !firstprivate.iter().any(|x| x == n)
-                    && !self.target_scalars_out.as_ref().is_some_and(|(all, f)| *all || f.contains(n)))
+                    && !self.target_scalars_out.as_ref().is_some_and(|(all, f, _)| *all || f.contains(n)))
             {
                 v.kind = VK::Private;
             } else if reductions.iter().any(|(_, x)| x == n) {
@@ -488,6 +550,10 @@ impl<'a> Translator<'a> {
         if !inout.is_empty() {
             for d in decl_refs(body) {
                 let Some(r) = d.referenced() else { continue };
+                let at = d.range().0.off;
+                if self.member_ptr_ranges.iter().any(|&(a, b)| at >= a && at < b) {
+                    continue; // inside `s.p`, which the kernel takes as a pointer of its own
+                }
                 if inout.contains(&key_of(&r)) {
                     let ps = d.loc_spelling();
                     let name = r.spelling();
@@ -593,10 +659,47 @@ impl<'a> Translator<'a> {
                 VK::Private => {
                     let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
                 }
-                VK::LastPrivate => {
-                    if v.ty.is_array() {
-                        return Err(format!("lastprivate array '{n}' is not translated"));
+                VK::LastPrivate | VK::FirstPrivate if v.ty.is_array() => {
+                    // a private copy of a fixed-size array: a firstprivate one starts as a copy of
+                    // the original, the work-item of a lastprivate one's last iteration copies it
+                    // back; the original is passed as a shared array would be (mapped in a target
+                    // region, so a copy present on the device is the one read and written)
+                    if v.ty.canonical().kind() != CXType_ConstantArray || v.decl.kind() == CXCursor_ParmDecl {
+                        let what = if v.kind == VK::LastPrivate { "lastprivate" } else { "firstprivate" };
+                        return Err(format!("{what} array '{n}' of variable length (or a parameter)"));
                     }
+                    let last = v.kind == VK::LastPrivate;
+                    let first = !last || firstprivate.iter().any(|x| x == n);
+                    let _ = self.global_array_space(v, kid, last);
+                    let (kind, size) = if v.global {
+                        ("OMPCL_BUF", "0".to_string())
+                    } else if let Some(t) = self.in_target.as_mut() {
+                        t.push((n.to_string(), last));
+                        ("OMPCL_BUF", "0".to_string())
+                    } else {
+                        ("OMPCL_TMP", format!("sizeof({n})"))
+                    };
+                    params.push(format!("__global char *{n}__b"));
+                    params.push(format!("long {n}__o"));
+                    host_args.push(format!(
+                        "{{{kind}, \"{n}\", (void*)({n}), {size}, {}, 0, 1}}",
+                        i32::from(last)
+                    ));
+                    let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
+                    if first {
+                        let _ = writeln!(
+                            privs,
+                            "    {{ __global const char *__fs = {n}__b + {n}__o; __private char *__fd = (__private char *){n}; for (ulong __q = 0; __q < sizeof({n}); __q++) __fd[__q] = __fs[__q]; }}"
+                        );
+                    }
+                    if last {
+                        let _ = writeln!(
+                            lp_post,
+                            "    if (__gid == __n - 1) {{ __global char *__ld = {n}__b + {n}__o; __private const char *__ls = (__private const char *){n}; for (ulong __q = 0; __q < sizeof({n}); __q++) __ld[__q] = __ls[__q]; }}"
+                        );
+                    }
+                }
+                VK::LastPrivate => {
                     if firstprivate.iter().any(|x| x == n) {
                         // firstprivate too: each work-item starts from the host value
                         params.push(self.types.declr(v.ty, &format!("{n}__fp"))?);
@@ -614,7 +717,7 @@ impl<'a> Translator<'a> {
                 }
                 VK::FirstPrivate | VK::ByValue => {
                     if v.ty.is_array() {
-                        return Err(format!("firstprivate array '{n}' is not translated"));
+                        return Err(format!("array '{n}' passed by value"));
                     }
                     if v.ty.canonical().kind() == CXType_Bool {
                         return Err(format!("_Bool variable '{n}' cannot be a kernel argument"));
@@ -631,6 +734,12 @@ impl<'a> Translator<'a> {
                         CXType_ULong | CXType_ULongLong => (4, "ulong"),
                         CXType_Float => (5, "float"),
                         CXType_Double => (6, "double"),
+                        // narrow integers: the private copies, the work-group tree and the partials
+                        // in the variable's own type (every step converts back, as C's does)
+                        CXType_Char_S | CXType_SChar => (7, "char"),
+                        CXType_Char_U | CXType_UChar => (8, "uchar"),
+                        CXType_Short => (9, "short"),
+                        CXType_UShort => (10, "ushort"),
                         _ => return Err(format!("reduction variable '{n}' of type '{}'", v.ty.spelling())),
                     };
                     let (ocode, ident, comb) = match v.red_op.as_str() {
@@ -648,10 +757,10 @@ impl<'a> Translator<'a> {
                         "min" => (10, "", "<"),
                         o => return Err(format!("reduction operator '{o}'")),
                     };
-                    if tcode >= 5 && matches!(ocode, 4..=6) {
+                    if matches!(tcode, 5 | 6) && matches!(ocode, 4..=6) {
                         return Err(format!("bitwise reduction on floating '{n}'"));
                     }
-                    let ident = if tcode >= 5 && ident == "~0" { "0" } else { ident };
+                    let ident = if matches!(tcode, 5 | 6) && ident == "~0" { "0" } else { ident };
                     params.push(format!("__global {tname} *{n}__part"));
                     host_args.push(format!(
                         "{{OMPCL_RED, \"{n}\", (void*)&{n}, sizeof({n}), 0, {tcode}, {ocode}}}"
@@ -707,7 +816,7 @@ impl<'a> Translator<'a> {
                     params.push(format!("long {n}__o"));
                     let _ = writeln!(setup, "  {decl} = ({cast})({n}__b + {n}__o);");
                     let addr = if c.kind() == CXType_Pointer || v.ty.is_array() {
-                        format!("(void*)({n})")
+                        format!("(void*)({})", v.host.as_deref().unwrap_or(n))
                     } else {
                         format!("(void*)&{n}")
                     };
@@ -726,17 +835,26 @@ impl<'a> Translator<'a> {
                         (v.ty.is_array() && v.decl.kind() != CXCursor_ParmDecl)
                             || (kind == "OMPCL_TMP" && !v.ty.is_array()),
                     );
-                    // a target region's local scalars and structs are firstprivate unless mapped `from`
-                    let w = match &self.target_scalars_out {
-                        Some((all, from)) if v.kind == VK::Inout && !v.global => {
-                            w && (*all || from.contains(n))
+                    // a target region's local scalars are firstprivate unless a map clause names them
+                    // (or `defaultmap(tofrom: scalar)`); structs, like arrays, are mapped `tofrom`
+                    // when none does (OpenMP 4.5 2.15.5). What the region writes comes back when
+                    // it is mapped with `to`/`from` here (target.rs says why `to`), or was present
+                    // before (an enclosing construct may copy it out at its end: as the host keeps
+                    // no second copy, at once); `map(alloc: x)` alone leaves the host's x as it was
+                    let back = match &self.target_scalars_out {
+                        Some((all, named, from)) if v.kind == VK::Inout && !v.global => {
+                            let dflt = from.contains(n) || (!named.contains(n) && (v.ty.is_record() || *all));
+                            if !w {
+                                "0".to_string()
+                            } else if named.contains(n) || v.ty.is_record() {
+                                format!("ompcl_scalar_back((void*)&{n}, sizeof({n}), {})", i32::from(dflt))
+                            } else {
+                                i32::from(dflt).to_string()
+                            }
                         }
-                        _ => w,
+                        _ => i32::from(w).to_string(),
                     };
-                    host_args.push(format!(
-                        "{{{kind}, \"{n}\", {addr}, {size}, {}, {konst}, {inside}}}",
-                        if w { 1 } else { 0 }
-                    ));
+                    host_args.push(format!("{{{kind}, \"{n}\", {addr}, {size}, {back}, {konst}, {inside}}}"));
                 }
             }
         }
@@ -903,30 +1021,8 @@ impl<'a> Translator<'a> {
                 k.push_str(&lp_post);
                 k.push_str("  }\n  barrier(CLK_GLOBAL_MEM_FENCE);\n  }\n");
             } else if team_queries {
-                // a kernel asking for its team or thread: a league of work-groups (their number
-                // and size follow num_teams / thread_limit) whose work-items take the iterations
-                // OpenMP's schedules give them: chunks of __dc iterations dealt to the teams in
-                // turn, then chunks of __sc of those to the team's threads; the private
-                // variables live across a work-item's iterations
-                let teams = clauses.iter().any(|c| c.directive.iter().any(|w| w == "teams"));
-                let (g, gs, t, ts) = if teams {
-                    ("get_group_id(0)", "get_num_groups(0)", "get_local_id(0)", "get_local_size(0)")
-                } else {
-                    ("0", "1", "get_global_id(0)", "get_global_size(0)")
-                };
-                let _ = writeln!(
-                    k,
-                    "  long __g = (long)({g}), __G = (long)({gs}), __t = (long)({t}), __T = (long)({ts});\n  long __dcs = __dc > 0 ? __dc : (__n + __G - 1) / __G;"
-                );
-                k.push_str(&privs);
-                let _ = writeln!(
-                    k,
-                    "  for (long __c0 = __g * __dcs; __c0 < __n; __c0 += __G * __dcs) {{\n  long __ce = __c0 + __dcs < __n ? __c0 + __dcs : __n;\n  long __tc = __sc > 0 ? __sc : (__ce - __c0 + __T - 1) / __T;\n  for (long __k0 = __c0 + __t * __tc; __k0 < __ce; __k0 += __T * __tc)\n  for (long __gid = __k0; __gid < __k0 + __tc && __gid < __ce; __gid++) {{\n    {lvdecl} = {};",
-                    self.index_expr(lvty, "__lb", "__gid", "__st")?
-                );
-                k.push_str(&iter(&body_text));
-                k.push_str(&lp_post);
-                k.push_str("  }\n  }\n");
+                let set = format!("    {lvdecl} = {};\n", self.index_expr(lvty, "__lb", "__gid", "__st")?);
+                k.push_str(&league_loop(&clauses, &privs, &set, &iter(&body_text), &lp_post));
             } else {
                 let _ = writeln!(
                     k,
@@ -938,6 +1034,28 @@ impl<'a> Translator<'a> {
                 k.push_str(&lp_post);
                 k.push_str("  }\n");
             }
+        } else if team_queries && !single {
+            // a league over a collapsed nest: the flattened iteration number, as below, taken
+            // from the league's schedule
+            if !reds_post.is_empty() {
+                k.push_str("  uint __l = (uint)get_local_id(0);\n");
+            }
+            let mut set = String::from("    long __rem = __gid;\n");
+            for (lvl, li) in collapsed.iter().enumerate().rev() {
+                let q = lvl + 1;
+                let ty = li.loopvar.ty();
+                self.types.note(ty, 0)?;
+                let d = self.types.declr(ty, &li.loopvar.spelling())?;
+                let _ = writeln!(
+                    set,
+                    "    {d} = ({})(__lb{q} + (__rem % __n{q}) * __st{q});\n    __rem /= __n{q};",
+                    self.types.base(ty)?
+                );
+                inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
+            }
+            inner.reverse();
+            let _ = writeln!(set, "    {lvdecl} = ({})(__lb + __rem * __st);", self.types.base(lvty)?);
+            k.push_str(&league_loop(&clauses, &privs, &set, &iter(&body_text), &lp_post));
         } else if collapsed.len() <= 2 && reds_post.is_empty() && lp_post.is_empty() {
             // one NDRange dimension per loop: no division, neighbouring work-items take
             // neighbouring iterations of the innermost loop
@@ -1007,10 +1125,11 @@ impl<'a> Translator<'a> {
         }
         k.push_str(&reds_post);
         k.push_str("}\n");
-        let teams = if team_queries {
-            if !single && !collapsed.is_empty() {
-                return Err("OpenMP team or thread queries in a collapsed loop".into());
-            }
+        // a `target parallel` whose body every thread runs (no worksharing inside): one team of
+        // threads, a work-group, each work-item running the body once
+        let spmd = single && self.target_spmd;
+        let mut ub = ub;
+        let teams = if team_queries || spmd {
             let words: Vec<&str> =
                 clauses.iter().flat_map(|c| c.directive.iter().map(String::as_str)).collect();
             let has_teams = words.contains(&"teams");
@@ -1018,7 +1137,9 @@ impl<'a> Translator<'a> {
             let arg = |n: &str| clauses.iter().find_map(|c| c.clause(n).and_then(|x| x.arg.clone()));
             // (omp_get_num_teams, omp_get_team_num, omp_get_num_threads, omp_get_thread_num,
             // omp_get_thread_limit): a team is a work-group, its threads the work-items
-            let q: [&str; 5] = if single {
+            let q: [&str; 5] = if spmd {
+                ["1", "0", "get_local_size(0)", "get_local_id(0)", "get_local_size(0)"]
+            } else if single {
                 ["1", "0", "1", "0", "1"]
             } else {
                 match (has_teams, has_parallel) {
@@ -1059,7 +1180,14 @@ impl<'a> Translator<'a> {
             } else {
                 "0".into()
             };
-            (!single).then_some((groups, threads))
+            if spmd {
+                // as many work-items as the team has threads (32 when no clause says)
+                let t = format!("(({threads}) > 0 ? (long long)({threads}) : 32LL)");
+                ub = t.clone();
+                Some(("1".to_string(), t))
+            } else {
+                (!single).then_some((groups, threads))
+            }
         } else {
             None
         };
@@ -1279,4 +1407,42 @@ fn split_top_comma(s: &str) -> Vec<String> {
         }
     }
     out.into_iter().map(|p| p.trim().to_string()).collect()
+}
+
+/// The loop of a league kernel: a team is a work-group, its threads the work-items; each
+/// work-item takes the iterations OpenMP's schedules give it (chunks of `__dc` iterations dealt
+/// to the teams in turn, then chunks of `__sc` of those to the team's threads); the private
+/// variables live across a work-item's iterations. `set` sets the loop variables from `__gid`.
+fn league_loop(clauses: &[Pragma], privs: &str, set: &str, body: &str, lp_post: &str) -> String {
+    let teams = clauses.iter().any(|c| c.directive.iter().any(|w| w == "teams"));
+    let (g, gs, t, ts) = if teams {
+        ("get_group_id(0)", "get_num_groups(0)", "get_local_id(0)", "get_local_size(0)")
+    } else {
+        ("0", "1", "get_global_id(0)", "get_global_size(0)")
+    };
+    format!(
+        "  long __g = (long)({g}), __G = (long)({gs}), __t = (long)({t}), __T = (long)({ts});\n  long __dcs = __dc > 0 ? __dc : (__n + __G - 1) / __G;\n{privs}  for (long __c0 = __g * __dcs; __c0 < __n; __c0 += __G * __dcs) {{\n  long __ce = __c0 + __dcs < __n ? __c0 + __dcs : __n;\n  long __tc = __sc > 0 ? __sc : (__ce - __c0 + __T - 1) / __T;\n  for (long __k0 = __c0 + __t * __tc; __k0 < __ce; __k0 += __T * __tc)\n  for (long __gid = __k0; __gid < __k0 + __tc && __gid < __ce; __gid++) {{\n{set}{body}{lp_post}  }}\n  }}\n"
+    )
+}
+
+/// A `taskloop [simd]` directive as the `for` of a worksharing loop: its data clauses kept, the
+/// task scheduling clauses (which change no result) dropped; `nogroup` leaves the tasks running
+/// past the `single`, and the region's end still waits for them.
+pub(super) fn taskloop_as_for(tp: &Pragma) -> Result<Pragma, String> {
+    let mut fp = tp.clone();
+    fp.directive = vec!["for".to_string()];
+    fp.unknown = None;
+    let mut kept = Vec::new();
+    for c in &tp.clauses {
+        match c.name.as_str() {
+            "private" | "firstprivate" | "lastprivate" | "shared" | "default" | "collapse" | "reduction" => {
+                kept.push(c.clone())
+            }
+            "grainsize" | "num_tasks" | "nogroup" | "untied" | "mergeable" | "final" | "priority" | "if"
+            | "simdlen" | "safelen" | "aligned" => {}
+            other => return Err(format!("'{other}' on 'taskloop' is not translated to OpenCL")),
+        }
+    }
+    fp.clauses = kept;
+    Ok(fp)
 }

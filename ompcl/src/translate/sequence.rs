@@ -54,8 +54,27 @@ impl<'a> Translator<'a> {
                 !ranges.iter().any(|&(s, e)| at >= s && at < e)
             })
             .collect();
+        // `single`/`master` whose body is only a `taskloop` loop: a worksharing loop
+        let taskloop_of = |i: usize| -> Option<usize> {
+            let (sp, j) = (&self.cx.pragmas[i], i + 1);
+            let tp = self.cx.pragmas.get(j)?;
+            let same =
+                self.cx.assoc.get(&i).zip(self.cx.assoc.get(&j)).is_some_and(|(a, b)| a.0.equals(&b.0));
+            ((sp.is(&["single"]) || sp.is(&["master"]))
+                && sp.clauses.iter().all(|c| c.name == "nowait")
+                && (tp.is(&["taskloop"]) || tp.is(&["taskloop", "simd"]))
+                && same
+                && top.contains(&j))
+            .then_some(j)
+        };
+        let idiom: HashMap<usize, usize> =
+            top.iter().filter_map(|&i| taskloop_of(i).map(|j| (i, j))).collect();
+        let in_idiom: HashSet<usize> = idiom.values().copied().collect();
         for &i in &top {
             let q = &self.cx.pragmas[i];
+            if in_idiom.contains(&i) {
+                continue;
+            }
             if !(q.is(&["for"])
                 || q.is(&["single"])
                 || q.is(&["master"])
@@ -182,7 +201,10 @@ impl<'a> Translator<'a> {
                 }
                 continue;
             };
-            let q = self.cx.pragmas[i].clone();
+            let q = match idiom.get(&i).copied() {
+                Some(j) => kernel::taskloop_as_for(&self.cx.pragmas[j])?,
+                None => self.cx.pragmas[i].clone(),
+            };
             if q.is(&["for"]) {
                 let id = self.next_kid;
                 self.next_kid += 1;

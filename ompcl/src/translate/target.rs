@@ -29,6 +29,8 @@ const MAP_FROM: u32 = 2;
 const MAP_RELEASE: u32 = 8;
 const MAP_DELETE: u32 = 16;
 const MAP_ALWAYS: u32 = 32;
+/// a scalar, struct or struct member: an entry of the present table without device storage
+const MAP_PRESENCE: u32 = 64;
 
 /// Directive-name modifiers of `if` clauses.
 const MODIFIERS: &[&str] = &[
@@ -226,8 +228,38 @@ impl<'a> Translator<'a> {
         let decl = if is_ident(&name) { self.decl_at(tu, &name, p.line_start) } else { None };
         let dty = decl.map(|d| d.ty().canonical());
         let is_array = dty.as_ref().is_some_and(|t| t.is_array());
+        // a member of a struct (`s.a`, `s.in.b`, `s.c[1:2]`, `s.p[0:n]`): its type
+        let chain: Vec<&str> = base.split('.').map(str::trim).collect();
+        let member = chain.len() > 1 && chain.iter().all(|c| is_ident(c));
+        let mty = if member {
+            dty.and_then(|t| {
+                let mut t = t;
+                for m in &chain[1..] {
+                    if t.kind() != CXType_Record {
+                        return None;
+                    }
+                    let f = t
+                        .declaration()
+                        .definition()
+                        .unwrap_or(t.declaration())
+                        .children()
+                        .into_iter()
+                        .find(|c| c.kind() == CXCursor_FieldDecl && c.spelling() == *m)?;
+                    t = f.ty().canonical();
+                }
+                Some(t)
+            })
+        } else {
+            None
+        };
+        // scalars, structs and struct members (but a section of what a pointer member points to)
+        // are presence entries: kernels copy them in and out at each launch
+        let presence = |addr: String, size: String| {
+            Some(MapItem { base: name.clone(), addr, size, ty: ty | MAP_PRESENCE, obj: None })
+        };
         if secs.is_empty() {
-            // a whole variable: arrays are mapped, scalars and pointers need nothing
+            // a whole variable: arrays are mapped; scalars and structs, their members, have
+            // presence entries; pointers themselves need nothing
             if is_ident(&base) && is_array {
                 return Some(MapItem {
                     base: base.clone(),
@@ -237,12 +269,21 @@ impl<'a> Translator<'a> {
                     obj: None,
                 });
             }
+            let scalar = |t: &Type| t.is_arith() || t.kind() == CXType_Record;
+            if is_ident(&base) && dty.as_ref().is_some_and(scalar) {
+                return presence(format!("(void*)&{base}"), format!("sizeof({base})"));
+            }
+            if member && mty.is_some() {
+                return presence(format!("(void*)&({base})"), format!("sizeof({base})"));
+            }
             return None;
         }
-        if !is_ident(&base) {
-            // a member of a struct (`s.y[3:3]`): kernels copy a struct in and out whole
+        let member_array = member && mty.as_ref().is_some_and(|t| t.is_array());
+        let member_pointer = member && mty.as_ref().is_some_and(|t| t.kind() == CXType_Pointer);
+        if !is_ident(&base) && !member_array && !member_pointer {
             return None;
         }
+        let is_array = is_array || member_array;
         let mut first = base.clone();
         let mut last = base.clone();
         let mut nonempty = Vec::new();
@@ -271,18 +312,15 @@ impl<'a> Translator<'a> {
             nonempty.push(format!("{len} > 0"));
             dim = format!("{dim}[0]");
         }
-        let obj = (is_array && decl.is_some_and(|d| d.kind() != CXCursor_ParmDecl))
+        let size =
+            format!("(({}) ? (size_t)((char*)(&{last} + 1) - (char*)&{first}) : 0)", nonempty.join(" && "));
+        if member_array {
+            // a section of an array member: part of the struct
+            return presence(format!("(void*)&{first}"), size);
+        }
+        let obj = (is_array && !member && decl.is_some_and(|d| d.kind() != CXCursor_ParmDecl))
             .then(|| (format!("(void*)&{name}"), format!("sizeof({name})")));
-        Some(MapItem {
-            obj,
-            base: name,
-            addr: format!("(void*)&{first}"),
-            size: format!(
-                "(({}) ? (size_t)((char*)(&{last} + 1) - (char*)&{first}) : 0)",
-                nonempty.join(" && ")
-            ),
-            ty,
-        })
+        Some(MapItem { obj, base: name, addr: format!("(void*)&{first}"), size, ty })
     }
 
     /// `{ {addr, size, type}, ... }` and the count.
@@ -481,8 +519,20 @@ impl<'a> Translator<'a> {
         // `defaultmap(tofrom: scalar)`); others are firstprivate. Scalars have no device copy: one
         // mapped `to`/`alloc` here may be present from an enclosing construct that copies it out
         let all = p.clause("defaultmap").is_some();
-        let from: HashSet<String> = self.map_names.iter().map(|(n, _)| n.clone()).collect();
-        self.target_scalars_out = Some((all, from));
+        let named: HashSet<String> = self.map_names.iter().map(|(n, _)| n.clone()).collect();
+        // a write comes back unless the variable is mapped `alloc` only (the device copy starts
+        // undefined and is never copied out: a device with memory of its own, libgomp's target-24
+        // probe); a scalar mapped `to` that the region writes comes back too, as on a device that
+        // shares memory with the host (ompcl's device addresses are the host's: a program probing
+        // with `map(to: x)`, as libgomp's target-19, target-27 and target-link-1 do, then finds
+        // pointers consistent with what it concludes)
+        let from: HashSet<String> = self
+            .map_names
+            .iter()
+            .filter(|(_, t)| t & (MAP_FROM | MAP_TO) != 0)
+            .map(|(n, _)| n.clone())
+            .collect();
+        self.target_scalars_out = Some((all, named, from));
         self.in_target = Some(Vec::new());
         self.pending_notes.clear();
         let res = self.target_steps(i, rid);
@@ -609,6 +659,26 @@ impl<'a> Translator<'a> {
                     vec![n]
                 };
                 let inner = self.pragmas_in(self.cx.pragmas[cur].end, e);
+                if inner.iter().all(|&j| {
+                    let w = self.cx.pragmas[j].directive.first().map(String::as_str);
+                    matches!(w, Some("atomic" | "critical" | "flush"))
+                }) {
+                    // no worksharing inside: every thread of the team runs the body (a work-group
+                    // whose work-items are the threads)
+                    let line = self.cx.pragmas[i].line;
+                    self.target_single = true;
+                    self.target_spmd = true;
+                    let k = self.loop_kernel(rid, line, chain, node);
+                    self.target_single = false;
+                    self.target_spmd = false;
+                    return Ok(vec![Step::Kernel { k: Box::new(k?), kid: rid, line }]);
+                }
+                if let Some((fp, lp)) = self.taskloop_idiom(cur, &kids)? {
+                    chain.push(fp);
+                    let line = self.cx.pragmas[i].line;
+                    let k = self.loop_kernel(rid, line, chain, lp)?;
+                    return Ok(vec![Step::Kernel { k: Box::new(k), kid: rid, line }]);
+                }
                 if kids.len() == 1 && kids[0].kind() == CXCursor_ForStmt {
                     let first = inner.first().copied();
                     match first {

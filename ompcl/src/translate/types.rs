@@ -12,6 +12,14 @@ pub(super) struct Types {
     /// anonymous record (decl key) -> typedef name
     pub(super) anon: HashMap<String, String>,
     pub(super) needs_fp64: bool,
+    /// pointer members of the records above, rewritten in the kernel source as opaque 64-bit
+    /// integers (the host's size and alignment): (file, start) -> (end, `ulong name[dims]`)
+    pub(super) member_edits: BTreeMap<(String, usize), (usize, String)>,
+    /// anonymous records declared with variables (`struct { ... } s, a[5];`): (file, start) of the
+    /// record -> the name a typedef gives it in the kernel source
+    pub(super) anon_typedefs: HashMap<(String, usize), String>,
+    /// records OpenCL cannot express, and why (every later use gets the same answer)
+    bad_records: HashMap<(String, usize), String>,
 }
 
 pub(super) fn builtin_cl(k: CXTypeKind) -> Option<&'static str> {
@@ -69,16 +77,28 @@ impl Types {
                 }
                 let d = d.definition().unwrap_or(d);
                 let (s, e) = d.range();
-                if let std::collections::btree_map::Entry::Vacant(slot) =
-                    self.decls.entry((s.file.clone(), s.off))
+                let key = (s.file.clone(), s.off);
+                if let Some(why) = self.bad_records.get(&key) {
+                    return Err(why.clone());
+                }
+                if self.decls.contains_key(&key) {
+                    return Ok(());
+                }
+                self.decls.insert(key.clone(), e.off);
+                // an anonymous record that declares variables (no typedef names it): the kernel
+                // source names it with a typedef of its own
+                let name = d.spelling();
+                let nested = matches!(d.semantic_parent().kind(), CXCursor_StructDecl | CXCursor_UnionDecl);
+                if (name.is_empty() || name.contains('(')) && !nested && !self.anon.contains_key(&key_of(&d))
                 {
-                    slot.insert(e.off);
-                    for f in c.fields() {
-                        if f.canonical().kind() == CXType_Pointer {
-                            return Err(format!("'{}' has a pointer member", t.spelling()));
-                        }
-                        self.note(f, depth + 1)?;
-                    }
+                    let td = format!("ompcl_anon_{}", self.anon_typedefs.len());
+                    self.anon.insert(key_of(&d), td.clone());
+                    self.anon_typedefs.insert(key.clone(), td);
+                }
+                if let Err(why) = self.note_fields(d, t, depth) {
+                    self.decls.remove(&key);
+                    self.bad_records.insert(key, why.clone());
+                    return Err(why);
                 }
                 Ok(())
             }
@@ -99,6 +119,47 @@ impl Types {
             k if builtin_cl(k).is_some() => Ok(()),
             k => Err(format!("type '{}' (kind {k})", t.spelling())),
         }
+    }
+
+    /// The members of a record: pointer members (also arrays of pointers, function pointers)
+    /// become `ulong` in the kernel source: the same 8 bytes, aligned alike, on a 64-bit host.
+    /// Kernel code may copy such a struct whole, copy the member to another, or (a member of a
+    /// struct variable) use it as a pointer passed on its own; nothing else (`analyse_code`).
+    fn note_fields(&mut self, d: Node, t: Type, depth: u32) -> Result<(), String> {
+        let fields: Vec<Node> = d.children().into_iter().filter(|c| c.kind() == CXCursor_FieldDecl).collect();
+        for f in &fields {
+            let ft = f.ty();
+            let mut inner = ft.canonical();
+            let mut dims = String::new();
+            while inner.kind() == CXType_ConstantArray {
+                dims.push_str(&format!("[{}]", inner.array_size()));
+                inner = inner.elem().canonical();
+            }
+            if inner.kind() != CXType_Pointer {
+                self.note(ft, depth + 1)?;
+                continue;
+            }
+            let name = f.spelling();
+            let bad = || {
+                format!(
+                    "'{}' has a pointer member '{name}' declared in a form ompcl cannot rewrite",
+                    t.spelling()
+                )
+            };
+            if inner.size_of() != 8 || name.is_empty() {
+                return Err(bad());
+            }
+            let (fs, fe) = f.range();
+            let at = f.loc_spelling();
+            // one declarator per declaration (`int a, *p;` shares its type with another field),
+            // spelt in the record's file, its name inside the range
+            let shared = fields.iter().any(|g| !g.equals(f) && g.range().0.off == fs.off);
+            if shared || fs.file != fe.file || at.file != fs.file || at.off < fs.off || at.off >= fe.off {
+                return Err(bad());
+            }
+            self.member_edits.insert((fs.file.clone(), fs.off), (fe.off, format!("ulong {name}{dims}")));
+        }
+        Ok(())
     }
 
     pub(super) fn base(&self, t: Type) -> Result<String, String> {
