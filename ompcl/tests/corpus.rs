@@ -623,16 +623,16 @@ fn no_fp64_device_keeps_double_code_on_the_cpu() {
     let _ = std::fs::remove_dir_all(&w);
 }
 
-/// Uploads staged through pinned buffers (runtime/rt_stage.c, OMPCL_STAGE=1) give the same results: c115's arrays of 9 MiB and odd sizes go in several chunks.
+/// Uploads staged through pinned buffers (runtime/rt_stage.c, OMPCL_STAGE=1) give the same results: c123's arrays of 9 MiB and odd sizes go in several chunks.
 #[test]
 fn staged_uploads() {
     let w = work("stage");
     let icd = icd_dir(&w);
-    let src = root().join("tests/corpus/c115_large_uploads.c");
-    let exe = w.join("c115");
+    let src = root().join("tests/corpus/c123_large_uploads.c");
+    let exe = w.join("c123");
     let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg("-O2").arg(&src).arg("-o").arg(&exe));
     assert!(o.status.success(), "{}", txt(&o.stderr));
-    let refexe = w.join("c115.ref");
+    let refexe = w.join("c123.ref");
     let o = run(Command::new("gcc").args(["-fopenmp", "-O2"]).arg(&src).arg("-o").arg(&refexe));
     assert!(o.status.success());
     let expect = txt(&run(&mut Command::new(&refexe)).stdout);

@@ -4,7 +4,7 @@
    keeps it on the CPU and says why. (Here the race is benign - every iteration stores the same
    values - so the output is deterministic.) Indexes computed from the loop variable, and writes under
    `atomic`, do not count. (A plain accumulation statement of an inner loop would be split off and
-   interchanged instead, see c113; under an `if` it is not.) */
+   interchanged instead, see c121; under an `if` it is not.) */
 #include <stdio.h>
 #define N 1000
 int a[N], b[2 * N], seen[4], total[1];
