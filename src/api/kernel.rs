@@ -436,6 +436,43 @@ unsafe fn opt_dims<'a>(p: *const usize, n: u32) -> Option<&'a [usize]> {
     }
 }
 
+/// A launch of `k` on `q`'s device with the arguments as set now (held by the launch):
+/// clEnqueueNDRangeKernel's checks of the geometry and the arguments (also recorded into
+/// command buffers).
+///
+/// # Safety
+/// `offset`, `global` and `local` are NULL or hold `work_dim` values each.
+pub(super) unsafe fn prepare_launch(
+    q: &Queue,
+    k: &Arc<Cl<Kernel>>,
+    work_dim: cl_uint,
+    offset: *const usize,
+    global: *const usize,
+    local: *const usize,
+) -> CLResult<Launch> {
+    let f = k.shape.funcs.get(q.dev).and_then(|f| f.as_ref()).ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+    let geo = k.geometry(
+        q.dev,
+        f,
+        work_dim,
+        // SAFETY: the pointers passed on are covered by this function's own contract.
+        unsafe { opt_dims(offset, work_dim) },
+        // SAFETY: the pointers passed on are covered by this function's own contract.
+        unsafe { opt_dims(global, work_dim) },
+        // SAFETY: the pointers passed on are covered by this function's own contract.
+        unsafe { opt_dims(local, work_dim) },
+    )?;
+    let params = k.params();
+    if params.unset != 0 {
+        return Err(CL_INVALID_KERNEL_ARGS);
+    }
+    let mems = params.bind()?;
+    let indirect = params.indirect.iter().filter_map(std::sync::Weak::upgrade).collect();
+    let launch = Launch { kernel: k.clone(), params, mems, indirect, dev: q.dev, geo };
+    launch.check()?;
+    Ok(launch)
+}
+
 #[allow(clippy::too_many_arguments)]
 /// # Safety
 /// The pointer arguments are valid as clEnqueueNDRangeKernel's specification requires.
@@ -456,28 +493,11 @@ unsafe fn enqueue_ndrange(
     if !Arc::ptr_eq(&q.context, &k.program.context) {
         return Err(CL_INVALID_CONTEXT);
     }
-    let f = k.shape.funcs.get(q.dev).and_then(|f| f.as_ref()).ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+    k.shape.funcs.get(q.dev).and_then(|f| f.as_ref()).ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
     // SAFETY: the caller's contract: events holds num_events event handles.
     let waits = unsafe { wait_list(num_events, events) }?;
-    let geo = k.geometry(
-        q.dev,
-        f,
-        work_dim,
-        // SAFETY: the pointers passed on are covered by this function's own contract.
-        unsafe { opt_dims(offset, work_dim) },
-        // SAFETY: the pointers passed on are covered by this function's own contract.
-        unsafe { opt_dims(global, work_dim) },
-        // SAFETY: the pointers passed on are covered by this function's own contract.
-        unsafe { opt_dims(local, work_dim) },
-    )?;
-    let params = k.params();
-    if params.unset != 0 {
-        return Err(CL_INVALID_KERNEL_ARGS);
-    }
-    let mems = params.bind()?;
-    let indirect = params.indirect.iter().filter_map(std::sync::Weak::upgrade).collect();
-    let launch = Launch { kernel: k.clone(), params, mems, indirect, dev: q.dev, geo };
-    launch.check()?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let launch = unsafe { prepare_launch(&q, &k, work_dim, offset, global, local) }?;
     let cmd = Command {
         queue: &q,
         command_type,

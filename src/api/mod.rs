@@ -13,6 +13,7 @@ pub mod args;
 pub mod icd;
 pub mod info;
 
+pub mod command_buffer;
 pub mod context;
 pub mod device;
 pub mod event;

@@ -45,6 +45,9 @@ pub const DEVICE_EXTENSIONS: &[(&str, cl_version)] = &[
     // Raw device addresses of buffers (CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT), at the version of
     // the registry's specification (the Khronos CTS's test checks for 1.0.2).
     ("cl_ext_buffer_device_address", make_version(1, 0, 2)),
+    // Command buffers (src/core/command_buffer.rs), at the provisional version whose values
+    // cudacl implements (OpenCL-Headers' cl_ext.h: 0.9.8). No mutable dispatch.
+    ("cl_khr_command_buffer", make_version(0, 9, 8)),
     // CUDA-aware programs read the compute capability, warp size and PCI location through it.
     ("cl_nv_device_attribute_query", make_version(1, 0, 0)),
 ];

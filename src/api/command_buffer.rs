@@ -1,0 +1,581 @@
+//! cl_khr_command_buffer (0.9.8): the extension's entry points, reached through
+//! clGetExtensionFunctionAddressForPlatform (and exported by name). Recording checks each
+//! command as its clEnqueue* twin does and keeps its work (core/command_buffer.rs).
+//! Image commands answer CL_INVALID_OPERATION: images have host-side steps (staging, array
+//! copies) the replay design does not record. No cl_khr_command_buffer_mutable_dispatch, no
+//! multi-device command buffers, no SVM commands (clCommandSVMMemcpyKHR, clCommandSVMMemFillKHR).
+use super::args::{property_pairs, slice_arg, write_opt};
+use super::info::InfoOut;
+use super::kernel::prepare_launch;
+use super::memory::{buffer_arg, checked_copy, checked_copy_rect, checked_fill};
+use super::queue::{hand_out, wait_list};
+use crate::base::entry::{entry, entry_ret, CLResult};
+use crate::base::handle::Cl;
+use crate::cl::*;
+use crate::core::command_buffer::{khr, CommandBuffer, Recorded};
+use crate::core::kernel::Kernel;
+use crate::core::memory::{reduce_pattern, Mem};
+use crate::core::queue::{Command, Queue};
+use std::ffi::c_void;
+use std::sync::Arc;
+
+/// Queue properties a command buffer's queue may have (CL_DEVICE_COMMAND_BUFFER_SUPPORTED_
+/// QUEUE_PROPERTIES_KHR): an out-of-order queue runs in order, which every sync point allows.
+pub const SUPPORTED_QUEUE_PROPERTIES: cl_command_queue_properties =
+    (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE) as _;
+/// CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR: none.
+pub const REQUIRED_QUEUE_PROPERTIES: cl_command_queue_properties = 0;
+/// CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR: neither printf nor device-side enqueue is
+/// claimed inside command buffers.
+pub const CAPABILITIES: cl_bitfield = 0;
+
+/// The extension's functions by name (clGetExtensionFunctionAddress[ForPlatform]).
+pub fn function(name: &str) -> Option<*mut c_void> {
+    Some(match name {
+        "clCreateCommandBufferKHR" => clCreateCommandBufferKHR as *mut c_void,
+        "clFinalizeCommandBufferKHR" => clFinalizeCommandBufferKHR as *mut c_void,
+        "clRetainCommandBufferKHR" => clRetainCommandBufferKHR as *mut c_void,
+        "clReleaseCommandBufferKHR" => clReleaseCommandBufferKHR as *mut c_void,
+        "clEnqueueCommandBufferKHR" => clEnqueueCommandBufferKHR as *mut c_void,
+        "clCommandBarrierWithWaitListKHR" => clCommandBarrierWithWaitListKHR as *mut c_void,
+        "clCommandCopyBufferKHR" => clCommandCopyBufferKHR as *mut c_void,
+        "clCommandCopyBufferRectKHR" => clCommandCopyBufferRectKHR as *mut c_void,
+        "clCommandCopyBufferToImageKHR" => clCommandCopyBufferToImageKHR as *mut c_void,
+        "clCommandCopyImageKHR" => clCommandCopyImageKHR as *mut c_void,
+        "clCommandCopyImageToBufferKHR" => clCommandCopyImageToBufferKHR as *mut c_void,
+        "clCommandFillBufferKHR" => clCommandFillBufferKHR as *mut c_void,
+        "clCommandFillImageKHR" => clCommandFillImageKHR as *mut c_void,
+        "clCommandNDRangeKernelKHR" => clCommandNDRangeKernelKHR as *mut c_void,
+        "clGetCommandBufferInfoKHR" => clGetCommandBufferInfoKHR as *mut c_void,
+        _ => return None,
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCreateCommandBufferKHR(
+    num_queues: cl_uint,
+    queues: *const cl_command_queue,
+    properties: *const cl_ulong,
+    errcode_ret: *mut cl_int,
+) -> cl_command_buffer_khr {
+    let body = || {
+        // One queue: no cl_khr_command_buffer_multi_device.
+        if num_queues != 1 || queues.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: queues holds num_queues handles, per the spec.
+        let q = Cl::<Queue>::get(unsafe { *queues })?;
+        let mut list = Vec::new();
+        // SAFETY: NULL or a 0-terminated (name, value) list, per the spec.
+        for (name, value) in unsafe { property_pairs(properties) } {
+            if list.chunks(2).any(|p: &[cl_ulong]| p[0] == name) || name != khr::CL_COMMAND_BUFFER_FLAGS_KHR {
+                return Err(CL_INVALID_VALUE);
+            }
+            let layered = khr::CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR
+                | khr::CL_COMMAND_BUFFER_MUTABLE_KHR
+                | khr::CL_COMMAND_BUFFER_DEVICE_SIDE_SYNC_KHR;
+            if value & !layered != 0 {
+                return Err(CL_INVALID_VALUE);
+            }
+            if value != 0 {
+                // Flags of extensions cudacl does not offer.
+                return Err(CL_INVALID_PROPERTY);
+            }
+            list.extend([name, value]);
+        }
+        if !properties.is_null() {
+            list.push(0);
+        }
+        if q.properties & !SUPPORTED_QUEUE_PROPERTIES != 0
+            || q.properties & REQUIRED_QUEUE_PROPERTIES != REQUIRED_QUEUE_PROPERTIES
+        {
+            return Err(khr::CL_INCOMPATIBLE_COMMAND_QUEUE_KHR);
+        }
+        Ok(Cl::new_handle(CommandBuffer::new(q, list)))
+    };
+    // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
+    unsafe { entry_ret(errcode_ret, body) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clRetainCommandBufferKHR(command_buffer: cl_command_buffer_khr) -> cl_int {
+    entry(|| Cl::<CommandBuffer>::retain(command_buffer))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clReleaseCommandBufferKHR(command_buffer: cl_command_buffer_khr) -> cl_int {
+    entry(|| Cl::<CommandBuffer>::release(command_buffer))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clFinalizeCommandBufferKHR(command_buffer: cl_command_buffer_khr) -> cl_int {
+    entry(|| Cl::<CommandBuffer>::get(command_buffer)?.finalize())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clEnqueueCommandBufferKHR(
+    num_queues: cl_uint,
+    queues: *mut cl_command_queue,
+    command_buffer: cl_command_buffer_khr,
+    num_events_in_wait_list: cl_uint,
+    event_wait_list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    entry(|| {
+        let cb = Cl::<CommandBuffer>::get(command_buffer)?;
+        if queues.is_null() != (num_queues == 0) || num_queues > 1 {
+            return Err(CL_INVALID_VALUE);
+        }
+        let q = if queues.is_null() {
+            cb.queue.clone()
+        } else {
+            // SAFETY: queues holds num_queues (1) handles, per the spec.
+            let q = Cl::<Queue>::get(unsafe { *queues })?;
+            if !Arc::ptr_eq(&q.context, &cb.context) {
+                return Err(CL_INVALID_CONTEXT);
+            }
+            if !Arc::ptr_eq(&q.device, &cb.queue.device) || q.properties != cb.queue.properties {
+                return Err(khr::CL_INCOMPATIBLE_COMMAND_QUEUE_KHR);
+            }
+            q
+        };
+        let commands = cb.commands().ok_or(CL_INVALID_OPERATION)?;
+        // SAFETY: event_wait_list holds num_events_in_wait_list handles, per the spec.
+        let waits = unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;
+        let cmd = Command {
+            queue: &q,
+            command_type: khr::CL_COMMAND_COMMAND_BUFFER_KHR,
+            waits,
+            want_event: !event.is_null(),
+            blocking: false,
+            host_done: false,
+        };
+        let work = move |q: &Queue| cb.replay(q, &commands);
+        // SAFETY: event is NULL or a cl_event, per the spec.
+        unsafe { hand_out(event, cmd.enqueue(work)?) };
+        Ok(())
+    })
+}
+
+/// The checks every clCommand*KHR call starts with: the buffer, no queue (one-queue buffers),
+/// no properties, no mutable handle (no mutable dispatch), and the sync-point wait list.
+/// Returns the buffer.
+///
+/// # Safety
+/// `properties` is NULL or 0-terminated; `sync_points` holds `num_sync_points` values.
+unsafe fn recording(
+    command_buffer: cl_command_buffer_khr,
+    command_queue: cl_command_queue,
+    properties: *const cl_ulong,
+    num_sync_points: cl_uint,
+    sync_points: *const cl_uint,
+    mutable_handle: *mut *mut c_void,
+) -> CLResult<Arc<Cl<CommandBuffer>>> {
+    let cb = Cl::<CommandBuffer>::get(command_buffer)?;
+    if !command_queue.is_null() {
+        return Err(CL_INVALID_COMMAND_QUEUE);
+    }
+    if cb.is_finalized() {
+        return Err(CL_INVALID_OPERATION);
+    }
+    // SAFETY: this function's contract.
+    if !properties.is_null() && unsafe { *properties } != 0 {
+        return Err(CL_INVALID_VALUE);
+    }
+    if !mutable_handle.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    if sync_points.is_null() != (num_sync_points == 0) {
+        return Err(khr::CL_INVALID_SYNC_POINT_WAIT_LIST_KHR);
+    }
+    // SAFETY: this function's contract.
+    let waits = unsafe {
+        slice_arg(sync_points, num_sync_points as usize, khr::CL_INVALID_SYNC_POINT_WAIT_LIST_KHR)
+    }?;
+    cb.check_sync_points(waits)?;
+    Ok(cb)
+}
+
+/// Records `command` and hands out its sync point.
+///
+/// # Safety
+/// `sync_point` is NULL or writable.
+unsafe fn record(cb: &CommandBuffer, command: Option<Recorded>, sync_point: *mut cl_uint) -> CLResult<()> {
+    let sp = cb.record(command)?;
+    // SAFETY: this function's contract.
+    unsafe { write_opt(sync_point, sp) };
+    Ok(())
+}
+
+fn same_context(cb: &CommandBuffer, mems: &[&Arc<Cl<Mem>>]) -> CLResult<()> {
+    if mems.iter().any(|m| !Arc::ptr_eq(&m.context, &cb.context)) {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    Ok(())
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCommandBarrierWithWaitListKHR(
+    command_buffer: cl_command_buffer_khr,
+    command_queue: cl_command_queue,
+    properties: *const cl_ulong,
+    num_sync_points_in_wait_list: cl_uint,
+    sync_point_wait_list: *const cl_uint,
+    sync_point: *mut cl_uint,
+    mutable_handle: *mut *mut c_void,
+) -> cl_int {
+    entry(|| {
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let cb = unsafe {
+            recording(
+                command_buffer,
+                command_queue,
+                properties,
+                num_sync_points_in_wait_list,
+                sync_point_wait_list,
+                mutable_handle,
+            )
+        }?;
+        // SAFETY: sync_point is NULL or writable, per the spec.
+        unsafe { record(&cb, None, sync_point) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCommandCopyBufferKHR(
+    command_buffer: cl_command_buffer_khr,
+    command_queue: cl_command_queue,
+    properties: *const cl_ulong,
+    src_buffer: cl_mem,
+    dst_buffer: cl_mem,
+    src_offset: usize,
+    dst_offset: usize,
+    size: usize,
+    num_sync_points_in_wait_list: cl_uint,
+    sync_point_wait_list: *const cl_uint,
+    sync_point: *mut cl_uint,
+    mutable_handle: *mut *mut c_void,
+) -> cl_int {
+    entry(|| {
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let cb = unsafe {
+            recording(
+                command_buffer,
+                command_queue,
+                properties,
+                num_sync_points_in_wait_list,
+                sync_point_wait_list,
+                mutable_handle,
+            )
+        }?;
+        let s = buffer_arg(src_buffer)?;
+        let d = buffer_arg(dst_buffer)?;
+        same_context(&cb, &[&s, &d])?;
+        let work = checked_copy(&s, &d, src_offset, dst_offset, size)?;
+        let rec = Recorded { work: Box::new(work), mems: vec![(s, false), (d, true)], graphable: true };
+        // SAFETY: sync_point is NULL or writable, per the spec.
+        unsafe { record(&cb, Some(rec), sync_point) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCommandCopyBufferRectKHR(
+    command_buffer: cl_command_buffer_khr,
+    command_queue: cl_command_queue,
+    properties: *const cl_ulong,
+    src_buffer: cl_mem,
+    dst_buffer: cl_mem,
+    src_origin: *const usize,
+    dst_origin: *const usize,
+    region: *const usize,
+    src_row_pitch: usize,
+    src_slice_pitch: usize,
+    dst_row_pitch: usize,
+    dst_slice_pitch: usize,
+    num_sync_points_in_wait_list: cl_uint,
+    sync_point_wait_list: *const cl_uint,
+    sync_point: *mut cl_uint,
+    mutable_handle: *mut *mut c_void,
+) -> cl_int {
+    entry(|| {
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let cb = unsafe {
+            recording(
+                command_buffer,
+                command_queue,
+                properties,
+                num_sync_points_in_wait_list,
+                sync_point_wait_list,
+                mutable_handle,
+            )
+        }?;
+        let s = buffer_arg(src_buffer)?;
+        let d = buffer_arg(dst_buffer)?;
+        same_context(&cb, &[&s, &d])?;
+        let pitches = [src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch];
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let work = unsafe { checked_copy_rect(&s, &d, src_origin, dst_origin, region, pitches) }?;
+        let rec = Recorded { work: Box::new(work), mems: vec![(s, false), (d, true)], graphable: true };
+        // SAFETY: sync_point is NULL or writable, per the spec.
+        unsafe { record(&cb, Some(rec), sync_point) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCommandFillBufferKHR(
+    command_buffer: cl_command_buffer_khr,
+    command_queue: cl_command_queue,
+    properties: *const cl_ulong,
+    buffer: cl_mem,
+    pattern: *const c_void,
+    pattern_size: usize,
+    offset: usize,
+    size: usize,
+    num_sync_points_in_wait_list: cl_uint,
+    sync_point_wait_list: *const cl_uint,
+    sync_point: *mut cl_uint,
+    mutable_handle: *mut *mut c_void,
+) -> cl_int {
+    entry(|| {
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let cb = unsafe {
+            recording(
+                command_buffer,
+                command_queue,
+                properties,
+                num_sync_points_in_wait_list,
+                sync_point_wait_list,
+                mutable_handle,
+            )
+        }?;
+        let m = buffer_arg(buffer)?;
+        same_context(&cb, &[&m])?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let work = unsafe { checked_fill(&m, pattern, pattern_size, offset, size) }?;
+        // SAFETY: checked_fill accepted it: pattern_size readable bytes.
+        let p = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
+        // Patterns of more than 4 bytes are written from host memory first (memory::fill_on).
+        let graphable = reduce_pattern(p).len() <= 4;
+        let rec = Recorded { work: Box::new(work), mems: vec![(m, true)], graphable };
+        // SAFETY: sync_point is NULL or writable, per the spec.
+        unsafe { record(&cb, Some(rec), sync_point) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCommandNDRangeKernelKHR(
+    command_buffer: cl_command_buffer_khr,
+    command_queue: cl_command_queue,
+    properties: *const cl_ulong,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const usize,
+    global_work_size: *const usize,
+    local_work_size: *const usize,
+    num_sync_points_in_wait_list: cl_uint,
+    sync_point_wait_list: *const cl_uint,
+    sync_point: *mut cl_uint,
+    mutable_handle: *mut *mut c_void,
+) -> cl_int {
+    entry(|| {
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let cb = unsafe {
+            recording(
+                command_buffer,
+                command_queue,
+                properties,
+                num_sync_points_in_wait_list,
+                sync_point_wait_list,
+                mutable_handle,
+            )
+        }?;
+        let k = Cl::<Kernel>::get(kernel)?;
+        if !Arc::ptr_eq(&k.program.context, &cb.context) {
+            return Err(CL_INVALID_CONTEXT);
+        }
+        let (o, g, l) = (global_work_offset, global_work_size, local_work_size);
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let launch = unsafe { prepare_launch(&cb.queue, &k, work_dim, o, g, l) }?;
+        let read_only = CL_MEM_READ_ONLY as cl_mem_flags;
+        let mut mems: Vec<(Arc<Cl<Mem>>, bool)> = Vec::new();
+        for (arg, m) in launch.params.mems.iter().zip(launch.mems.iter()) {
+            if let Some(m) = m {
+                mems.push((m.clone(), !arg.constant && m.flags & read_only == 0));
+            }
+        }
+        mems.extend(launch.indirect.iter().map(|m| (m.clone(), true)));
+        let work = move |q: &Queue| launch.run(q);
+        let rec = Recorded { work: Box::new(work), mems, graphable: true };
+        // SAFETY: sync_point is NULL or writable, per the spec.
+        unsafe { record(&cb, Some(rec), sync_point) }
+    })
+}
+
+/// The image commands: checked like the others, then CL_INVALID_OPERATION (see the module's
+/// notes).
+///
+/// # Safety
+/// As `recording`.
+unsafe fn image_command(
+    command_buffer: cl_command_buffer_khr,
+    command_queue: cl_command_queue,
+    properties: *const cl_ulong,
+    mems: &[cl_mem],
+    num_sync_points: cl_uint,
+    sync_points: *const cl_uint,
+    mutable_handle: *mut *mut c_void,
+) -> CLResult<()> {
+    // SAFETY: this function's contract.
+    let cb = unsafe {
+        recording(command_buffer, command_queue, properties, num_sync_points, sync_points, mutable_handle)
+    }?;
+    for &h in mems {
+        let m = Cl::<Mem>::get(h)?;
+        same_context(&cb, &[&m])?;
+    }
+    Err(CL_INVALID_OPERATION)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCommandCopyBufferToImageKHR(
+    command_buffer: cl_command_buffer_khr,
+    command_queue: cl_command_queue,
+    properties: *const cl_ulong,
+    src_buffer: cl_mem,
+    dst_image: cl_mem,
+    _src_offset: usize,
+    _dst_origin: *const usize,
+    _region: *const usize,
+    num_sync_points_in_wait_list: cl_uint,
+    sync_point_wait_list: *const cl_uint,
+    _sync_point: *mut cl_uint,
+    mutable_handle: *mut *mut c_void,
+) -> cl_int {
+    // SAFETY: the entry point's own pointer arguments, valid per the spec.
+    entry(|| unsafe {
+        image_command(
+            command_buffer,
+            command_queue,
+            properties,
+            &[src_buffer, dst_image],
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+            mutable_handle,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCommandCopyImageKHR(
+    command_buffer: cl_command_buffer_khr,
+    command_queue: cl_command_queue,
+    properties: *const cl_ulong,
+    src_image: cl_mem,
+    dst_image: cl_mem,
+    _src_origin: *const usize,
+    _dst_origin: *const usize,
+    _region: *const usize,
+    num_sync_points_in_wait_list: cl_uint,
+    sync_point_wait_list: *const cl_uint,
+    _sync_point: *mut cl_uint,
+    mutable_handle: *mut *mut c_void,
+) -> cl_int {
+    // SAFETY: the entry point's own pointer arguments, valid per the spec.
+    entry(|| unsafe {
+        image_command(
+            command_buffer,
+            command_queue,
+            properties,
+            &[src_image, dst_image],
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+            mutable_handle,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCommandCopyImageToBufferKHR(
+    command_buffer: cl_command_buffer_khr,
+    command_queue: cl_command_queue,
+    properties: *const cl_ulong,
+    src_image: cl_mem,
+    dst_buffer: cl_mem,
+    _src_origin: *const usize,
+    _region: *const usize,
+    _dst_offset: usize,
+    num_sync_points_in_wait_list: cl_uint,
+    sync_point_wait_list: *const cl_uint,
+    _sync_point: *mut cl_uint,
+    mutable_handle: *mut *mut c_void,
+) -> cl_int {
+    // SAFETY: the entry point's own pointer arguments, valid per the spec.
+    entry(|| unsafe {
+        image_command(
+            command_buffer,
+            command_queue,
+            properties,
+            &[src_image, dst_buffer],
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+            mutable_handle,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCommandFillImageKHR(
+    command_buffer: cl_command_buffer_khr,
+    command_queue: cl_command_queue,
+    properties: *const cl_ulong,
+    image: cl_mem,
+    _fill_color: *const c_void,
+    _origin: *const usize,
+    _region: *const usize,
+    num_sync_points_in_wait_list: cl_uint,
+    sync_point_wait_list: *const cl_uint,
+    _sync_point: *mut cl_uint,
+    mutable_handle: *mut *mut c_void,
+) -> cl_int {
+    // SAFETY: the entry point's own pointer arguments, valid per the spec.
+    entry(|| unsafe {
+        image_command(
+            command_buffer,
+            command_queue,
+            properties,
+            &[image],
+            num_sync_points_in_wait_list,
+            sync_point_wait_list,
+            mutable_handle,
+        )
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetCommandBufferInfoKHR(
+    command_buffer: cl_command_buffer_khr,
+    param_name: cl_uint,
+    param_value_size: usize,
+    param_value: *mut c_void,
+    param_value_size_ret: *mut usize,
+) -> cl_int {
+    entry(|| {
+        let cb = Cl::<CommandBuffer>::get(command_buffer)?;
+        // SAFETY: param_value has param_value_size writable bytes (or is NULL), param_value_size_ret
+        // is NULL or a size_t: the spec's contract for every clGet*Info.
+        let out = unsafe { InfoOut::new(param_value_size, param_value, param_value_size_ret) };
+        match param_name {
+            khr::CL_COMMAND_BUFFER_QUEUES_KHR => out.slice(&[cb.queue.handle()]),
+            khr::CL_COMMAND_BUFFER_NUM_QUEUES_KHR => out.value::<cl_uint>(1),
+            khr::CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR => out.value::<cl_uint>(cb.ref_count()),
+            khr::CL_COMMAND_BUFFER_STATE_KHR => out.value::<cl_uint>(if cb.is_finalized() {
+                khr::CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR
+            } else {
+                khr::CL_COMMAND_BUFFER_STATE_RECORDING_KHR
+            }),
+            khr::CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR => out.slice(&cb.properties),
+            khr::CL_COMMAND_BUFFER_CONTEXT_KHR => out.value(cb.context.handle()),
+            _ => Err(CL_INVALID_VALUE),
+        }
+    })
+}
