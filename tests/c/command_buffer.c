@@ -1,0 +1,461 @@
+/* cl_khr_command_buffer (0.9.8): recording kernels, copies and fills with sync points, replaying
+ * a finalized buffer several times (the first replay command by command, later ones as one CUDA
+ * graph where cudacl can), the numbers after each replay, kernel arguments captured at record
+ * time, the error codes of every entry point, the info and device queries, and a timing print
+ * (1000 small kernels replayed from a command buffer against the same kernels enqueued one by
+ * one; printed, not asserted).
+ * Usage: command_buffer [gpu]   (gpu: kernels run, so their results are checked too; on the fake
+ * driver kernels do not run, and its counters check that later replays are graph launches) */
+#include "common.h"
+#include "fakecuda_hooks.h"
+#include <dlfcn.h>
+#include <time.h>
+
+/* The extension's types and values, 0.9.8 (OpenCL-Headers' cl_ext.h, beta extensions): defined
+ * here so the program does not depend on the installed headers' provisional version. */
+typedef struct _cb_khr *cb_khr;
+typedef cl_uint cb_sync_point;
+typedef cl_ulong cb_props;
+#define CB_DEVICE_CAPABILITIES 0x12A9
+#define CB_DEVICE_SUPPORTED_QUEUE_PROPERTIES 0x129A
+#define CB_DEVICE_REQUIRED_QUEUE_PROPERTIES 0x12AA
+#define CB_FLAGS 0x1293
+#define CB_SIMULTANEOUS_USE (1 << 0)
+#define CB_INVALID_COMMAND_BUFFER -1138
+#define CB_INVALID_SYNC_POINT_WAIT_LIST -1139
+#define CB_INCOMPATIBLE_COMMAND_QUEUE -1140
+#define CB_QUEUES 0x1294
+#define CB_NUM_QUEUES 0x1295
+#define CB_REFERENCE_COUNT 0x1296
+#define CB_STATE 0x1297
+#define CB_PROPERTIES_ARRAY 0x1298
+#define CB_CONTEXT 0x1299
+#define CB_STATE_RECORDING 0
+#define CB_STATE_EXECUTABLE 1
+#define CB_COMMAND_COMMAND_BUFFER 0x12A8
+
+typedef cb_khr (*create_fn)(cl_uint, const cl_command_queue *, const cb_props *, cl_int *);
+typedef cl_int (*cb_fn)(cb_khr);
+typedef cl_int (*enqueue_fn)(cl_uint, cl_command_queue *, cb_khr, cl_uint, const cl_event *, cl_event *);
+typedef cl_int (*barrier_fn)(cb_khr, cl_command_queue, const cb_props *, cl_uint, const cb_sync_point *, cb_sync_point *, void **);
+typedef cl_int (*copy_fn)(cb_khr, cl_command_queue, const cb_props *, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint,
+                          const cb_sync_point *, cb_sync_point *, void **);
+typedef cl_int (*copy_rect_fn)(cb_khr, cl_command_queue, const cb_props *, cl_mem, cl_mem, const size_t *, const size_t *,
+                               const size_t *, size_t, size_t, size_t, size_t, cl_uint, const cb_sync_point *,
+                               cb_sync_point *, void **);
+typedef cl_int (*fill_fn)(cb_khr, cl_command_queue, const cb_props *, cl_mem, const void *, size_t, size_t, size_t, cl_uint,
+                          const cb_sync_point *, cb_sync_point *, void **);
+typedef cl_int (*fill_image_fn)(cb_khr, cl_command_queue, const cb_props *, cl_mem, const void *, const size_t *,
+                                const size_t *, cl_uint, const cb_sync_point *, cb_sync_point *, void **);
+typedef cl_int (*ndrange_fn)(cb_khr, cl_command_queue, const cb_props *, cl_kernel, cl_uint, const size_t *, const size_t *,
+                             const size_t *, cl_uint, const cb_sync_point *, cb_sync_point *, void **);
+typedef cl_int (*info_fn)(cb_khr, cl_uint, size_t, void *, size_t *);
+
+static create_fn create_cb;
+static cb_fn finalize_cb, retain_cb, release_cb;
+static enqueue_fn enqueue_cb;
+static barrier_fn barrier_cb;
+static copy_fn copy_cb;
+static copy_rect_fn copy_rect_cb;
+static fill_fn fill_cb;
+static fill_image_fn fill_image_cb;
+static ndrange_fn ndrange_cb;
+static info_fn info_cb;
+
+static cl_platform_id plat;
+static cl_device_id dev;
+static cl_context ctx;
+static cl_command_queue queue;
+static cl_program prog;
+static int gpu;
+
+#define N 1024
+
+static const char *source =
+    "kernel void add1(global int *a) { a[get_global_id(0)] += 1; }\n"
+    "kernel void scale(global int *a, int k) { a[get_global_id(0)] *= k; }\n";
+
+static void (*fake_stats)(struct fakecuda_stats *);
+
+static void find_fake_driver(void) {
+    const char *names[] = {"libcuda.so", "libcuda.so.1"};
+    for (int i = 0; i < 2 && !fake_stats; i++) {
+        void *h = dlopen(names[i], RTLD_NOLOAD | RTLD_NOW);
+        if (h) fake_stats = (void (*)(struct fakecuda_stats *))dlsym(h, "fakecuda_stats");
+    }
+}
+
+static struct fakecuda_stats stats_now(void) {
+    struct fakecuda_stats s;
+    memset(&s, 0, sizeof s);
+    if (fake_stats) fake_stats(&s);
+    return s;
+}
+
+static double now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static void *fn(const char *name) {
+    void *p = clGetExtensionFunctionAddressForPlatform(plat, name);
+    CHECK(p != NULL, "%s not found", name);
+    return p;
+}
+
+static int load_functions(void) {
+    create_cb = (create_fn)fn("clCreateCommandBufferKHR");
+    finalize_cb = (cb_fn)fn("clFinalizeCommandBufferKHR");
+    retain_cb = (cb_fn)fn("clRetainCommandBufferKHR");
+    release_cb = (cb_fn)fn("clReleaseCommandBufferKHR");
+    enqueue_cb = (enqueue_fn)fn("clEnqueueCommandBufferKHR");
+    barrier_cb = (barrier_fn)fn("clCommandBarrierWithWaitListKHR");
+    copy_cb = (copy_fn)fn("clCommandCopyBufferKHR");
+    copy_rect_cb = (copy_rect_fn)fn("clCommandCopyBufferRectKHR");
+    fill_cb = (fill_fn)fn("clCommandFillBufferKHR");
+    fill_image_cb = (fill_image_fn)fn("clCommandFillImageKHR");
+    ndrange_cb = (ndrange_fn)fn("clCommandNDRangeKernelKHR");
+    info_cb = (info_fn)fn("clGetCommandBufferInfoKHR");
+    CHECK(fn("clCommandCopyImageKHR") && fn("clCommandCopyBufferToImageKHR") && fn("clCommandCopyImageToBufferKHR"),
+          "image commands");
+    return create_cb && finalize_cb && retain_cb && release_cb && enqueue_cb && barrier_cb && copy_cb && copy_rect_cb &&
+           fill_cb && fill_image_cb && ndrange_cb && info_cb;
+}
+
+static void device_queries(void) {
+    char ext[8192] = {0};
+    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
+    CHECK(strstr(ext, "cl_khr_command_buffer") != NULL, "extension not listed: %s", ext);
+    CHECK(strstr(ext, "cl_khr_command_buffer_mutable_dispatch") == NULL, "mutable dispatch listed");
+    cl_name_version nv[64];
+    size_t size = 0;
+    EXPECT(clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS_WITH_VERSION, sizeof nv, nv, &size), CL_SUCCESS);
+    int found = 0;
+    for (size_t i = 0; i < size / sizeof nv[0]; i++) {
+        if (!strcmp(nv[i].name, "cl_khr_command_buffer")) {
+            found = 1;
+            CHECK(nv[i].version == CL_MAKE_VERSION(0, 9, 8), "version %x", nv[i].version);
+        }
+    }
+    CHECK(found, "cl_khr_command_buffer not in CL_DEVICE_EXTENSIONS_WITH_VERSION");
+    cl_ulong caps = 99, req = 99, sup = 0;
+    EXPECT(clGetDeviceInfo(dev, CB_DEVICE_CAPABILITIES, sizeof caps, &caps, &size), CL_SUCCESS);
+    CHECK(size == 8, "capabilities size %zu", size);
+    EXPECT(clGetDeviceInfo(dev, CB_DEVICE_REQUIRED_QUEUE_PROPERTIES, sizeof req, &req, &size), CL_SUCCESS);
+    CHECK(size == 8 && req == 0, "required queue properties %llu", (unsigned long long)req);
+    EXPECT(clGetDeviceInfo(dev, CB_DEVICE_SUPPORTED_QUEUE_PROPERTIES, sizeof sup, &sup, &size), CL_SUCCESS);
+    CHECK(sup & CL_QUEUE_PROFILING_ENABLE, "supported queue properties %llu", (unsigned long long)sup);
+}
+
+static cl_mem buffer(size_t bytes) {
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    CHECK(m != NULL, "buffer: %d", err);
+    return m;
+}
+
+static int all_equal(cl_mem m, size_t count, int want, const char *what) {
+    static int h[N];
+    EXPECT(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, count * sizeof(int), h, 0, NULL, NULL), CL_SUCCESS);
+    for (size_t i = 0; i < count; i++) {
+        if (h[i] != want) {
+            CHECK(0, "%s[%zu] = %d, want %d", what, i, h[i], want);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Fill A, add1(A), copy A to B, scale(B, 3), copy a rect of B into C: with sync points. */
+static void replays(void) {
+    cl_int err;
+    cl_mem a = buffer(N * 4), b = buffer(N * 4), c = buffer(N * 4);
+    cl_kernel add1 = clCreateKernel(prog, "add1", &err), scale = clCreateKernel(prog, "scale", &err);
+    cb_khr cb = create_cb(1, &queue, NULL, &err);
+    CHECK(cb != NULL && err == CL_SUCCESS, "create: %d", err);
+    if (!cb) return;
+    cl_uint state = 9;
+    EXPECT(info_cb(cb, CB_STATE, sizeof state, &state, NULL), CL_SUCCESS);
+    CHECK(state == CB_STATE_RECORDING, "state %u", state);
+    cb_sync_point sp[8] = {0};
+    int one = 1, k = 3, hundred = 100;
+    size_t global = N;
+    EXPECT(fill_cb(cb, NULL, NULL, a, &one, 4, 0, N * 4, 0, NULL, &sp[0], NULL), CL_SUCCESS);
+    clSetKernelArg(add1, 0, sizeof a, &a);
+    EXPECT(ndrange_cb(cb, NULL, NULL, add1, 1, NULL, &global, NULL, 1, &sp[0], &sp[1], NULL), CL_SUCCESS);
+    EXPECT(copy_cb(cb, NULL, NULL, a, b, 0, 0, N * 4, 1, &sp[1], &sp[2], NULL), CL_SUCCESS);
+    clSetKernelArg(scale, 0, sizeof b, &b);
+    clSetKernelArg(scale, 1, sizeof k, &k);
+    EXPECT(ndrange_cb(cb, NULL, NULL, scale, 1, NULL, &global, NULL, 1, &sp[2], &sp[3], NULL), CL_SUCCESS);
+    /* Arguments are captured when recorded: changing them now changes nothing. */
+    clSetKernelArg(scale, 1, sizeof hundred, &hundred);
+    EXPECT(barrier_cb(cb, NULL, NULL, 2, &sp[2], &sp[4], NULL), CL_SUCCESS);
+    /* Rows of 64 ints: rows 0..15 of B to C. */
+    size_t zero[3] = {0, 0, 0}, region[3] = {256, 16, 1};
+    EXPECT(copy_rect_cb(cb, NULL, NULL, b, c, zero, zero, region, 256, 0, 256, 0, 1, &sp[4], &sp[5], NULL), CL_SUCCESS);
+    CHECK(sp[0] && sp[1] && sp[2] && sp[3] && sp[4] && sp[5] && sp[5] != sp[4], "sync points");
+    EXPECT(enqueue_cb(0, NULL, cb, 0, NULL, NULL), CL_INVALID_OPERATION);
+    EXPECT(finalize_cb(cb), CL_SUCCESS);
+    EXPECT(finalize_cb(cb), CL_INVALID_OPERATION);
+    EXPECT(fill_cb(cb, NULL, NULL, a, &one, 4, 0, 4, 0, NULL, NULL, NULL), CL_INVALID_OPERATION);
+    EXPECT(info_cb(cb, CB_STATE, sizeof state, &state, NULL), CL_SUCCESS);
+    CHECK(state == CB_STATE_EXECUTABLE, "state %u", state);
+
+    int want_a = gpu ? 2 : 1, want_b = gpu ? 6 : 1;
+    struct fakecuda_stats s0 = stats_now();
+    for (int r = 0; r < 5; r++) {
+        cl_event e = NULL;
+        EXPECT(enqueue_cb(0, NULL, cb, 0, NULL, r == 1 ? &e : NULL), CL_SUCCESS);
+        if (e) {
+            EXPECT(clWaitForEvents(1, &e), CL_SUCCESS);
+            cl_command_type t = 0;
+            EXPECT(clGetEventInfo(e, CL_EVENT_COMMAND_TYPE, sizeof t, &t, NULL), CL_SUCCESS);
+            CHECK(t == CB_COMMAND_COMMAND_BUFFER, "event command type 0x%x", t);
+            clReleaseEvent(e);
+        }
+        all_equal(a, N, want_a, "A");
+        all_equal(b, N, want_b, "B");
+        all_equal(c, 64 * 16, want_b, "C");
+        if (r == 2) {
+            /* Host writes between replays: A is refilled by the replay anyway. */
+            int junk[N];
+            for (int i = 0; i < N; i++) junk[i] = -7;
+            EXPECT(clEnqueueWriteBuffer(queue, a, CL_TRUE, 0, sizeof junk, junk, 0, NULL, NULL), CL_SUCCESS);
+            /* A mapped and written: the next replay must still see the device data right. */
+            int *p = clEnqueueMapBuffer(queue, b, CL_TRUE, CL_MAP_WRITE, 0, N * 4, 0, NULL, NULL, &err);
+            CHECK(p != NULL, "map: %d", err);
+            if (p) {
+                for (int i = 0; i < N; i++) p[i] = 55;
+                clEnqueueUnmapMemObject(queue, b, p, 0, NULL, NULL);
+            }
+        }
+    }
+    struct fakecuda_stats s1 = stats_now();
+    const char *graphs = getenv("CUDACL_COMMAND_BUFFER_GRAPHS");
+    if (fake_stats && graphs && !strcmp(graphs, "0")) {
+        CHECK(s1.graph_launches == s0.graph_launches, "graph launches with graphs off");
+    } else if (fake_stats) {
+        /* Replays 2, 3 and 5 (4 follows a map for writing: command by command). */
+        CHECK(s1.graph_launches - s0.graph_launches == 3, "graph launches %llu",
+              s1.graph_launches - s0.graph_launches);
+        CHECK(s1.graphs_instantiated - s0.graphs_instantiated == 1, "graphs made %llu",
+              s1.graphs_instantiated - s0.graphs_instantiated);
+        CHECK(s1.launches - s0.launches == 10, "kernel launches %llu (2 a replay)", s1.launches - s0.launches);
+    }
+    /* A replay waiting for a user event. */
+    cl_event user = clCreateUserEvent(ctx, &err), done = NULL;
+    EXPECT(enqueue_cb(0, NULL, cb, 1, &user, &done), CL_SUCCESS);
+    cl_int st = 0;
+    clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL);
+    CHECK(st > CL_COMPLETE, "ran before its user event: %d", st);
+    EXPECT(clSetUserEventStatus(user, CL_COMPLETE), CL_SUCCESS);
+    EXPECT(clWaitForEvents(1, &done), CL_SUCCESS);
+    all_equal(b, N, want_b, "B after a deferred replay");
+    clReleaseEvent(user);
+    clReleaseEvent(done);
+    /* The queue named at enqueue: a compatible one. */
+    cl_command_queue q2 = clCreateCommandQueue(ctx, dev, 0, &err);
+    EXPECT(enqueue_cb(1, &q2, cb, 0, NULL, NULL), CL_SUCCESS);
+    clFinish(q2);
+    all_equal(c, 64 * 16, want_b, "C after a replay on another queue");
+    clReleaseCommandQueue(q2);
+    /* Info queries. */
+    cl_uint nq = 0, refs = 0;
+    cl_command_queue qs[2] = {0};
+    cl_context c2 = NULL;
+    size_t size = 99;
+    EXPECT(info_cb(cb, CB_NUM_QUEUES, sizeof nq, &nq, NULL), CL_SUCCESS);
+    CHECK(nq == 1, "num queues %u", nq);
+    EXPECT(info_cb(cb, CB_QUEUES, sizeof qs, qs, &size), CL_SUCCESS);
+    CHECK(size == sizeof(cl_command_queue) && qs[0] == queue, "queues");
+    EXPECT(info_cb(cb, CB_CONTEXT, sizeof c2, &c2, NULL), CL_SUCCESS);
+    CHECK(c2 == ctx, "context");
+    EXPECT(info_cb(cb, CB_PROPERTIES_ARRAY, 0, NULL, &size), CL_SUCCESS);
+    CHECK(size == 0, "properties array of NULL: %zu bytes", size);
+    EXPECT(retain_cb(cb), CL_SUCCESS);
+    EXPECT(info_cb(cb, CB_REFERENCE_COUNT, sizeof refs, &refs, NULL), CL_SUCCESS);
+    CHECK(refs == 2, "refs %u", refs);
+    EXPECT(info_cb(cb, CB_REFERENCE_COUNT, 1, &refs, NULL), CL_INVALID_VALUE);
+    EXPECT(info_cb(cb, 0x1234, sizeof refs, &refs, NULL), CL_INVALID_VALUE);
+    EXPECT(release_cb(cb), CL_SUCCESS);
+    EXPECT(release_cb(cb), CL_SUCCESS);
+    EXPECT(release_cb(cb), CB_INVALID_COMMAND_BUFFER);
+    EXPECT(info_cb(cb, CB_STATE, sizeof state, &state, NULL), CB_INVALID_COMMAND_BUFFER);
+    clFinish(queue);
+    clReleaseKernel(add1);
+    clReleaseKernel(scale);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseMemObject(c);
+}
+
+/* A buffer that cannot be a graph (an 8-byte fill pattern) replays command by command. */
+static void plain_replays(void) {
+    cl_int err;
+    cl_mem a = buffer(N * 4);
+    cb_khr cb = create_cb(1, &queue, NULL, &err);
+    if (!cb) return;
+    int pat[2] = {7, 9};
+    EXPECT(fill_cb(cb, NULL, NULL, a, pat, 8, 0, N * 4, 0, NULL, NULL, NULL), CL_SUCCESS);
+    EXPECT(finalize_cb(cb), CL_SUCCESS);
+    struct fakecuda_stats s0 = stats_now();
+    for (int r = 0; r < 3; r++) EXPECT(enqueue_cb(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
+    struct fakecuda_stats s1 = stats_now();
+    if (fake_stats) CHECK(s1.graph_launches == s0.graph_launches, "an 8-byte fill went into a graph");
+    static int h[N];
+    EXPECT(clEnqueueReadBuffer(queue, a, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(h[0] == 7 && h[1] == 9 && h[N - 2] == 7 && h[N - 1] == 9, "pattern %d %d", h[0], h[1]);
+    release_cb(cb);
+    clReleaseMemObject(a);
+}
+
+static void errors(void) {
+    cl_int err = 0;
+    cl_mem a = buffer(N * 4), b = buffer(N * 4);
+    cl_kernel add1 = clCreateKernel(prog, "add1", &err);
+    size_t global = N;
+    int one = 1;
+    /* clCreateCommandBufferKHR. */
+    CHECK(create_cb(0, &queue, NULL, &err) == NULL && err == CL_INVALID_VALUE, "0 queues: %d", err);
+    CHECK(create_cb(1, NULL, NULL, &err) == NULL && err == CL_INVALID_VALUE, "NULL queues: %d", err);
+    cl_command_queue bad = (cl_command_queue)&one;
+    CHECK(create_cb(1, &bad, NULL, &err) == NULL && err == CL_INVALID_COMMAND_QUEUE, "bad queue: %d", err);
+    cb_props p_bad[] = {CB_FLAGS, 1 << 7, 0}, p_sim[] = {CB_FLAGS, CB_SIMULTANEOUS_USE, 0};
+    cb_props p_dup[] = {CB_FLAGS, 0, CB_FLAGS, 0, 0}, p_name[] = {0x4321, 0, 0}, p_ok[] = {CB_FLAGS, 0, 0};
+    CHECK(create_cb(1, &queue, p_bad, &err) == NULL && err == CL_INVALID_VALUE, "unknown flag: %d", err);
+    CHECK(create_cb(1, &queue, p_sim, &err) == NULL && err == CL_INVALID_PROPERTY, "simultaneous use: %d", err);
+    CHECK(create_cb(1, &queue, p_dup, &err) == NULL && err == CL_INVALID_VALUE, "duplicate: %d", err);
+    CHECK(create_cb(1, &queue, p_name, &err) == NULL && err == CL_INVALID_VALUE, "unknown property: %d", err);
+    cb_khr cb = create_cb(1, &queue, p_ok, &err);
+    CHECK(cb != NULL && err == CL_SUCCESS, "flags 0: %d", err);
+    if (!cb) return;
+    size_t size = 0;
+    cb_props back[4] = {0};
+    EXPECT(info_cb(cb, CB_PROPERTIES_ARRAY, sizeof back, back, &size), CL_SUCCESS);
+    CHECK(size == 3 * sizeof(cb_props) && back[0] == CB_FLAGS && back[2] == 0, "properties array %zu", size);
+    /* Recording. */
+    cb_sync_point sp = 0, undefined = 99;
+    void *handle = NULL;
+    cb_props cmd_props[] = {0x12B1, 1, 0};
+    EXPECT(copy_cb(NULL, NULL, NULL, a, b, 0, 0, 4, 0, NULL, NULL, NULL), CB_INVALID_COMMAND_BUFFER);
+    EXPECT(copy_cb(cb, queue, NULL, a, b, 0, 0, 4, 0, NULL, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+    EXPECT(copy_cb(cb, NULL, cmd_props, a, b, 0, 0, 4, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT(copy_cb(cb, NULL, NULL, a, b, 0, 0, 4, 0, NULL, NULL, &handle), CL_INVALID_VALUE);
+    EXPECT(copy_cb(cb, NULL, NULL, a, b, 0, 0, 4, 1, NULL, NULL, NULL), CB_INVALID_SYNC_POINT_WAIT_LIST);
+    EXPECT(copy_cb(cb, NULL, NULL, a, b, 0, 0, 4, 0, &undefined, NULL, NULL), CB_INVALID_SYNC_POINT_WAIT_LIST);
+    EXPECT(copy_cb(cb, NULL, NULL, a, b, 0, 0, 4, 1, &undefined, NULL, NULL), CB_INVALID_SYNC_POINT_WAIT_LIST);
+    EXPECT(copy_cb(cb, NULL, NULL, a, b, 0, 0, 0, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT(copy_cb(cb, NULL, NULL, a, b, 4, 0, N * 4, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT(copy_cb(cb, NULL, NULL, a, a, 0, 4, 8, 0, NULL, NULL, NULL), CL_MEM_COPY_OVERLAP);
+    EXPECT(copy_cb(cb, NULL, NULL, (cl_mem)&one, b, 0, 0, 4, 0, NULL, NULL, NULL), CL_INVALID_MEM_OBJECT);
+    EXPECT(fill_cb(cb, NULL, NULL, a, &one, 3, 0, 12, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT(fill_cb(cb, NULL, NULL, a, NULL, 4, 0, 12, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT(fill_cb(cb, NULL, NULL, a, &one, 4, 0, N * 4 + 4, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+    size_t zero[3] = {0, 0, 0}, region[3] = {64, 2, 1};
+    EXPECT(copy_rect_cb(cb, NULL, NULL, a, b, zero, zero, NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT(copy_rect_cb(cb, NULL, NULL, a, a, zero, zero, region, 64, 0, 64, 0, 0, NULL, NULL, NULL), CL_MEM_COPY_OVERLAP);
+    EXPECT(ndrange_cb(cb, NULL, NULL, add1, 1, NULL, &global, NULL, 0, NULL, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+    clSetKernelArg(add1, 0, sizeof a, &a);
+    EXPECT(ndrange_cb(cb, NULL, NULL, NULL, 1, NULL, &global, NULL, 0, NULL, NULL, NULL), CL_INVALID_KERNEL);
+    EXPECT(ndrange_cb(cb, NULL, NULL, add1, 0, NULL, &global, NULL, 0, NULL, NULL, NULL), CL_INVALID_WORK_DIMENSION);
+    EXPECT(ndrange_cb(cb, NULL, NULL, add1, 1, NULL, NULL, NULL, 0, NULL, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
+    EXPECT(ndrange_cb(cb, NULL, NULL, add1, 1, NULL, &global, NULL, 0, NULL, NULL, &handle), CL_INVALID_VALUE);
+    float color[4] = {0};
+    EXPECT(fill_image_cb(cb, NULL, NULL, a, color, zero, region, 0, NULL, NULL, NULL), CL_INVALID_OPERATION);
+    EXPECT(barrier_cb(cb, NULL, NULL, 0, NULL, &sp, NULL), CL_SUCCESS);
+    EXPECT(barrier_cb(cb, NULL, NULL, 1, &sp, &sp, NULL), CL_SUCCESS);
+    /* Another context's buffer. */
+    cl_context other = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    cl_mem foreign = clCreateBuffer(other, CL_MEM_READ_WRITE, 64, NULL, &err);
+    EXPECT(copy_cb(cb, NULL, NULL, foreign, b, 0, 0, 4, 0, NULL, NULL, NULL), CL_INVALID_CONTEXT);
+    /* Enqueueing. */
+    EXPECT(enqueue_cb(0, NULL, cb, 0, NULL, NULL), CL_INVALID_OPERATION);
+    EXPECT(finalize_cb(cb), CL_SUCCESS);
+    EXPECT(finalize_cb(NULL), CB_INVALID_COMMAND_BUFFER);
+    EXPECT(enqueue_cb(0, NULL, NULL, 0, NULL, NULL), CB_INVALID_COMMAND_BUFFER);
+    EXPECT(enqueue_cb(1, NULL, cb, 0, NULL, NULL), CL_INVALID_VALUE);
+    cl_command_queue qs[1] = {queue};
+    EXPECT(enqueue_cb(0, qs, cb, 0, NULL, NULL), CL_INVALID_VALUE);
+    qs[0] = bad;
+    EXPECT(enqueue_cb(1, qs, cb, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+    qs[0] = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+    EXPECT(enqueue_cb(1, qs, cb, 0, NULL, NULL), CB_INCOMPATIBLE_COMMAND_QUEUE);
+    clReleaseCommandQueue(qs[0]);
+    qs[0] = clCreateCommandQueue(other, dev, 0, &err);
+    EXPECT(enqueue_cb(1, qs, cb, 0, NULL, NULL), CL_INVALID_CONTEXT);
+    clReleaseCommandQueue(qs[0]);
+    EXPECT(enqueue_cb(0, NULL, cb, 1, NULL, NULL), CL_INVALID_EVENT_WAIT_LIST);
+    EXPECT(enqueue_cb(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
+    clFinish(queue);
+    release_cb(cb);
+    clReleaseMemObject(foreign);
+    clReleaseContext(other);
+    clReleaseKernel(add1);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+}
+
+/* 1000 small kernels: one replay of a command buffer against 1000 clEnqueueNDRangeKernel. */
+static void timing(void) {
+    enum { K = 1000, R = 5 };
+    cl_int err;
+    cl_mem d = buffer(256 * 4);
+    int zero = 0;
+    clEnqueueFillBuffer(queue, d, &zero, 4, 0, 256 * 4, 0, NULL, NULL);
+    cl_kernel add1 = clCreateKernel(prog, "add1", &err);
+    clSetKernelArg(add1, 0, sizeof d, &d);
+    size_t global = 256, local = 64;
+    cb_khr cb = create_cb(1, &queue, NULL, &err);
+    if (!cb) return;
+    for (int i = 0; i < K; i++) ndrange_cb(cb, NULL, NULL, add1, 1, NULL, &global, &local, 0, NULL, NULL, NULL);
+    EXPECT(finalize_cb(cb), CL_SUCCESS);
+    /* Warm-up: the first replay is command by command, the second captures the graph. */
+    enqueue_cb(0, NULL, cb, 0, NULL, NULL);
+    enqueue_cb(0, NULL, cb, 0, NULL, NULL);
+    for (int i = 0; i < K; i++) clEnqueueNDRangeKernel(queue, add1, 1, NULL, &global, &local, 0, NULL, NULL);
+    clFinish(queue);
+    double t0 = now_us();
+    for (int r = 0; r < R; r++) EXPECT(enqueue_cb(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
+    clFinish(queue);
+    double t1 = now_us();
+    for (int r = 0; r < R; r++) {
+        for (int i = 0; i < K; i++) clEnqueueNDRangeKernel(queue, add1, 1, NULL, &global, &local, 0, NULL, NULL);
+    }
+    clFinish(queue);
+    double t2 = now_us();
+    printf("timing: %d kernels x %d: command buffer %.2f us/kernel, one by one %.2f us/kernel (%.1fx)\n", K, R,
+           (t1 - t0) / (K * R), (t2 - t1) / (K * R), (t2 - t1) / (t1 - t0 > 0 ? t1 - t0 : 1));
+    if (gpu) all_equal(d, 256, (2 + 1 + 2 * R) * K, "D after the timing runs");
+    release_cb(cb);
+    clReleaseKernel(add1);
+    clReleaseMemObject(d);
+}
+
+int main(int argc, char **argv) {
+    gpu = argc > 1 && !strcmp(argv[1], "gpu");
+    find_fake_driver();
+    plat = find_platform();
+    dev = find_gpu(plat);
+    if (!dev) {
+        printf("no device\n");
+        return 1;
+    }
+    cl_int err;
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    queue = clCreateCommandQueue(ctx, dev, 0, &err);
+    if (!load_functions()) return report("command_buffer");
+    device_queries();
+    prog = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
+    err = clBuildProgram(prog, 1, &dev, NULL, NULL, NULL);
+    CHECK(err == CL_SUCCESS, "build: %d", err);
+    if (err != CL_SUCCESS) return report("command_buffer");
+    replays();
+    plain_replays();
+    errors();
+    timing();
+    clReleaseProgram(prog);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(ctx);
+    return report("command_buffer");
+}
