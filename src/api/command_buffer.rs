@@ -86,9 +86,8 @@ pub unsafe extern "C" fn clCreateCommandBufferKHR(
         if !properties.is_null() {
             list.push(0);
         }
-        if q.properties & !SUPPORTED_QUEUE_PROPERTIES != 0
-            || q.properties & REQUIRED_QUEUE_PROPERTIES != REQUIRED_QUEUE_PROPERTIES
-        {
+        // (No property is required: REQUIRED_QUEUE_PROPERTIES is 0.)
+        if q.properties & !SUPPORTED_QUEUE_PROPERTIES != 0 {
             return Err(khr::CL_INCOMPATIBLE_COMMAND_QUEUE_KHR);
         }
         Ok(Cl::new_handle(CommandBuffer::new(q, list)))
