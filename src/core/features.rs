@@ -15,7 +15,7 @@ pub const OPENCL_VERSION: cl_version = make_version(3, 0, 0);
 /// The platform's extensions (CL_PLATFORM_EXTENSIONS[_WITH_VERSION]).
 pub const PLATFORM_EXTENSIONS: &[(&str, cl_version)] = &[("cl_khr_icd", make_version(1, 0, 0))];
 
-/// The device extensions, each at the version of its Khronos specification (all 1.0.0).
+/// The device extensions, each at the version of its Khronos specification (1.0.0 unless said).
 /// ptxgen enables the compiler side of the same list (-cl-ext).
 pub const DEVICE_EXTENSIONS: &[(&str, cl_version)] = &[
     ("cl_khr_byte_addressable_store", make_version(1, 0, 0)),
