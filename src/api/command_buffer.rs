@@ -1,10 +1,11 @@
 //! cl_khr_command_buffer (0.9.8): the extension's entry points, reached through
 //! clGetExtensionFunctionAddressForPlatform (and exported by name). Recording checks each
 //! command as its clEnqueue* twin does and keeps its work (core/command_buffer.rs).
-//! Image commands answer CL_INVALID_OPERATION: images have host-side steps (staging, array
-//! copies) the replay design does not record. No cl_khr_command_buffer_mutable_dispatch, no
+//! Image commands are recorded too but never captured into a graph (image transfers go through
+//! CUDA arrays and stream synchronisations). No cl_khr_command_buffer_mutable_dispatch, no
 //! multi-device command buffers, no SVM commands (clCommandSVMMemcpyKHR, clCommandSVMMemFillKHR).
 use super::args::{property_pairs, slice_arg, write_opt};
+use super::image::{checked_copy_image, checked_fill_image, checked_image_buffer, image_arg};
 use super::info::InfoOut;
 use super::kernel::prepare_launch;
 use super::memory::{buffer_arg, checked_copy, checked_copy_rect, checked_fill};
@@ -12,7 +13,7 @@ use super::queue::{hand_out, wait_list};
 use crate::base::entry::{entry, entry_ret, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
-use crate::core::command_buffer::{khr, CommandBuffer, Recorded};
+use crate::core::command_buffer::{khr, CommandBuffer, Recorded, ReplayWork};
 use crate::core::kernel::Kernel;
 use crate::core::memory::{reduce_pattern, Mem};
 use crate::core::queue::{Command, Queue};
@@ -410,29 +411,15 @@ pub unsafe extern "C" fn clCommandNDRangeKernelKHR(
     })
 }
 
-/// The image commands: checked like the others, then CL_INVALID_OPERATION (see the module's
-/// notes).
+/// Records an image command's work: never part of a graph (image transfers go through CUDA
+/// arrays, staging and stream synchronisations).
 ///
 /// # Safety
-/// As `recording`.
-unsafe fn image_command(
-    command_buffer: cl_command_buffer_khr,
-    command_queue: cl_command_queue,
-    properties: *const cl_ulong,
-    mems: &[cl_mem],
-    num_sync_points: cl_uint,
-    sync_points: *const cl_uint,
-    mutable_handle: *mut *mut c_void,
-) -> CLResult<()> {
+/// `sync_point` is NULL or writable.
+unsafe fn record_image(cb: &CommandBuffer, work: ReplayWork, sync_point: *mut cl_uint) -> CLResult<()> {
+    let rec = Recorded { work, mems: Vec::new(), graphable: false };
     // SAFETY: this function's contract.
-    let cb = unsafe {
-        recording(command_buffer, command_queue, properties, num_sync_points, sync_points, mutable_handle)
-    }?;
-    for &h in mems {
-        let m = Cl::<Mem>::get(h)?;
-        same_context(&cb, &[&m])?;
-    }
-    Err(CL_INVALID_OPERATION)
+    unsafe { record(cb, Some(rec), sync_point) }
 }
 
 #[no_mangle]
@@ -442,54 +429,33 @@ pub unsafe extern "C" fn clCommandCopyBufferToImageKHR(
     properties: *const cl_ulong,
     src_buffer: cl_mem,
     dst_image: cl_mem,
-    _src_offset: usize,
-    _dst_origin: *const usize,
-    _region: *const usize,
+    src_offset: usize,
+    dst_origin: *const usize,
+    region: *const usize,
     num_sync_points_in_wait_list: cl_uint,
     sync_point_wait_list: *const cl_uint,
-    _sync_point: *mut cl_uint,
+    sync_point: *mut cl_uint,
     mutable_handle: *mut *mut c_void,
 ) -> cl_int {
-    // SAFETY: the entry point's own pointer arguments, valid per the spec.
-    entry(|| unsafe {
-        image_command(
-            command_buffer,
-            command_queue,
-            properties,
-            &[src_buffer, dst_image],
-            num_sync_points_in_wait_list,
-            sync_point_wait_list,
-            mutable_handle,
-        )
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn clCommandCopyImageKHR(
-    command_buffer: cl_command_buffer_khr,
-    command_queue: cl_command_queue,
-    properties: *const cl_ulong,
-    src_image: cl_mem,
-    dst_image: cl_mem,
-    _src_origin: *const usize,
-    _dst_origin: *const usize,
-    _region: *const usize,
-    num_sync_points_in_wait_list: cl_uint,
-    sync_point_wait_list: *const cl_uint,
-    _sync_point: *mut cl_uint,
-    mutable_handle: *mut *mut c_void,
-) -> cl_int {
-    // SAFETY: the entry point's own pointer arguments, valid per the spec.
-    entry(|| unsafe {
-        image_command(
-            command_buffer,
-            command_queue,
-            properties,
-            &[src_image, dst_image],
-            num_sync_points_in_wait_list,
-            sync_point_wait_list,
-            mutable_handle,
-        )
+    entry(|| {
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let cb = unsafe {
+            recording(
+                command_buffer,
+                command_queue,
+                properties,
+                num_sync_points_in_wait_list,
+                sync_point_wait_list,
+                mutable_handle,
+            )
+        }?;
+        let b = buffer_arg(src_buffer)?;
+        let im = image_arg(dst_image)?;
+        same_context(&cb, &[&im, &b])?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let work = unsafe { checked_image_buffer(&im, &b, false, dst_origin, region, src_offset) }?;
+        // SAFETY: sync_point is NULL or writable, per the spec.
+        unsafe { record_image(&cb, work, sync_point) }
     })
 }
 
@@ -500,25 +466,69 @@ pub unsafe extern "C" fn clCommandCopyImageToBufferKHR(
     properties: *const cl_ulong,
     src_image: cl_mem,
     dst_buffer: cl_mem,
-    _src_origin: *const usize,
-    _region: *const usize,
-    _dst_offset: usize,
+    src_origin: *const usize,
+    region: *const usize,
+    dst_offset: usize,
     num_sync_points_in_wait_list: cl_uint,
     sync_point_wait_list: *const cl_uint,
-    _sync_point: *mut cl_uint,
+    sync_point: *mut cl_uint,
     mutable_handle: *mut *mut c_void,
 ) -> cl_int {
-    // SAFETY: the entry point's own pointer arguments, valid per the spec.
-    entry(|| unsafe {
-        image_command(
-            command_buffer,
-            command_queue,
-            properties,
-            &[src_image, dst_buffer],
-            num_sync_points_in_wait_list,
-            sync_point_wait_list,
-            mutable_handle,
-        )
+    entry(|| {
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let cb = unsafe {
+            recording(
+                command_buffer,
+                command_queue,
+                properties,
+                num_sync_points_in_wait_list,
+                sync_point_wait_list,
+                mutable_handle,
+            )
+        }?;
+        let im = image_arg(src_image)?;
+        let b = buffer_arg(dst_buffer)?;
+        same_context(&cb, &[&im, &b])?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let work = unsafe { checked_image_buffer(&im, &b, true, src_origin, region, dst_offset) }?;
+        // SAFETY: sync_point is NULL or writable, per the spec.
+        unsafe { record_image(&cb, work, sync_point) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCommandCopyImageKHR(
+    command_buffer: cl_command_buffer_khr,
+    command_queue: cl_command_queue,
+    properties: *const cl_ulong,
+    src_image: cl_mem,
+    dst_image: cl_mem,
+    src_origin: *const usize,
+    dst_origin: *const usize,
+    region: *const usize,
+    num_sync_points_in_wait_list: cl_uint,
+    sync_point_wait_list: *const cl_uint,
+    sync_point: *mut cl_uint,
+    mutable_handle: *mut *mut c_void,
+) -> cl_int {
+    entry(|| {
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let cb = unsafe {
+            recording(
+                command_buffer,
+                command_queue,
+                properties,
+                num_sync_points_in_wait_list,
+                sync_point_wait_list,
+                mutable_handle,
+            )
+        }?;
+        let (s, d) = (image_arg(src_image)?, image_arg(dst_image)?);
+        same_context(&cb, &[&s, &d])?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let work = unsafe { checked_copy_image(&s, &d, src_origin, dst_origin, region) }?;
+        // SAFETY: sync_point is NULL or writable, per the spec.
+        unsafe { record_image(&cb, work, sync_point) }
     })
 }
 
@@ -528,25 +538,32 @@ pub unsafe extern "C" fn clCommandFillImageKHR(
     command_queue: cl_command_queue,
     properties: *const cl_ulong,
     image: cl_mem,
-    _fill_color: *const c_void,
-    _origin: *const usize,
-    _region: *const usize,
+    fill_color: *const c_void,
+    origin: *const usize,
+    region: *const usize,
     num_sync_points_in_wait_list: cl_uint,
     sync_point_wait_list: *const cl_uint,
-    _sync_point: *mut cl_uint,
+    sync_point: *mut cl_uint,
     mutable_handle: *mut *mut c_void,
 ) -> cl_int {
-    // SAFETY: the entry point's own pointer arguments, valid per the spec.
-    entry(|| unsafe {
-        image_command(
-            command_buffer,
-            command_queue,
-            properties,
-            &[image],
-            num_sync_points_in_wait_list,
-            sync_point_wait_list,
-            mutable_handle,
-        )
+    entry(|| {
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let cb = unsafe {
+            recording(
+                command_buffer,
+                command_queue,
+                properties,
+                num_sync_points_in_wait_list,
+                sync_point_wait_list,
+                mutable_handle,
+            )
+        }?;
+        let m = image_arg(image)?;
+        same_context(&cb, &[&m])?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let work = unsafe { checked_fill_image(&m, fill_color, origin, region) }?;
+        // SAFETY: sync_point is NULL or writable, per the spec.
+        unsafe { record_image(&cb, work, sync_point) }
     })
 }
 

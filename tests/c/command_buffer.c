@@ -1,7 +1,7 @@
 /* cl_khr_command_buffer (0.9.8): recording kernels, copies and fills with sync points, replaying
  * a finalized buffer several times (the first replay command by command, later ones as one CUDA
  * graph where cudacl can), the numbers after each replay, kernel arguments captured at record
- * time, the error codes of every entry point, the info and device queries, and a timing print
+ * time, image commands, the error codes of every entry point, the info and device queries, and a timing print
  * (1000 small kernels replayed from a command buffer against the same kernels enqueued one by
  * one; printed, not asserted).
  * Usage: command_buffer [gpu]   (gpu: kernels run, so their results are checked too; on the fake
@@ -310,6 +310,71 @@ static void plain_replays(void) {
     clReleaseMemObject(a);
 }
 
+typedef cl_int (*image_copy_fn)(cb_khr, cl_command_queue, const cb_props *, cl_mem, cl_mem, const size_t *, const size_t *,
+                                const size_t *, cl_uint, const cb_sync_point *, cb_sync_point *, void **);
+typedef cl_int (*to_image_fn)(cb_khr, cl_command_queue, const cb_props *, cl_mem, cl_mem, size_t, const size_t *,
+                              const size_t *, cl_uint, const cb_sync_point *, cb_sync_point *, void **);
+typedef cl_int (*to_buffer_fn)(cb_khr, cl_command_queue, const cb_props *, cl_mem, cl_mem, const size_t *, const size_t *,
+                               size_t, cl_uint, const cb_sync_point *, cb_sync_point *, void **);
+
+/* Image commands: fill, image to buffer, buffer to image, image to image; replayed command by
+ * command (never a graph). */
+static void images(void) {
+    image_copy_fn copy_image_cb = (image_copy_fn)fn("clCommandCopyImageKHR");
+    to_image_fn to_image_cb = (to_image_fn)fn("clCommandCopyBufferToImageKHR");
+    to_buffer_fn to_buffer_cb = (to_buffer_fn)fn("clCommandCopyImageToBufferKHR");
+    if (!copy_image_cb || !to_image_cb || !to_buffer_cb) return;
+    cl_int err;
+    cl_image_format f = {CL_R, CL_SIGNED_INT32};
+    cl_image_desc d;
+    memset(&d, 0, sizeof d);
+    d.image_type = CL_MEM_OBJECT_IMAGE2D, d.image_width = 16, d.image_height = 16;
+    cl_mem im[3];
+    for (int i = 0; i < 3; i++) {
+        im[i] = clCreateImage(ctx, CL_MEM_READ_WRITE, &f, &d, NULL, &err);
+        CHECK(im[i] != NULL, "image: %d", err);
+        if (!im[i]) return;
+    }
+    cl_mem x = buffer(256 * 4), y = buffer(256 * 4), z = buffer(256 * 4);
+    cb_khr cb = create_cb(1, &queue, NULL, &err);
+    if (!cb) return;
+    size_t origin[3] = {0, 0, 0}, region[3] = {16, 16, 1}, bad_region[3] = {17, 16, 1};
+    cl_int color[4] = {5, 0, 0, 0};
+    int nine = 9;
+    cb_sync_point sp[6] = {0};
+    EXPECT(fill_image_cb(cb, NULL, NULL, im[0], color, origin, region, 0, NULL, &sp[0], NULL), CL_SUCCESS);
+    EXPECT(to_buffer_cb(cb, NULL, NULL, im[0], x, origin, region, 0, 1, &sp[0], &sp[1], NULL), CL_SUCCESS);
+    EXPECT(fill_cb(cb, NULL, NULL, y, &nine, 4, 0, 256 * 4, 0, NULL, &sp[2], NULL), CL_SUCCESS);
+    EXPECT(to_image_cb(cb, NULL, NULL, y, im[1], 0, origin, region, 1, &sp[2], &sp[3], NULL), CL_SUCCESS);
+    EXPECT(copy_image_cb(cb, NULL, NULL, im[1], im[2], origin, origin, region, 1, &sp[3], &sp[4], NULL), CL_SUCCESS);
+    EXPECT(to_buffer_cb(cb, NULL, NULL, im[2], z, origin, region, 0, 1, &sp[4], &sp[5], NULL), CL_SUCCESS);
+    /* Their errors. */
+    EXPECT(fill_image_cb(cb, NULL, NULL, im[0], NULL, origin, region, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT(fill_image_cb(cb, NULL, NULL, im[0], color, origin, bad_region, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT(to_buffer_cb(cb, NULL, NULL, x, z, origin, region, 0, 0, NULL, NULL, NULL), CL_INVALID_MEM_OBJECT);
+    EXPECT(to_buffer_cb(cb, NULL, NULL, im[0], x, origin, region, 4, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT(to_image_cb(cb, NULL, NULL, y, im[1], 0, origin, bad_region, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT(copy_image_cb(cb, NULL, NULL, im[1], im[1], origin, origin, region, 0, NULL, NULL, NULL), CL_MEM_COPY_OVERLAP);
+    EXPECT(finalize_cb(cb), CL_SUCCESS);
+    struct fakecuda_stats s0 = stats_now();
+    for (int r = 0; r < 3; r++) {
+        EXPECT(enqueue_cb(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
+        all_equal(x, 256, 5, "image to buffer");
+        all_equal(z, 256, 9, "buffer to image to image to buffer");
+        /* Changed between replays: the replay restores them. */
+        int zero = 0;
+        clEnqueueFillBuffer(queue, x, &zero, 4, 0, 256 * 4, 0, NULL, NULL);
+        clEnqueueFillBuffer(queue, z, &zero, 4, 0, 256 * 4, 0, NULL, NULL);
+    }
+    struct fakecuda_stats s1 = stats_now();
+    if (fake_stats) CHECK(s1.graph_launches == s0.graph_launches, "image commands went into a graph");
+    release_cb(cb);
+    for (int i = 0; i < 3; i++) clReleaseMemObject(im[i]);
+    clReleaseMemObject(x);
+    clReleaseMemObject(y);
+    clReleaseMemObject(z);
+}
+
 static void errors(void) {
     cl_int err = 0;
     cl_mem a = buffer(N * 4), b = buffer(N * 4);
@@ -362,7 +427,7 @@ static void errors(void) {
     EXPECT(ndrange_cb(cb, NULL, NULL, add1, 1, NULL, NULL, NULL, 0, NULL, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
     EXPECT(ndrange_cb(cb, NULL, NULL, add1, 1, NULL, &global, NULL, 0, NULL, NULL, &handle), CL_INVALID_VALUE);
     float color[4] = {0};
-    EXPECT(fill_image_cb(cb, NULL, NULL, a, color, zero, region, 0, NULL, NULL, NULL), CL_INVALID_OPERATION);
+    EXPECT(fill_image_cb(cb, NULL, NULL, a, color, zero, region, 0, NULL, NULL, NULL), CL_INVALID_MEM_OBJECT);
     EXPECT(barrier_cb(cb, NULL, NULL, 0, NULL, &sp, NULL), CL_SUCCESS);
     EXPECT(barrier_cb(cb, NULL, NULL, 1, &sp, &sp, NULL), CL_SUCCESS);
     /* Another context's buffer. */
@@ -452,6 +517,7 @@ int main(int argc, char **argv) {
     if (err != CL_SUCCESS) return report("command_buffer");
     replays();
     plain_replays();
+    images();
     errors();
     timing();
     clReleaseProgram(prog);
