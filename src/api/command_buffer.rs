@@ -2,14 +2,16 @@
 //! clGetExtensionFunctionAddressForPlatform (and exported by name). Recording checks each
 //! command as its clEnqueue* twin does and keeps its work (core/command_buffer.rs).
 //! Image commands are recorded too but never captured into a graph (image transfers go through
-//! CUDA arrays and stream synchronisations). No cl_khr_command_buffer_mutable_dispatch, no
-//! multi-device command buffers, no SVM commands (clCommandSVMMemcpyKHR, clCommandSVMMemFillKHR).
+//! CUDA arrays and stream synchronisations), nor are the SVM commands (clCommandSVMMemcpyKHR,
+//! clCommandSVMMemFillKHR, 0.9.4). No cl_khr_command_buffer_mutable_dispatch, no multi-device
+//! command buffers.
 use super::args::{property_pairs, slice_arg, write_opt};
 use super::image::{checked_copy_image, checked_fill_image, checked_image_buffer, image_arg};
 use super::info::InfoOut;
 use super::kernel::prepare_launch;
 use super::memory::{buffer_arg, checked_copy, checked_copy_rect, checked_fill};
 use super::queue::{hand_out, wait_list};
+use super::svm::{checked_svm_fill, checked_svm_memcpy};
 use crate::base::entry::{entry, entry_ret, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
@@ -48,6 +50,8 @@ pub fn function(name: &str) -> Option<*mut c_void> {
         "clCommandFillImageKHR" => clCommandFillImageKHR as *mut c_void,
         "clCommandNDRangeKernelKHR" => clCommandNDRangeKernelKHR as *mut c_void,
         "clGetCommandBufferInfoKHR" => clGetCommandBufferInfoKHR as *mut c_void,
+        "clCommandSVMMemcpyKHR" => clCommandSVMMemcpyKHR as *mut c_void,
+        "clCommandSVMMemFillKHR" => clCommandSVMMemFillKHR as *mut c_void,
         _ => return None,
     })
 }
@@ -564,6 +568,73 @@ pub unsafe extern "C" fn clCommandFillImageKHR(
         let work = unsafe { checked_fill_image(&m, fill_color, origin, region) }?;
         // SAFETY: sync_point is NULL or writable, per the spec.
         unsafe { record_image(&cb, work, sync_point) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCommandSVMMemcpyKHR(
+    command_buffer: cl_command_buffer_khr,
+    command_queue: cl_command_queue,
+    properties: *const cl_ulong,
+    dst_ptr: *mut c_void,
+    src_ptr: *const c_void,
+    size: usize,
+    num_sync_points_in_wait_list: cl_uint,
+    sync_point_wait_list: *const cl_uint,
+    sync_point: *mut cl_uint,
+    mutable_handle: *mut *mut c_void,
+) -> cl_int {
+    entry(|| {
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let cb = unsafe {
+            recording(
+                command_buffer,
+                command_queue,
+                properties,
+                num_sync_points_in_wait_list,
+                sync_point_wait_list,
+                mutable_handle,
+            )
+        }?;
+        let work = checked_svm_memcpy(dst_ptr, src_ptr, size)?;
+        // SVM memory (managed or mapped host memory), or the host's: never in a graph.
+        let rec = Recorded { work: Box::new(work), mems: Vec::new(), graphable: false };
+        // SAFETY: sync_point is NULL or writable, per the spec.
+        unsafe { record(&cb, Some(rec), sync_point) }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clCommandSVMMemFillKHR(
+    command_buffer: cl_command_buffer_khr,
+    command_queue: cl_command_queue,
+    properties: *const cl_ulong,
+    svm_ptr: *mut c_void,
+    pattern: *const c_void,
+    pattern_size: usize,
+    size: usize,
+    num_sync_points_in_wait_list: cl_uint,
+    sync_point_wait_list: *const cl_uint,
+    sync_point: *mut cl_uint,
+    mutable_handle: *mut *mut c_void,
+) -> cl_int {
+    entry(|| {
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let cb = unsafe {
+            recording(
+                command_buffer,
+                command_queue,
+                properties,
+                num_sync_points_in_wait_list,
+                sync_point_wait_list,
+                mutable_handle,
+            )
+        }?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let work = unsafe { checked_svm_fill(svm_ptr, pattern, pattern_size, size) }?;
+        let rec = Recorded { work: Box::new(work), mems: Vec::new(), graphable: false };
+        // SAFETY: sync_point is NULL or writable, per the spec.
+        unsafe { record(&cb, Some(rec), sync_point) }
     })
 }
 

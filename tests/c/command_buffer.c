@@ -1,7 +1,7 @@
 /* cl_khr_command_buffer (0.9.8): recording kernels, copies and fills with sync points, replaying
  * a finalized buffer several times (the first replay command by command, later ones as one CUDA
  * graph where cudacl can), the numbers after each replay, kernel arguments captured at record
- * time, image commands, the error codes of every entry point, the info and device queries, and a timing print
+ * time, image and SVM commands, the error codes of every entry point, the info and device queries, and a timing print
  * (1000 small kernels replayed from a command buffer against the same kernels enqueued one by
  * one; printed, not asserted).
  * Usage: command_buffer [gpu]   (gpu: kernels run, so their results are checked too; on the fake
@@ -375,6 +375,45 @@ static void images(void) {
     clReleaseMemObject(z);
 }
 
+typedef cl_int (*svm_copy_fn)(cb_khr, cl_command_queue, const cb_props *, void *, const void *, size_t, cl_uint,
+                              const cb_sync_point *, cb_sync_point *, void **);
+typedef cl_int (*svm_fill_fn)(cb_khr, cl_command_queue, const cb_props *, void *, const void *, size_t, size_t, cl_uint,
+                              const cb_sync_point *, cb_sync_point *, void **);
+
+/* SVM commands (0.9.4): a fill and a copy between coarse-grain SVM allocations. */
+static void svm(void) {
+    svm_copy_fn svm_copy_cb = (svm_copy_fn)fn("clCommandSVMMemcpyKHR");
+    svm_fill_fn svm_fill_cb = (svm_fill_fn)fn("clCommandSVMMemFillKHR");
+    if (!svm_copy_cb || !svm_fill_cb) return;
+    int *p = clSVMAlloc(ctx, CL_MEM_READ_WRITE, N * 4, 0), *q = clSVMAlloc(ctx, CL_MEM_READ_WRITE, N * 4, 0);
+    CHECK(p && q, "clSVMAlloc");
+    if (!p || !q) return;
+    cl_int err;
+    cb_khr cb = create_cb(1, &queue, NULL, &err);
+    if (!cb) return;
+    int three = 3;
+    cb_sync_point sp = 0;
+    EXPECT(svm_fill_cb(cb, NULL, NULL, p, &three, 4, N * 4, 0, NULL, &sp, NULL), CL_SUCCESS);
+    EXPECT(svm_copy_cb(cb, NULL, NULL, q, p, N * 4, 1, &sp, NULL, NULL), CL_SUCCESS);
+    EXPECT(svm_copy_cb(cb, NULL, NULL, q, q + 1, 8, 0, NULL, NULL, NULL), CL_MEM_COPY_OVERLAP);
+    EXPECT(svm_copy_cb(cb, NULL, NULL, NULL, p, 8, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT(svm_fill_cb(cb, NULL, NULL, p, &three, 3, 12, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT(finalize_cb(cb), CL_SUCCESS);
+    for (int r = 0; r < 3; r++) {
+        EXPECT(enqueue_cb(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
+        EXPECT(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, q, N * 4, 0, NULL, NULL), CL_SUCCESS);
+        int bad = 0;
+        for (int i = 0; i < N; i++) bad += q[i] != 3;
+        CHECK(bad == 0, "replay %d: %d SVM values wrong (q[0] = %d)", r, bad, q[0]);
+        for (int i = 0; i < N; i++) q[i] = -1;
+        EXPECT(clEnqueueSVMUnmap(queue, q, 0, NULL, NULL), CL_SUCCESS);
+    }
+    clFinish(queue);
+    release_cb(cb);
+    clSVMFree(ctx, p);
+    clSVMFree(ctx, q);
+}
+
 static void errors(void) {
     cl_int err = 0;
     cl_mem a = buffer(N * 4), b = buffer(N * 4);
@@ -518,6 +557,7 @@ int main(int argc, char **argv) {
     replays();
     plain_replays();
     images();
+    svm();
     errors();
     timing();
     clReleaseProgram(prog);
