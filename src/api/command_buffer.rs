@@ -23,9 +23,11 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 /// Queue properties a command buffer's queue may have (CL_DEVICE_COMMAND_BUFFER_SUPPORTED_
-/// QUEUE_PROPERTIES_KHR): an out-of-order queue runs in order, which every sync point allows.
-pub const SUPPORTED_QUEUE_PROPERTIES: cl_command_queue_properties =
-    (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE) as _;
+/// QUEUE_PROPERTIES_KHR): profiling. Not out-of-order queues: though cudacl runs them in order
+/// (which every sync point allows), the Khronos CTS of the provisional versions before 0.9.5
+/// asks the OUT_OF_ORDER capability bit those versions had instead, and expects
+/// CL_INCOMPATIBLE_COMMAND_QUEUE_KHR for such a queue without it; both agree on this answer.
+pub const SUPPORTED_QUEUE_PROPERTIES: cl_command_queue_properties = CL_QUEUE_PROFILING_ENABLE as _;
 /// CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR: none.
 pub const REQUIRED_QUEUE_PROPERTIES: cl_command_queue_properties = 0;
 /// CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR: neither printf nor device-side enqueue is
@@ -71,6 +73,7 @@ pub unsafe extern "C" fn clCreateCommandBufferKHR(
         // SAFETY: queues holds num_queues handles, per the spec.
         let q = Cl::<Queue>::get(unsafe { *queues })?;
         let mut list = Vec::new();
+        let mut flags = 0;
         // SAFETY: NULL or a 0-terminated (name, value) list, per the spec.
         for (name, value) in unsafe { property_pairs(properties) } {
             if list.chunks(2).any(|p: &[cl_ulong]| p[0] == name) || name != khr::CL_COMMAND_BUFFER_FLAGS_KHR {
@@ -82,11 +85,13 @@ pub unsafe extern "C" fn clCreateCommandBufferKHR(
             if value & !layered != 0 {
                 return Err(CL_INVALID_VALUE);
             }
-            if value != 0 {
-                // Flags of extensions cudacl does not offer.
-                return Err(CL_INVALID_PROPERTY);
-            }
+            flags |= value;
             list.extend([name, value]);
+        }
+        // Valid flags of the layered extensions, which cudacl does not offer (checked once the
+        // whole list is known valid: a repeated name is CL_INVALID_VALUE first).
+        if flags != 0 {
+            return Err(CL_INVALID_PROPERTY);
         }
         if !properties.is_null() {
             list.push(0);

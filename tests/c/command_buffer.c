@@ -145,7 +145,7 @@ static void device_queries(void) {
     EXPECT(clGetDeviceInfo(dev, CB_DEVICE_REQUIRED_QUEUE_PROPERTIES, sizeof req, &req, &size), CL_SUCCESS);
     CHECK(size == 8 && req == 0, "required queue properties %llu", (unsigned long long)req);
     EXPECT(clGetDeviceInfo(dev, CB_DEVICE_SUPPORTED_QUEUE_PROPERTIES, sizeof sup, &sup, &size), CL_SUCCESS);
-    CHECK(sup & CL_QUEUE_PROFILING_ENABLE, "supported queue properties %llu", (unsigned long long)sup);
+    CHECK(sup == CL_QUEUE_PROFILING_ENABLE, "supported queue properties %llu", (unsigned long long)sup);
 }
 
 static cl_mem buffer(size_t bytes) {
@@ -427,6 +427,18 @@ static void errors(void) {
     CHECK(create_cb(1, &bad, NULL, &err) == NULL && err == CL_INVALID_COMMAND_QUEUE, "bad queue: %d", err);
     cb_props p_bad[] = {CB_FLAGS, 1 << 7, 0}, p_sim[] = {CB_FLAGS, CB_SIMULTANEOUS_USE, 0};
     cb_props p_dup[] = {CB_FLAGS, 0, CB_FLAGS, 0, 0}, p_name[] = {0x4321, 0, 0}, p_ok[] = {CB_FLAGS, 0, 0};
+    cb_props p_dup_sim[] = {CB_FLAGS, CB_SIMULTANEOUS_USE, CB_FLAGS, CB_SIMULTANEOUS_USE, 0};
+    cb_props p_neg[] = {CB_FLAGS, (cb_props)(cl_long)CL_INVALID_PROPERTY, 0};
+    CHECK(create_cb(1, &queue, p_dup_sim, &err) == NULL && err == CL_INVALID_VALUE, "duplicate flags: %d", err);
+    CHECK(create_cb(1, &queue, p_neg, &err) == NULL && err == CL_INVALID_VALUE, "flags -64: %d", err);
+    cl_command_queue ooo = clCreateCommandQueue(ctx, dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+    CHECK(create_cb(1, &ooo, NULL, &err) == NULL && err == CB_INCOMPATIBLE_COMMAND_QUEUE, "out-of-order: %d", err);
+    clReleaseCommandQueue(ooo);
+    cl_command_queue prof = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+    cb_khr pcb = create_cb(1, &prof, NULL, &err);
+    CHECK(pcb != NULL && err == CL_SUCCESS, "profiling queue: %d", err);
+    if (pcb) release_cb(pcb);
+    clReleaseCommandQueue(prof);
     CHECK(create_cb(1, &queue, p_bad, &err) == NULL && err == CL_INVALID_VALUE, "unknown flag: %d", err);
     CHECK(create_cb(1, &queue, p_sim, &err) == NULL && err == CL_INVALID_PROPERTY, "simultaneous use: %d", err);
     CHECK(create_cb(1, &queue, p_dup, &err) == NULL && err == CL_INVALID_VALUE, "duplicate: %d", err);
