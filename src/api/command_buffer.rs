@@ -30,9 +30,9 @@ use std::sync::Arc;
 pub const SUPPORTED_QUEUE_PROPERTIES: cl_command_queue_properties = CL_QUEUE_PROFILING_ENABLE as _;
 /// CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR: none.
 pub const REQUIRED_QUEUE_PROPERTIES: cl_command_queue_properties = 0;
-/// CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR: neither printf nor device-side enqueue is
-/// claimed inside command buffers.
-pub const CAPABILITIES: cl_bitfield = 0;
+/// CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR: printf (ptxgen lowers it to CUDA's device-side
+/// vprintf, which needs nothing of the host at launch, in a graph too); no device-side enqueue.
+pub const CAPABILITIES: cl_bitfield = khr::CL_COMMAND_BUFFER_CAPABILITY_KERNEL_PRINTF_KHR;
 
 /// The extension's functions by name (clGetExtensionFunctionAddress[ForPlatform]).
 pub fn function(name: &str) -> Option<*mut c_void> {

@@ -141,7 +141,7 @@ static void device_queries(void) {
     CHECK(found, "cl_khr_command_buffer not in CL_DEVICE_EXTENSIONS_WITH_VERSION");
     cl_ulong caps = 99, req = 99, sup = 0;
     EXPECT(clGetDeviceInfo(dev, CB_DEVICE_CAPABILITIES, sizeof caps, &caps, &size), CL_SUCCESS);
-    CHECK(size == 8, "capabilities size %zu", size);
+    CHECK(size == 8 && caps == 1, "capabilities %llu (%zu bytes): want kernel printf only", (unsigned long long)caps, size);
     EXPECT(clGetDeviceInfo(dev, CB_DEVICE_REQUIRED_QUEUE_PROPERTIES, sizeof req, &req, &size), CL_SUCCESS);
     CHECK(size == 8 && req == 0, "required queue properties %llu", (unsigned long long)req);
     EXPECT(clGetDeviceInfo(dev, CB_DEVICE_SUPPORTED_QUEUE_PROPERTIES, sizeof sup, &sup, &size), CL_SUCCESS);
