@@ -23,11 +23,11 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 /// Queue properties a command buffer's queue may have (CL_DEVICE_COMMAND_BUFFER_SUPPORTED_
-/// QUEUE_PROPERTIES_KHR): profiling. Not out-of-order queues: though cudacl runs them in order
-/// (which every sync point allows), the Khronos CTS of the provisional versions before 0.9.5
-/// asks the OUT_OF_ORDER capability bit those versions had instead, and expects
-/// CL_INCOMPATIBLE_COMMAND_QUEUE_KHR for such a queue without it; both agree on this answer.
-pub const SUPPORTED_QUEUE_PROPERTIES: cl_command_queue_properties = CL_QUEUE_PROFILING_ENABLE as _;
+/// QUEUE_PROPERTIES_KHR, 0.9.5 and later): out-of-order queues run in order, which every sync
+/// point allows; profiling. (The CTS of provisional versions before 0.9.5 asked an OUT_OF_ORDER
+/// capability bit instead, which 0.9.8 no longer has.)
+pub const SUPPORTED_QUEUE_PROPERTIES: cl_command_queue_properties =
+    (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE) as _;
 /// CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR: none.
 pub const REQUIRED_QUEUE_PROPERTIES: cl_command_queue_properties = 0;
 /// CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR: printf (ptxgen lowers it to CUDA's device-side

@@ -145,7 +145,8 @@ static void device_queries(void) {
     EXPECT(clGetDeviceInfo(dev, CB_DEVICE_REQUIRED_QUEUE_PROPERTIES, sizeof req, &req, &size), CL_SUCCESS);
     CHECK(size == 8 && req == 0, "required queue properties %llu", (unsigned long long)req);
     EXPECT(clGetDeviceInfo(dev, CB_DEVICE_SUPPORTED_QUEUE_PROPERTIES, sizeof sup, &sup, &size), CL_SUCCESS);
-    CHECK(sup == CL_QUEUE_PROFILING_ENABLE, "supported queue properties %llu", (unsigned long long)sup);
+    CHECK(sup == (CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE), "supported queue properties %llu",
+          (unsigned long long)sup);
 }
 
 static cl_mem buffer(size_t bytes) {
@@ -431,8 +432,21 @@ static void errors(void) {
     cb_props p_neg[] = {CB_FLAGS, (cb_props)(cl_long)CL_INVALID_PROPERTY, 0};
     CHECK(create_cb(1, &queue, p_dup_sim, &err) == NULL && err == CL_INVALID_VALUE, "duplicate flags: %d", err);
     CHECK(create_cb(1, &queue, p_neg, &err) == NULL && err == CL_INVALID_VALUE, "flags -64: %d", err);
+    /* An out-of-order queue (run in order): a buffer replayed there, not on an in-order one. */
     cl_command_queue ooo = clCreateCommandQueue(ctx, dev, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
-    CHECK(create_cb(1, &ooo, NULL, &err) == NULL && err == CB_INCOMPATIBLE_COMMAND_QUEUE, "out-of-order: %d", err);
+    cb_khr ocb = create_cb(1, &ooo, NULL, &err);
+    CHECK(ocb != NULL && err == CL_SUCCESS, "out-of-order queue: %d", err);
+    if (ocb) {
+        cb_sync_point s1 = 0;
+        EXPECT(fill_cb(ocb, NULL, NULL, a, &one, 4, 0, N * 4, 0, NULL, &s1, NULL), CL_SUCCESS);
+        EXPECT(copy_cb(ocb, NULL, NULL, a, b, 0, 0, N * 4, 1, &s1, NULL, NULL), CL_SUCCESS);
+        EXPECT(finalize_cb(ocb), CL_SUCCESS);
+        EXPECT(enqueue_cb(0, NULL, ocb, 0, NULL, NULL), CL_SUCCESS);
+        EXPECT(enqueue_cb(1, &queue, ocb, 0, NULL, NULL), CB_INCOMPATIBLE_COMMAND_QUEUE);
+        clFinish(ooo);
+        all_equal(b, N, 1, "B after an out-of-order replay");
+        release_cb(ocb);
+    }
     clReleaseCommandQueue(ooo);
     cl_command_queue prof = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
     cb_khr pcb = create_cb(1, &prof, NULL, &err);
