@@ -20,6 +20,8 @@ type Instantiate = unsafe extern "C" fn(
     *mut c_char,
     usize,
 ) -> sys::CUresult;
+/// cuGraphInstantiateWithFlags (CUDA 11.4+; what cuda.h's cuGraphInstantiate means since 12.0).
+type InstantiateWithFlags = unsafe extern "C" fn(*mut sys::CUgraphExec, sys::CUgraph, u64) -> sys::CUresult;
 type Launch = unsafe extern "C" fn(sys::CUgraphExec, sys::CUstream) -> sys::CUresult;
 type ExecDestroy = unsafe extern "C" fn(sys::CUgraphExec) -> sys::CUresult;
 type GraphDestroy = unsafe extern "C" fn(sys::CUgraph) -> sys::CUresult;
@@ -32,6 +34,7 @@ struct Fns {
     begin: BeginCapture,
     end: EndCapture,
     instantiate: Instantiate,
+    with_flags: Option<InstantiateWithFlags>,
     launch: Launch,
     exec_destroy: ExecDestroy,
     destroy: GraphDestroy,
@@ -48,6 +51,7 @@ fn fns() -> Option<&'static Fns> {
                 begin: symbols::optional(&[begin])?,
                 end: symbols::optional(&[end])?,
                 instantiate: symbols::optional(&[inst_v2, inst])?,
+                with_flags: symbols::optional(&[symbols::GRAPH_INSTANTIATE_WITH_FLAGS]),
                 launch: symbols::optional(&[launch])?,
                 exec_destroy: symbols::optional(&[exec_destroy])?,
                 destroy: symbols::optional(&[destroy])?,
@@ -98,10 +102,14 @@ impl GraphExec {
         }
         ended?;
         let mut exec: sys::CUgraphExec = std::ptr::null_mut();
-        // SAFETY: a graph made above; no error node or log wanted.
-        let made = check(unsafe {
-            (f.instantiate)(&mut exec, graph, std::ptr::null_mut(), std::ptr::null_mut(), 0)
-        });
+        let made = match f.with_flags {
+            // SAFETY: a graph made above; no flags.
+            Some(with_flags) => check(unsafe { with_flags(&mut exec, graph, 0) }),
+            // SAFETY: a graph made above; no error node or log wanted.
+            None => check(unsafe {
+                (f.instantiate)(&mut exec, graph, std::ptr::null_mut(), std::ptr::null_mut(), 0)
+            }),
+        };
         if let Err(e) = made {
             // SAFETY: the graph made above, destroyed once.
             unsafe { (f.destroy)(graph) };

@@ -96,6 +96,10 @@ pub const GRAPH: [&str; 7] = [
     "cuGraphDestroy",
 ];
 
+/// Preferred to the GRAPH instantiation entry points where the driver has it (CUDA 11.4+):
+/// newer drivers keep the older names only for old binaries.
+pub const GRAPH_INSTANTIATE_WITH_FLAGS: &str = "cuGraphInstantiateWithFlags";
+
 /// Entry points called through [`optional`] lookups, each with its fallback: (newest, older).
 pub const WITH_FALLBACK: &[(&str, &str)] = &[("cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease")];
 
@@ -204,6 +208,10 @@ mod tests {
         for name in POOL {
             assert!(!old.contains(name), "{name} exists in CUDA 10.2: call it directly");
         }
+        assert!(
+            !old.contains(GRAPH_INSTANTIATE_WITH_FLAGS),
+            "cuGraphInstantiateWithFlags exists in CUDA 10.2"
+        );
         for name in GRAPH {
             assert!(
                 old.contains(name) || name == "cuGraphInstantiate_v2",

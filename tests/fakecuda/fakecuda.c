@@ -1581,6 +1581,12 @@ CUresult cuGraphInstantiate(void **exec, void *graph, void *error_node, char *lo
 CUresult cuGraphInstantiate_v2(void **exec, void *graph, void *error_node, char *log, size_t log_size) {
     return cuGraphInstantiate(exec, graph, error_node, log, log_size);
 }
+
+/* CUDA 11.4+ (what cuda.h's cuGraphInstantiate names since 12.0): no flags are known here. */
+CUresult cuGraphInstantiateWithFlags(void **exec, void *graph, unsigned long long flags) {
+    if (flags) return CUDA_ERROR_INVALID_VALUE;
+    return cuGraphInstantiate(exec, graph, NULL, NULL, 0);
+}
 #endif
 
 CUresult cuGraphLaunch(void *exec, void *s) {
