@@ -46,3 +46,15 @@ fn command_buffers_without_graphs() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && text.contains(" 0 failed"), "{text}");
 }
+
+/// Two fake devices: a queue of the other device is CL_INCOMPATIBLE_COMMAND_QUEUE_KHR, and a
+/// two-device context's buffer replays command by command (no graph), its data moving right.
+#[test]
+fn command_buffers_with_two_fake_devices() {
+    let out = run(&c_program("command_buffer"), &[], Via::Loader, Driver::Fake, &[("FAKECUDA_DEVICES", "2")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains(" 0 failed") && !text.contains("two devices: skipped"),
+        "{text}"
+    );
+}

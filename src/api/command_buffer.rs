@@ -96,10 +96,8 @@ pub unsafe extern "C" fn clCreateCommandBufferKHR(
         if !properties.is_null() {
             list.push(0);
         }
-        // (No property is required: REQUIRED_QUEUE_PROPERTIES is 0.)
-        if q.properties & !SUPPORTED_QUEUE_PROPERTIES != 0 {
-            return Err(khr::CL_INCOMPATIBLE_COMMAND_QUEUE_KHR);
-        }
+        // A queue's properties are checked where the buffer is enqueued (0.9.7 and later: a
+        // buffer may be recorded against a queue it is never enqueued to).
         Ok(Cl::new_handle(CommandBuffer::new(q, list)))
     };
     // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
@@ -143,11 +141,19 @@ pub unsafe extern "C" fn clEnqueueCommandBufferKHR(
             if !Arc::ptr_eq(&q.context, &cb.context) {
                 return Err(CL_INVALID_CONTEXT);
             }
-            if !Arc::ptr_eq(&q.device, &cb.queue.device) || q.properties != cb.queue.properties {
+            // Compatible (0.9.7 and later): the same device; the properties may differ (an
+            // in-order queue for a buffer recorded against an out-of-order one, and back).
+            if !Arc::ptr_eq(&q.device, &cb.queue.device) {
                 return Err(khr::CL_INCOMPATIBLE_COMMAND_QUEUE_KHR);
             }
             q
         };
+        // The queue it runs on has only supported properties and every required one (none).
+        if q.properties & !SUPPORTED_QUEUE_PROPERTIES != 0
+            || q.properties & REQUIRED_QUEUE_PROPERTIES != REQUIRED_QUEUE_PROPERTIES
+        {
+            return Err(khr::CL_INCOMPATIBLE_COMMAND_QUEUE_KHR);
+        }
         let commands = cb.commands().ok_or(CL_INVALID_OPERATION)?;
         // SAFETY: event_wait_list holds num_events_in_wait_list handles, per the spec.
         let waits = unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;

@@ -444,8 +444,10 @@ static void errors(void) {
         EXPECT(copy_cb(ocb, NULL, NULL, a, b, 0, 0, N * 4, 1, &s1, NULL, NULL), CL_SUCCESS);
         EXPECT(finalize_cb(ocb), CL_SUCCESS);
         EXPECT(enqueue_cb(0, NULL, ocb, 0, NULL, NULL), CL_SUCCESS);
-        EXPECT(enqueue_cb(1, &queue, ocb, 0, NULL, NULL), CB_INCOMPATIBLE_COMMAND_QUEUE);
         clFinish(ooo);
+        /* Substituted by an in-order queue of the same device: compatible (0.9.7 and later). */
+        EXPECT(enqueue_cb(1, &queue, ocb, 0, NULL, NULL), CL_SUCCESS);
+        clFinish(queue);
         all_equal(b, N, 1, "B after an out-of-order replay");
         release_cb(ocb);
     }
@@ -511,8 +513,18 @@ static void errors(void) {
     EXPECT(enqueue_cb(0, qs, cb, 0, NULL, NULL), CL_INVALID_VALUE);
     qs[0] = bad;
     EXPECT(enqueue_cb(1, qs, cb, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+    /* Another queue of the device, whatever its properties: compatible. */
     qs[0] = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
-    EXPECT(enqueue_cb(1, qs, cb, 0, NULL, NULL), CB_INCOMPATIBLE_COMMAND_QUEUE);
+    cl_event pe = NULL;
+    EXPECT(enqueue_cb(1, qs, cb, 0, NULL, &pe), CL_SUCCESS);
+    if (pe) {
+        cl_ulong t0 = 0, t1 = 0;
+        EXPECT(clWaitForEvents(1, &pe), CL_SUCCESS);
+        EXPECT(clGetEventProfilingInfo(pe, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL), CL_SUCCESS);
+        EXPECT(clGetEventProfilingInfo(pe, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL), CL_SUCCESS);
+        CHECK(t0 && t1 >= t0, "profiled replay: start %llu end %llu", (unsigned long long)t0, (unsigned long long)t1);
+        clReleaseEvent(pe);
+    }
     clReleaseCommandQueue(qs[0]);
     qs[0] = clCreateCommandQueue(other, dev, 0, &err);
     EXPECT(enqueue_cb(1, qs, cb, 0, NULL, NULL), CL_INVALID_CONTEXT);
@@ -564,6 +576,41 @@ static void timing(int K, int R) {
     clReleaseMemObject(d);
 }
 
+/* Two devices (FAKECUDA_DEVICES=2, or two GPUs): a queue of the other device is incompatible,
+ * and a buffer of a two-device context replays command by command, right. */
+static void two_devices(void) {
+    cl_device_id ds[2];
+    cl_command_queue qs[2];
+    cl_context c = two_gpu_context(plat, "two devices", ds, qs);
+    if (!c) return;
+    cl_int err;
+    cl_mem m = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 4, NULL, &err), m2 = clCreateBuffer(c, CL_MEM_READ_WRITE, N * 4, NULL, &err);
+    cb_khr cb = create_cb(1, &qs[0], NULL, &err);
+    CHECK(cb != NULL, "create: %d", err);
+    if (cb) {
+        int seven = 7;
+        cb_sync_point sp = 0;
+        EXPECT(fill_cb(cb, NULL, NULL, m, &seven, 4, 0, N * 4, 0, NULL, &sp, NULL), CL_SUCCESS);
+        EXPECT(copy_cb(cb, NULL, NULL, m, m2, 0, 0, N * 4, 1, &sp, NULL, NULL), CL_SUCCESS);
+        EXPECT(finalize_cb(cb), CL_SUCCESS);
+        EXPECT(enqueue_cb(1, &qs[1], cb, 0, NULL, NULL), CB_INCOMPATIBLE_COMMAND_QUEUE);
+        struct fakecuda_stats s0 = stats_now();
+        for (int r = 0; r < 3; r++) EXPECT(enqueue_cb(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
+        struct fakecuda_stats s1 = stats_now();
+        if (fake_stats) CHECK(s1.graph_launches == s0.graph_launches, "a two-device context's buffer went into a graph");
+        static int h[N];
+        /* Read on the other device: the data moves there. */
+        EXPECT(clEnqueueReadBuffer(qs[1], m2, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL), CL_SUCCESS);
+        CHECK(h[0] == 7 && h[N - 1] == 7, "two-device replay: %d %d", h[0], h[N - 1]);
+        release_cb(cb);
+    }
+    clReleaseMemObject(m);
+    clReleaseMemObject(m2);
+    clReleaseCommandQueue(qs[0]);
+    clReleaseCommandQueue(qs[1]);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv) {
     gpu = argc > 1 && !strcmp(argv[1], "gpu");
     find_fake_driver();
@@ -592,6 +639,7 @@ int main(int argc, char **argv) {
         images();
         svm();
         errors();
+        two_devices();
     }
     timing(1000, 5);
     timing(64, 100); /* the 64-kernel chain */
