@@ -148,10 +148,9 @@ pub unsafe extern "C" fn clEnqueueCommandBufferKHR(
             }
             q
         };
-        // The queue it runs on has only supported properties and every required one (none).
-        if q.properties & !SUPPORTED_QUEUE_PROPERTIES != 0
-            || q.properties & REQUIRED_QUEUE_PROPERTIES != REQUIRED_QUEUE_PROPERTIES
-        {
+        // The queue it runs on has only supported properties (and every required one: none,
+        // REQUIRED_QUEUE_PROPERTIES is 0).
+        if q.properties & !SUPPORTED_QUEUE_PROPERTIES != 0 {
             return Err(khr::CL_INCOMPATIBLE_COMMAND_QUEUE_KHR);
         }
         let commands = cb.commands().ok_or(CL_INVALID_OPERATION)?;
