@@ -58,3 +58,14 @@ fn command_buffers_with_two_fake_devices() {
         "{text}"
     );
 }
+
+/// Every capture failing (FAKECUDA_CAPTURE_FAILS=1): replays command by command with the same
+/// results, and the context's callback says why.
+#[test]
+fn command_buffers_when_capture_fails() {
+    let out =
+        run(&c_program("command_buffer"), &[], Via::Loader, Driver::Fake, &[("FAKECUDA_CAPTURE_FAILS", "1")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains(" 0 failed"), "{text}");
+    assert!(text.contains("could not be captured into a CUDA graph"), "{text}");
+}

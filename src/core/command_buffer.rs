@@ -199,12 +199,23 @@ impl CommandBuffer {
             }
             let cq = g.capture_queue.as_ref()?;
             let captured = GraphExec::capture(&cq.stream, || commands.iter().try_for_each(|c| (c.work)(cq)));
-            match captured {
-                Ok(Ok(exec)) => g.exec = Some((exec, addrs)),
-                _ => {
-                    g.failed = true;
-                    return None;
+            let why = match captured {
+                Ok(Ok(exec)) => {
+                    g.exec = Some((exec, addrs));
+                    None
                 }
+                Ok(Err(code)) => Some(format!("a command failed while captured (OpenCL error {code})")),
+                Err(e) => Some(format!("CUDA error {}", e.0 as i32)),
+            };
+            if let Some(why) = why {
+                g.failed = true;
+                // Not under the lock: the application's callback may call cudacl.
+                drop(g);
+                self.context.notify(&format!(
+                    "cudacl: a command buffer could not be captured into a CUDA graph ({why}); \
+                     it replays command by command"
+                ));
+                return None;
             }
         }
         let (exec, _) = g.exec.as_ref()?;

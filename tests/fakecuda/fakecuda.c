@@ -28,6 +28,7 @@
  *                               later cuCtxCreate and cuDevicePrimaryCtxRetain answer
  *                               CUDA_ERROR_ILLEGAL_ADDRESS (conformance/cts/probes/cuda-fault-probe.c)
  *   FAKECUDA_EXPECT_PTX="a;b"   cuModuleLoadDataEx refuses PTX lacking any of the pieces
+ *   FAKECUDA_CAPTURE_FAILS=1    every stream capture ends invalidated (cuStreamEndCapture)
  *   FAKECUDA_ASYNC=1            streams run their work on threads, later than the calls that
  *                               issued it (FAKECUDA_ASYNC_DELAY_US per item, default 200): the
  *                               host runs ahead of the "device" as on a GPU
@@ -1550,6 +1551,7 @@ CUresult cuStreamEndCapture(void *s, void **graph) {
     struct fake_graph *g = st->capturing;
     st->capturing = NULL;
     *graph = NULL;
+    if (env_int("FAKECUDA_CAPTURE_FAILS", 0)) g->invalid = 1;
     if (g->invalid) {
         graph_free(g);
         return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
