@@ -3,19 +3,20 @@
 //! command as its clEnqueue* twin does and keeps its work (core/command_buffer.rs).
 //! Image commands are recorded too but never captured into a graph (image transfers go through
 //! CUDA arrays and stream synchronisations), nor are the SVM commands (clCommandSVMMemcpyKHR,
-//! clCommandSVMMemFillKHR, 0.9.4). No cl_khr_command_buffer_mutable_dispatch, no multi-device
-//! command buffers.
+//! clCommandSVMMemFillKHR, 0.9.4). Kernel commands may be mutable (api/mutable_dispatch.rs).
+//! No multi-device command buffers, no simultaneous use.
 use super::args::{property_pairs, slice_arg, write_opt};
 use super::image::{checked_copy_image, checked_fill_image, checked_image_buffer, image_arg};
 use super::info::InfoOut;
 use super::kernel::prepare_launch;
 use super::memory::{buffer_arg, checked_copy, checked_copy_rect, checked_fill};
+use super::mutable_dispatch as md;
 use super::queue::{hand_out, wait_list};
 use super::svm::{checked_svm_fill, checked_svm_memcpy};
 use crate::base::entry::{entry, entry_ret, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
-use crate::core::command_buffer::{khr, CommandBuffer, Recorded, ReplayWork};
+use crate::core::command_buffer::{khr, CommandBuffer, MutableCommand, Recorded, ReplayWork};
 use crate::core::kernel::Kernel;
 use crate::core::memory::{reduce_pattern, Mem};
 use crate::core::queue::{Command, Queue};
@@ -54,6 +55,8 @@ pub fn function(name: &str) -> Option<*mut c_void> {
         "clGetCommandBufferInfoKHR" => clGetCommandBufferInfoKHR as *mut c_void,
         "clCommandSVMMemcpyKHR" => clCommandSVMMemcpyKHR as *mut c_void,
         "clCommandSVMMemFillKHR" => clCommandSVMMemFillKHR as *mut c_void,
+        "clUpdateMutableCommandsKHR" => md::clUpdateMutableCommandsKHR as *mut c_void,
+        "clGetMutableCommandInfoKHR" => md::clGetMutableCommandInfoKHR as *mut c_void,
         _ => return None,
     })
 }
@@ -76,7 +79,16 @@ pub unsafe extern "C" fn clCreateCommandBufferKHR(
         let mut flags = 0;
         // SAFETY: NULL or a 0-terminated (name, value) list, per the spec.
         for (name, value) in unsafe { property_pairs(properties) } {
-            if list.chunks(2).any(|p: &[cl_ulong]| p[0] == name) || name != khr::CL_COMMAND_BUFFER_FLAGS_KHR {
+            if list.chunks(2).any(|p: &[cl_ulong]| p[0] == name) {
+                return Err(CL_INVALID_VALUE);
+            }
+            if name == khr::CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR
+                && value & !khr::CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR == 0
+            {
+                list.extend([name, value]);
+                continue;
+            }
+            if name != khr::CL_COMMAND_BUFFER_FLAGS_KHR {
                 return Err(CL_INVALID_VALUE);
             }
             let layered = khr::CL_COMMAND_BUFFER_SIMULTANEOUS_USE_KHR
@@ -88,9 +100,10 @@ pub unsafe extern "C" fn clCreateCommandBufferKHR(
             flags |= value;
             list.extend([name, value]);
         }
-        // Valid flags of the layered extensions, which cudacl does not offer (checked once the
-        // whole list is known valid: a repeated name is CL_INVALID_VALUE first).
-        if flags != 0 {
+        // Valid flags of the layered extensions cudacl does not offer (checked once the whole
+        // list is known valid: a repeated name is CL_INVALID_VALUE first): simultaneous use,
+        // device-side sync (multi-device). Mutable dispatch is offered.
+        if flags & !khr::CL_COMMAND_BUFFER_MUTABLE_KHR != 0 {
             return Err(CL_INVALID_PROPERTY);
         }
         if !properties.is_null() {
@@ -98,7 +111,8 @@ pub unsafe extern "C" fn clCreateCommandBufferKHR(
         }
         // A queue's properties are checked where the buffer is enqueued (0.9.7 and later: a
         // buffer may be recorded against a queue it is never enqueued to).
-        Ok(Cl::new_handle(CommandBuffer::new(q, list)))
+        let mutable = flags & khr::CL_COMMAND_BUFFER_MUTABLE_KHR != 0;
+        Ok(Cl::new_handle(CommandBuffer::new(q, list, mutable)))
     };
     // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
     unsafe { entry_ret(errcode_ret, body) }
@@ -111,7 +125,16 @@ pub unsafe extern "C" fn clRetainCommandBufferKHR(command_buffer: cl_command_buf
 
 #[no_mangle]
 pub unsafe extern "C" fn clReleaseCommandBufferKHR(command_buffer: cl_command_buffer_khr) -> cl_int {
-    entry(|| Cl::<CommandBuffer>::release(command_buffer))
+    entry(|| {
+        let cb = Cl::<CommandBuffer>::get(command_buffer)?;
+        if cb.ref_count() == 1 {
+            // The mutable-command handles go with the buffer.
+            for mc in std::mem::take(&mut *crate::base::entry::lock(&cb.mutable_commands)) {
+                let _ = Cl::<MutableCommand>::release(mc.handle());
+            }
+        }
+        Cl::<CommandBuffer>::release(command_buffer)
+    })
 }
 
 #[no_mangle]
@@ -154,6 +177,10 @@ pub unsafe extern "C" fn clEnqueueCommandBufferKHR(
             return Err(khr::CL_INCOMPATIBLE_COMMAND_QUEUE_KHR);
         }
         let commands = cb.commands().ok_or(CL_INVALID_OPERATION)?;
+        // A mutable dispatch whose arguments are not all set yet.
+        if commands.iter().any(|c| !c.ready) {
+            return Err(CL_INVALID_OPERATION);
+        }
         // SAFETY: event_wait_list holds num_events_in_wait_list handles, per the spec.
         let waits = unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;
         let cmd = Command {
@@ -185,19 +212,35 @@ unsafe fn recording(
     sync_points: *const cl_uint,
     mutable_handle: *mut *mut c_void,
 ) -> CLResult<Arc<Cl<CommandBuffer>>> {
-    let cb = Cl::<CommandBuffer>::get(command_buffer)?;
-    if !command_queue.is_null() {
-        return Err(CL_INVALID_COMMAND_QUEUE);
-    }
-    if cb.is_finalized() {
-        return Err(CL_INVALID_OPERATION);
-    }
+    // SAFETY: this function's contract.
+    let cb = unsafe { recording_kernel(command_buffer, command_queue, num_sync_points, sync_points) }?;
     // SAFETY: this function's contract.
     if !properties.is_null() && unsafe { *properties } != 0 {
         return Err(CL_INVALID_VALUE);
     }
     if !mutable_handle.is_null() {
         return Err(CL_INVALID_VALUE);
+    }
+    Ok(cb)
+}
+
+/// `recording` without the checks of the properties and the mutable handle, which a kernel
+/// command may have (cl_khr_command_buffer_mutable_dispatch).
+///
+/// # Safety
+/// `sync_points` holds `num_sync_points` values.
+unsafe fn recording_kernel(
+    command_buffer: cl_command_buffer_khr,
+    command_queue: cl_command_queue,
+    num_sync_points: cl_uint,
+    sync_points: *const cl_uint,
+) -> CLResult<Arc<Cl<CommandBuffer>>> {
+    let cb = Cl::<CommandBuffer>::get(command_buffer)?;
+    if !command_queue.is_null() {
+        return Err(CL_INVALID_COMMAND_QUEUE);
+    }
+    if cb.is_finalized() {
+        return Err(CL_INVALID_OPERATION);
     }
     if sync_points.is_null() != (num_sync_points == 0) {
         return Err(khr::CL_INVALID_SYNC_POINT_WAIT_LIST_KHR);
@@ -286,7 +329,12 @@ pub unsafe extern "C" fn clCommandCopyBufferKHR(
         let d = buffer_arg(dst_buffer)?;
         same_context(&cb, &[&s, &d])?;
         let work = checked_copy(&s, &d, src_offset, dst_offset, size)?;
-        let rec = Recorded { work: Box::new(work), mems: vec![(s, false), (d, true)], graphable: true };
+        let rec = Recorded {
+            work: Arc::new(work),
+            ready: true,
+            mems: vec![(s, false), (d, true)],
+            graphable: true,
+        };
         // SAFETY: sync_point is NULL or writable, per the spec.
         unsafe { record(&cb, Some(rec), sync_point) }
     })
@@ -329,7 +377,12 @@ pub unsafe extern "C" fn clCommandCopyBufferRectKHR(
         let pitches = [src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch];
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let work = unsafe { checked_copy_rect(&s, &d, src_origin, dst_origin, region, pitches) }?;
-        let rec = Recorded { work: Box::new(work), mems: vec![(s, false), (d, true)], graphable: true };
+        let rec = Recorded {
+            work: Arc::new(work),
+            ready: true,
+            mems: vec![(s, false), (d, true)],
+            graphable: true,
+        };
         // SAFETY: sync_point is NULL or writable, per the spec.
         unsafe { record(&cb, Some(rec), sync_point) }
     })
@@ -370,7 +423,7 @@ pub unsafe extern "C" fn clCommandFillBufferKHR(
         let p = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
         // Patterns of more than 4 bytes are written from host memory first (memory::fill_on).
         let graphable = reduce_pattern(p).len() <= 4;
-        let rec = Recorded { work: Box::new(work), mems: vec![(m, true)], graphable };
+        let rec = Recorded { work: Arc::new(work), ready: true, mems: vec![(m, true)], graphable };
         // SAFETY: sync_point is NULL or writable, per the spec.
         unsafe { record(&cb, Some(rec), sync_point) }
     })
@@ -394,32 +447,37 @@ pub unsafe extern "C" fn clCommandNDRangeKernelKHR(
     entry(|| {
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let cb = unsafe {
-            recording(
+            recording_kernel(
                 command_buffer,
                 command_queue,
-                properties,
                 num_sync_points_in_wait_list,
                 sync_point_wait_list,
-                mutable_handle,
             )
         }?;
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let (fields, props) = unsafe { md::kernel_properties(properties) }?;
         let k = Cl::<Kernel>::get(kernel)?;
         if !Arc::ptr_eq(&k.program.context, &cb.context) {
             return Err(CL_INVALID_CONTEXT);
         }
         let (o, g, l) = (global_work_offset, global_work_size, local_work_size);
+        if !mutable_handle.is_null() {
+            // SAFETY: the entry point's own pointer arguments, valid per the spec.
+            let (rec, make) = unsafe { md::record_mutable(&cb, &k, fields, props, work_dim, o, g, l) }?;
+            let (sp, index) = cb.record_at(Some(rec))?;
+            let handle = make(index)?;
+            // SAFETY: sync_point and mutable_handle are NULL or writable, per the spec.
+            unsafe {
+                write_opt(sync_point, sp);
+                write_opt(mutable_handle, handle.cast());
+            }
+            return Ok(());
+        }
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let launch = unsafe { prepare_launch(&cb.queue, &k, work_dim, o, g, l) }?;
-        let read_only = CL_MEM_READ_ONLY as cl_mem_flags;
-        let mut mems: Vec<(Arc<Cl<Mem>>, bool)> = Vec::new();
-        for (arg, m) in launch.params.mems.iter().zip(launch.mems.iter()) {
-            if let Some(m) = m {
-                mems.push((m.clone(), !arg.constant && m.flags & read_only == 0));
-            }
-        }
-        mems.extend(launch.indirect.iter().map(|m| (m.clone(), true)));
+        let mems = md::launch_mems(&launch);
         let work = move |q: &Queue| launch.run(q);
-        let rec = Recorded { work: Box::new(work), mems, graphable: true };
+        let rec = Recorded { work: Arc::new(work), ready: true, mems, graphable: true };
         // SAFETY: sync_point is NULL or writable, per the spec.
         unsafe { record(&cb, Some(rec), sync_point) }
     })
@@ -431,7 +489,7 @@ pub unsafe extern "C" fn clCommandNDRangeKernelKHR(
 /// # Safety
 /// `sync_point` is NULL or writable.
 unsafe fn record_image(cb: &CommandBuffer, work: ReplayWork, sync_point: *mut cl_uint) -> CLResult<()> {
-    let rec = Recorded { work, mems: Vec::new(), graphable: false };
+    let rec = Recorded { work: Arc::from(work), ready: true, mems: Vec::new(), graphable: false };
     // SAFETY: this function's contract.
     unsafe { record(cb, Some(rec), sync_point) }
 }
@@ -608,7 +666,7 @@ pub unsafe extern "C" fn clCommandSVMMemcpyKHR(
         }?;
         let work = checked_svm_memcpy(dst_ptr, src_ptr, size)?;
         // SVM memory (managed or mapped host memory), or the host's: never in a graph.
-        let rec = Recorded { work: Box::new(work), mems: Vec::new(), graphable: false };
+        let rec = Recorded { work: Arc::new(work), ready: true, mems: Vec::new(), graphable: false };
         // SAFETY: sync_point is NULL or writable, per the spec.
         unsafe { record(&cb, Some(rec), sync_point) }
     })
@@ -642,7 +700,7 @@ pub unsafe extern "C" fn clCommandSVMMemFillKHR(
         }?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let work = unsafe { checked_svm_fill(svm_ptr, pattern, pattern_size, size) }?;
-        let rec = Recorded { work: Box::new(work), mems: Vec::new(), graphable: false };
+        let rec = Recorded { work: Arc::new(work), ready: true, mems: Vec::new(), graphable: false };
         // SAFETY: sync_point is NULL or writable, per the spec.
         unsafe { record(&cb, Some(rec), sync_point) }
     })

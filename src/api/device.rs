@@ -275,6 +275,9 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         cb::khr::CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR => {
             out.value::<cl_command_queue_properties>(cb_api::SUPPORTED_QUEUE_PROPERTIES)
         }
+        cb::khr::CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR => {
+            out.value::<cl_bitfield>(super::mutable_dispatch::CAPABILITIES)
+        }
         cb::khr::CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR => {
             out.value::<cl_command_queue_properties>(cb_api::REQUIRED_QUEUE_PROPERTIES)
         }

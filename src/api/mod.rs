@@ -21,6 +21,7 @@ pub mod gl;
 pub mod image;
 pub mod kernel;
 pub mod memory;
+pub mod mutable_dispatch;
 pub mod platform;
 pub mod program;
 pub mod queue;

@@ -51,14 +51,44 @@ pub mod khr {
     pub const CL_COMMAND_BUFFER_STATE_RECORDING_KHR: cl_uint = 0;
     pub const CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR: cl_uint = 1;
     pub const CL_COMMAND_COMMAND_BUFFER_KHR: cl_uint = 0x12A8;
+
+    /// cl_khr_command_buffer_mutable_dispatch 0.9.5 (the same cl_ext.h).
+    pub const MUTABLE_DISPATCH_VERSION: (u32, u32, u32) = (0, 9, 5);
+    pub const CL_INVALID_MUTABLE_COMMAND_KHR: cl_int = -1141;
+    pub const CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR: cl_uint = 0x12B0;
+    pub const CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR: u64 = 0x12B1;
+    pub const CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR: u64 = 1 << 0;
+    pub const CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR: u64 = 1 << 1;
+    pub const CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR: u64 = 1 << 2;
+    pub const CL_MUTABLE_DISPATCH_ARGUMENTS_KHR: u64 = 1 << 3;
+    pub const CL_MUTABLE_DISPATCH_EXEC_INFO_KHR: u64 = 1 << 4;
+    pub const CL_MUTABLE_COMMAND_COMMAND_QUEUE_KHR: cl_uint = 0x12A0;
+    pub const CL_MUTABLE_COMMAND_COMMAND_BUFFER_KHR: cl_uint = 0x12A1;
+    pub const CL_MUTABLE_COMMAND_COMMAND_TYPE_KHR: cl_uint = 0x12AD;
+    pub const CL_MUTABLE_COMMAND_PROPERTIES_ARRAY_KHR: cl_uint = 0x12A2;
+    pub const CL_MUTABLE_DISPATCH_KERNEL_KHR: cl_uint = 0x12A3;
+    pub const CL_MUTABLE_DISPATCH_DIMENSIONS_KHR: cl_uint = 0x12A4;
+    pub const CL_MUTABLE_DISPATCH_GLOBAL_WORK_OFFSET_KHR: cl_uint = 0x12A5;
+    pub const CL_MUTABLE_DISPATCH_GLOBAL_WORK_SIZE_KHR: cl_uint = 0x12A6;
+    pub const CL_MUTABLE_DISPATCH_LOCAL_WORK_SIZE_KHR: cl_uint = 0x12A7;
+    pub const CL_STRUCTURE_TYPE_MUTABLE_DISPATCH_CONFIG_KHR: cl_uint = 0;
+    pub const CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR: u64 = 0x12B7;
+    pub const CL_MUTABLE_DISPATCH_ASSERTS_KHR: u64 = 0x12B8;
+    pub const CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR: u64 = 1 << 0;
 }
 
 /// What a recorded command does at each replay: issue its work on the queue's stream.
 pub type ReplayWork = Box<dyn Fn(&Queue) -> CLResult<()> + Send + Sync>;
+/// A recorded command's work, shared by the recorded lists an update copies.
+pub type SharedWork = Arc<dyn Fn(&Queue) -> CLResult<()> + Send + Sync>;
 
 /// One recorded command.
+#[derive(Clone)]
 pub struct Recorded {
-    pub work: ReplayWork,
+    pub work: SharedWork,
+    /// False for a mutable dispatch recorded before all its arguments were set: the buffer
+    /// cannot be enqueued until an update sets them.
+    pub ready: bool,
     /// The buffers it uses, and whether it may write each.
     pub mems: Vec<(Arc<Cl<Mem>>, bool)>,
     /// Its work is device-side only when its buffers are `graph_address`-ready (launches,
@@ -90,6 +120,10 @@ pub struct CommandBuffer {
     pub queue: Arc<Cl<Queue>>,
     /// CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR: the list given, with its 0 (empty for NULL).
     pub properties: Vec<cl_ulong>,
+    /// Created with CL_COMMAND_BUFFER_MUTABLE_KHR (cl_khr_command_buffer_mutable_dispatch).
+    pub mutable: bool,
+    /// The mutable-command handles of its dispatches, released with the buffer.
+    pub mutable_commands: Mutex<Vec<Arc<Cl<MutableCommand>>>>,
     recording: Mutex<Recording>,
     graph: Mutex<GraphState>,
     replays: AtomicU64,
@@ -97,11 +131,13 @@ pub struct CommandBuffer {
 crate::cl_object!(CommandBuffer, cl_command_buffer_khr, khr::CL_INVALID_COMMAND_BUFFER_KHR);
 
 impl CommandBuffer {
-    pub fn new(queue: Arc<Cl<Queue>>, properties: Vec<cl_ulong>) -> CommandBuffer {
+    pub fn new(queue: Arc<Cl<Queue>>, properties: Vec<cl_ulong>, mutable: bool) -> CommandBuffer {
         CommandBuffer {
             context: queue.context.clone(),
             queue,
             properties,
+            mutable,
+            mutable_commands: Mutex::new(Vec::new()),
             recording: Mutex::new(Recording { commands: Vec::new(), sync_points: 0, finalized: None }),
             graph: Mutex::default(),
             replays: AtomicU64::new(0),
@@ -127,15 +163,38 @@ impl CommandBuffer {
     /// Appends a command (None: a barrier, which orders nothing more than the in-order replay
     /// does). Returns its sync point. CL_INVALID_OPERATION once finalized.
     pub fn record(&self, command: Option<Recorded>) -> CLResult<u32> {
+        self.record_at(command).map(|(sp, _)| sp)
+    }
+
+    /// `record`, also returning the command's index among the recorded commands.
+    pub fn record_at(&self, command: Option<Recorded>) -> CLResult<(u32, usize)> {
         let mut r = lock(&self.recording);
         if r.finalized.is_some() {
             return Err(CL_INVALID_OPERATION);
         }
+        let index = r.commands.len();
         if let Some(c) = command {
             r.commands.push(c);
         }
         r.sync_points += 1;
-        Ok(r.sync_points)
+        Ok((r.sync_points, index))
+    }
+
+    /// clUpdateMutableCommandsKHR's last step: the commands at the given indices replaced, for
+    /// later enqueues (replays already enqueued keep the commands they took). The graph made
+    /// from the old commands is dropped; the next replay captures a new one.
+    pub fn replace(&self, updates: Vec<(usize, Recorded)>) -> CLResult<()> {
+        {
+            let mut r = lock(&self.recording);
+            let old = r.finalized.as_ref().ok_or(CL_INVALID_OPERATION)?;
+            let mut commands: Vec<Recorded> = old.as_ref().clone();
+            for (i, rec) in updates {
+                *commands.get_mut(i).ok_or(CL_INVALID_OPERATION)? = rec;
+            }
+            r.finalized = Some(Arc::new(commands));
+        }
+        lock(&self.graph).exec = None;
+        Ok(())
     }
 
     /// clFinalizeCommandBufferKHR.
@@ -228,3 +287,30 @@ fn graphs_disabled() -> bool {
     static OFF: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *OFF.get_or_init(|| std::env::var("CUDACL_COMMAND_BUFFER_GRAPHS").is_ok_and(|v| v == "0"))
 }
+
+/// A mutable dispatch's launch configuration (cl_khr_command_buffer_mutable_dispatch).
+#[derive(Clone)]
+pub struct Dispatch {
+    pub work_dim: u32,
+    pub offset: Vec<usize>,
+    pub global: Vec<usize>,
+    /// None: the local size is chosen by cudacl (NULL local_work_size).
+    pub local: Option<Vec<usize>>,
+}
+
+/// A cl_mutable_command_khr: a kernel command of a command buffer that updates may change.
+pub struct MutableCommand {
+    /// Weak: the buffer holds its mutable commands.
+    pub buffer: std::sync::Weak<Cl<CommandBuffer>>,
+    /// Its index among the buffer's commands.
+    pub index: usize,
+    /// The kernel given when it was recorded (CL_MUTABLE_DISPATCH_KERNEL_KHR).
+    pub kernel: Arc<Cl<super::kernel::Kernel>>,
+    /// CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR.
+    pub fields: u64,
+    /// CL_MUTABLE_COMMAND_PROPERTIES_ARRAY_KHR: the list given, with its 0 (empty for NULL).
+    pub properties: Vec<cl_ulong>,
+    /// The arguments (a private clone of the kernel, changed by updates) and the geometry.
+    pub state: Mutex<(Arc<Cl<super::kernel::Kernel>>, Dispatch)>,
+}
+crate::cl_object!(MutableCommand, cl_mutable_command_khr, khr::CL_INVALID_MUTABLE_COMMAND_KHR);

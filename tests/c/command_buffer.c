@@ -494,7 +494,13 @@ static void errors(void) {
     EXPECT(ndrange_cb(cb, NULL, NULL, NULL, 1, NULL, &global, NULL, 0, NULL, NULL, NULL), CL_INVALID_KERNEL);
     EXPECT(ndrange_cb(cb, NULL, NULL, add1, 0, NULL, &global, NULL, 0, NULL, NULL, NULL), CL_INVALID_WORK_DIMENSION);
     EXPECT(ndrange_cb(cb, NULL, NULL, add1, 1, NULL, NULL, NULL, 0, NULL, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
-    EXPECT(ndrange_cb(cb, NULL, NULL, add1, 1, NULL, &global, NULL, 0, NULL, NULL, &handle), CL_INVALID_VALUE);
+    /* A mutable handle (cl_khr_command_buffer_mutable_dispatch) is given for kernels only. */
+    EXPECT(ndrange_cb(cb, NULL, NULL, add1, 1, NULL, &global, NULL, 0, NULL, NULL, &handle), CL_SUCCESS);
+    CHECK(handle != NULL, "no mutable handle");
+    cb_props bad_fields[] = {0x12B1, 1 << 26, 0}, dup_fields[] = {0x12B1, 8, 0x12B1, 8, 0}, not_kernel[] = {0x1293, 0, 0};
+    EXPECT(ndrange_cb(cb, NULL, bad_fields, add1, 1, NULL, &global, NULL, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT(ndrange_cb(cb, NULL, dup_fields, add1, 1, NULL, &global, NULL, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT(ndrange_cb(cb, NULL, not_kernel, add1, 1, NULL, &global, NULL, 0, NULL, NULL, NULL), CL_INVALID_VALUE);
     float color[4] = {0};
     EXPECT(fill_image_cb(cb, NULL, NULL, a, color, zero, region, 0, NULL, NULL, NULL), CL_INVALID_MEM_OBJECT);
     EXPECT(barrier_cb(cb, NULL, NULL, 0, NULL, &sp, NULL), CL_SUCCESS);
