@@ -46,8 +46,10 @@ pub const DEVICE_EXTENSIONS: &[(&str, cl_version)] = &[
     // the registry's specification (the Khronos CTS's test checks for 1.0.2).
     ("cl_ext_buffer_device_address", make_version(1, 0, 2)),
     // Command buffers (src/core/command_buffer.rs), at the provisional version whose values
-    // cudacl implements (OpenCL-Headers' cl_ext.h: 0.9.8). No mutable dispatch.
+    // cudacl implements (OpenCL-Headers' cl_ext.h: 0.9.8).
     ("cl_khr_command_buffer", make_version(0, 9, 8)),
+    // Mutable kernel commands (src/api/mutable_dispatch.rs), at the version of the same headers.
+    ("cl_khr_command_buffer_mutable_dispatch", make_version(0, 9, 5)),
     // CUDA-aware programs read the compute capability, warp size and PCI location through it.
     ("cl_nv_device_attribute_query", make_version(1, 0, 0)),
 ];

@@ -88,6 +88,7 @@ static void check_with_version(const char *what, const cl_name_version *v, size_
          * and the provisional cl_khr_command_buffer 0.9.8. */
         cl_version want = !strcmp(v[i].name, "cl_ext_buffer_device_address") ? VER(1, 0, 2)
                           : !strcmp(v[i].name, "cl_khr_command_buffer")      ? VER(0, 9, 8)
+                          : !strcmp(v[i].name, "cl_khr_command_buffer_mutable_dispatch") ? VER(0, 9, 5)
                                                                              : VER(1, 0, 0);
         CHECK(v[i].version == want, "%s: %s version 0x%x", what, v[i].name, v[i].version);
     }

@@ -1,7 +1,7 @@
 /* cl_khr_command_buffer (0.9.8): recording kernels, copies and fills with sync points, replaying
  * a finalized buffer several times (the first replay command by command, later ones as one CUDA
  * graph where cudacl can), the numbers after each replay, kernel arguments captured at record
- * time, image and SVM commands, the error codes of every entry point, the info and device queries, and a timing print
+ * time, image and SVM commands, mutable dispatches (cl_khr_command_buffer_mutable_dispatch), the error codes of every entry point, the info and device queries, and a timing print
  * (1000 small kernels replayed from a command buffer against the same kernels enqueued one by
  * one; printed, not asserted).
  * With CL_PLATFORM_NAME naming another platform (e.g. "NVIDIA CUDA"), only the replays and the
@@ -78,12 +78,14 @@ static const char *source =
     "kernel void scale(global int *a, int k) { a[get_global_id(0)] *= k; }\n";
 
 static void (*fake_stats)(struct fakecuda_stats *);
+static int (*fake_last_launch)(struct fakecuda_launch *);
 
 static void find_fake_driver(void) {
     const char *names[] = {"libcuda.so", "libcuda.so.1"};
     for (int i = 0; i < 2 && !fake_stats; i++) {
         void *h = dlopen(names[i], RTLD_NOLOAD | RTLD_NOW);
         if (h) fake_stats = (void (*)(struct fakecuda_stats *))dlsym(h, "fakecuda_stats");
+        if (h) fake_last_launch = (int (*)(struct fakecuda_launch *))dlsym(h, "fakecuda_last_launch");
     }
 }
 
@@ -129,7 +131,6 @@ static void device_queries(void) {
     char ext[8192] = {0};
     clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext - 1, ext, NULL);
     CHECK(strstr(ext, "cl_khr_command_buffer") != NULL, "extension not listed: %s", ext);
-    CHECK(strstr(ext, "cl_khr_command_buffer_mutable_dispatch") == NULL, "mutable dispatch listed");
     cl_name_version nv[64];
     size_t size = 0;
     EXPECT(clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS_WITH_VERSION, sizeof nv, nv, &size), CL_SUCCESS);
@@ -582,6 +583,230 @@ static void timing(int K, int R) {
     clReleaseMemObject(d);
 }
 
+/* cl_khr_command_buffer_mutable_dispatch 0.9.5: types and values from the same cl_ext.h. */
+typedef struct {
+    cl_uint arg_index;
+    size_t arg_size;
+    const void *arg_value;
+} md_arg;
+typedef struct {
+    void *command;
+    cl_uint num_args, num_svm_args, num_exec_infos, work_dim;
+    const md_arg *arg_list, *arg_svm_list;
+    const void *exec_info_list;
+    const size_t *global_work_offset, *global_work_size, *local_work_size;
+} md_config;
+typedef cl_int (*update_fn)(cb_khr, cl_uint, const cl_uint *, const void **);
+typedef cl_int (*mc_info_fn)(void *, cl_uint, size_t, void *, size_t *);
+#define MD_CAPABILITIES 0x12B0
+#define MD_UPDATABLE_FIELDS 0x12B1
+#define MD_GLOBAL_OFFSET (1 << 0)
+#define MD_GLOBAL_SIZE (1 << 1)
+#define MD_LOCAL_SIZE (1 << 2)
+#define MD_ARGUMENTS (1 << 3)
+#define CB_MUTABLE (1 << 1)
+#define MD_INVALID_MUTABLE_COMMAND -1141
+#define MC_QUEUE 0x12A0
+#define MC_BUFFER 0x12A1
+#define MC_TYPE 0x12AD
+#define MC_PROPERTIES 0x12A2
+#define MC_KERNEL 0x12A3
+#define MC_DIMENSIONS 0x12A4
+#define MC_GLOBAL_OFFSET 0x12A5
+#define MC_GLOBAL_SIZE 0x12A6
+#define MC_LOCAL_SIZE 0x12A7
+
+/* Whether the last launch's parameter buffer holds the 4-byte value `v` (fake driver only). */
+static int last_params_hold(int v) {
+    struct fakecuda_launch l;
+    if (!fake_last_launch || !fake_last_launch(&l)) return -1;
+    for (size_t i = 0; i + 4 <= l.param_size; i += 4) {
+        int x;
+        memcpy(&x, l.params + i, 4);
+        if (x == v) return 1;
+    }
+    return 0;
+}
+
+static void mutable_dispatch(void) {
+    update_fn update = (update_fn)fn("clUpdateMutableCommandsKHR");
+    mc_info_fn mc_info = (mc_info_fn)fn("clGetMutableCommandInfoKHR");
+    if (!update || !mc_info) return;
+    cl_ulong caps = 0;
+    EXPECT(clGetDeviceInfo(dev, MD_CAPABILITIES, sizeof caps, &caps, NULL), CL_SUCCESS);
+    CHECK(caps == (MD_GLOBAL_OFFSET | MD_GLOBAL_SIZE | MD_LOCAL_SIZE | MD_ARGUMENTS), "capabilities %llu",
+          (unsigned long long)caps);
+    cl_name_version nv[64];
+    size_t size = 0;
+    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS_WITH_VERSION, sizeof nv, nv, &size);
+    int found = 0;
+    for (size_t i = 0; i < size / sizeof nv[0]; i++) {
+        if (!strcmp(nv[i].name, "cl_khr_command_buffer_mutable_dispatch")) {
+            found = 1;
+            CHECK(nv[i].version == CL_MAKE_VERSION(0, 9, 5), "mutable dispatch version %x", nv[i].version);
+        }
+    }
+    CHECK(found, "cl_khr_command_buffer_mutable_dispatch not listed");
+
+    cl_int err;
+    cl_mem b = buffer(N * 4), c = buffer(N * 4);
+    cl_kernel scale = clCreateKernel(prog, "scale", &err);
+    const int k0 = 0x1234567, k1 = 0x7654321;
+    clSetKernelArg(scale, 0, sizeof b, &b);
+    clSetKernelArg(scale, 1, sizeof k0, &k0);
+    cb_props flags[] = {CB_FLAGS, CB_MUTABLE, 0};
+    cb_khr cb = create_cb(1, &queue, flags, &err);
+    cb_khr plain = create_cb(1, &queue, NULL, &err);
+    CHECK(cb && plain, "create: %d", err);
+    if (!cb || !plain) return;
+    int one = 1;
+    size_t global = N, half = N / 2, local = 64;
+    cb_props fields[] = {MD_UPDATABLE_FIELDS, MD_ARGUMENTS | MD_GLOBAL_SIZE, 0};
+    void *mc = NULL, *mc_plain = NULL;
+    cb_sync_point sp = 0;
+    EXPECT(fill_cb(cb, NULL, NULL, b, &one, 4, 0, N * 4, 0, NULL, &sp, NULL), CL_SUCCESS);
+    EXPECT(fill_cb(cb, NULL, NULL, c, &one, 4, 0, N * 4, 0, NULL, NULL, NULL), CL_SUCCESS);
+    EXPECT(ndrange_cb(cb, NULL, fields, scale, 1, NULL, &global, NULL, 1, &sp, NULL, &mc), CL_SUCCESS);
+    EXPECT(ndrange_cb(plain, NULL, NULL, scale, 1, NULL, &global, &local, 0, NULL, NULL, &mc_plain), CL_SUCCESS);
+    md_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.command = mc;
+    md_arg args[2] = {{0, sizeof c, &c}, {1, sizeof k1, &k1}};
+    cfg.num_args = 2, cfg.arg_list = args;
+    cl_uint type = 0;
+    const void *cfgs[1] = {&cfg};
+    /* Not finalized yet; then a buffer made without CL_COMMAND_BUFFER_MUTABLE_KHR. */
+    EXPECT(update(cb, 1, &type, cfgs), CL_INVALID_OPERATION);
+    EXPECT(finalize_cb(cb), CL_SUCCESS);
+    EXPECT(finalize_cb(plain), CL_SUCCESS);
+    md_config pcfg = cfg;
+    pcfg.command = mc_plain;
+    const void *pcfgs[1] = {&pcfg};
+    EXPECT(update(plain, 1, &type, pcfgs), CL_INVALID_OPERATION);
+
+    /* Info. */
+    cl_command_queue iq = NULL;
+    cb_khr ib = NULL;
+    cl_command_type it = 0;
+    cl_kernel ik = NULL;
+    cl_uint idim = 0;
+    size_t ig[3] = {0}, il[3] = {9, 9, 9};
+    cb_props ip[4] = {0};
+    EXPECT(mc_info(mc, MC_QUEUE, sizeof iq, &iq, NULL), CL_SUCCESS);
+    EXPECT(mc_info(mc, MC_BUFFER, sizeof ib, &ib, NULL), CL_SUCCESS);
+    EXPECT(mc_info(mc, MC_TYPE, sizeof it, &it, NULL), CL_SUCCESS);
+    EXPECT(mc_info(mc, MC_KERNEL, sizeof ik, &ik, NULL), CL_SUCCESS);
+    EXPECT(mc_info(mc, MC_DIMENSIONS, sizeof idim, &idim, NULL), CL_SUCCESS);
+    EXPECT(mc_info(mc, MC_GLOBAL_SIZE, sizeof ig, ig, &size), CL_SUCCESS);
+    CHECK(size == sizeof(size_t) && ig[0] == N, "global size %zu (%zu bytes)", ig[0], size);
+    EXPECT(mc_info(mc, MC_LOCAL_SIZE, sizeof il, il, &size), CL_SUCCESS);
+    CHECK(size == sizeof(size_t) && il[0] == 0, "local size of NULL: %zu", il[0]);
+    EXPECT(mc_info(mc, MC_PROPERTIES, sizeof ip, ip, &size), CL_SUCCESS);
+    CHECK(size == 3 * sizeof(cb_props) && ip[0] == MD_UPDATABLE_FIELDS && ip[2] == 0, "properties %zu bytes", size);
+    CHECK(iq == queue && ib == cb && it == CL_COMMAND_NDRANGE_KERNEL && ik == scale && idim == 1, "info");
+    EXPECT(mc_info(mc, MC_GLOBAL_SIZE, 1, ig, NULL), CL_INVALID_VALUE);
+    EXPECT(mc_info(mc, 0x1234, sizeof ig, ig, NULL), CL_INVALID_VALUE);
+    EXPECT(mc_info(NULL, MC_TYPE, sizeof it, &it, NULL), MD_INVALID_MUTABLE_COMMAND);
+
+    /* Replays before and after updates: scale(b, k0), then scale(c, k1) on half the items. */
+    struct fakecuda_stats s0 = stats_now();
+    for (int r = 0; r < 3; r++) EXPECT(enqueue_cb(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
+    clFinish(queue);
+    if (fake_last_launch) CHECK(last_params_hold(k0) == 1 && last_params_hold(k1) == 0, "launch before the update");
+    if (gpu) {
+        all_equal(b, N, k0, "B before the update");
+        all_equal(c, N, 1, "C before the update");
+    }
+    cfg.global_work_size = &half;
+    EXPECT(update(cb, 1, &type, cfgs), CL_SUCCESS);
+    EXPECT(mc_info(mc, MC_GLOBAL_SIZE, sizeof ig, ig, NULL), CL_SUCCESS);
+    CHECK(ig[0] == N / 2, "global size after the update: %zu", ig[0]);
+    for (int r = 0; r < 3; r++) EXPECT(enqueue_cb(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
+    clFinish(queue);
+    struct fakecuda_stats s1 = stats_now();
+    if (fake_last_launch) CHECK(last_params_hold(k1) == 1 && last_params_hold(k0) == 0, "launch after the update");
+    if (fake_stats) CHECK(s1.graphs_instantiated - s0.graphs_instantiated == 2, "graphs made %llu (want one per configuration)",
+                          s1.graphs_instantiated - s0.graphs_instantiated);
+    if (gpu) {
+        static int h[N];
+        EXPECT(clEnqueueReadBuffer(queue, c, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL), CL_SUCCESS);
+        CHECK(h[0] == k1 && h[N / 2 - 1] == k1 && h[N / 2] == 1 && h[N - 1] == 1, "C after the update: %d %d %d", h[0],
+              h[N / 2 - 1], h[N / 2]);
+        all_equal(b, N, 1, "B after the update (filled, no longer scaled)");
+    }
+
+    /* Errors: nothing of a failing update is kept. */
+    EXPECT(update(NULL, 1, &type, cfgs), CB_INVALID_COMMAND_BUFFER);
+    EXPECT(update(cb, 1, NULL, cfgs), CL_INVALID_VALUE);
+    EXPECT(update(cb, 1, &type, NULL), CL_INVALID_VALUE);
+    EXPECT(update(cb, 0, &type, cfgs), CL_INVALID_VALUE);
+    cl_uint bad_type = 7;
+    EXPECT(update(cb, 1, &bad_type, cfgs), CL_INVALID_VALUE);
+    const void *null_cfg[1] = {NULL};
+    EXPECT(update(cb, 1, &type, null_cfg), CL_INVALID_VALUE);
+    md_config e = cfg;
+    e.command = mc_plain; /* another buffer's command */
+    const void *ecfgs[2] = {&cfg, &e};
+    cl_uint types2[2] = {0, 0};
+    size_t quarter = N / 4;
+    cfg.global_work_size = &quarter;
+    EXPECT(update(cb, 2, types2, ecfgs), MD_INVALID_MUTABLE_COMMAND);
+    EXPECT(mc_info(mc, MC_GLOBAL_SIZE, sizeof ig, ig, NULL), CL_SUCCESS);
+    CHECK(ig[0] == N / 2, "a failed update changed the global size to %zu", ig[0]);
+    e = cfg;
+    e.local_work_size = &local; /* not updatable */
+    const void *e1[1] = {&e};
+    EXPECT(update(cb, 1, &type, e1), CL_INVALID_OPERATION);
+    e = cfg;
+    e.work_dim = 2;
+    EXPECT(update(cb, 1, &type, e1), CL_INVALID_VALUE);
+    e = cfg;
+    md_arg bad_arg = {9, sizeof k1, &k1};
+    e.arg_list = &bad_arg, e.num_args = 1;
+    EXPECT(update(cb, 1, &type, e1), CL_INVALID_ARG_INDEX);
+    e = cfg;
+    e.num_args = 1, e.arg_list = NULL;
+    EXPECT(update(cb, 1, &type, e1), CL_INVALID_VALUE);
+    e = cfg;
+    size_t too_big = (size_t)1 << 40;
+    e.global_work_size = &too_big;
+    CHECK(update(cb, 1, &type, e1) != CL_SUCCESS, "global size 2^40 accepted");
+
+    /* Arguments deferred to an update: the buffer cannot be enqueued until they are set. */
+    cl_kernel fresh = clCreateKernel(prog, "scale", &err);
+    cb_khr dcb = create_cb(1, &queue, flags, &err);
+    void *dmc = NULL;
+    EXPECT(ndrange_cb(dcb, NULL, NULL, fresh, 1, NULL, &global, NULL, 0, NULL, NULL, &dmc), CL_SUCCESS);
+    cb_props no_args[] = {MD_UPDATABLE_FIELDS, MD_GLOBAL_SIZE, 0};
+    EXPECT(ndrange_cb(dcb, NULL, no_args, fresh, 1, NULL, &global, NULL, 0, NULL, NULL, &dmc), CL_INVALID_KERNEL_ARGS);
+    EXPECT(finalize_cb(dcb), CL_SUCCESS);
+    EXPECT(enqueue_cb(0, NULL, dcb, 0, NULL, NULL), CL_INVALID_OPERATION);
+    md_config d;
+    memset(&d, 0, sizeof d);
+    d.command = dmc;
+    md_arg dargs[2] = {{0, sizeof b, &b}, {1, sizeof k0, &k0}};
+    d.num_args = 1, d.arg_list = dargs;
+    const void *dcfgs[1] = {&d};
+    EXPECT(update(dcb, 1, &type, dcfgs), CL_SUCCESS);
+    EXPECT(enqueue_cb(0, NULL, dcb, 0, NULL, NULL), CL_INVALID_OPERATION); /* argument 1 still unset */
+    d.num_args = 2;
+    EXPECT(update(dcb, 1, &type, dcfgs), CL_SUCCESS);
+    EXPECT(enqueue_cb(0, NULL, dcb, 0, NULL, NULL), CL_SUCCESS);
+    clFinish(queue);
+    if (fake_last_launch) CHECK(last_params_hold(k0) == 1, "deferred arguments' launch");
+
+    /* Handles go with their buffer. */
+    release_cb(dcb);
+    EXPECT(mc_info(dmc, MC_TYPE, sizeof it, &it, NULL), MD_INVALID_MUTABLE_COMMAND);
+    release_cb(cb);
+    release_cb(plain);
+    EXPECT(mc_info(mc, MC_TYPE, sizeof it, &it, NULL), MD_INVALID_MUTABLE_COMMAND);
+    clReleaseKernel(fresh);
+    clReleaseKernel(scale);
+    clReleaseMemObject(b);
+    clReleaseMemObject(c);
+}
+
 /* Two devices (FAKECUDA_DEVICES=2, or two GPUs): a queue of the other device is incompatible,
  * and a buffer of a two-device context replays command by command, right. */
 static void two_devices(void) {
@@ -651,6 +876,7 @@ int main(int argc, char **argv) {
         images();
         svm();
         errors();
+        mutable_dispatch();
         two_devices();
     }
     timing(1000, 5);
