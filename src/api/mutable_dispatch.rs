@@ -208,8 +208,11 @@ pub unsafe extern "C" fn clUpdateMutableCommandsKHR(
             }
             // SAFETY: a cl_mutable_dispatch_config_khr, per its type.
             let c = unsafe { &*(config as *const DispatchConfig) };
+            // A command configured twice in one call: the second applies over the first.
+            let earlier = done.iter().rposition(|u: &Update| u.0.handle() == c.command);
+            let base = earlier.map(|i| (done[i].1.clone(), done[i].2.clone()));
             // SAFETY: the lists and arrays of a config are valid for their counts, per the spec.
-            done.push(unsafe { update_one(&cb, c) }?);
+            done.push(unsafe { update_one(&cb, c, base) }?);
         }
         let mut replaced = Vec::new();
         for (mc, kernel, dispatch, rec) in done {
@@ -226,7 +229,11 @@ type Update = (Arc<Cl<MutableCommand>>, Arc<Cl<Kernel>>, Dispatch, Recorded);
 ///
 /// # Safety
 /// The config's lists and arrays hold the counts it gives.
-unsafe fn update_one(cb: &Arc<Cl<CommandBuffer>>, c: &DispatchConfig) -> CLResult<Update> {
+unsafe fn update_one(
+    cb: &Arc<Cl<CommandBuffer>>,
+    c: &DispatchConfig,
+    base: Option<(Arc<Cl<Kernel>>, Dispatch)>,
+) -> CLResult<Update> {
     let mc = Cl::<MutableCommand>::get(c.command)?;
     if !std::ptr::eq(mc.buffer.as_ptr(), Arc::as_ptr(cb)) {
         return Err(khr::CL_INVALID_MUTABLE_COMMAND_KHR);
@@ -247,7 +254,7 @@ unsafe fn update_one(cb: &Arc<Cl<CommandBuffer>>, c: &DispatchConfig) -> CLResul
     let svm_list = unsafe { slice_arg(c.arg_svm_list, c.num_svm_args as usize, CL_INVALID_VALUE) }?;
     // SAFETY: as above.
     unsafe { slice_arg(c.exec_info_list, c.num_exec_infos as usize, CL_INVALID_VALUE) }?;
-    let (kernel, mut d) = crate::base::entry::lock(&mc.state).clone();
+    let (kernel, mut d) = base.unwrap_or_else(|| crate::base::entry::lock(&mc.state).clone());
     if c.work_dim != 0 && c.work_dim != d.work_dim {
         return Err(CL_INVALID_VALUE);
     }

@@ -735,6 +735,24 @@ static void mutable_dispatch(void) {
         all_equal(b, N, 1, "B after the update (filled, no longer scaled)");
     }
 
+    /* One command configured twice in one call: the second applies over the first. */
+    md_config twice[2];
+    memset(twice, 0, sizeof twice);
+    twice[0].command = twice[1].command = mc;
+    md_arg first = {1, sizeof k0, &k0};
+    twice[0].num_args = 1, twice[0].arg_list = &first;
+    twice[1].global_work_size = &global;
+    const void *tw[2] = {&twice[0], &twice[1]};
+    cl_uint types_tw[2] = {0, 0};
+    EXPECT(update(cb, 2, types_tw, tw), CL_SUCCESS);
+    EXPECT(enqueue_cb(0, NULL, cb, 0, NULL, NULL), CL_SUCCESS);
+    clFinish(queue);
+    if (fake_last_launch) CHECK(last_params_hold(k0) == 1, "the first configuration of a command was lost");
+    EXPECT(mc_info(mc, MC_GLOBAL_SIZE, sizeof ig, ig, NULL), CL_SUCCESS);
+    CHECK(ig[0] == N, "global size after two configurations: %zu", ig[0]);
+    cfg.global_work_size = &half;
+    EXPECT(update(cb, 1, &type, cfgs), CL_SUCCESS);
+
     /* Errors: nothing of a failing update is kept. */
     EXPECT(update(NULL, 1, &type, cfgs), CB_INVALID_COMMAND_BUFFER);
     EXPECT(update(cb, 1, NULL, cfgs), CL_INVALID_VALUE);
