@@ -1,9 +1,11 @@
 //! clGetDeviceIDs, clGetDeviceInfo and the sub-device calls (CUDA GPUs cannot be partitioned).
 use super::args::write_opt;
+use super::command_buffer as cb_api;
 use super::info::InfoOut;
 use crate::base::entry::{entry, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
+use crate::core::command_buffer as cb;
 use crate::core::device::Device;
 use crate::core::features;
 use crate::core::kernel::sub_groups;
@@ -267,6 +269,17 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         }
         CL_DEVICE_PCI_DOMAIN_ID_NV => {
             out.value::<cl_uint>(attribute(d.cu, A::CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID) as u32)
+        }
+        // cl_khr_command_buffer.
+        cb::khr::CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR => out.value::<cl_bitfield>(cb_api::CAPABILITIES),
+        cb::khr::CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR => {
+            out.value::<cl_command_queue_properties>(cb_api::SUPPORTED_QUEUE_PROPERTIES)
+        }
+        cb::khr::CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR => {
+            out.value::<cl_bitfield>(super::mutable_dispatch::CAPABILITIES)
+        }
+        cb::khr::CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR => {
+            out.value::<cl_command_queue_properties>(cb_api::REQUIRED_QUEUE_PROPERTIES)
         }
         _ => Err(CL_INVALID_VALUE),
     }

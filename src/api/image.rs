@@ -10,6 +10,7 @@ use super::memory::{
 use crate::base::entry::{entry, entry_ret, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
+use crate::core::command_buffer::ReplayWork;
 use crate::core::context::Context;
 use crate::core::image::{self as ci, End, Image, Layout, Shape};
 use crate::core::image_format::{self as fmt, PixelFormat};
@@ -28,7 +29,7 @@ const IMAGE_TYPES: [u32; 6] = [
 ];
 
 /// The image behind a handle that must name one (CL_INVALID_MEM_OBJECT for buffers).
-fn image_arg(h: cl_mem) -> CLResult<Arc<Cl<Mem>>> {
+pub(super) fn image_arg(h: cl_mem) -> CLResult<Arc<Cl<Mem>>> {
     let m = Cl::<Mem>::get(h)?;
     if m.image.is_none() {
         return Err(CL_INVALID_MEM_OBJECT);
@@ -545,36 +546,50 @@ pub unsafe extern "C" fn clEnqueueCopyImage(
         let (s, d) = (image_arg(src_image)?, image_arg(dst_image)?);
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let t = unsafe { target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list) }?;
-        let (si, di) = (image(&s)?, image(&d)?);
-        if si.format != di.format {
-            return Err(CL_IMAGE_FORMAT_MISMATCH);
-        }
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
-        let (so, dor) = (unsafe { triple(src_origin) }?, unsafe { triple(dst_origin) }?);
-        // SAFETY: as above.
-        let region = unsafe { region_of(region) }?;
-        si.shape.check_region(so, region)?;
-        di.shape.check_region(dor, region)?;
-        if Arc::ptr_eq(&s, &d) && boxes_overlap(so, dor, region) {
-            return Err(CL_MEM_COPY_OVERLAP);
-        }
-        let e = si.element_size();
-        if !si.has_arrays() && !di.has_arrays() {
-            if s.same_storage(&d) {
-                let (a, b) = (s.offset + so[0] * e, d.offset + dor[0] * e);
-                if a < b + region[0] * e && b < a + region[0] * e {
-                    return Err(CL_MEM_COPY_OVERLAP);
-                }
-            }
-            let work = Cl::<Mem>::copy(&s, &d, so[0] * e, dor[0] * e, region[0] * e);
-            // SAFETY: the entry point's own pointer arguments, valid per the spec.
-            return unsafe { run(t, CL_COMMAND_COPY_IMAGE, false, event, work) };
-        }
-        let shape = if si.has_arrays() { si.shape } else { di.shape };
-        let work = ci::copy_work(image_end(&s, si, so), image_end(&d, di, dor), region, e, shape);
+        let work = unsafe { checked_copy_image(&s, &d, src_origin, dst_origin, region) }?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         unsafe { run(t, CL_COMMAND_COPY_IMAGE, false, event, work) }
     })
+}
+
+/// clEnqueueCopyImage's checks after its handles and context, and its work (also recorded
+/// into command buffers).
+///
+/// # Safety
+/// The three pointers are NULL or hold three values each.
+pub(super) unsafe fn checked_copy_image(
+    s: &Arc<Cl<Mem>>,
+    d: &Arc<Cl<Mem>>,
+    src_origin: *const usize,
+    dst_origin: *const usize,
+    region: *const usize,
+) -> CLResult<ReplayWork> {
+    let (si, di) = (image(s)?, image(d)?);
+    if si.format != di.format {
+        return Err(CL_IMAGE_FORMAT_MISMATCH);
+    }
+    // SAFETY: this function's contract.
+    let (so, dor) = (unsafe { triple(src_origin) }?, unsafe { triple(dst_origin) }?);
+    // SAFETY: as above.
+    let region = unsafe { region_of(region) }?;
+    si.shape.check_region(so, region)?;
+    di.shape.check_region(dor, region)?;
+    if Arc::ptr_eq(s, d) && boxes_overlap(so, dor, region) {
+        return Err(CL_MEM_COPY_OVERLAP);
+    }
+    let e = si.element_size();
+    if !si.has_arrays() && !di.has_arrays() {
+        if s.same_storage(d) {
+            let (a, b) = (s.offset + so[0] * e, d.offset + dor[0] * e);
+            if a < b + region[0] * e && b < a + region[0] * e {
+                return Err(CL_MEM_COPY_OVERLAP);
+            }
+        }
+        return Ok(Box::new(Cl::<Mem>::copy(s, d, so[0] * e, dor[0] * e, region[0] * e)));
+    }
+    let shape = if si.has_arrays() { si.shape } else { di.shape };
+    Ok(Box::new(ci::copy_work(image_end(s, si, so), image_end(d, di, dor), region, e, shape)))
 }
 
 /// clEnqueueCopyImageToBuffer (`to_buffer`) and clEnqueueCopyBufferToImage.
@@ -603,8 +618,28 @@ unsafe fn image_buffer(
     };
     // SAFETY: the pointers passed on are covered by this function's own contract.
     let t = unsafe { target(command_queue, &[&im, &b], num, list) }?;
-    let img = image(&im)?;
-    // SAFETY: as above.
+    let ty = if to_buffer { CL_COMMAND_COPY_IMAGE_TO_BUFFER } else { CL_COMMAND_COPY_BUFFER_TO_IMAGE };
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let work = unsafe { checked_image_buffer(&im, &b, to_buffer, origin, region, offset) }?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    unsafe { run(t, ty, false, event, work) }
+}
+
+/// The checks of clEnqueueCopyImageToBuffer (`to_buffer`) and clEnqueueCopyBufferToImage after
+/// their handles and context, and their work (also recorded into command buffers).
+///
+/// # Safety
+/// `origin` and `region` are NULL or hold three values each.
+pub(super) unsafe fn checked_image_buffer(
+    im: &Arc<Cl<Mem>>,
+    b: &Arc<Cl<Mem>>,
+    to_buffer: bool,
+    origin: *const usize,
+    region: *const usize,
+    offset: usize,
+) -> CLResult<ReplayWork> {
+    let img = image(im)?;
+    // SAFETY: this function's contract.
     let (origin, region) = (unsafe { triple(origin) }?, unsafe { region_of(region) }?);
     img.shape.check_region(origin, region)?;
     let e = img.element_size();
@@ -612,28 +647,23 @@ unsafe fn image_buffer(
     if offset.checked_add(len).is_none_or(|end| end > b.size) {
         return Err(CL_INVALID_VALUE);
     }
-    let ty = if to_buffer { CL_COMMAND_COPY_IMAGE_TO_BUFFER } else { CL_COMMAND_COPY_BUFFER_TO_IMAGE };
     if !img.has_arrays() {
         let io = origin[0] * e;
-        if im.same_storage(&b) {
+        if im.same_storage(b) {
             let (a, c) = (im.offset + io, b.offset + offset);
             if a < c + len && c < a + len {
                 return Err(CL_MEM_COPY_OVERLAP);
             }
         }
-        let work = if to_buffer {
-            Cl::<Mem>::copy(&im, &b, io, offset, len)
+        return Ok(if to_buffer {
+            Box::new(Cl::<Mem>::copy(im, b, io, offset, len))
         } else {
-            Cl::<Mem>::copy(&b, &im, offset, io, len)
-        };
-        // SAFETY: the pointers passed on are covered by this function's own contract.
-        return unsafe { run(t, ty, false, event, work) };
+            Box::new(Cl::<Mem>::copy(b, im, offset, io, len))
+        });
     }
     let (i_end, b_end) = (End::Image(im.clone(), origin), End::Linear(b.clone(), offset));
     let (src, dst) = if to_buffer { (i_end, b_end) } else { (b_end, i_end) };
-    let work = ci::copy_work(src, dst, region, e, img.shape);
-    // SAFETY: the pointers passed on are covered by this function's own contract.
-    unsafe { run(t, ty, false, event, work) }
+    Ok(Box::new(ci::copy_work(src, dst, region, e, img.shape)))
 }
 
 #[no_mangle]
@@ -714,26 +744,39 @@ pub unsafe extern "C" fn clEnqueueFillImage(
         let m = image_arg(image_h)?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
-        let img = image(&m)?;
-        if fill_color.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        // SAFETY: as above.
-        let (origin, region) = (unsafe { triple(origin) }?, unsafe { region_of(region) }?);
-        img.shape.check_region(origin, region)?;
-        // SAFETY: a float4, int4 or uint4: 16 readable bytes.
-        let color = unsafe { *(fill_color as *const [u8; 16]) };
-        let pixel = fmt::fill_pixel(&img.format, &color);
-        if !img.has_arrays() {
-            let e = img.element_size();
-            let work = m.fill(&pixel, origin[0] * e, region[0] * e);
-            // SAFETY: the entry point's own pointer arguments, valid per the spec.
-            return unsafe { run(t, CL_COMMAND_FILL_IMAGE, false, event, work) };
-        }
-        let work = ci::fill_work(&m, pixel, origin, region);
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let work = unsafe { checked_fill_image(&m, fill_color, origin, region) }?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         unsafe { run(t, CL_COMMAND_FILL_IMAGE, false, event, work) }
     })
+}
+
+/// clEnqueueFillImage's checks after its handles and context, and its work (the colour
+/// converted now; also recorded into command buffers).
+///
+/// # Safety
+/// `fill_color` is NULL or 16 readable bytes; `origin` and `region` NULL or three values each.
+pub(super) unsafe fn checked_fill_image(
+    m: &Arc<Cl<Mem>>,
+    fill_color: *const c_void,
+    origin: *const usize,
+    region: *const usize,
+) -> CLResult<ReplayWork> {
+    let img = image(m)?;
+    if fill_color.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    // SAFETY: this function's contract.
+    let (origin, region) = (unsafe { triple(origin) }?, unsafe { region_of(region) }?);
+    img.shape.check_region(origin, region)?;
+    // SAFETY: a float4, int4 or uint4: 16 readable bytes.
+    let color = unsafe { *(fill_color as *const [u8; 16]) };
+    let pixel = fmt::fill_pixel(&img.format, &color);
+    if !img.has_arrays() {
+        let e = img.element_size();
+        return Ok(Box::new(m.fill(&pixel, origin[0] * e, region[0] * e)));
+    }
+    Ok(Box::new(ci::fill_work(m, pixel, origin, region)))
 }
 
 #[no_mangle]

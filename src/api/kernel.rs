@@ -105,19 +105,7 @@ pub unsafe extern "C" fn clSetKernelArgSVMPointer(
     arg_index: cl_uint,
     arg_value: *const c_void,
 ) -> cl_int {
-    entry(|| {
-        let k = Cl::<Kernel>::get(kernel)?;
-        let ctx = &k.program.context;
-        if !ctx.devices.iter().any(|d| d.svm) {
-            return Err(CL_INVALID_OPERATION);
-        }
-        let p = arg_value as usize;
-        k.shape.info.args.get(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?;
-        if p != 0 && ctx.svm_at(p, 0).is_none() {
-            return Err(CL_INVALID_ARG_VALUE);
-        }
-        k.set_arg_pointer(arg_index, p as u64, None)
-    })
+    entry(|| set_svm_arg(&**Cl::<Kernel>::get(kernel)?, arg_index, arg_value))
 }
 
 /// cl_ext_buffer_device_address: a device address inside a buffer made with
@@ -436,6 +424,75 @@ unsafe fn opt_dims<'a>(p: *const usize, n: u32) -> Option<&'a [usize]> {
     }
 }
 
+/// A launch of `k` on `q`'s device with the arguments as set now (held by the launch):
+/// clEnqueueNDRangeKernel's checks of the geometry and the arguments (also recorded into
+/// command buffers).
+///
+/// # Safety
+/// `offset`, `global` and `local` are NULL or hold `work_dim` values each.
+pub(super) unsafe fn prepare_launch(
+    q: &Queue,
+    k: &Arc<Cl<Kernel>>,
+    work_dim: cl_uint,
+    offset: *const usize,
+    global: *const usize,
+    local: *const usize,
+) -> CLResult<Launch> {
+    // SAFETY: this function's contract.
+    unsafe { prepare_launch_opt(q, k, work_dim, offset, global, local, false) }?.ok_or(CL_INVALID_KERNEL_ARGS)
+}
+
+/// `prepare_launch`; with `allow_unset`, None (after the geometry's checks) where arguments
+/// are not all set yet (a mutable dispatch whose arguments an update will set).
+///
+/// # Safety
+/// As `prepare_launch`.
+pub(super) unsafe fn prepare_launch_opt(
+    q: &Queue,
+    k: &Arc<Cl<Kernel>>,
+    work_dim: cl_uint,
+    offset: *const usize,
+    global: *const usize,
+    local: *const usize,
+    allow_unset: bool,
+) -> CLResult<Option<Launch>> {
+    let f = k.shape.funcs.get(q.dev).and_then(|f| f.as_ref()).ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+    let geo = k.geometry(
+        q.dev,
+        f,
+        work_dim,
+        // SAFETY: the pointers passed on are covered by this function's own contract.
+        unsafe { opt_dims(offset, work_dim) },
+        // SAFETY: the pointers passed on are covered by this function's own contract.
+        unsafe { opt_dims(global, work_dim) },
+        // SAFETY: the pointers passed on are covered by this function's own contract.
+        unsafe { opt_dims(local, work_dim) },
+    )?;
+    let params = k.params();
+    if params.unset != 0 {
+        return if allow_unset { Ok(None) } else { Err(CL_INVALID_KERNEL_ARGS) };
+    }
+    let mems = params.bind()?;
+    let indirect = params.indirect.iter().filter_map(std::sync::Weak::upgrade).collect();
+    let launch = Launch { kernel: k.clone(), params, mems, indirect, dev: q.dev, geo };
+    launch.check()?;
+    Ok(Some(launch))
+}
+
+/// clSetKernelArgSVMPointer's checks and setting (also mutable dispatches' SVM arguments).
+pub(super) fn set_svm_arg(k: &Kernel, arg_index: cl_uint, arg_value: *const c_void) -> CLResult<()> {
+    let ctx = &k.program.context;
+    if !ctx.devices.iter().any(|d| d.svm) {
+        return Err(CL_INVALID_OPERATION);
+    }
+    let p = arg_value as usize;
+    k.shape.info.args.get(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?;
+    if p != 0 && ctx.svm_at(p, 0).is_none() {
+        return Err(CL_INVALID_ARG_VALUE);
+    }
+    k.set_arg_pointer(arg_index, p as u64, None)
+}
+
 #[allow(clippy::too_many_arguments)]
 /// # Safety
 /// The pointer arguments are valid as clEnqueueNDRangeKernel's specification requires.
@@ -456,28 +513,11 @@ unsafe fn enqueue_ndrange(
     if !Arc::ptr_eq(&q.context, &k.program.context) {
         return Err(CL_INVALID_CONTEXT);
     }
-    let f = k.shape.funcs.get(q.dev).and_then(|f| f.as_ref()).ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
+    k.shape.funcs.get(q.dev).and_then(|f| f.as_ref()).ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
     // SAFETY: the caller's contract: events holds num_events event handles.
     let waits = unsafe { wait_list(num_events, events) }?;
-    let geo = k.geometry(
-        q.dev,
-        f,
-        work_dim,
-        // SAFETY: the pointers passed on are covered by this function's own contract.
-        unsafe { opt_dims(offset, work_dim) },
-        // SAFETY: the pointers passed on are covered by this function's own contract.
-        unsafe { opt_dims(global, work_dim) },
-        // SAFETY: the pointers passed on are covered by this function's own contract.
-        unsafe { opt_dims(local, work_dim) },
-    )?;
-    let params = k.params();
-    if params.unset != 0 {
-        return Err(CL_INVALID_KERNEL_ARGS);
-    }
-    let mems = params.bind()?;
-    let indirect = params.indirect.iter().filter_map(std::sync::Weak::upgrade).collect();
-    let launch = Launch { kernel: k.clone(), params, mems, indirect, dev: q.dev, geo };
-    launch.check()?;
+    // SAFETY: the pointers passed on are covered by this function's own contract.
+    let launch = unsafe { prepare_launch(&q, &k, work_dim, offset, global, local) }?;
     let cmd = Command {
         queue: &q,
         command_type,

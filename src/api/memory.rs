@@ -458,22 +458,34 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
         let d = buffer_arg(dst_buffer)?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let t = unsafe { target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list) }?;
-        if cb == 0 {
-            return Err(CL_INVALID_VALUE);
-        }
-        in_bounds(&s, src_offset, cb)?;
-        in_bounds(&d, dst_offset, cb)?;
-        if s.same_storage(&d) {
-            let a = s.offset + src_offset;
-            let b = d.offset + dst_offset;
-            if a < b + cb && b < a + cb {
-                return Err(CL_MEM_COPY_OVERLAP);
-            }
-        }
-        let work = Cl::<Mem>::copy(&s, &d, src_offset, dst_offset, cb);
+        let work = checked_copy(&s, &d, src_offset, dst_offset, cb)?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         unsafe { run(t, CL_COMMAND_COPY_BUFFER, false, event, work) }
     })
+}
+
+/// clEnqueueCopyBuffer's checks of its range arguments, and its work (also recorded into
+/// command buffers).
+pub(super) fn checked_copy(
+    s: &Arc<Cl<Mem>>,
+    d: &Arc<Cl<Mem>>,
+    src_offset: usize,
+    dst_offset: usize,
+    cb: usize,
+) -> CLResult<impl Fn(&Queue) -> CLResult<()> + Send + Sync + 'static> {
+    if cb == 0 {
+        return Err(CL_INVALID_VALUE);
+    }
+    in_bounds(s, src_offset, cb)?;
+    in_bounds(d, dst_offset, cb)?;
+    if s.same_storage(d) {
+        let a = s.offset + src_offset;
+        let b = d.offset + dst_offset;
+        if a < b + cb && b < a + cb {
+            return Err(CL_MEM_COPY_OVERLAP);
+        }
+    }
+    Ok(Cl::<Mem>::copy(s, d, src_offset, dst_offset, cb))
 }
 
 /// Reads a size_t[3] argument (CL_INVALID_VALUE when NULL).
@@ -661,31 +673,49 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
         let d = buffer_arg(dst_buffer)?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let t = unsafe { target(command_queue, &[&s, &d], num_events_in_wait_list, event_wait_list) }?;
+        let pitches = [src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch];
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
-        let region = unsafe { region_of(region) }?;
-        // SAFETY: the entry point's own pointer arguments, valid per the spec.
-        let (so, dor) = (unsafe { triple(src_origin) }?, unsafe { triple(dst_origin) }?);
-        let sp = buffer_side(so, region, src_row_pitch, src_slice_pitch, s.size)?;
-        let dp = buffer_side(dor, region, dst_row_pitch, dst_slice_pitch, d.size)?;
-        if Arc::ptr_eq(&s, &d) {
-            if sp.row != dp.row || sp.slice != dp.slice {
-                return Err(CL_INVALID_VALUE);
-            }
-            if rects_overlap(so, dor, region, sp.row, sp.slice) {
-                return Err(CL_MEM_COPY_OVERLAP);
-            }
-        } else if s.same_storage(&d) {
-            // Sub-buffers of one buffer: compare the byte ranges they span.
-            let (a0, a1) = (s.offset + sp.origin, s.offset + sp.end(region).ok_or(CL_INVALID_VALUE)?);
-            let (b0, b1) = (d.offset + dp.origin, d.offset + dp.end(region).ok_or(CL_INVALID_VALUE)?);
-            if a0 < b1 && b0 < a1 {
-                return Err(CL_MEM_COPY_OVERLAP);
-            }
-        }
-        let work = Cl::<Mem>::copy_rect(&s, &d, sp, dp, region);
+        let work = unsafe { checked_copy_rect(&s, &d, src_origin, dst_origin, region, pitches) }?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         unsafe { run(t, CL_COMMAND_COPY_BUFFER_RECT, false, event, work) }
     })
+}
+
+/// clEnqueueCopyBufferRect's checks of its range arguments, and its work (also recorded into
+/// command buffers). `pitches`: source row and slice, destination row and slice.
+///
+/// # Safety
+/// The three pointers are NULL or hold three values each.
+pub(super) unsafe fn checked_copy_rect(
+    s: &Arc<Cl<Mem>>,
+    d: &Arc<Cl<Mem>>,
+    src_origin: *const usize,
+    dst_origin: *const usize,
+    region: *const usize,
+    pitches: [usize; 4],
+) -> CLResult<impl Fn(&Queue) -> CLResult<()> + Send + Sync + 'static> {
+    // SAFETY: this function's contract.
+    let region = unsafe { region_of(region) }?;
+    // SAFETY: this function's contract.
+    let (so, dor) = (unsafe { triple(src_origin) }?, unsafe { triple(dst_origin) }?);
+    let sp = buffer_side(so, region, pitches[0], pitches[1], s.size)?;
+    let dp = buffer_side(dor, region, pitches[2], pitches[3], d.size)?;
+    if Arc::ptr_eq(s, d) {
+        if sp.row != dp.row || sp.slice != dp.slice {
+            return Err(CL_INVALID_VALUE);
+        }
+        if rects_overlap(so, dor, region, sp.row, sp.slice) {
+            return Err(CL_MEM_COPY_OVERLAP);
+        }
+    } else if s.same_storage(d) {
+        // Sub-buffers of one buffer: compare the byte ranges they span.
+        let (a0, a1) = (s.offset + sp.origin, s.offset + sp.end(region).ok_or(CL_INVALID_VALUE)?);
+        let (b0, b1) = (d.offset + dp.origin, d.offset + dp.end(region).ok_or(CL_INVALID_VALUE)?);
+        if a0 < b1 && b0 < a1 {
+            return Err(CL_MEM_COPY_OVERLAP);
+        }
+    }
+    Ok(Cl::<Mem>::copy_rect(s, d, sp, dp, region))
 }
 
 #[no_mangle]
@@ -705,19 +735,35 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
         let m = buffer_arg(buffer)?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
-        if pattern.is_null() || !matches!(pattern_size, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128) {
-            return Err(CL_INVALID_VALUE);
-        }
-        if !offset.is_multiple_of(pattern_size) || !cb.is_multiple_of(pattern_size) {
-            return Err(CL_INVALID_VALUE);
-        }
-        in_bounds(&m, offset, cb)?;
-        // SAFETY: pattern_size readable bytes.
-        let p = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
-        let work = m.fill(p, offset, cb);
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let work = unsafe { checked_fill(&m, pattern, pattern_size, offset, cb) }?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         unsafe { run(t, CL_COMMAND_FILL_BUFFER, false, event, work) }
     })
+}
+
+/// clEnqueueFillBuffer's checks of its pattern and range, and its work (the pattern copied;
+/// also recorded into command buffers).
+///
+/// # Safety
+/// `pattern` is NULL or holds `pattern_size` bytes.
+pub(super) unsafe fn checked_fill(
+    m: &Arc<Cl<Mem>>,
+    pattern: *const c_void,
+    pattern_size: usize,
+    offset: usize,
+    cb: usize,
+) -> CLResult<impl Fn(&Queue) -> CLResult<()> + Send + Sync + 'static> {
+    if pattern.is_null() || !matches!(pattern_size, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128) {
+        return Err(CL_INVALID_VALUE);
+    }
+    if !offset.is_multiple_of(pattern_size) || !cb.is_multiple_of(pattern_size) {
+        return Err(CL_INVALID_VALUE);
+    }
+    in_bounds(m, offset, cb)?;
+    // SAFETY: pattern_size readable bytes (this function's contract).
+    let p = unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) };
+    Ok(m.fill(p, offset, cb))
 }
 
 #[no_mangle]

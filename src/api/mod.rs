@@ -13,6 +13,7 @@ pub mod args;
 pub mod icd;
 pub mod info;
 
+pub mod command_buffer;
 pub mod context;
 pub mod device;
 pub mod event;
@@ -20,6 +21,7 @@ pub mod gl;
 pub mod image;
 pub mod kernel;
 pub mod memory;
+pub mod mutable_dispatch;
 pub mod platform;
 pub mod program;
 pub mod queue;

@@ -89,15 +89,15 @@ pub unsafe extern "C" fn clGetPlatformInfo(
     })
 }
 
-/// Extension functions by name. cudacl's one extension with functions is cl_khr_icd; core
-/// functions are not returned (the specification reserves this query for extensions).
+/// Extension functions by name (cl_khr_icd, cl_khr_subgroups, cl_ext_buffer_device_address,
+/// cl_khr_command_buffer); core functions are not returned (the specification reserves this query for extensions).
 fn extension_function(name: &str) -> *mut c_void {
     match name {
         "clIcdGetPlatformIDsKHR" => clIcdGetPlatformIDsKHR as *mut c_void,
         // cl_khr_subgroups' name for the core query (same signature and values).
         "clGetKernelSubGroupInfoKHR" => super::kernel::clGetKernelSubGroupInfo as *mut c_void,
         "clSetKernelArgDevicePointerEXT" => super::kernel::clSetKernelArgDevicePointerEXT as *mut c_void,
-        _ => std::ptr::null_mut(),
+        _ => super::command_buffer::function(name).unwrap_or(std::ptr::null_mut()),
     }
 }
 

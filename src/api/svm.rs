@@ -179,23 +179,33 @@ pub unsafe extern "C" fn clEnqueueSVMMemcpy(
     entry(|| {
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let t = unsafe { target(command_queue, &[], num_events_in_wait_list, event_wait_list) }?;
-        if dst_ptr.is_null() || src_ptr.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
-        let (dst, src) = (dst_ptr as usize, src_ptr as usize);
-        if size > 0 && dst < src.saturating_add(size) && src < dst.saturating_add(size) {
-            return Err(CL_MEM_COPY_OVERLAP);
-        }
-        // Either side may be SVM memory or the host's (unified addressing copies both).
-        let work = move |q: &Queue| -> CLResult<()> {
-            if size == 0 {
-                return Ok(());
-            }
-            // SAFETY: the application keeps both ranges valid until the command is complete.
-            unsafe { copy_unified(&q.stream, dst, src, size) }.map_err(|e| e.into())
-        };
+        let work = checked_svm_memcpy(dst_ptr, src_ptr, size)?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         unsafe { run(t, CL_COMMAND_SVM_MEMCPY, blocking_copy != 0, event, work) }
+    })
+}
+
+/// clEnqueueSVMMemcpy's checks of its pointers and its work (also recorded into command
+/// buffers): the application keeps both ranges valid until the command is complete.
+pub(super) fn checked_svm_memcpy(
+    dst_ptr: *mut c_void,
+    src_ptr: *const c_void,
+    size: usize,
+) -> CLResult<impl Fn(&Queue) -> CLResult<()> + Send + Sync + 'static> {
+    if dst_ptr.is_null() || src_ptr.is_null() {
+        return Err(CL_INVALID_VALUE);
+    }
+    let (dst, src) = (dst_ptr as usize, src_ptr as usize);
+    if size > 0 && dst < src.saturating_add(size) && src < dst.saturating_add(size) {
+        return Err(CL_MEM_COPY_OVERLAP);
+    }
+    // Either side may be SVM memory or the host's (unified addressing copies both).
+    Ok(move |q: &Queue| -> CLResult<()> {
+        if size == 0 {
+            return Ok(());
+        }
+        // SAFETY: the application keeps both ranges valid until the command is complete.
+        unsafe { copy_unified(&q.stream, dst, src, size) }.map_err(|e| e.into())
     })
 }
 
@@ -213,26 +223,38 @@ pub unsafe extern "C" fn clEnqueueSVMMemFill(
     entry(|| {
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let t = unsafe { target(command_queue, &[], num_events_in_wait_list, event_wait_list) }?;
-        if svm_ptr.is_null()
-            || pattern.is_null()
-            || !matches!(pattern_size, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128)
-        {
-            return Err(CL_INVALID_VALUE);
-        }
-        if !(svm_ptr as usize).is_multiple_of(pattern_size) || !size.is_multiple_of(pattern_size) {
-            return Err(CL_INVALID_VALUE);
-        }
-        // SAFETY: pattern_size readable bytes (the spec's contract).
-        let p = reduce_pattern(unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) });
-        let dst = svm_ptr as u64;
-        let work = move |q: &Queue| -> CLResult<()> {
-            if size == 0 {
-                return Ok(());
-            }
-            fill_on(&q.stream, dst, &p, size)
-        };
+        // SAFETY: the entry point's own pointer arguments, valid per the spec.
+        let work = unsafe { checked_svm_fill(svm_ptr, pattern, pattern_size, size) }?;
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         unsafe { run(t, CL_COMMAND_SVM_MEMFILL, false, event, work) }
+    })
+}
+
+/// clEnqueueSVMMemFill's checks and its work (the pattern copied; also recorded into command
+/// buffers).
+///
+/// # Safety
+/// `pattern` is NULL or holds `pattern_size` bytes.
+pub(super) unsafe fn checked_svm_fill(
+    svm_ptr: *mut c_void,
+    pattern: *const c_void,
+    pattern_size: usize,
+    size: usize,
+) -> CLResult<impl Fn(&Queue) -> CLResult<()> + Send + Sync + 'static> {
+    if svm_ptr.is_null() || pattern.is_null() || !matches!(pattern_size, 1 | 2 | 4 | 8 | 16 | 32 | 64 | 128) {
+        return Err(CL_INVALID_VALUE);
+    }
+    if !(svm_ptr as usize).is_multiple_of(pattern_size) || !size.is_multiple_of(pattern_size) {
+        return Err(CL_INVALID_VALUE);
+    }
+    // SAFETY: pattern_size readable bytes (this function's contract).
+    let p = reduce_pattern(unsafe { std::slice::from_raw_parts(pattern as *const u8, pattern_size) });
+    let dst = svm_ptr as u64;
+    Ok(move |q: &Queue| -> CLResult<()> {
+        if size == 0 {
+            return Ok(());
+        }
+        fill_on(&q.stream, dst, &p, size)
     })
 }
 

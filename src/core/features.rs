@@ -15,7 +15,7 @@ pub const OPENCL_VERSION: cl_version = make_version(3, 0, 0);
 /// The platform's extensions (CL_PLATFORM_EXTENSIONS[_WITH_VERSION]).
 pub const PLATFORM_EXTENSIONS: &[(&str, cl_version)] = &[("cl_khr_icd", make_version(1, 0, 0))];
 
-/// The device extensions, each at the version of its Khronos specification (all 1.0.0).
+/// The device extensions, each at the version of its Khronos specification (1.0.0 unless said).
 /// ptxgen enables the compiler side of the same list (-cl-ext).
 pub const DEVICE_EXTENSIONS: &[(&str, cl_version)] = &[
     ("cl_khr_byte_addressable_store", make_version(1, 0, 0)),
@@ -45,6 +45,11 @@ pub const DEVICE_EXTENSIONS: &[(&str, cl_version)] = &[
     // Raw device addresses of buffers (CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT), at the version of
     // the registry's specification (the Khronos CTS's test checks for 1.0.2).
     ("cl_ext_buffer_device_address", make_version(1, 0, 2)),
+    // Command buffers (src/core/command_buffer.rs), at the provisional version whose values
+    // cudacl implements (OpenCL-Headers' cl_ext.h: 0.9.8).
+    ("cl_khr_command_buffer", make_version(0, 9, 8)),
+    // Mutable kernel commands (src/api/mutable_dispatch.rs), at the version of the same headers.
+    ("cl_khr_command_buffer_mutable_dispatch", make_version(0, 9, 5)),
     // CUDA-aware programs read the compute capability, warp size and PCI location through it.
     ("cl_nv_device_attribute_query", make_version(1, 0, 0)),
 ];

@@ -635,7 +635,7 @@ pub fn copy_work(
     region: [usize; 3],
     e: usize,
     linear_shape: Shape,
-) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+) -> impl Fn(&Queue) -> CLResult<()> + Send + Sync + 'static {
     move |q: &Queue| {
         let tight = linear_shape.tight(region, e);
         // The source: made valid on q's device, its place and box.
@@ -727,7 +727,7 @@ pub fn fill_work(
     pixel: Vec<u8>,
     origin: [usize; 3],
     region: [usize; 3],
-) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+) -> impl Fn(&Queue) -> CLResult<()> + Send + Sync + 'static {
     let mem = mem.clone();
     move |q: &Queue| {
         let img = image_of(&mem)?;

@@ -753,7 +753,7 @@ impl Launch {
     }
 
     /// Issues the launch on `q`'s stream (the queue's context is current).
-    pub fn run(self, q: &Queue) -> CLResult<()> {
+    pub fn run(&self, q: &Queue) -> CLResult<()> {
         let f = self.kernel.shape.funcs[self.dev].as_ref().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
         let n = self.params.bytes.len();
         // Most kernels take a few words: a small stack buffer then, 4 KiB up to that, and the

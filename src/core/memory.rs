@@ -696,6 +696,19 @@ impl Mem {
         lock(&self.storage.state).written(q, self.storage.multi);
     }
 
+    /// For a command captured into a CUDA graph (core/command_buffer.rs): the buffer's device
+    /// address, sub-buffer offset included, when a command on the context's one device may use
+    /// it with no step of its own outside the stream: a buffer (not an image), resident and up to
+    /// date there, and for a command that `writes` it already the only up-to-date copy (nothing
+    /// to mark). None otherwise.
+    pub fn graph_address(&self, writes: bool) -> Option<DevicePtr> {
+        if self.image.is_some() {
+            return None;
+        }
+        let f = self.storage.fast.load(Ordering::Acquire);
+        (f != 0 && (f & 1 != 0 || !writes)).then(|| (f & !1) + self.offset as DevicePtr)
+    }
+
     /// The device address of [offset, offset+len) of this buffer on q's device, for a command
     /// that overwrites that range: the rest must stay intact, so the copy is brought up to date
     /// unless the range covers the whole allocation.
@@ -768,7 +781,7 @@ impl Cl<Mem> {
         src_offset: usize,
         dst_offset: usize,
         len: usize,
-    ) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+    ) -> impl Fn(&Queue) -> CLResult<()> + Send + Sync + 'static {
         let (src, dst) = (src.clone(), dst.clone());
         move |q: &Queue| {
             let size = src.storage.size;
@@ -799,7 +812,7 @@ impl Cl<Mem> {
         pattern: &[u8],
         offset: usize,
         len: usize,
-    ) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+    ) -> impl Fn(&Queue) -> CLResult<()> + Send + Sync + 'static {
         let (mem, pattern) = (self.clone(), pattern.to_vec());
         move |q: &Queue| {
             if len == 0 {
@@ -852,7 +865,7 @@ impl Cl<Mem> {
         sp: Pitched,
         dp: Pitched,
         region: [usize; 3],
-    ) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
+    ) -> impl Fn(&Queue) -> CLResult<()> + Send + Sync + 'static {
         let (src, dst) = (src.clone(), dst.clone());
         move |q: &Queue| {
             let s = {

@@ -1,5 +1,6 @@
 //! The runtime's logic, independent of the C API: platform, devices, contexts, queues, events,
 //! memory objects, programs and kernels.
+pub mod command_buffer;
 pub mod context;
 pub mod device;
 pub mod event;

@@ -83,6 +83,23 @@ pub const REQUIRED: &[&str] = &[
 pub const POOL: [&str; 4] =
     ["cuDeviceGetDefaultMemPool", "cuMemPoolSetAttribute", "cuMemAllocFromPoolAsync", "cuMemFreeAsync"];
 
+/// CUDA graphs (cuda/graph.rs), looked up through [`optional`] and used only where all exist.
+/// All are CUDA 10.2 entry points (cuGraphInstantiate_v2, CUDA 11.0, is tried before
+/// cuGraphInstantiate: same signature).
+pub const GRAPH: [&str; 7] = [
+    "cuStreamBeginCapture_v2",
+    "cuStreamEndCapture",
+    "cuGraphInstantiate_v2",
+    "cuGraphInstantiate",
+    "cuGraphLaunch",
+    "cuGraphExecDestroy",
+    "cuGraphDestroy",
+];
+
+/// Preferred to the GRAPH instantiation entry points where the driver has it (CUDA 11.4+):
+/// newer drivers keep the older names only for old binaries.
+pub const GRAPH_INSTANTIATE_WITH_FLAGS: &str = "cuGraphInstantiateWithFlags";
+
 /// Entry points called through [`optional`] lookups, each with its fallback: (newest, older).
 pub const WITH_FALLBACK: &[(&str, &str)] = &[("cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease")];
 
@@ -190,6 +207,16 @@ mod tests {
         }
         for name in POOL {
             assert!(!old.contains(name), "{name} exists in CUDA 10.2: call it directly");
+        }
+        assert!(
+            !old.contains(GRAPH_INSTANTIATE_WITH_FLAGS),
+            "cuGraphInstantiateWithFlags exists in CUDA 10.2"
+        );
+        for name in GRAPH {
+            assert!(
+                old.contains(name) || name == "cuGraphInstantiate_v2",
+                "{name} is not a CUDA 10.2 entry point"
+            );
         }
         for (new, fallback) in WITH_FALLBACK {
             assert!(!old.contains(*new), "{new} exists in CUDA 10.2: call it directly");

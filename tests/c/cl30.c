@@ -84,8 +84,12 @@ static void check_with_version(const char *what, const cl_name_version *v, size_
     for (size_t i = 0; i < n; i++) {
         CHECK(memchr(v[i].name, 0, CL_NAME_VERSION_MAX_NAME_SIZE) != NULL, "%s: unterminated name", what);
         CHECK(has_word(names, v[i].name), "%s: %s is not in \"%s\"", what, v[i].name, names);
-        /* Each at its specification's version: 1.0.0, except cl_ext_buffer_device_address 1.0.2. */
-        cl_version want = strcmp(v[i].name, "cl_ext_buffer_device_address") ? VER(1, 0, 0) : VER(1, 0, 2);
+        /* Each at its specification's version: 1.0.0, except cl_ext_buffer_device_address 1.0.2
+         * and the provisional cl_khr_command_buffer 0.9.8. */
+        cl_version want = !strcmp(v[i].name, "cl_ext_buffer_device_address") ? VER(1, 0, 2)
+                          : !strcmp(v[i].name, "cl_khr_command_buffer")      ? VER(0, 9, 8)
+                          : !strcmp(v[i].name, "cl_khr_command_buffer_mutable_dispatch") ? VER(0, 9, 5)
+                                                                             : VER(1, 0, 0);
         CHECK(v[i].version == want, "%s: %s version 0x%x", what, v[i].name, v[i].version);
     }
 }

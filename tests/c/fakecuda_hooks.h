@@ -19,6 +19,7 @@ struct fakecuda_stats {
     unsigned long long arrays_created, arrays_destroyed, surfaces_created, surfaces_destroyed;
     unsigned long long array_copies; /* cuMemcpy3D calls with an array side */
     unsigned long long textures_created, textures_destroyed;
+    unsigned long long graphs_instantiated, graph_launches; /* cuGraphInstantiate, cuGraphLaunch */
 };
 
 /* The last cuLaunchKernel: geometry, dynamic shared memory and the parameter buffer. */

@@ -28,6 +28,7 @@
  *                               later cuCtxCreate and cuDevicePrimaryCtxRetain answer
  *                               CUDA_ERROR_ILLEGAL_ADDRESS (conformance/cts/probes/cuda-fault-probe.c)
  *   FAKECUDA_EXPECT_PTX="a;b"   cuModuleLoadDataEx refuses PTX lacking any of the pieces
+ *   FAKECUDA_CAPTURE_FAILS=1    every stream capture ends invalidated (cuStreamEndCapture)
  *   FAKECUDA_ASYNC=1            streams run their work on threads, later than the calls that
  *                               issued it (FAKECUDA_ASYNC_DELAY_US per item, default 200): the
  *                               host runs ahead of the "device" as on a GPU
@@ -71,6 +72,8 @@ enum {
 };
 
 #define MAX_DEVICES 8
+/* CUDA_ERROR_ILLEGAL_STATE (401): capture begun twice, or ended when not begun. */
+#define CUDA_ERROR_ILLEGAL_STATE_FAKE 401
 
 /* ---------------------------------------------------------------- environment, tracing */
 
@@ -390,7 +393,11 @@ struct fake_stream {
     struct op *head, *tail;
     unsigned long long enq, done;
     struct fake_stream *next_stream;
+    struct fake_graph *capturing; /* between cuStreamBeginCapture_v2 and cuStreamEndCapture */
 };
+struct fake_graph;
+static int capture_op(void *stream, int kind, const void *a, const void *b, size_t n, CUresult *r);
+static int capture_refuse(void *stream, CUresult *r);
 static struct fake_stream *all_streams;
 
 struct fake_event {
@@ -579,6 +586,7 @@ static struct event_op *event_op(struct fake_event *ev, unsigned long long epoch
 
 CUresult cuStreamWaitEvent(void *s, void *e, unsigned flags) {
     (void)flags;
+    { CUresult r_; if (capture_refuse(s, &r_)) return r_; }
     struct fake_event *ev = e;
     if (!ev) return CUDA_ERROR_INVALID_HANDLE;
     pthread_mutex_lock(&ev_lock);
@@ -607,6 +615,7 @@ CUresult cuEventDestroy_v2(void *e) {
 }
 
 CUresult cuEventRecord(void *e, void *s) {
+    { CUresult r_; if (capture_refuse(s, &r_)) return r_; }
     struct fake_event *ev = e;
     if (!ev) return CUDA_ERROR_INVALID_HANDLE;
     if (s && ev->device != ((struct fake_stream *)s)->device) {
@@ -665,6 +674,7 @@ static void host_fn_run(void *p) {
 }
 
 CUresult cuLaunchHostFunc(void *s, CUhostFn fn, void *data) {
+    { CUresult r_; if (capture_refuse(s, &r_)) return r_; }
     if (!fn) return CUDA_ERROR_INVALID_VALUE;
     { CUresult r_ = check_stream(s); if (r_) return r_; }
     struct host_fn_op *o = malloc(sizeof *o);
@@ -909,6 +919,7 @@ static void copy_run(void *p) {
  * `wait`: return once done (pageable host destination). */
 static CUresult copy_on(void *s, void *dst, const void *src, size_t n, int src_staged, int wait) {
     { CUresult r_ = check_stream(s); if (r_) return r_; }
+    { CUresult r_; if (capture_op(s, 0, dst, src, n, &r_)) return r_; }
     if (n && (!dst || !src)) return CUDA_ERROR_INVALID_VALUE;
     if (!n) return CUDA_SUCCESS;
     struct copy_op *o = malloc(sizeof *o);
@@ -1156,6 +1167,7 @@ static CUresult copy3d_async(const CUDA_MEMCPY3D *given, void *s);
 
 CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *given, void *s) {
     if (!given) return CUDA_ERROR_INVALID_VALUE;
+    { CUresult r_; if (capture_op(s, 3, given, NULL, sizeof *given, &r_)) return r_; }
     CUDA_MEMCPY3D q = *given;
     CUresult r = array_side(&q.srcMemoryType, &q.srcDevice, q.srcArray, &q.srcPitch, &q.srcHeight, q.srcXInBytes, q.srcY, q.srcZ, &q);
     if (!r) r = array_side(&q.dstMemoryType, &q.dstDevice, q.dstArray, &q.dstPitch, &q.dstHeight, q.dstXInBytes, q.dstY, q.dstZ, &q);
@@ -1223,6 +1235,11 @@ static void memset_run(void *arg) {
 
 static CUresult memset_on(void *s, CUdeviceptr d, size_t pitch, unsigned v, size_t width, size_t height, int elem) {
     { CUresult r_ = check_stream(s); if (r_) return r_; }
+    {
+        size_t a[5] = {pitch, v, width, height, (size_t)elem};
+        CUresult r_;
+        if (capture_op(s, 1, DP(d), a, sizeof a, &r_)) return r_;
+    }
     if (d % (CUdeviceptr)elem || (height > 1 && (pitch % (size_t)elem || pitch < width * (size_t)elem))) return CUDA_ERROR_INVALID_VALUE;
     struct memset_op *o = malloc(sizeof *o);
     if (!o) return CUDA_ERROR_OUT_OF_MEMORY;
@@ -1388,6 +1405,12 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
     if (gx > 2147483647u || gy > 65535 || gz > 65535) return CUDA_ERROR_INVALID_VALUE; /* the grid limits */
     if ((unsigned long long)bx * by * bz > 1024 || bz > 64) return CUDA_ERROR_INVALID_VALUE;
     if (shared > (unsigned)fn->max_dynamic_shared) return CUDA_ERROR_INVALID_VALUE;
+    {
+        void *a[12] = {f, (void *)(size_t)gx, (void *)(size_t)gy, (void *)(size_t)gz, (void *)(size_t)bx,
+                       (void *)(size_t)by, (void *)(size_t)bz, (void *)(size_t)shared, params, extra};
+        CUresult r_;
+        if (capture_op(s, 2, a, NULL, 0, &r_)) return r_;
+    }
     pthread_mutex_lock(&lock);
     snprintf(last_launch.name, sizeof last_launch.name, "%s", fn->name);
     last_launch.grid[0] = gx, last_launch.grid[1] = gy, last_launch.grid[2] = gz;
@@ -1413,6 +1436,196 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
     if (!strncmp(fn->name, "fakecuda_fault", 14)) current->faulted = 1, process_faulted = 1; /* reported later */
     pthread_mutex_unlock(&lock);
     TRACE("launch %s grid %ux%ux%u block %ux%ux%u shared %u", fn->name, gx, gy, gz, bx, by, bz, shared);
+    return CUDA_SUCCESS;
+}
+
+/* ---------------------------------------------------------------- graphs (stream capture)
+ * cuStreamBeginCapture_v2 puts a stream in capture mode: copies, fills, 3-D copies and launches
+ * issued on it are recorded (not run) into a graph; an event record or wait, or a host function,
+ * on a capturing stream invalidates the capture (as capture does not allow those in cudacl's
+ * use). cuGraphLaunch issues the recorded work again on the stream it is given. */
+enum { CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED = 901 };
+
+struct cap_op {
+    int kind; /* 0 copy, 1 memset, 2 launch, 3 3-D copy */
+    void *dst;
+    const void *src;
+    size_t n;
+    size_t set[5]; /* memset: pitch, value, width, height, element size */
+    void *f;
+    unsigned dims[7]; /* launch: grid, block, shared */
+    unsigned char params[4096];
+    size_t param_size;
+    CUDA_MEMCPY3D m3;
+};
+
+struct fake_graph {
+    struct cap_op *ops;
+    size_t n, cap;
+    int invalid;
+};
+
+static struct cap_op *cap_push(struct fake_graph *g) {
+    if (g->n == g->cap) {
+        size_t c = g->cap ? 2 * g->cap : 8;
+        struct cap_op *o = realloc(g->ops, c * sizeof *o);
+        if (!o) return NULL;
+        g->ops = o, g->cap = c;
+    }
+    struct cap_op *o = &g->ops[g->n++];
+    memset(o, 0, sizeof *o);
+    return o;
+}
+
+/* Records an operation when `stream` is capturing: returns 1 with its result in *r. */
+static int capture_op(void *stream, int kind, const void *a, const void *b, size_t n, CUresult *r) {
+    struct fake_stream *st = stream;
+    if (!st || !st->capturing) return 0;
+    struct fake_graph *g = st->capturing;
+    struct cap_op *o = cap_push(g);
+    *r = CUDA_SUCCESS;
+    if (!o) {
+        g->invalid = 1;
+        *r = CUDA_ERROR_OUT_OF_MEMORY;
+        return 1;
+    }
+    o->kind = kind;
+    if (kind == 0) {
+        o->dst = (void *)a, o->src = b, o->n = n;
+    } else if (kind == 1) {
+        o->dst = (void *)a;
+        memcpy(o->set, b, sizeof o->set);
+    } else if (kind == 2) {
+        void *const *v = a;
+        o->f = v[0];
+        for (int i = 0; i < 7; i++) o->dims[i] = (unsigned)(size_t)v[1 + i];
+        void **extra = v[9];
+        void *buf = NULL;
+        size_t size = 0;
+        for (int i = 0; extra && extra[i]; i += 2) {
+            if (extra[i] == (void *)1) buf = extra[i + 1];
+            else if (extra[i] == (void *)2 && extra[i + 1]) size = *(size_t *)extra[i + 1];
+        }
+        if (!buf || size > sizeof o->params) {
+            g->invalid = 1; /* kernel parameters as an array: not used by cudacl */
+            *r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+            return 1;
+        }
+        memcpy(o->params, buf, size);
+        o->param_size = size;
+    } else {
+        o->m3 = *(const CUDA_MEMCPY3D *)a;
+    }
+    TRACE("captured op kind %d", kind);
+    return 1;
+}
+
+static int capture_refuse(void *stream, CUresult *r) {
+    struct fake_stream *st = stream;
+    if (!st || !st->capturing) return 0;
+    st->capturing->invalid = 1;
+    *r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+    TRACE("call not allowed on a capturing stream");
+    return 1;
+}
+
+CUresult cuStreamBeginCapture_v2(void *s, int mode) {
+    struct fake_stream *st = s;
+    if (!st || mode < 0 || mode > 2) return CUDA_ERROR_INVALID_VALUE;
+    { CUresult r_ = check_stream(s); if (r_) return r_; }
+    if (st->capturing) return CUDA_ERROR_ILLEGAL_STATE_FAKE;
+    stream_wait_idle(st);
+    st->capturing = calloc(1, sizeof *st->capturing);
+    return st->capturing ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+static void graph_free(struct fake_graph *g) {
+    if (g) free(g->ops);
+    free(g);
+}
+
+CUresult cuStreamEndCapture(void *s, void **graph) {
+    struct fake_stream *st = s;
+    if (!st || !graph) return CUDA_ERROR_INVALID_VALUE;
+    if (!st->capturing) return CUDA_ERROR_ILLEGAL_STATE_FAKE;
+    struct fake_graph *g = st->capturing;
+    st->capturing = NULL;
+    *graph = NULL;
+    if (env_int("FAKECUDA_CAPTURE_FAILS", 0)) g->invalid = 1;
+    if (g->invalid) {
+        graph_free(g);
+        return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+    }
+    *graph = g;
+    return CUDA_SUCCESS;
+}
+
+/* An instance is a copy of the graph's operations. */
+CUresult cuGraphInstantiate(void **exec, void *graph, void *error_node, char *log, size_t log_size) {
+    (void)error_node, (void)log, (void)log_size;
+    struct fake_graph *g = graph, *e;
+    if (!exec || !g) return CUDA_ERROR_INVALID_VALUE;
+    e = calloc(1, sizeof *e);
+    if (!e) return CUDA_ERROR_OUT_OF_MEMORY;
+    e->ops = malloc((g->n ? g->n : 1) * sizeof *e->ops);
+    if (!e->ops) {
+        free(e);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    if (g->n) memcpy(e->ops, g->ops, g->n * sizeof *e->ops);
+    e->n = e->cap = g->n;
+    *exec = e;
+    COUNT(graphs_instantiated, 1);
+    return CUDA_SUCCESS;
+}
+
+#ifndef FAKECUDA_CUDA_10_2
+CUresult cuGraphInstantiate_v2(void **exec, void *graph, void *error_node, char *log, size_t log_size) {
+    return cuGraphInstantiate(exec, graph, error_node, log, log_size);
+}
+
+/* CUDA 11.4+ (what cuda.h's cuGraphInstantiate names since 12.0): no flags are known here. */
+CUresult cuGraphInstantiateWithFlags(void **exec, void *graph, unsigned long long flags) {
+    if (flags) return CUDA_ERROR_INVALID_VALUE;
+    return cuGraphInstantiate(exec, graph, NULL, NULL, 0);
+}
+#endif
+
+CUresult cuGraphLaunch(void *exec, void *s) {
+    struct fake_graph *e = exec;
+    if (!e) return CUDA_ERROR_INVALID_VALUE;
+    { CUresult r_ = check_stream(s); if (r_) return r_; }
+    COUNT(graph_launches, 1);
+    for (size_t i = 0; i < e->n; i++) {
+        struct cap_op *o = &e->ops[i];
+        CUresult r = CUDA_SUCCESS;
+        if (o->kind == 0) {
+            COUNT(dtod_calls, 1);
+            COUNT(dtod_bytes, o->n);
+            r = copy_on(s, o->dst, o->src, o->n, 0, 0);
+        } else if (o->kind == 1) {
+            r = memset_on(s, (CUdeviceptr)(uintptr_t)o->dst, o->set[0], (unsigned)o->set[1], o->set[2], o->set[3], (int)o->set[4]);
+        } else if (o->kind == 2) {
+            size_t size = o->param_size;
+            void *extra[] = {(void *)1, o->params, (void *)2, &size, (void *)0};
+            r = cuLaunchKernel(o->f, o->dims[0], o->dims[1], o->dims[2], o->dims[3], o->dims[4], o->dims[5], o->dims[6], s, NULL, extra);
+        } else {
+            r = cuMemcpy3DAsync_v2(&o->m3, s);
+        }
+        if (r) return r;
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult cuGraphExecDestroy(void *exec) {
+    if (!exec) return CUDA_ERROR_INVALID_VALUE;
+    graph_free(exec);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuGraphDestroy(void *graph) {
+    if (!graph) return CUDA_ERROR_INVALID_VALUE;
+    graph_free(graph);
     return CUDA_SUCCESS;
 }
 
