@@ -28,7 +28,7 @@ for src in "$HERE"/tests/corpus/*.c; do   # MOMP's four examples are linked in t
     cp "$src" "$DEST/src/"
     "$OMPCL" -O2 "$src" -o "$DEST/bin/$name" 2> "$DEST/src/$name.ompcl.txt"
     sed 's/target(opencl)//; s/target(pthread)//' "$src" > "$DEST/src/$name.ref.c"
-    gcc -fopenmp -O2 -iquote "$(dirname "$src")" "$DEST/src/$name.ref.c" -o "$DEST/src/$name.ref" -lm
+    gcc -fopenmp -foffload=disable -O2 -iquote "$(dirname "$src")" "$DEST/src/$name.ref.c" -o "$DEST/src/$name.ref" -lm
     OMP_NUM_THREADS=4 "$DEST/src/$name.ref" > "$DEST/expected/$name.out"
     rm -f "$DEST/src/$name.ref"
     echo "$name $offload" >> "$DEST/programs.txt"
