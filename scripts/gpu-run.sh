@@ -56,6 +56,8 @@ for exe in "$G"/bin/*; do
     fp16) run_prog fp16 cudacl ;;
     # sub-groups, device addresses and SVM: kernel checks with "gpu" (NVIDIA has neither)
     subgroups|devptr) run_prog "$name" cudacl gpu ;;
+    # command buffers: cudacl's checks and timings; NVIDIA's row times the same commands
+    command_buffer) run_prog command_buffer cudacl gpu; run_prog command_buffer nvidia gpu ;;
     bandwidth|microbench|buildbench|appbench|jitbench|launchprof) ;; # benchmarks: below
     *) run_prog "$name" cudacl; run_prog "$name" nvidia ;;
   esac
