@@ -671,7 +671,7 @@ fn translate_text(
     }
     if may_rewrite {
         let orig = |l: u32| expanded.as_ref().map_or(l, |x| x.orig_line(l));
-        if let Some((new_text, lines)) = t.accumulation_rewrite(&orig) {
+        if let Some((new_text, lines)) = t.accumulation_rewrite(&tu, &orig) {
             let lines = lines.into_iter().map(orig).collect();
             drop(t);
             return translate_text(

@@ -117,13 +117,51 @@ impl Translator<'_> {
     /// The source text with every loop of the accumulation form split and interchanged, and per
     /// line of it the line of `self.cx.text` it comes from; None when no loop has that form.
     /// `orig_line` maps a line of the text to the file's line (for `#line`).
-    pub(super) fn accumulation_rewrite(&self, orig_line: &dyn Fn(u32) -> u32) -> Option<(String, Vec<u32>)> {
+    pub(super) fn accumulation_rewrite(
+        &self,
+        tu: &clang::Tu,
+        orig_line: &dyn Fn(u32) -> u32,
+    ) -> Option<(String, Vec<u32>)> {
         let mut edits: Vec<Edit> = Vec::new();
+        // statements that are the body of an if/loop/label, not an item of a block: a loop added
+        // after one would not be under its if (clang does not see the pragmas: the parallel loop
+        // is the if's own statement)
+        let mut sole: HashSet<usize> = HashSet::new();
+        tu.root().walk(&mut |n| {
+            if matches!(
+                n.kind(),
+                CXCursor_IfStmt
+                    | CXCursor_ForStmt
+                    | CXCursor_WhileStmt
+                    | CXCursor_DoStmt
+                    | CXCursor_SwitchStmt
+                    | CXCursor_LabelStmt
+                    | CXCursor_CaseStmt
+                    | CXCursor_DefaultStmt
+            ) {
+                for c in n.children() {
+                    if c.kind() == CXCursor_ForStmt {
+                        sole.insert(c.range().0.off);
+                    }
+                }
+            }
+        });
         for (pi, p) in self.cx.pragmas.iter().enumerate() {
             if !(p.is(&["for"]) || p.is(&["parallel", "for"])) {
                 continue;
             }
             let Some(&(node, _, end)) = self.cx.assoc.get(&pi) else { continue };
+            if sole.contains(&node.range().0.off) {
+                continue;
+            }
+            // `#pragma omp parallel` whose statement is the loop itself (no braces): a loop added
+            // after it would be outside the parallel region
+            let fs = node.range().0.off;
+            if self.cx.pragmas.iter().enumerate().any(|(q, o)| {
+                q != pi && o.is(&["parallel"]) && self.cx.assoc.get(&q).is_some_and(|&(_, s, _)| s == fs)
+            }) {
+                continue;
+            }
             if let Some(mut e) = self.plan_interchange(pi, node, end, orig_line) {
                 edits.append(&mut e);
             }
