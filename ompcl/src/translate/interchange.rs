@@ -189,6 +189,16 @@ impl Translator<'_> {
         let info = self.parse_loop(node).ok()?;
         let (fs, fe) = (node.range().0.off, end);
         let bs = info.body.range().0.off;
+        // the text is edited: the loop must be written out in this file, not made by a macro
+        let written_here = |n: Node| {
+            let (a, b) = n.range();
+            a.file == self.cx.file
+                && b.file == self.cx.file
+                && self.cx.text.get(a.off..).is_some_and(|t| t.starts_with("for"))
+        };
+        if !written_here(node) || bs <= fs || fe > self.cx.text.len() {
+            return None;
+        }
         // nested directives (atomic, critical, ...) or jumps: the loop's order matters to them
         if self.pragmas_in(fs, fe).iter().any(|&q| q != pi) {
             return None;
@@ -301,6 +311,9 @@ impl Translator<'_> {
                 moved_arrays.push(a.1.clone());
             }
             let (ss, _) = s.range();
+            if !written_here(*s) || j.body.range().0.off <= ss.off {
+                continue;
+            }
             let header = self.cx.text[ss.off..j.body.range().0.off].trim_end().to_string();
             loops.push(ColumnLoop {
                 start: ss.off,
@@ -578,6 +591,9 @@ impl Translator<'_> {
         }
         // y nowhere else in the parallel loop
         let (ts, te) = t.range();
+        if ts.file != self.cx.file || te.file != self.cx.file {
+            return None;
+        }
         let elsewhere = nodes_of(body).into_iter().any(|n| {
             let at = n.range().0.off;
             (at < ts.off || at >= te.off)
