@@ -2,10 +2,9 @@
 //! once per process by the in-process clang into bitcode, and linked into the programs that call
 //! them before libclc (bridge/images.cpp), which also turns clang's sampler initialisers into
 //! the sampler bits. See images.cl for how images and samplers reach a kernel.
-use crate::pipeline::{failed, frontend, Ctx};
+use crate::builtin_library::Library;
 use crate::*;
 use inkwell::module::Module;
-use std::os::raw::c_char;
 use std::sync::OnceLock;
 
 /// The source of the image built-ins (part of the cache key through cache.rs).
@@ -14,45 +13,20 @@ pub(crate) const SOURCE: &str = include_str!("images.cl");
 /// How images.cl is compiled: OpenCL C 1.2, whatever the program's own options.
 const OPTIONS: &str = "-cl-std=CL1.2";
 
-/// images.cl as bitcode, compiled on first use (in a private context) and kept.
-fn bitcode() -> Result<&'static [u8], BuildError> {
-    static BITCODE: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
-    let r = BITCODE.get_or_init(|| {
-        let opts = options::parse_build(OPTIONS).map_err(|e| e.to_string())?;
-        let ctx = Ctx::private();
-        let (m, _, _) = frontend(&ctx, SOURCE, &opts, &[]).map_err(|e| match e {
-            BuildError::Failed { log } | BuildError::InvalidOptions { log } => log,
-        })?;
-        let bc = m.write_bitcode_to_memory().as_slice().to_vec();
-        Ok(bc)
-    });
-    match r {
-        Ok(bc) => Ok(bc.as_slice()),
-        Err(log) => Err(failed(format!("internal error: the image built-ins do not compile:\n{log}"))),
-    }
-}
+/// The library (builtin_library.rs).
+const LIBRARY: Library = Library {
+    what: "image built-ins",
+    source: SOURCE,
+    options: OPTIONS,
+    used: ffi::pg_images_used,
+    link: ffi::pg_link_images,
+};
 
 /// Links the image built-ins `m` calls (and defines its sampler initialisers); nothing to do for
 /// a program without images. Returns whether there was something to do.
 pub(crate) fn link(m: &Module) -> Result<bool, BuildError> {
-    let mr = m.as_mut_ptr();
-    // SAFETY: mr is the live module owned by `m`.
-    if unsafe { ffi::pg_images_used(mr) } == 0 {
-        return Ok(false);
-    }
-    let bc = bitcode()?;
-    let mut log: *mut c_char = std::ptr::null_mut();
-    // SAFETY: mr is live; bc outlives the call (static); log is a local out-pointer.
-    let rc = unsafe { ffi::pg_link_images(mr, bc.as_ptr() as *const c_char, bc.len(), &mut log) };
-    let log = ffi::take_string(log);
-    if rc != 0 {
-        return Err(failed(if log.is_empty() {
-            "linking the image built-ins failed".to_string()
-        } else {
-            log
-        }));
-    }
-    Ok(true)
+    static BITCODE: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
+    LIBRARY.link_into(m, &BITCODE)
 }
 
 #[cfg(test)]

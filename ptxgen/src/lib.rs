@@ -8,6 +8,7 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 
 mod binary;
+mod builtin_library;
 mod cache;
 mod callseq;
 mod ffi;
