@@ -1041,19 +1041,7 @@ impl<'a> Translator<'a> {
                 k.push_str("  uint __l = (uint)get_local_id(0);\n");
             }
             let mut set = String::from("    long __rem = __gid;\n");
-            for (lvl, li) in collapsed.iter().enumerate().rev() {
-                let q = lvl + 1;
-                let ty = li.loopvar.ty();
-                self.types.note(ty, 0)?;
-                let d = self.types.declr(ty, &li.loopvar.spelling())?;
-                let _ = writeln!(
-                    set,
-                    "    {d} = ({})(__lb{q} + (__rem % __n{q}) * __st{q});\n    __rem /= __n{q};",
-                    self.types.base(ty)?
-                );
-                inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
-            }
-            inner.reverse();
+            set.push_str(&self.collapsed_indices(&collapsed, &mut inner)?);
             let _ = writeln!(set, "    {lvdecl} = ({})(__lb + __rem * __st);", self.types.base(lvty)?);
             k.push_str(&league_loop(&clauses, &privs, &set, &iter(&body_text), &lp_post));
         } else if collapsed.len() <= 2 && reds_post.is_empty() && lp_post.is_empty() {
@@ -1102,20 +1090,7 @@ impl<'a> Translator<'a> {
                 k.push_str("  uint __l = (uint)get_local_id(0);\n");
             }
             k.push_str("  if (__gid < __n) {\n    long __rem = __gid;\n");
-            let mut assigns = String::new();
-            for (lvl, li) in collapsed.iter().enumerate().rev() {
-                let q = lvl + 1;
-                let ty = li.loopvar.ty();
-                self.types.note(ty, 0)?;
-                let d = self.types.declr(ty, &li.loopvar.spelling())?;
-                let _ = writeln!(
-                    assigns,
-                    "    {d} = ({})(__lb{q} + (__rem % __n{q}) * __st{q});\n    __rem /= __n{q};",
-                    self.types.base(ty)?
-                );
-                inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
-            }
-            inner.reverse();
+            let assigns = self.collapsed_indices(&collapsed, &mut inner)?;
             k.push_str(&assigns);
             let _ = writeln!(k, "    {lvdecl} = ({})(__lb + __rem * __st);", self.types.base(lvty)?);
             k.push_str(&privs);
@@ -1226,6 +1201,31 @@ impl<'a> Translator<'a> {
         } else {
             format!("({base})({lb} + (long)({id}) * {st})")
         })
+    }
+
+    /// The declarations of a flattened collapse's inner loop variables from the remainder
+    /// `__rem` of the work-item's index (innermost first); their bounds go to `inner`, outermost
+    /// first.
+    fn collapsed_indices(
+        &mut self,
+        collapsed: &[LoopInfo],
+        inner: &mut Vec<(String, String, String, i32)>,
+    ) -> Result<String, String> {
+        let mut set = String::new();
+        for (lvl, li) in collapsed.iter().enumerate().rev() {
+            let q = lvl + 1;
+            let ty = li.loopvar.ty();
+            self.types.note(ty, 0)?;
+            let d = self.types.declr(ty, &li.loopvar.spelling())?;
+            let _ = writeln!(
+                set,
+                "    {d} = ({})(__lb{q} + (__rem % __n{q}) * __st{q});\n    __rem /= __n{q};",
+                self.types.base(ty)?
+            );
+            inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
+        }
+        inner.reverse();
+        Ok(set)
     }
 
     /// A loop in OpenMP's canonical form.
