@@ -1,7 +1,7 @@
 // The C11-style atomics of OpenCL C 2.0/3.0 (atomic_load/store/exchange/compare_exchange,
 // atomic_fetch_<op>, atomic_flag_*, atomic_init, atomic_work_item_fence, each with and without
 // _explicit), which libclc 19 does not define for nvptx. Each declaration a program still has
-// after libclc is linked gets a body here (bridge.cpp's finishLink), for whatever address space
+// after libclc is linked gets a body here (link.cpp's finishLink), for whatever address space
 // and type its mangled name and signature give:
 //   - the access itself is a relaxed ("monotonic") LLVM atomic, which NVPTX emits as atom.* /
 //     ld.volatile / st.volatile (relaxed at least at GPU scope, so at every narrower scope);
@@ -18,6 +18,8 @@
 #include <llvm/IR/Module.h>
 
 #include <optional>
+
+#include "bridge.h"
 
 using namespace llvm;
 

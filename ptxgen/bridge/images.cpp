@@ -33,15 +33,11 @@
 #include <string>
 #include <vector>
 
+#include "bridge.h"
+
 using namespace llvm;
 
 namespace {
-
-void setImagesLog(char **log, const std::string &s) {
-  char *p = static_cast<char *>(std::malloc(s.size() + 1));
-  if (p) std::memcpy(p, s.c_str(), s.size() + 1);
-  *log = p;
-}
 
 // A call of one of OpenCL's image built-ins (mangled: _Z<len>read_imagef..., _Z<len>get_image_...).
 bool isImageBuiltin(StringRef n) {
@@ -433,22 +429,20 @@ extern "C" {
 
 // 1 when M calls an image built-in or initialises a sampler (pg_link_images has work to do).
 int pg_images_used(LLVMModuleRef mref) {
-  try {
+  return guarded(nullptr, 0, "", [&] {
     Module &M = *unwrap(mref);
     for (Function &F : M)
       if (F.isDeclaration() && !F.use_empty() &&
           (isImageBuiltin(F.getName()) || F.getName() == "__translate_sampler_initializer"))
         return 1;
     return 0;
-  } catch (...) {
-    return 0;
-  }
+  });
 }
 
 // Defines __translate_sampler_initializer and links the image built-ins M calls from images.cl's
 // bitcode (bc, len). Returns 0 ok, 1 failure (log says why).
 int pg_link_images(LLVMModuleRef mref, const char *bc, size_t len, char **log) {
-  try {
+  return guarded(log, 1, "internal error while linking the image built-ins", [&] {
     Module &M = *unwrap(mref);
     defineSamplerInitializer(M);
     bool needed = false;
@@ -458,7 +452,7 @@ int pg_link_images(LLVMModuleRef mref, const char *bc, size_t len, char **log) {
     Expected<std::unique_ptr<Module>> parsed =
         parseBitcodeFile(MemoryBufferRef(StringRef(bc, len), "images.cl"), M.getContext());
     if (!parsed) {
-      setImagesLog(log, "error: the image built-ins do not load: " + toString(parsed.takeError()) + "\n");
+      setLog(log, "error: the image built-ins do not load: " + toString(parsed.takeError()) + "\n");
       return 1;
     }
     std::unique_ptr<Module> L = std::move(*parsed);
@@ -466,7 +460,7 @@ int pg_link_images(LLVMModuleRef mref, const char *bc, size_t len, char **log) {
     L->setDataLayout(M.getDataLayout());
     std::string err;
     if (!defineHelpers(*L, err)) {
-      setImagesLog(log, "error: " + err + "\n");
+      setLog(log, "error: " + err + "\n");
       return 1;
     }
     dropConvergent(*L);
@@ -475,7 +469,7 @@ int pg_link_images(LLVMModuleRef mref, const char *bc, size_t len, char **log) {
     for (Function &F : *L)
       if (!F.isDeclaration() && !F.hasLocalLinkage()) builtins.push_back(F.getName().str());
     if (Linker::linkModules(M, std::move(L), Linker::LinkOnlyNeeded)) {
-      setImagesLog(log, "error: linking the image built-ins failed\n");
+      setLog(log, "error: linking the image built-ins failed\n");
       return 1;
     }
     std::vector<Function *> linked;
@@ -488,20 +482,8 @@ int pg_link_images(LLVMModuleRef mref, const char *bc, size_t len, char **log) {
       for (User *U : F->users())
         if (auto *CB = dyn_cast<CallBase>(U)) CB->removeFnAttr(Attribute::Convergent);
     markImageArguments(M, linked);
-    std::string verr;
-    raw_string_ostream os(verr);
-    if (verifyModule(M, &os)) {
-      setImagesLog(log, "internal error: invalid IR after linking the image built-ins:\n" + os.str());
-      return 1;
-    }
-    return 0;
-  } catch (const std::exception &e) {
-    setImagesLog(log, e.what());
-    return 1;
-  } catch (...) {
-    setImagesLog(log, "internal error while linking the image built-ins");
-    return 1;
-  }
+    return invalidIR(M, "linking the image built-ins", log) ? 1 : 0;
+  });
 }
 
 } // extern "C"

@@ -19,15 +19,11 @@
 #include <string>
 #include <vector>
 
+#include "bridge.h"
+
 using namespace llvm;
 
 namespace {
-
-void setSubgroupsLog(char **log, const std::string &s) {
-  char *p = static_cast<char *>(std::malloc(s.size() + 1));
-  if (p) std::memcpy(p, s.c_str(), s.size() + 1);
-  *log = p;
-}
 
 // A sub-group built-in's mangled name: _Z<len>get_sub_group_..., _Z<len>sub_group_...,
 // _Z22get_max_sub_group_sizev, _Z18get_num_sub_groupsv, _Z27get_enqueued_num_sub_groupsv.
@@ -51,23 +47,21 @@ extern "C" {
 
 // 1 when M calls a sub-group built-in (pg_link_subgroups has work to do).
 int pg_subgroups_used(LLVMModuleRef mref) {
-  try {
+  return guarded(nullptr, 0, "", [&] {
     return usesSubgroupBuiltins(*unwrap(mref)) ? 1 : 0;
-  } catch (...) {
-    return 0;
-  }
+  });
 }
 
 // Links the sub-group built-ins M calls from subgroups.cl's bitcode (bc, len). Returns 0 ok,
 // 1 failure (log says why).
 int pg_link_subgroups(LLVMModuleRef mref, const char *bc, size_t len, char **log) {
-  try {
+  return guarded(log, 1, "internal error while linking the sub-group built-ins", [&] {
     Module &M = *unwrap(mref);
     if (!usesSubgroupBuiltins(M)) return 0;
     Expected<std::unique_ptr<Module>> parsed =
         parseBitcodeFile(MemoryBufferRef(StringRef(bc, len), "subgroups.cl"), M.getContext());
     if (!parsed) {
-      setSubgroupsLog(log, "error: the sub-group built-ins do not load: " + toString(parsed.takeError()) + "\n");
+      setLog(log, "error: the sub-group built-ins do not load: " + toString(parsed.takeError()) + "\n");
       return 1;
     }
     std::unique_ptr<Module> L = std::move(*parsed);
@@ -77,7 +71,7 @@ int pg_link_subgroups(LLVMModuleRef mref, const char *bc, size_t len, char **log
     for (Function &F : *L)
       if (!F.isDeclaration() && !F.hasLocalLinkage()) builtins.push_back(F.getName().str());
     if (Linker::linkModules(M, std::move(L), Linker::LinkOnlyNeeded)) {
-      setSubgroupsLog(log, "error: linking the sub-group built-ins failed\n");
+      setLog(log, "error: linking the sub-group built-ins failed\n");
       return 1;
     }
     for (const std::string &n : builtins)
@@ -87,20 +81,8 @@ int pg_link_subgroups(LLVMModuleRef mref, const char *bc, size_t len, char **log
         F->removeFnAttr(Attribute::OptimizeNone);
         F->addFnAttr(Attribute::AlwaysInline);
       }
-    std::string verr;
-    raw_string_ostream os(verr);
-    if (verifyModule(M, &os)) {
-      setSubgroupsLog(log, "internal error: invalid IR after linking the sub-group built-ins:\n" + os.str());
-      return 1;
-    }
-    return 0;
-  } catch (const std::exception &e) {
-    setSubgroupsLog(log, e.what());
-    return 1;
-  } catch (...) {
-    setSubgroupsLog(log, "internal error while linking the sub-group built-ins");
-    return 1;
-  }
+    return invalidIR(M, "linking the sub-group built-ins", log) ? 1 : 0;
+  });
 }
 
 } // extern "C"

@@ -23,7 +23,19 @@ pub fn code_id() -> &'static [u8] {
 }
 
 const CODE: &[&[u8]] = &[
+    include_bytes!("../bridge/bridge.h"),
     include_bytes!("../bridge/bridge.cpp"),
+    include_bytes!("../bridge/frontend.cpp"),
+    include_bytes!("../bridge/lower.cpp"),
+    include_bytes!("../bridge/abi.cpp"),
+    include_bytes!("../bridge/builtins.cpp"),
+    include_bytes!("../bridge/libclc_fixes.cpp"),
+    include_bytes!("../bridge/nvptx_workarounds.cpp"),
+    include_bytes!("../bridge/link.cpp"),
+    include_bytes!("../bridge/codegen.cpp"),
+    include_bytes!("../bridge/split.cpp"),
+    include_bytes!("../bridge/half.cpp"),
+    include_bytes!("../bridge/atomics.cpp"),
     include_bytes!("pipeline.rs"),
     include_bytes!("split.rs"),
     include_bytes!("info.rs"),

@@ -1,4 +1,4 @@
-//! The C++ bridge (bridge/bridge.cpp).
+//! The C++ bridge (bridge/, its files listed in bridge/bridge.h).
 use llvm_sys::prelude::{LLVMContextRef, LLVMModuleRef};
 use std::os::raw::{c_char, c_int};
 

@@ -69,8 +69,9 @@ const KNOBS: [(&str, &str, Option<u32>); 7] = [
     ("PTXGEN_TWO_ENTRY_PHI_FOLD_THRESHOLD", "two-entry-phi-node-folding-threshold", None),
     // SimplifyCFG: how deep a chain of instructions it may speculate (10).
     ("PTXGEN_MAX_SPECULATION_DEPTH", "max-speculation-depth", None),
-    // ptxgen's own (bridge.cpp, volatilePrivateToLocal), 0 or 1: volatile accesses of private
-    // variables through .local addresses instead of generic ones (CLBlast's `volatile int tid`).
+    // ptxgen's own (bridge/codegen.cpp, volatilePrivateToLocal), 0 or 1: volatile accesses of
+    // private variables through .local addresses instead of generic ones (CLBlast's `volatile int
+    // tid`).
     ("PTXGEN_VOLATILE_PRIVATE_LOCAL", "ptxgen-volatile-private-local", None),
 ];
 
@@ -154,7 +155,7 @@ pub fn set_shared_context(enabled: bool) {
     USE_SHARED.store(enabled, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// The lock of the bridge's process-wide context (see bridge.cpp, `Shared`).
+/// The lock of the bridge's process-wide context (see bridge/link.cpp, `Shared`).
 static SHARED: Mutex<()> = Mutex::new(());
 
 enum Owner {

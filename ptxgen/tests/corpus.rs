@@ -772,7 +772,7 @@ fn image_kernel_code_in_ptx() {
     let conditional = p.ptx.lines().filter(|l| l.trim_start().starts_with("@") && l.contains(" bra")).count();
     assert_eq!(p.ptx.matches("ld.global.u8").count(), 4, "{}", p.ptx);
     assert_eq!(conditional, 5, "remap's gathers are not one branch each:\n{}", p.ptx);
-    // The taps share their address (bridge.cpp, shareGatherAddresses): two row addresses, each
+    // The taps share their address (bridge/codegen.cpp, shareGatherAddresses): two row addresses, each
     // loaded at +0 and +1; before, each tap computed its own (four registers, 91 SASS
     // instructions against 83).
     let mut taps: Vec<&str> = p
