@@ -175,6 +175,25 @@ fn decl_refs(n: Node) -> Vec<Node> {
     v
 }
 
+/// Every node of `n`, `n` included.
+fn nodes_of(n: Node) -> Vec<Node> {
+    let mut v = vec![n];
+    n.walk(&mut |c| v.push(c));
+    v
+}
+
+/// The left-hand side of an assignment, compound assignment or increment.
+fn assigned(n: Node) -> Option<Node> {
+    match n.kind() {
+        CXCursor_BinaryOperator if n.binop() == CXBinaryOperator_Assign => Some(n.children()[0]),
+        CXCursor_CompoundAssignOperator => Some(n.children()[0]),
+        CXCursor_UnaryOperator if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&n.unop()) => {
+            Some(n.children()[0])
+        }
+        _ => None,
+    }
+}
+
 fn key_of(d: &Node) -> String {
     let p = d.loc();
     format!("{}:{}:{}", p.file, p.off, d.spelling())

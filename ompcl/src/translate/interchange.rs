@@ -34,18 +34,6 @@
 
 use super::*;
 
-/// The left-hand side of an assignment, compound assignment or increment.
-fn assigned(n: Node) -> Option<Node> {
-    match n.kind() {
-        CXCursor_BinaryOperator if n.binop() == CXBinaryOperator_Assign => Some(n.children()[0]),
-        CXCursor_CompoundAssignOperator => Some(n.children()[0]),
-        CXCursor_UnaryOperator if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&n.unop()) => {
-            Some(n.children()[0])
-        }
-        _ => None,
-    }
-}
-
 /// `X[a][b]...` -> (X's declaration, [a, b, ...]); a plain variable -> (it, []).
 fn base_and_subscripts(e: Node) -> Option<(Node, Vec<Node>)> {
     let mut e = strip(e);
@@ -69,13 +57,6 @@ fn statements(body: Node) -> Vec<Node> {
     } else {
         vec![body]
     }
-}
-
-/// Every node of `n`, `n` included.
-fn nodes_of(n: Node) -> Vec<Node> {
-    let mut v = vec![n];
-    n.walk(&mut |c| v.push(c));
-    v
 }
 
 /// What the parallel loop's body writes: declaration key -> the subscripts of every write.

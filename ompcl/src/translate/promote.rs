@@ -209,22 +209,11 @@ impl<'a> Translator<'a> {
         }
         let vars: HashSet<String> =
             decl_refs(acc[0].node).iter().filter_map(|r| r.referenced()).map(|d| key_of(&d)).collect();
-        let mut nodes = vec![l];
-        l.walk(&mut |c| nodes.push(c));
-        !nodes.iter().any(|n| {
+        // assigned, or its address taken (a pointer could then change it)
+        !nodes_of(l).into_iter().any(|n| {
             let target = match n.kind() {
-                CXCursor_BinaryOperator | CXCursor_CompoundAssignOperator
-                    if (CXBinaryOperator_Assign..=CXBinaryOperator_OrAssign).contains(&n.binop()) =>
-                {
-                    n.children().first().copied()
-                }
-                CXCursor_UnaryOperator
-                    if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&n.unop())
-                        || n.unop() == CXUnaryOperator_AddrOf =>
-                {
-                    n.children().first().copied()
-                }
-                _ => None,
+                CXCursor_UnaryOperator if n.unop() == CXUnaryOperator_AddrOf => n.children().first().copied(),
+                _ => assigned(n),
             };
             target.map(strip).is_some_and(|t| {
                 t.kind() == CXCursor_DeclRefExpr && t.referenced().is_some_and(|d| vars.contains(&key_of(&d)))
