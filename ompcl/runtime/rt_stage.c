@@ -1,14 +1,14 @@
 /* ompcl runtime, part of one C file (see rt_base.c): uploads staged through pinned memory, for OpenCL
    drivers whose copies from ordinary (pageable) memory are slow.
-   NVIDIA's OpenCL copies a region's first large arrays from pageable memory at 6-7 GB/s on an H200
-   (gesummv's 134 MB: 20 ms), where a copy from pinned memory runs at 20+ GB/s. OpenCL has no call
-   that pins the program's own memory, but a buffer made with CL_MEM_ALLOC_HOST_PTR and mapped is
-   pinned memory on that driver, and a write whose source is that mapping goes straight to the copy
-   engine. So an upload of STAGE_MIN bytes or more can go in chunks through two such buffers: while
-   the copy engine reads one chunk, host threads copy the next into the other. Off unless
-   OMPCL_STAGE=1: on an H200 with NVIDIA's driver 580 it made uploads slower, not faster (flat
-   gemm's 12.6 MB: 2.6 ms plain, 12.2 ms staged; gesummv's 134 MB: 18 ms either way), and cudacl
-   stages its own pageable transfers (its transfer.rs). Kept for drivers where pinned sources pay. */
+   NVIDIA's OpenCL copies a first upload from pageable memory at 6.7-8 GB/s on an H200 (driver 580,
+   bench/firstupload.c, 2026-11-28-nvidia-first-upload.md), where a copy from pinned memory runs at
+   50 GB/s. OpenCL has no call that pins the program's own memory, but a buffer made with
+   CL_MEM_ALLOC_HOST_PTR and mapped is pinned memory on that driver, and a write whose source is that
+   mapping goes straight to the copy engine. So an upload of STAGE_MIN bytes or more can go in
+   chunks through two such buffers: while the copy engine reads one chunk, host threads copy the
+   next into the other. That reaches 11-14 GB/s on NVIDIA, but making the two staging buffers costs
+   12-24 ms there, more than it saves unless a program uploads a few hundred MB; and cudacl already
+   stages its own pageable transfers faster (its transfer.rs). So it is off unless OMPCL_STAGE=1. */
 #define STAGE_MIN ((size_t)1 << 20)
 #define STAGE_CHUNK ((size_t)8 << 20)
 #define STAGE_THREADS 4
