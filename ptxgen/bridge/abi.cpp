@@ -246,13 +246,17 @@ void defineIdFunctions(Module &M, bool needOffset, bool needDim, bool needGroups
       // One builder call per statement: C++ leaves the order in which arguments are evaluated
       // open (GCC evaluates them in opposite orders on x86-64 and aarch64), and the order of
       // the instructions decides the PTX. ptxgen must give the same PTX on every host.
+      // No step wraps: the group id is below 2^31 (the runtime's grid limit, core/kernel.rs),
+      // the local size at most 1024, and the spec keeps offset + global size inside size_t.
+      // Saying so lets the group id times the local size become one mul.wide.u32 and lets
+      // loops that start at the global id compute their trip counts.
       Value *group = B.CreateCall(grp, {d});
       Value *size = B.CreateCall(lsz, {d});
-      Value *g = B.CreateMul(group, size);
+      Value *g = B.CreateMul(group, size, "", /*HasNUW=*/true, /*HasNSW=*/true);
       Value *local = B.CreateCall(lid, {d});
-      Value *gl = B.CreateAdd(g, local);
+      Value *gl = B.CreateAdd(g, local, "", true, true);
       Value *off = loadOffset(B, d);
-      Value *v = B.CreateAdd(gl, off);
+      Value *v = B.CreateAdd(gl, off, "", /*HasNUW=*/true);
       B.CreateRet(v);
     }
   }
@@ -276,16 +280,28 @@ void defineIdFunctions(Module &M, bool needOffset, bool needDim, bool needGroups
       Value *in = B.CreateICmpULT(d, ConstantInt::get(i32, 3));
       Value *idx = B.CreateAdd(B.CreateSelect(in, d, ConstantInt::get(i32, 0)), ConstantInt::get(i32, first));
       Value *p = B.CreateInBoundsGEP(GT, sharedVar(M, "__cudacl_groups", GT, 4), {ConstantInt::get(i32, 0), idx});
-      Value *v = B.CreateZExt(B.CreateAlignedLoad(i32, p, Align(4)), i64);
+      Value *v = B.CreateAlignedLoad(i32, p, Align(4));
       if (hw) {
         Value *r[3];
-        for (int k = 0; k < 3; k++) r[k] = B.CreateZExt(B.CreateIntrinsic(hw[k], {}, {}), i64);
+        for (int k = 0; k < 3; k++) r[k] = B.CreateIntrinsic(hw[k], {}, {});
         // Sequenced (see get_global_id above): the same instruction order on every host.
         Value *is0 = B.CreateICmpEQ(d, ConstantInt::get(i32, 0));
         Value *is1 = B.CreateICmpEQ(d, ConstantInt::get(i32, 1));
         Value *r12 = B.CreateSelect(is1, r[1], r[2]);
         Value *reg = B.CreateSelect(is0, r[0], r12);
-        v = times ? B.CreateMul(v, reg) : B.CreateAdd(v, reg);
+        // The group id (first group of this piece + ctaid) is below the NDRange's group count,
+        // which the runtime keeps below 2^31: a 32-bit add that cannot wrap. The global size
+        // (group count x ntid) needs 64 bits: a widening multiply.
+        if (times) {
+          Value *count = B.CreateZExt(v, i64);
+          Value *width = B.CreateZExt(reg, i64);
+          v = B.CreateMul(count, width, "", true, true);
+        } else {
+          Value *group = B.CreateAdd(v, reg, "", true, true);
+          v = B.CreateZExt(group, i64);
+        }
+      } else {
+        v = B.CreateZExt(v, i64);
       }
       B.CreateRet(B.CreateSelect(in, v, ConstantInt::get(i64, other)));
     };
