@@ -19,7 +19,7 @@ use crate::base::entry::{entry, lock, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::context::{Context, SvmAlloc};
-use crate::core::memory::{fill_on, reduce_pattern};
+use crate::core::fill::{fill_on, reduce_pattern};
 use crate::core::queue::Queue;
 use crate::cuda::memory::{copy_unified, prefetch_managed, preserving_current_context, SharedAlloc};
 use std::ffi::c_void;

@@ -4,22 +4,23 @@
 //! An image is a `Mem` whose `image` is set (one cl_mem handle type for buffers and images).
 //! Every image but image1d_buffer keeps its pixels in one CUDA array per device of the context
 //! (made on first use there, at creation in single-device contexts), each with a surface object
-//! and a 64-byte descriptor in device memory that kernels receive. Coherence follows buffers
-//! (`memory.rs`): a host copy (the application's memory for CL_MEM_USE_HOST_PTR, pinned memory
-//! for CL_MEM_ALLOC_HOST_PTR or a mirror made for maps) and the arrays, `State::valid` saying
-//! which hold the latest pixels; a command brings the pixels to its device first
-//! (`ensure_valid`, peer copies between devices) and marks what it changed (`written`).
+//! and a 64-byte descriptor in device memory that kernels receive. Which copies hold the latest
+//! pixels (a host copy: the application's memory for CL_MEM_USE_HOST_PTR, pinned memory for
+//! CL_MEM_ALLOC_HOST_PTR or a mirror made for maps; the arrays) is `coherence.rs`'s protocol,
+//! as for buffers: a command brings the pixels to its device first (`ensure_valid`, peer
+//! copies between devices) and marks what it changed (`written`).
 //! An image1d_buffer shares its buffer's storage like a sub-buffer does; only its descriptors
 //! (one per device, pointing at the buffer's memory there) are kept here.
+use super::coherence::{bit, Coherence, Copies, ALL, HOST};
 use super::context::Context;
 use super::image_format::PixelFormat;
+pub use super::image_shape::{Layout, Shape};
 use super::memory::Mem;
 use super::queue::Queue;
 use super::transfer::aux;
 use crate::base::entry::{lock, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
-use crate::cuda;
 use crate::cuda::array::{copy_box, Place, SurfaceArray};
 use crate::cuda::context::PrimaryContext;
 use crate::cuda::memory::{self as cm, DeviceAlloc, DevicePtr, PinnedAlloc};
@@ -27,132 +28,8 @@ use crate::cuda::stream::Stream;
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex};
 
-/// The host copy's bit in `State::valid` (bit i: device i of the context).
-const HOST: u64 = 1 << 63;
-/// Never written: every copy is as good as any other.
-const ALL: u64 = u64::MAX;
 /// Bytes of a descriptor (the contract's table).
 pub const DESCRIPTOR_SIZE: usize = 64;
-
-fn bit(i: usize) -> u64 {
-    1u64 << i
-}
-
-fn cl(e: cuda::CudaError) -> cl_int {
-    e.into()
-}
-
-/// An image's geometry as OpenCL gives it.
-#[derive(Clone, Copy, Debug)]
-pub struct Shape {
-    /// CL_MEM_OBJECT_IMAGE1D ... IMAGE1D_BUFFER.
-    pub ty: cl_mem_object_type,
-    pub width: usize,
-    /// 1 for 1-D images and 1-D arrays.
-    pub height: usize,
-    /// 1 unless 3-D.
-    pub depth: usize,
-    /// Layers; 1 unless an image array.
-    pub layers: usize,
-}
-
-impl Shape {
-    pub fn is_1d_array(&self) -> bool {
-        self.ty == CL_MEM_OBJECT_IMAGE1D_ARRAY as cl_mem_object_type
-    }
-
-    pub fn is_array(&self) -> bool {
-        self.is_1d_array() || self.ty == CL_MEM_OBJECT_IMAGE2D_ARRAY as cl_mem_object_type
-    }
-
-    /// The extent in OpenCL's origin/region terms: (w, layers, 1) for a 1-D array, (w, h,
-    /// layers) for a 2-D array, (w, h, d) otherwise.
-    pub fn extent(&self) -> [usize; 3] {
-        if self.is_1d_array() {
-            [self.width, self.layers, 1]
-        } else if self.is_array() {
-            [self.width, self.height, self.layers]
-        } else {
-            [self.width, self.height, self.depth]
-        }
-    }
-
-    /// CL_INVALID_VALUE unless origin + region lies inside the image (region has no zero).
-    pub fn check_region(&self, origin: [usize; 3], region: [usize; 3]) -> CLResult<()> {
-        let e = self.extent();
-        for d in 0..3 {
-            match origin[d].checked_add(region[d]) {
-                Some(end) if end <= e[d] && region[d] > 0 => {}
-                _ => return Err(CL_INVALID_VALUE),
-            }
-        }
-        Ok(())
-    }
-
-    pub fn covers(&self, origin: [usize; 3], region: [usize; 3]) -> bool {
-        origin == [0, 0, 0] && region == self.extent()
-    }
-
-    /// The box a region is in CUDA's terms: (x in bytes, y, z) and (width in bytes, height,
-    /// depth). A 1-D array's layers are CUDA's z.
-    fn cuda_box(&self, origin: [usize; 3], region: [usize; 3], e: usize) -> ([usize; 3], [usize; 3]) {
-        if self.is_1d_array() {
-            ([origin[0] * e, 0, origin[1]], [region[0] * e, 1, region[1]])
-        } else {
-            ([origin[0] * e, origin[1], origin[2]], [region[0] * e, region[1], region[2]])
-        }
-    }
-
-    /// Tight host pitches for a region (or the whole image) of this shape.
-    pub fn tight(&self, region: [usize; 3], e: usize) -> Layout {
-        let row = region[0] * e;
-        Layout { row, slice: if self.is_1d_array() { row } else { row * region[1] } }
-    }
-}
-
-/// Pitches of linear memory holding an image or a region: `row` bytes between rows, `slice`
-/// between slices (between layers for a 1-D array, whose rows are its layers).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Layout {
-    pub row: usize,
-    pub slice: usize,
-}
-
-impl Layout {
-    /// Byte offset of the pixel at `origin`.
-    fn offset(&self, shape: &Shape, origin: [usize; 3], e: usize) -> usize {
-        if shape.is_1d_array() {
-            origin[0] * e + origin[1] * self.slice
-        } else {
-            origin[0] * e + origin[1] * self.row + origin[2] * self.slice
-        }
-    }
-
-    /// Bytes from the first to one past the last byte of a region at the origin.
-    pub fn span(&self, shape: &Shape, region: [usize; 3], e: usize) -> usize {
-        let last = [region[0] - 1, region[1] - 1, region[2] - 1];
-        self.offset(shape, last, e) + e
-    }
-
-    /// (row, slice) as a copy side sees them: a 1-D array's rows are its layers.
-    fn pitches(&self, shape: &Shape) -> (usize, usize) {
-        if shape.is_1d_array() {
-            (self.slice, self.slice)
-        } else {
-            (self.row, self.slice)
-        }
-    }
-
-    fn host(&self, shape: &Shape, base: usize, origin: [usize; 3], e: usize) -> Place {
-        let (row, slice) = self.pitches(shape);
-        Place::Host { ptr: base + self.offset(shape, origin, e), row, slice }
-    }
-
-    fn device(&self, shape: &Shape, base: DevicePtr, origin: [usize; 3], e: usize) -> Place {
-        let (row, slice) = self.pitches(shape);
-        Place::Device { ptr: base + self.offset(shape, origin, e) as DevicePtr, row, slice }
-    }
-}
 
 struct HostCopy {
     ptr: usize,
@@ -169,9 +46,51 @@ struct DevCopy {
 struct State {
     host: Option<HostCopy>,
     dev: Vec<Option<DevCopy>>,
-    valid: u64,
-    /// Multi-device contexts: recorded after the last command that changed a copy.
-    last: Option<Arc<cuda::event::Event>>,
+    /// Which copies hold the latest pixels.
+    coh: Coherence,
+}
+
+/// An image's copies, as the coherence protocol moves them: the whole image at once.
+struct ImageCopies<'a> {
+    img: &'a Image,
+    host: &'a Option<HostCopy>,
+    dev: &'a [Option<DevCopy>],
+}
+
+impl ImageCopies<'_> {
+    /// The whole of device i's array as a copy end, and the box in CUDA's terms.
+    fn array(&self, i: usize) -> CLResult<(Place, [usize; 3])> {
+        let a = self.dev.get(i).and_then(Option::as_ref).ok_or(CL_OUT_OF_RESOURCES)?;
+        Ok(self.img.array_place(a.arr.array as usize, [0; 3], self.img.shape.extent()))
+    }
+}
+
+impl Copies for ImageCopies<'_> {
+    fn has_host(&self) -> bool {
+        self.host.is_some()
+    }
+
+    fn has_device(&self, j: usize) -> bool {
+        matches!(self.dev.get(j), Some(Some(_)))
+    }
+
+    fn host_to_device(&self, q: &Queue) -> CLResult<()> {
+        let (to, b) = self.array(q.dev)?;
+        if let Some(h) = self.host {
+            let from = h.layout.host(&self.img.shape, h.ptr, [0; 3], self.img.element_size());
+            // SAFETY: the image's own host copy, alive as long as the image.
+            unsafe { host_array_copy(&q.stream, &q.cuda, false, from, to, b) }?;
+        }
+        Ok(())
+    }
+
+    fn device_to_device(&self, q: &Queue, j: usize) -> CLResult<()> {
+        let (to, b) = self.array(q.dev)?;
+        let (from, _) = self.array(j)?;
+        let src_ctx = self.img.ctxs.get(j).ok_or(CL_OUT_OF_RESOURCES)?;
+        // SAFETY: arrays of the context's own live CUDA contexts.
+        Ok(unsafe { copy_box(&q.stream, from, to, b[0], b[1], b[2], Some((src_ctx.ctx, q.cuda.ctx))) }?)
+    }
 }
 
 /// One mapping, from clEnqueueMapImage to clEnqueueUnmapMemObject.
@@ -312,8 +231,7 @@ impl Image {
             state: Mutex::new(State {
                 host: None,
                 dev: (0..n).map(|_| None).collect(),
-                valid: ALL,
-                last: None,
+                coh: Coherence::new(ALL, n > 1),
             }),
             linear_descs: Mutex::new((0..n).map(|_| None).collect()),
             maps: Mutex::new(Vec::new()),
@@ -322,7 +240,7 @@ impl Image {
             return Ok(img);
         }
         let cuda0 = context.cuda.first().ok_or(CL_OUT_OF_RESOURCES)?;
-        cuda0.make_current().map_err(cl)?;
+        cuda0.make_current()?;
         let tight_size = img.tight_size();
         let st = img.state.get_mut().unwrap_or_else(|e| e.into_inner());
         let data = host.filter(|_| f(CL_MEM_USE_HOST_PTR) || f(CL_MEM_COPY_HOST_PTR));
@@ -339,7 +257,7 @@ impl Image {
             None
         };
         if data.is_some() {
-            st.valid = HOST;
+            st.coh.set(HOST, 0);
         }
         if n == 1 {
             let aux = aux(cuda0)?;
@@ -357,9 +275,9 @@ impl Image {
                 unsafe {
                     host_array_copy(&aux.stream, cuda0, false, l.host(&img.shape, base, [0; 3], e), arr, b)
                 }?;
-                st.valid = bit(0) | if st.host.is_some() { HOST } else { 0 };
+                st.coh.set(bit(0) | if st.host.is_some() { HOST } else { 0 }, 0);
             }
-            aux.stream.synchronize().map_err(cl)?;
+            aux.stream.synchronize()?;
             st.dev[0] = Some(dev);
         }
         Ok(img)
@@ -382,7 +300,7 @@ impl Image {
         let desc = DeviceAlloc::new(DESCRIPTOR_SIZE).map_err(|e| e.alloc_code())?;
         let bytes = self.descriptor(arr.surface, 0, arr.texture);
         // SAFETY: a local array of DESCRIPTOR_SIZE bytes, taken by the driver before returning.
-        unsafe { cm::copy_htod(stream, desc.ptr, bytes.as_ptr().cast(), DESCRIPTOR_SIZE) }.map_err(cl)?;
+        unsafe { cm::copy_htod(stream, desc.ptr, bytes.as_ptr().cast(), DESCRIPTOR_SIZE) }?;
         Ok(DevCopy { arr, desc })
     }
 
@@ -398,49 +316,15 @@ impl Image {
 
     /// Makes the array on q's device hold the latest pixels (copies issued on q's stream).
     fn ensure_valid(&self, st: &mut State, q: &Queue) -> CLResult<usize> {
-        let i = q.dev;
         let dst = self.alloc(st, q)?.arr.array as usize;
-        if st.valid & bit(i) != 0 {
-            return Ok(dst);
-        }
-        if let Some(e) = &st.last {
-            q.stream.wait(e).map_err(cl)?;
-        }
-        let e = self.element_size();
-        let (o, b) = self.shape.cuda_box([0; 3], self.shape.extent(), e);
-        let to = Place::Array { array: dst, x: o[0], y: o[1], z: o[2] };
-        if st.valid & HOST != 0 {
-            if let Some(h) = &st.host {
-                let from = h.layout.host(&self.shape, h.ptr, [0; 3], e);
-                // SAFETY: the image's own host copy, alive as long as the image.
-                unsafe { host_array_copy(&q.stream, &q.cuda, false, from, to, b) }?;
-            }
-        } else if let Some(j) = (0..st.dev.len()).find(|&j| st.valid & bit(j) != 0 && st.dev[j].is_some()) {
-            let src = st.dev[j].as_ref().ok_or(CL_OUT_OF_RESOURCES)?.arr.array as usize;
-            let src_ctx = self.ctxs.get(j).ok_or(CL_OUT_OF_RESOURCES)?;
-            let from = Place::Array { array: src, x: o[0], y: o[1], z: o[2] };
-            // SAFETY: arrays of the context's own live CUDA contexts.
-            unsafe { copy_box(&q.stream, from, to, b[0], b[1], b[2], Some((src_ctx.ctx, q.cuda.ctx))) }
-                .map_err(cl)?;
-        }
-        st.valid |= bit(i);
+        let copies = ImageCopies { img: self, host: &st.host, dev: &st.dev };
+        st.coh.ensure(q, &copies, st.dev.len())?;
         Ok(dst)
     }
 
     /// A command on q changed the array there: it is now the only up-to-date copy.
     fn written(&self, st: &mut State, q: &Queue) {
-        st.valid = bit(q.dev);
-        self.note_last(st, q);
-    }
-
-    fn note_last(&self, st: &mut State, q: &Queue) {
-        if self.multi {
-            if let Ok(e) = cuda::event::Event::new(false) {
-                if e.record(&q.stream).is_ok() {
-                    st.last = Some(Arc::new(e));
-                }
-            }
-        }
+        st.coh.written(q, 0);
     }
 
     /// The array on q's device for a command that overwrites `region` at `origin`: brought up
@@ -476,8 +360,7 @@ impl Image {
                 let desc = DeviceAlloc::new(DESCRIPTOR_SIZE).map_err(|e| e.alloc_code())?;
                 let bytes = self.descriptor(0, data, 0);
                 // SAFETY: a local array, taken by the driver before returning (pageable).
-                unsafe { cm::copy_htod(&q.stream, desc.ptr, bytes.as_ptr().cast(), DESCRIPTOR_SIZE) }
-                    .map_err(cl)?;
+                unsafe { cm::copy_htod(&q.stream, desc.ptr, bytes.as_ptr().cast(), DESCRIPTOR_SIZE) }?;
                 *slot = Some(desc);
             }
             return Ok((slot.as_ref().map_or(0, |d| d.ptr), later));
@@ -574,7 +457,7 @@ unsafe fn host_array_copy(
     if !unsafe { staged(stream, ctx, to_host, host, arr, b)? } {
         let (src, dst) = if to_host { (arr, host) } else { (host, arr) };
         // SAFETY: as above.
-        unsafe { copy_box(stream, src, dst, b[0], b[1], b[2], None) }.map_err(cl)?;
+        unsafe { copy_box(stream, src, dst, b[0], b[1], b[2], None) }?;
     }
     Ok(())
 }
@@ -611,7 +494,7 @@ unsafe fn staged(
         let (src, dst) = if to_host { (a, c) } else { (c, a) };
         let (h, d) = if flat { (1, n) } else { (n, 1) };
         // SAFETY: the chunk holds n rows of b[0] bytes; the array box lies in the image.
-        unsafe { copy_box(stream, src, dst, b[0], h, d, None) }.map_err(cl)
+        unsafe { copy_box(stream, src, dst, b[0], h, d, None) }.map_err(Into::into)
     };
     let rows = super::transfer::Rows { count: b[1] * b[2], bytes: b[0], per_slice };
     // SAFETY: host_row names the box's rows (this function's contract).
@@ -674,7 +557,7 @@ pub fn copy_work(
                         let tp = Place::Device { ptr: t.ptr, row: db[0], slice: db[0] * db[1] };
                         copy_boxes(q, tp, db, dp, db, e)?;
                         // The temporary is freed when this returns: the copies must be done.
-                        q.stream.synchronize().map_err(cl)?;
+                        q.stream.synchronize()?;
                     }
                     None => copy_boxes(q, sp, sb, dp, db, e)?,
                 }
@@ -697,14 +580,13 @@ pub fn copy_work(
 fn copy_boxes(q: &Queue, sp: Place, sb: [usize; 3], dp: Place, db: [usize; 3], e: usize) -> CLResult<()> {
     if sb == db {
         // SAFETY: device memory and arrays only.
-        return unsafe { copy_box(&q.stream, sp, dp, sb[0], sb[1], sb[2], None) }.map_err(cl);
+        return unsafe { copy_box(&q.stream, sp, dp, sb[0], sb[1], sb[2], None) }.map_err(Into::into);
     }
     let _ = e;
     let rows = |b: [usize; 3]| (0..b[2]).flat_map(move |z| (0..b[1]).map(move |y| (y, z)));
     for ((sy, sz), (dy, dz)) in rows(sb).zip(rows(db)) {
         // SAFETY: device memory and arrays only.
-        unsafe { copy_box(&q.stream, row_of(sp, sy, sz), row_of(dp, dy, dz), sb[0], 1, 1, None) }
-            .map_err(cl)?;
+        unsafe { copy_box(&q.stream, row_of(sp, sy, sz), row_of(dp, dy, dz), sb[0], 1, 1, None) }?;
     }
     Ok(())
 }
@@ -741,7 +623,7 @@ pub fn fill_work(
         let h = tight.host(&img.shape, data.as_ptr() as usize, [0; 3], e);
         // SAFETY: `data` holds the region; the stream is synchronised before it is freed.
         unsafe { host_array_copy(&q.stream, &q.cuda, false, h, arr, b) }?;
-        q.stream.synchronize().map_err(cl)?;
+        q.stream.synchronize()?;
         img.written(&mut st, q);
         Ok(())
     }
@@ -766,9 +648,7 @@ pub fn map(
             let p = PinnedAlloc::new(img.tight_size()).map_err(|_| CL_MAP_FAILURE)?;
             let tight = img.shape.tight(img.shape.extent(), e);
             st.host = Some(HostCopy { ptr: p.host as usize, layout: tight, _pinned: Some(p) });
-            if st.valid != ALL {
-                st.valid &= !HOST;
-            }
+            st.coh.new_host_copy();
         }
         let h = st.host.as_ref().ok_or(CL_MAP_FAILURE)?;
         (h.ptr + h.layout.offset(&img.shape, origin, e), h.layout)
@@ -781,7 +661,7 @@ pub fn map(
     let work = move |q: &Queue| {
         let img = image_of(&m)?;
         let mut st = lock(&img.state);
-        if !read_in || st.valid & HOST != 0 {
+        if !read_in || st.coh.host_valid() {
             return Ok(());
         }
         let a = img.ensure_valid(&mut st, q)?;
@@ -796,8 +676,9 @@ pub fn map(
         // holds the mapped region.
         unsafe { host_array_copy(&q.stream, &q.cuda, true, h, arr, b) }?;
         if img.shape.covers(origin, region) {
-            st.valid |= HOST;
-            img.note_last(&mut st, q);
+            let v = st.coh.valid() | HOST;
+            st.coh.set(v, 0);
+            st.coh.note_last(q);
         }
         Ok(())
     };
@@ -836,11 +717,11 @@ pub fn unmap(
         let img = image_of(&mem)?;
         let e = img.element_size();
         let mut st = lock(&img.state);
-        let host_valid = st.valid & HOST != 0;
+        let host_valid = st.coh.host_valid();
         if img.shape.covers(m.origin, m.region) {
             // Every pixel is on the host now: devices fetch it when they next need it.
-            st.valid = HOST;
-            img.note_last(&mut st, q);
+            st.coh.set(HOST, 0);
+            st.coh.note_last(q);
             return Ok(());
         }
         let a = img.ensure_valid(&mut st, q)?;
@@ -849,8 +730,8 @@ pub fn unmap(
         let h = layout.host(&img.shape, m.ptr - layout.offset(&img.shape, m.origin, e), m.origin, e);
         // SAFETY: the mapped region of the image's host memory, live while the image is.
         unsafe { host_array_copy(&q.stream, &q.cuda, false, h, arr, b) }?;
-        st.valid = bit(q.dev) | if host_valid { HOST } else { 0 };
-        img.note_last(&mut st, q);
+        st.coh.set(bit(q.dev) | if host_valid { HOST } else { 0 }, 0);
+        st.coh.note_last(q);
         Ok(())
     })
 }
@@ -868,11 +749,11 @@ pub fn migrate(
         if undefined {
             img.alloc(&mut st, q)?;
             if !to_host {
-                st.valid = bit(q.dev);
+                st.coh.set(bit(q.dev), 0);
             }
             return Ok(());
         }
-        if to_host && st.valid & HOST == 0 {
+        if to_host && !st.coh.host_valid() {
             if let Some((hp, layout)) = st.host.as_ref().map(|h| (h.ptr, h.layout)) {
                 let a = img.ensure_valid(&mut st, q)?;
                 let ext = img.shape.extent();
@@ -880,8 +761,9 @@ pub fn migrate(
                 let h = layout.host(&img.shape, hp, [0; 3], img.element_size());
                 // SAFETY: the image's own host copy, which holds the whole image.
                 unsafe { host_array_copy(&q.stream, &q.cuda, true, h, arr, b) }?;
-                st.valid |= HOST;
-                img.note_last(&mut st, q);
+                let v = st.coh.valid() | HOST;
+                st.coh.set(v, 0);
+                st.coh.note_last(q);
             }
             return Ok(());
         }

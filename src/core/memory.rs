@@ -2,30 +2,30 @@
 //!
 //! A buffer's data can live in several places at once: a host copy (the application's memory
 //! for CL_MEM_USE_HOST_PTR, pinned memory for CL_MEM_ALLOC_HOST_PTR or a pinned mirror made for
-//! maps and multi-device contexts) and one allocation per device of the context. `State::valid`
-//! says which of them hold the latest data; a command that needs the buffer on a device first
-//! brings it there (`ensure_valid`), a command that changes it there marks that copy the only
-//! valid one (`written`). On integrated GPUs, host-backed buffers are zero-copy: the device's
-//! "copy" is the host memory itself (an alias), whose validity always equals the host's.
+//! maps and multi-device contexts) and one allocation per device of the context. Which of them
+//! hold the latest data is `coherence.rs`'s protocol, shared with images; a buffer brings its
+//! data to a device with `State::ensure_valid` and marks a change with `State::written`. On
+//! integrated GPUs, host-backed buffers are zero-copy: the device's "copy" is the host memory
+//! itself (an alias), whose validity always equals the host's.
 //!
 //! Sub-buffers share their parent's `Storage` (validity is tracked for the whole allocation).
 //! All work is issued on the queue's stream at submission time, in queue order; pageable host
 //! memory goes through a pipelined set of pinned staging chunks (see `htod_on` / `dtoh_on`).
 //! The transfers themselves (staging, pipelining) are in `transfer`.
+use super::coherence::{bit, Coherence, Copies, ALL, HOST};
 use super::context::Context;
 use super::device::Device;
+use super::fill::{fill_on, reduce_pattern};
 use super::image::Image;
 use super::par_copy::par_copy;
 use super::queue::Queue;
+use super::rect::{copy_rect, End, Pitched};
 use super::transfer::{aux, dtoh_on, dtoh_small_sync, htod_on, SMALL_READ};
 use crate::base::entry::{lock, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
-use crate::cuda;
 use crate::cuda::context::PrimaryContext;
 use crate::cuda::memory::{self as cm, DeviceAlloc, DevicePtr, HostRegistration, PinnedAlloc};
-use crate::cuda::stream::Stream;
-use crate::cuda::sys;
 use std::ffi::c_void;
 use std::mem::ManuallyDrop;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -33,10 +33,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 pub type DestructorFn = unsafe extern "C" fn(cl_mem, *mut c_void);
 
-/// The host copy's bit in `State::valid` (bit i is device i of the context).
-const HOST: u64 = 1 << 63;
-/// A buffer nobody wrote yet: every copy is as good as any other.
-const ALL: u64 = u64::MAX;
 /// Devices a context may have for buffer tracking.
 pub const MAX_DEVICES: usize = 62;
 /// CL_DEVICE_MEM_BASE_ADDR_ALIGN (2048 bits) in bytes: sub-buffer origins must be multiples.
@@ -47,14 +43,6 @@ pub const BASE_ADDR_ALIGN: usize = 256;
 const SMALL_WHOLE_MAP: usize = 64 << 10;
 /// CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: host memory used in place by kernels must be this aligned.
 const MIN_ALIGN: usize = 128;
-
-fn bit(dev: usize) -> u64 {
-    1u64 << dev
-}
-
-fn cl(e: cuda::CudaError) -> cl_int {
-    e.into()
-}
 
 /// Host memory backing a buffer.
 enum HostMem {
@@ -106,13 +94,81 @@ impl DevMem {
 struct State {
     host: Option<HostMem>,
     dev: Vec<Option<DevMem>>,
-    /// Which copies hold the latest data (see HOST, ALL).
-    valid: u64,
-    /// Multi-device contexts: recorded after the last command that changed a copy, so that a
-    /// migration issued on another stream waits for it.
-    last: Option<Arc<cuda::event::Event>>,
-    /// `Storage::fast`, kept up to date with `valid` and `dev` (`refresh_fast`).
+    /// Which copies hold the latest data.
+    coh: Coherence,
+    /// `Storage::fast`, kept up to date with `coh` and `dev` (`refresh_fast`).
     fast: Arc<AtomicU64>,
+}
+
+/// A buffer's copies, as the coherence protocol moves them: all `size` bytes at once.
+struct BufferCopies<'a> {
+    host: &'a Option<HostMem>,
+    dev: &'a [Option<DevMem>],
+    size: usize,
+}
+
+impl Copies for BufferCopies<'_> {
+    fn has_host(&self) -> bool {
+        self.host.is_some()
+    }
+
+    fn has_device(&self, j: usize) -> bool {
+        dev_ptr(self.dev, j).is_some()
+    }
+
+    fn aliases(&self) -> u64 {
+        alias_bits(self.dev)
+    }
+
+    fn host_to_device(&self, q: &Queue) -> CLResult<()> {
+        let dst = dev_ptr(self.dev, q.dev).ok_or(CL_OUT_OF_RESOURCES)?;
+        match self.host {
+            // SAFETY: the buffer's own host copy (`size` bytes), alive as long as the buffer.
+            Some(h) => unsafe { htod_on(&q.stream, &q.cuda, dst, h.ptr(), self.size) },
+            None => Ok(()),
+        }
+    }
+
+    fn device_to_device(&self, q: &Queue, j: usize) -> CLResult<()> {
+        let dst = dev_ptr(self.dev, q.dev).ok_or(CL_OUT_OF_RESOURCES)?;
+        copy_between_devices(self.dev, q, j, dst, 0, self.size)
+    }
+}
+
+fn dev_ptr(dev: &[Option<DevMem>], i: usize) -> Option<DevicePtr> {
+    dev.get(i).and_then(|d| d.as_ref()).map(DevMem::ptr)
+}
+
+/// The devices whose copy is the host memory itself.
+fn alias_bits(dev: &[Option<DevMem>]) -> u64 {
+    dev.iter()
+        .enumerate()
+        .filter(|(_, d)| matches!(d, Some(DevMem::Alias(_))))
+        .fold(0, |b, (i, _)| b | bit(i))
+}
+
+/// Copies [off, off+len) of device j's copy to the same range at `dst_base` (an allocation in
+/// q's context), on q's stream.
+fn copy_between_devices(
+    dev: &[Option<DevMem>],
+    q: &Queue,
+    j: usize,
+    dst_base: DevicePtr,
+    off: usize,
+    len: usize,
+) -> CLResult<()> {
+    if len == 0 {
+        return Ok(());
+    }
+    let src = dev_ptr(dev, j).ok_or(CL_OUT_OF_RESOURCES)? + off as DevicePtr;
+    let dst = dst_base + off as DevicePtr;
+    let src_ctx = q.context.cuda.get(j).ok_or(CL_OUT_OF_RESOURCES)?;
+    if Arc::ptr_eq(src_ctx, &q.cuda) {
+        Ok(cm::copy_dtod(&q.stream, dst, src, len)?)
+    } else {
+        // SAFETY: both are the context's own live CUDA contexts, which own the allocations.
+        Ok(unsafe { cm::copy_peer(&q.stream, dst, q.cuda.ctx, src, src_ctx.ctx, len) }?)
+    }
 }
 
 /// The allocation a buffer and its sub-buffers share.
@@ -167,25 +223,17 @@ impl Storage {
 }
 
 impl State {
-    fn alias_bits(&self) -> u64 {
-        self.dev
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| matches!(d, Some(DevMem::Alias(_))))
-            .fold(0, |b, (i, _)| b | bit(i))
-    }
-
     /// Sets the valid copies, keeping the aliases of the host memory in step with it.
     fn set_valid(&mut self, v: u64) {
-        let a = self.alias_bits();
-        self.valid = if v & (HOST | a) != 0 { v | HOST | a } else { v };
+        self.coh.set(v, alias_bits(&self.dev));
         self.refresh_fast();
     }
 
-    /// Publishes `Storage::fast` after `valid` or `dev` changed.
+    /// Publishes `Storage::fast` after the valid set or `dev` changed.
     fn refresh_fast(&self) {
+        let v = self.coh.valid();
         let f = match self.dev.as_slice() {
-            [Some(DevMem::Own(a))] if self.valid & bit(0) != 0 => a.ptr | (self.valid == bit(0)) as u64,
+            [Some(DevMem::Own(a))] if v & bit(0) != 0 => a.ptr | (v == bit(0)) as u64,
             _ => 0,
         };
         self.fast.store(f, Ordering::Release);
@@ -196,7 +244,7 @@ impl State {
     }
 
     fn dev_ptr(&self, i: usize) -> Option<DevicePtr> {
-        self.dev.get(i).and_then(|d| d.as_ref()).map(DevMem::ptr)
+        dev_ptr(&self.dev, i)
     }
 
     /// Allocates device `i`'s copy (its CUDA context must be current).
@@ -223,11 +271,9 @@ impl State {
             return Err(CL_INVALID_DEVICE);
         }
         if is_alias {
-            if self.valid & HOST != 0 {
-                self.valid |= bit(i);
-            } else {
-                self.valid &= !bit(i);
-            }
+            // The host memory's validity, whatever the device's was.
+            let v = self.coh.valid() & !bit(i);
+            self.set_valid(v);
         }
         self.refresh_fast();
         Ok(p)
@@ -235,63 +281,23 @@ impl State {
 
     /// Makes the copy on q's device valid, issuing the copy on q's stream; returns its base.
     fn ensure_valid(&mut self, q: &Queue, size: usize) -> CLResult<DevicePtr> {
-        let i = q.dev;
-        let dst = self.alloc(i, &q.device, size)?;
-        if self.valid & bit(i) != 0 {
-            return Ok(dst);
-        }
-        if let Some(e) = &self.last {
-            q.stream.wait(e).map_err(cl)?;
-        }
-        if self.valid & HOST != 0 {
-            if let Some(h) = &self.host {
-                // SAFETY: the buffer's own host copy (`size` bytes), alive as long as `self`.
-                unsafe { htod_on(&q.stream, &q.cuda, dst, h.ptr(), size) }?;
-            }
-        } else if let Some(j) = self.valid_device() {
-            self.copy_from(q, j, dst, 0, size)?;
-        }
-        let v = self.valid | bit(i);
-        self.set_valid(v);
+        let dst = self.alloc(q.dev, &q.device, size)?;
+        let copies = BufferCopies { host: &self.host, dev: &self.dev, size };
+        self.coh.ensure(q, &copies, self.dev.len())?;
+        self.refresh_fast();
         Ok(dst)
     }
 
     /// A device whose copy is valid.
     fn valid_device(&self) -> Option<usize> {
-        (0..self.dev.len()).find(|&j| self.valid & bit(j) != 0 && self.dev_ptr(j).is_some())
-    }
-
-    /// Copies [off, off+len) of device j's copy to the same range at `dst_base` (an allocation
-    /// in q's context), on q's stream.
-    fn copy_from(&self, q: &Queue, j: usize, dst_base: DevicePtr, off: usize, len: usize) -> CLResult<()> {
-        if len == 0 {
-            return Ok(());
-        }
-        let src = self.dev_ptr(j).ok_or(CL_OUT_OF_RESOURCES)? + off as DevicePtr;
-        let dst = dst_base + off as DevicePtr;
-        let src_ctx = q.context.cuda.get(j).ok_or(CL_OUT_OF_RESOURCES)?;
-        if Arc::ptr_eq(src_ctx, &q.cuda) {
-            cm::copy_dtod(&q.stream, dst, src, len).map_err(cl)
-        } else {
-            // SAFETY: both are the context's own live CUDA contexts, which own the allocations.
-            unsafe { cm::copy_peer(&q.stream, dst, q.cuda.ctx, src, src_ctx.ctx, len) }.map_err(cl)
-        }
+        let copies = BufferCopies { host: &self.host, dev: &self.dev, size: 0 };
+        self.coh.valid_device(&copies, self.dev.len())
     }
 
     /// A command on q changed the copy on q's device: it is now the only valid one.
-    fn written(&mut self, q: &Queue, multi: bool) {
-        self.set_valid(bit(q.dev));
-        self.note_last(q, multi);
-    }
-
-    fn note_last(&mut self, q: &Queue, multi: bool) {
-        if multi {
-            if let Ok(e) = cuda::event::Event::new(false) {
-                if e.record(&q.stream).is_ok() {
-                    self.last = Some(Arc::new(e));
-                }
-            }
-        }
+    fn written(&mut self, q: &Queue) {
+        self.coh.written(q, alias_bits(&self.dev));
+        self.refresh_fast();
     }
 }
 
@@ -318,7 +324,7 @@ impl Storage {
         let (use_ptr, alloc_ptr, copy_ptr) =
             (f(CL_MEM_USE_HOST_PTR), f(CL_MEM_ALLOC_HOST_PTR), f(CL_MEM_COPY_HOST_PTR));
         let cuda0 = context.cuda.first().ok_or(CL_OUT_OF_RESOURCES)?;
-        cuda0.make_current().map_err(cl)?;
+        cuda0.make_current()?;
         let svm = use_ptr && context.svm_at(host_ptr as usize, size).is_some();
         let host = if svm {
             Some(HostMem::Svm { ptr: host_ptr as usize })
@@ -344,8 +350,7 @@ impl Storage {
         let mut st = State {
             host,
             dev: (0..n).map(|_| None).collect(),
-            valid: if has_data { HOST } else { ALL },
-            last: None,
+            coh: Coherence::new(if has_data { HOST } else { ALL }, multi),
             fast: Arc::new(AtomicU64::new(0)),
         };
         if !multi {
@@ -360,8 +365,8 @@ impl Storage {
                 // SAFETY: `size` readable bytes (contract, or our pinned copy), read before the
                 // stream synchronisation below returns.
                 unsafe { htod_on(&aux.stream, cuda0, dst, src, size) }?;
-                aux.stream.synchronize().map_err(cl)?;
-                st.valid = bit(0) | if st.host.is_some() { HOST } else { 0 };
+                aux.stream.synchronize()?;
+                st.coh.set(bit(0) | if st.host.is_some() { HOST } else { 0 }, 0);
                 st.refresh_fast();
             }
         }
@@ -383,8 +388,7 @@ impl Storage {
         let st = State {
             host: None,
             dev: (0..n).map(|_| None).collect(),
-            valid: ALL,
-            last: None,
+            coh: Coherence::new(ALL, n > 1),
             fast: Arc::new(AtomicU64::new(0)),
         };
         let fast = st.fast.clone();
@@ -547,7 +551,7 @@ impl Mem {
         let r = cm::preserving_current_context(|| -> CLResult<()> {
             for (i, (d, c)) in ctx.devices.iter().zip(&ctx.cuda).enumerate() {
                 if st.dev_ptr(i).is_none() {
-                    c.make_current().map_err(cl)?;
+                    c.make_current()?;
                     st.alloc(i, d, size)?;
                 }
             }
@@ -610,7 +614,7 @@ impl Mem {
         let mut st = lock(&self.storage.state);
         let d = self.ptr_for_overwrite(&mut st, q, offset, len)?;
         f(d)?;
-        st.written(q, self.storage.multi);
+        st.written(q);
         Ok(())
     }
 
@@ -676,7 +680,7 @@ impl Mem {
         let mut st = lock(&self.storage.state);
         let base = st.ensure_valid(q, self.storage.size)?;
         if writes && !self.storage.multi {
-            st.written(q, false);
+            st.written(q);
         }
         Ok((base + self.offset as DevicePtr, writes && self.storage.multi))
     }
@@ -693,7 +697,7 @@ impl Mem {
             // USE_HOST_PTR input then maps without a copy back).
             return;
         }
-        lock(&self.storage.state).written(q, self.storage.multi);
+        lock(&self.storage.state).written(q);
     }
 
     /// For a command captured into a CUDA graph (core/command_buffer.rs): the buffer's device
@@ -769,7 +773,7 @@ impl Cl<Mem> {
             let dst = mem.ptr_for_overwrite(&mut st, q, offset, len)?;
             // SAFETY: the source is valid until the command completes (contract).
             unsafe { htod_on(&q.stream, &q.cuda, dst, src as *const u8, len) }?;
-            st.written(q, mem.storage.multi);
+            st.written(q);
             Ok(())
         }
     }
@@ -790,8 +794,8 @@ impl Cl<Mem> {
                 let base = st.ensure_valid(q, size)?;
                 let s = base + (src.offset + src_offset) as DevicePtr;
                 let d = base + (dst.offset + dst_offset) as DevicePtr;
-                cm::copy_dtod(&q.stream, d, s, len).map_err(cl)?;
-                st.written(q, src.storage.multi);
+                cm::copy_dtod(&q.stream, d, s, len)?;
+                st.written(q);
                 return Ok(());
             }
             let s = {
@@ -800,8 +804,8 @@ impl Cl<Mem> {
             };
             let mut dt = lock(&dst.storage.state);
             let d = dst.ptr_for_overwrite(&mut dt, q, dst_offset, len)?;
-            cm::copy_dtod(&q.stream, d, s, len).map_err(cl)?;
-            dt.written(q, dst.storage.multi);
+            cm::copy_dtod(&q.stream, d, s, len)?;
+            dt.written(q);
             Ok(())
         }
     }
@@ -821,7 +825,7 @@ impl Cl<Mem> {
             let mut st = lock(&mem.storage.state);
             let dst = mem.ptr_for_overwrite(&mut st, q, offset, len)?;
             fill_on(&q.stream, dst, &reduce_pattern(&pattern), len)?;
-            st.written(q, mem.storage.multi);
+            st.written(q);
             Ok(())
         }
     }
@@ -852,7 +856,7 @@ impl Cl<Mem> {
             } else {
                 // SAFETY: the host side is valid until the command completes (the contract of rect_host).
                 unsafe { copy_rect(&q.stream, h, host, dev, buf, region) }?;
-                st.written(q, mem.storage.multi);
+                st.written(q);
                 Ok(())
             }
         }
@@ -876,7 +880,7 @@ impl Cl<Mem> {
             let d = dt.ensure_valid(q, dst.storage.size)? + (dst.offset + dp.origin) as DevicePtr;
             // SAFETY: both ends are device memory.
             unsafe { copy_rect(&q.stream, End::Dev(s), sp, End::Dev(d), dp, region) }?;
-            dt.written(q, dst.storage.multi);
+            dt.written(q);
             Ok(())
         }
     }
@@ -898,10 +902,8 @@ impl Cl<Mem> {
                 q.make_current()?;
                 let p = PinnedAlloc::new(self.storage.size).map_err(|_| CL_MAP_FAILURE)?;
                 st.host = Some(HostMem::Pinned(p));
-                if st.valid != ALL {
-                    st.valid &= !HOST;
-                    st.refresh_fast();
-                }
+                st.coh.new_host_copy();
+                st.refresh_fast();
             }
             let h = st.host.as_ref().ok_or(CL_MAP_FAILURE)?;
             // SAFETY: root_off + len <= size (checked by the caller).
@@ -917,7 +919,7 @@ impl Cl<Mem> {
                 return Ok(());
             }
             let mut st = lock(&mem.storage.state);
-            if st.valid & HOST != 0 {
+            if st.coh.host_valid() {
                 // The host memory holds the latest data already (zero-copy, or not changed on
                 // a device since): the command's completion orders it after earlier work.
                 return Ok(());
@@ -942,9 +944,9 @@ impl Cl<Mem> {
             unsafe { dtoh_on(&q.stream, &q.cuda, dst as *mut u8, src, n) }?;
             if whole {
                 // The whole allocation is on the host now: later maps need no copy.
-                let v = st.valid | HOST;
+                let v = st.coh.valid() | HOST;
                 st.set_valid(v);
-                st.note_last(q, mem.storage.multi);
+                st.coh.note_last(q);
             }
             Ok(())
         };
@@ -969,23 +971,20 @@ impl Cl<Mem> {
                 return Ok(());
             }
             let size = mem.storage.size;
-            let multi = mem.storage.multi;
             let mut st = lock(&mem.storage.state);
-            let host_valid = st.valid & HOST != 0;
+            let host_valid = st.coh.host_valid();
             let base = st.alloc(q.dev, &q.device, size)?;
             if st.is_alias(q.dev) && !host_valid && m.len != size {
                 // Zero-copy device, but the host memory holds only the mapped region: bring
                 // the rest of it up to date from a device copy, around the region.
                 if let Some(j) = st.valid_device() {
-                    if let Some(e) = &st.last {
-                        q.stream.wait(e).map_err(cl)?;
-                    }
-                    st.copy_from(q, j, base, 0, m.offset)?;
+                    st.coh.wait_last(q)?;
+                    copy_between_devices(&st.dev, q, j, base, 0, m.offset)?;
                     let end = m.offset + m.len;
-                    st.copy_from(q, j, base, end, size - end)?;
+                    copy_between_devices(&st.dev, q, j, base, end, size - end)?;
                 }
                 st.set_valid(HOST);
-                st.note_last(q, multi);
+                st.coh.note_last(q);
                 return Ok(());
             }
             if st.is_alias(q.dev) || m.len == size {
@@ -993,10 +992,10 @@ impl Cl<Mem> {
                 // byte: read in, or all written by the application): devices fetch it when
                 // they next need it.
                 st.set_valid(HOST);
-                st.note_last(q, multi);
+                st.coh.note_last(q);
                 return Ok(());
             }
-            let dev_was_valid = st.valid & bit(q.dev) != 0;
+            let dev_was_valid = st.coh.valid_on(q.dev);
             let base = st.ensure_valid(q, size)?;
             if dev_was_valid || !host_valid {
                 // SAFETY: the mapping's host memory is this buffer's own (or the application's
@@ -1006,7 +1005,7 @@ impl Cl<Mem> {
                 }?;
             }
             st.set_valid(bit(q.dev) | if host_valid { HOST } else { 0 });
-            st.note_last(q, multi);
+            st.coh.note_last(q);
             Ok(())
         })
     }
@@ -1029,14 +1028,14 @@ impl Cl<Mem> {
                 return Ok(());
             }
             if to_host {
-                if st.valid & HOST == 0 {
+                if !st.coh.host_valid() {
                     if let Some(hp) = st.host.as_ref().map(|h| h.ptr() as usize) {
                         let base = st.ensure_valid(q, size)?;
                         if !st.is_alias(q.dev) {
                             // SAFETY: the buffer's own host copy (`size` bytes).
                             unsafe { dtoh_on(&q.stream, &q.cuda, hp as *mut u8, base, size) }?;
                         }
-                        let v = st.valid | HOST;
+                        let v = st.coh.valid() | HOST;
                         st.set_valid(v);
                     }
                 }
@@ -1045,215 +1044,4 @@ impl Cl<Mem> {
             st.ensure_valid(q, size).map(|_| ())
         }
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rectangular copies.
-
-/// One side of a rect copy: the byte offset of its origin and its pitches (defaults applied).
-#[derive(Clone, Copy, Debug)]
-pub struct Pitched {
-    pub origin: usize,
-    pub row: usize,
-    pub slice: usize,
-}
-
-impl Pitched {
-    /// Applies the spec's defaults (0 -> tight) and checks them (CL_INVALID_VALUE).
-    pub fn new(origin: [usize; 3], region: [usize; 3], row: usize, slice: usize) -> CLResult<Pitched> {
-        let row = if row == 0 { region[0] } else { row };
-        if row < region[0] {
-            return Err(CL_INVALID_VALUE);
-        }
-        let min_slice = region[1].checked_mul(row).ok_or(CL_INVALID_VALUE)?;
-        let slice = if slice == 0 { min_slice } else { slice };
-        if slice < min_slice {
-            return Err(CL_INVALID_VALUE);
-        }
-        let o = origin[2]
-            .checked_mul(slice)
-            .and_then(|z| origin[1].checked_mul(row).and_then(|y| z.checked_add(y)))
-            .and_then(|v| v.checked_add(origin[0]))
-            .ok_or(CL_INVALID_VALUE)?;
-        Ok(Pitched { origin: o, row, slice })
-    }
-
-    /// One past the last byte the copy touches, relative to the start of the memory.
-    pub fn end(&self, region: [usize; 3]) -> Option<usize> {
-        let last =
-            (region[2] - 1).checked_mul(self.slice)?.checked_add((region[1] - 1).checked_mul(self.row)?)?;
-        self.origin.checked_add(last)?.checked_add(region[0])
-    }
-}
-
-#[derive(Clone, Copy)]
-enum End {
-    Host(usize),
-    Dev(DevicePtr),
-}
-
-/// # Safety
-/// Host ends hold the bytes the pitches and region describe (writable for a destination), valid
-/// until the copy on `stream` is done.
-unsafe fn copy_rect(
-    stream: &Stream,
-    src: End,
-    sp: Pitched,
-    dst: End,
-    dp: Pitched,
-    region: [usize; 3],
-) -> CLResult<()> {
-    let whole = sp.slice.is_multiple_of(sp.row) && dp.slice.is_multiple_of(dp.row);
-    let (depth_per_call, calls) = if whole { (region[2], 1) } else { (1, region[2]) };
-    for z in 0..calls {
-        let (src_type, src_host, src_dev) = match shift(src, z * sp.slice) {
-            End::Host(h) => (sys::CUmemorytype::CU_MEMORYTYPE_HOST, h as *const c_void, 0),
-            End::Dev(d) => (sys::CUmemorytype::CU_MEMORYTYPE_DEVICE, std::ptr::null(), d),
-        };
-        let (dst_type, dst_host, dst_dev) = match shift(dst, z * dp.slice) {
-            End::Host(h) => (sys::CUmemorytype::CU_MEMORYTYPE_HOST, h as *mut c_void, 0),
-            End::Dev(d) => (sys::CUmemorytype::CU_MEMORYTYPE_DEVICE, std::ptr::null_mut(), d),
-        };
-        let mut p = sys::CUDA_MEMCPY3D {
-            srcXInBytes: 0,
-            srcY: 0,
-            srcZ: 0,
-            srcLOD: 0,
-            srcMemoryType: src_type,
-            srcHost: src_host,
-            srcDevice: src_dev,
-            srcArray: std::ptr::null_mut(),
-            reserved0: std::ptr::null_mut(),
-            srcPitch: 0,
-            srcHeight: 0,
-            dstXInBytes: 0,
-            dstY: 0,
-            dstZ: 0,
-            dstLOD: 0,
-            dstMemoryType: dst_type,
-            dstHost: dst_host,
-            dstDevice: dst_dev,
-            dstArray: std::ptr::null_mut(),
-            reserved1: std::ptr::null_mut(),
-            dstPitch: 0,
-            dstHeight: 0,
-            WidthInBytes: 0,
-            Height: 0,
-            Depth: 0,
-        };
-        p.srcPitch = sp.row;
-        p.dstPitch = dp.row;
-        p.srcHeight = if whole { sp.slice / sp.row } else { region[1] };
-        p.dstHeight = if whole { dp.slice / dp.row } else { region[1] };
-        p.WidthInBytes = region[0];
-        p.Height = region[1];
-        p.Depth = depth_per_call;
-        // SAFETY: the host ends are valid (contract).
-        if unsafe { cm::copy_3d(stream, &p) }.is_err() {
-            // Pitches beyond what the copy engine takes: row by row.
-            for zz in 0..depth_per_call {
-                for y in 0..region[1] {
-                    let so = (z + zz) * sp.slice + y * sp.row;
-                    let doff = (z + zz) * dp.slice + y * dp.row;
-                    // SAFETY: one row of the ranges this function's contract covers.
-                    unsafe { copy_linear(stream, shift(src, so), shift(dst, doff), region[0]) }?;
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-fn shift(e: End, by: usize) -> End {
-    match e {
-        End::Host(h) => End::Host(h + by),
-        End::Dev(d) => End::Dev(d + by as DevicePtr),
-    }
-}
-
-/// # Safety
-/// Host ends have `n` bytes (writable for a destination), valid until the copy is done.
-unsafe fn copy_linear(stream: &Stream, src: End, dst: End, n: usize) -> CLResult<()> {
-    match (src, dst) {
-        // SAFETY: valid host ranges (contract).
-        (End::Host(s), End::Dev(d)) => unsafe { cm::copy_htod(stream, d, s as *const c_void, n) },
-        // SAFETY: valid host ranges (contract).
-        (End::Dev(s), End::Host(d)) => unsafe { cm::copy_dtoh(stream, d as *mut c_void, s, n) },
-        (End::Dev(s), End::Dev(d)) => cm::copy_dtod(stream, d, s, n),
-        (End::Host(s), End::Host(d)) => {
-            // SAFETY: valid host ranges (contract).
-            unsafe { std::ptr::copy(s as *const u8, d as *mut u8, n) };
-            Ok(())
-        }
-    }
-    .map_err(cl)
-}
-
-/// True when two rect regions in the same memory (same pitches) overlap: the OpenCL 1.2
-/// specification's `check_copy_overlap` (appendix), which clEnqueueCopyBufferRect follows.
-pub fn rects_overlap(src: [usize; 3], dst: [usize; 3], region: [usize; 3], row: usize, slice: usize) -> bool {
-    let slice_size = (region[1] - 1) * row + region[0];
-    let block_size = (region[2] - 1) * slice + slice_size;
-    let src_start = src[2] * slice + src[1] * row + src[0];
-    let dst_start = dst[2] * slice + dst[1] * row + dst[0];
-    let (src_end, dst_end) = (src_start + block_size, dst_start + block_size);
-    if dst_end <= src_start || src_end <= dst_start {
-        return false;
-    }
-    // region[0] of one fits in the gap between region[0] and the row pitch of the other.
-    let (sx, dx) = (src[0] % row, dst[0] % row);
-    if (dx >= sx + region[0] && dx + region[0] <= sx + row)
-        || (sx >= dx + region[0] && sx + region[0] <= dx + row)
-    {
-        return false;
-    }
-    // The same with rows in a slice.
-    let (sy, dy) = ((src[1] * row + src[0]) % slice, (dst[1] * row + dst[0]) % slice);
-    if (dy >= sy + slice_size && dy + slice_size <= sy + slice)
-        || (sy >= dy + slice_size && sy + slice_size <= dy + slice)
-    {
-        return false;
-    }
-    true
-}
-
-// ---------------------------------------------------------------------------------------------
-// Fills.
-
-/// The shortest pattern that repeats to the given one (a 16-byte pattern of equal words is a
-/// 4-byte fill, which cuMemsetD32 does in one pass).
-pub(crate) fn reduce_pattern(p: &[u8]) -> Vec<u8> {
-    let mut n = p.len();
-    while n > 1 && p[..n / 2] == p[n / 2..n] {
-        n /= 2;
-    }
-    p[..n].to_vec()
-}
-
-pub(crate) fn fill_on(stream: &Stream, dst: DevicePtr, p: &[u8], len: usize) -> CLResult<()> {
-    let word = |i: usize| u32::from_ne_bytes([p[i], p[i + 1], p[i + 2], p[i + 3]]);
-    // cuMemsetD16/D32 want aligned addresses: zero-copy buffers over application memory
-    // need not be.
-    match p.len() {
-        1 => cm::fill_u8(stream, dst, p[0], len),
-        2 if dst.is_multiple_of(2) => cm::fill_u16(stream, dst, u16::from_ne_bytes([p[0], p[1]]), len / 2),
-        4 if dst.is_multiple_of(4) => cm::fill_u32(stream, dst, word(0), len / 4),
-        n => {
-            // Write the pattern once, then double the filled prefix with device copies (a few
-            // dozen copies at most, whatever the size; strided 2-D memsets would do 8- and
-            // 16-byte patterns too, but their limits on the row count are not documented).
-            // From pageable memory the driver stages the source before returning, so `p` may
-            // go away right after.
-            // SAFETY: `p` holds n bytes, and the driver reads pageable memory before returning.
-            let mut r = unsafe { cm::copy_htod(stream, dst, p.as_ptr().cast(), n.min(len)) };
-            let mut filled = n;
-            while r.is_ok() && filled < len {
-                let k = filled.min(len - filled);
-                r = cm::copy_dtod(stream, dst + filled as DevicePtr, dst, k);
-                filled += k;
-            }
-            r
-        }
-    }
-    .map_err(cl)
 }

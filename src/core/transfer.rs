@@ -11,17 +11,12 @@
 //! a context is made, see `prepin`).
 use super::par_copy::par_copy;
 use crate::base::entry::{lock, CLResult};
-use crate::cl::*;
 use crate::cuda;
 use crate::cuda::context::PrimaryContext;
 use crate::cuda::memory::{self as cm, DevicePtr, PinnedAlloc};
 use crate::cuda::stream::Stream;
 use std::ffi::c_void;
 use std::sync::{Arc, LazyLock, Mutex};
-
-fn cl(e: cuda::CudaError) -> cl_int {
-    e.into()
-}
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
@@ -98,12 +93,8 @@ pub struct Aux {
 /// (they go when it does).
 pub fn aux(ctx: &PrimaryContext) -> CLResult<Arc<Aux>> {
     ctx.attachment(|| {
-        ctx.make_current().map_err(cl)?;
-        Ok(Aux {
-            stream: Stream::new().map_err(cl)?,
-            staging: Mutex::new(Vec::new()),
-            bounce: Mutex::new(None),
-        })
+        ctx.make_current()?;
+        Ok(Aux { stream: Stream::new()?, staging: Mutex::new(Vec::new()), bounce: Mutex::new(None) })
     })
 }
 
@@ -178,13 +169,13 @@ pub unsafe fn htod_on(
 ) -> CLResult<()> {
     if n < staging_min() || cm::is_pinned(src.cast(), n) {
         // SAFETY: this function's contract.
-        return unsafe { cm::copy_htod(stream, dst, src.cast(), n) }.map_err(cl);
+        return unsafe { cm::copy_htod(stream, dst, src.cast(), n) }.map_err(Into::into);
     }
     let aux = aux(ctx)?;
     let mut pool = lock(&aux.staging);
     if !ensure_chunks(&mut pool, n) {
         // SAFETY: this function's contract.
-        return unsafe { cm::copy_htod(stream, dst, src.cast(), n) }.map_err(cl);
+        return unsafe { cm::copy_htod(stream, dst, src.cast(), n) }.map_err(Into::into);
     }
     let count = pool.len();
     let piece = piece_size(pool[0].mem.size, n);
@@ -193,13 +184,13 @@ pub unsafe fn htod_on(
         let c = &mut pool[k % count];
         let len = piece.min(n - off);
         if c.busy {
-            c.done.synchronize().map_err(cl)?;
+            c.done.synchronize()?;
         }
         // SAFETY: src has n readable bytes; the chunk has at least len bytes and no DMA uses it.
         unsafe { par_copy(c.mem.host.cast(), src.add(off), len) };
         // SAFETY: the chunk is ours and stays untouched until its `done` event has passed.
-        unsafe { cm::copy_htod(stream, dst + off as DevicePtr, c.mem.host, len) }.map_err(cl)?;
-        c.done.record(stream).map_err(cl)?;
+        unsafe { cm::copy_htod(stream, dst + off as DevicePtr, c.mem.host, len) }?;
+        c.done.record(stream)?;
         c.busy = true;
         off += len;
         k += 1;
@@ -233,17 +224,17 @@ pub unsafe fn dtoh_small_sync(
     match bounce.as_ref() {
         Some(b) if n <= b.size => {
             // SAFETY: the bounce buffer is ours (locked) and holds n bytes.
-            unsafe { cm::copy_dtoh(stream, b.host, src, n) }.map_err(cl)?;
+            unsafe { cm::copy_dtoh(stream, b.host, src, n) }?;
             // Measured on the H100 (2026-11-23): waiting with cuStreamSynchronize or spinning on
             // an event recorded after the copy cost the same for a 4-byte read (7.62 / 7.61 us).
-            stream.synchronize().map_err(cl)?;
+            stream.synchronize()?;
             // SAFETY: the copy is complete; dst has n writable bytes (contract).
             unsafe { std::ptr::copy_nonoverlapping(b.host as *const u8, dst, n) };
         }
         _ => {
             // SAFETY: this function's contract; the wait below completes the copy.
-            unsafe { cm::copy_dtoh(stream, dst.cast(), src, n) }.map_err(cl)?;
-            stream.synchronize().map_err(cl)?;
+            unsafe { cm::copy_dtoh(stream, dst.cast(), src, n) }?;
+            stream.synchronize()?;
         }
     }
     Ok(())
@@ -262,13 +253,13 @@ pub unsafe fn dtoh_on(
 ) -> CLResult<()> {
     if n < staging_min() || cm::is_pinned(dst as *const c_void, n) {
         // SAFETY: this function's contract.
-        return unsafe { cm::copy_dtoh(stream, dst.cast(), src, n) }.map_err(cl);
+        return unsafe { cm::copy_dtoh(stream, dst.cast(), src, n) }.map_err(Into::into);
     }
     let aux = aux(ctx)?;
     let mut pool = lock(&aux.staging);
     if !ensure_chunks(&mut pool, n) {
         // SAFETY: this function's contract.
-        return unsafe { cm::copy_dtoh(stream, dst.cast(), src, n) }.map_err(cl);
+        return unsafe { cm::copy_dtoh(stream, dst.cast(), src, n) }.map_err(Into::into);
     }
     let count = pool.len();
     let size = piece_size(pool[0].mem.size, n);
@@ -277,11 +268,11 @@ pub unsafe fn dtoh_on(
         let off = piece * size;
         let len = size.min(n - off);
         if c.busy {
-            c.done.synchronize().map_err(cl)?;
+            c.done.synchronize()?;
         }
         // SAFETY: the chunk is ours and nothing reads it until its `done` event has passed.
-        unsafe { cm::copy_dtoh(stream, c.mem.host, src + off as DevicePtr, len) }.map_err(cl)?;
-        c.done.record(stream).map_err(cl)?;
+        unsafe { cm::copy_dtoh(stream, c.mem.host, src + off as DevicePtr, len) }?;
+        c.done.record(stream)?;
         c.busy = true;
         Ok(())
     };
@@ -290,7 +281,7 @@ pub unsafe fn dtoh_on(
     }
     for piece in 0..pieces {
         let c = &mut pool[piece % count];
-        c.done.synchronize().map_err(cl)?;
+        c.done.synchronize()?;
         c.busy = false;
         let off = piece * size;
         let len = size.min(n - off);
@@ -375,7 +366,7 @@ pub unsafe fn staged_rows(
     };
     let mut issue = |c: &mut Chunk, (first, len): (usize, usize)| -> CLResult<()> {
         dma(c.mem.host, first, len)?;
-        c.done.record(stream).map_err(cl)?;
+        c.done.record(stream)?;
         c.busy = true;
         Ok(())
     };
@@ -383,7 +374,7 @@ pub unsafe fn staged_rows(
         for (k, &p) in pieces.iter().enumerate() {
             let c = &mut pool[k % count];
             if c.busy {
-                c.done.synchronize().map_err(cl)?;
+                c.done.synchronize()?;
             }
             host_copy(c.mem.host.cast(), p.0, p.1);
             issue(c, p)?;
@@ -393,13 +384,13 @@ pub unsafe fn staged_rows(
     for (k, &p) in pieces.iter().enumerate().take(count) {
         let c = &mut pool[k];
         if c.busy {
-            c.done.synchronize().map_err(cl)?;
+            c.done.synchronize()?;
         }
         issue(c, p)?;
     }
     for (k, &p) in pieces.iter().enumerate() {
         let c = &mut pool[k % count];
-        c.done.synchronize().map_err(cl)?;
+        c.done.synchronize()?;
         c.busy = false;
         host_copy(c.mem.host.cast(), p.0, p.1);
         if let Some(&next) = pieces.get(k + count) {
