@@ -11,7 +11,7 @@ use super::info::InfoOut;
 use super::kernel::prepare_launch;
 use super::memory::{buffer_arg, checked_copy, checked_copy_rect, checked_fill};
 use super::mutable_dispatch as md;
-use super::queue::{hand_out, wait_list};
+use super::queue::{submit, wait_list};
 use super::svm::{checked_svm_fill, checked_svm_memcpy};
 use crate::base::entry::{entry, entry_ret, CLResult};
 use crate::base::handle::Cl;
@@ -20,7 +20,7 @@ use crate::core::command_buffer::{khr, CommandBuffer, MutableCommand, Recorded, 
 use crate::core::fill::reduce_pattern;
 use crate::core::kernel::Kernel;
 use crate::core::memory::Mem;
-use crate::core::queue::{Command, Queue};
+use crate::core::queue::Queue;
 use std::ffi::c_void;
 use std::sync::Arc;
 
@@ -184,18 +184,9 @@ pub unsafe extern "C" fn clEnqueueCommandBufferKHR(
         }
         // SAFETY: event_wait_list holds num_events_in_wait_list handles, per the spec.
         let waits = unsafe { wait_list(num_events_in_wait_list, event_wait_list) }?;
-        let cmd = Command {
-            queue: &q,
-            command_type: khr::CL_COMMAND_COMMAND_BUFFER_KHR,
-            waits,
-            want_event: !event.is_null(),
-            blocking: false,
-            host_done: false,
-        };
         let work = move |q: &Queue| cb.replay(q, &commands);
         // SAFETY: event is NULL or a cl_event, per the spec.
-        unsafe { hand_out(event, cmd.enqueue(work)?) };
-        Ok(())
+        unsafe { submit(&q, khr::CL_COMMAND_COMMAND_BUFFER_KHR, waits, false, false, event, work) }
     })
 }
 

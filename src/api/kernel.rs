@@ -1,14 +1,14 @@
 //! Kernels: creation, arguments, queries, and the NDRange launch.
 use super::args::{c_str, write_opt};
 use super::info::InfoOut;
-use super::queue::{hand_out, wait_list};
+use super::queue::{submit, wait_list};
 use crate::base::entry::{entry, entry_ret, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::device::Device;
 use crate::core::kernel::{sub_groups, Kernel, Launch};
 use crate::core::program::Program;
-use crate::core::queue::{Command, Queue};
+use crate::core::queue::Queue;
 use ptxgen::{AccessQualifier, AddressQualifier};
 use std::ffi::{c_char, c_void};
 use std::sync::Arc;
@@ -474,9 +474,7 @@ pub(super) unsafe fn prepare_launch_opt(
     }
     let mems = params.bind()?;
     let indirect = params.indirect.iter().filter_map(std::sync::Weak::upgrade).collect();
-    let launch = Launch { kernel: k.clone(), params, mems, indirect, dev: q.dev, geo };
-    launch.check()?;
-    Ok(Some(launch))
+    Launch::new(k.clone(), params, mems, indirect, q.dev, geo).map(Some)
 }
 
 /// clSetKernelArgSVMPointer's checks and setting (also mutable dispatches' SVM arguments).
@@ -518,17 +516,8 @@ unsafe fn enqueue_ndrange(
     let waits = unsafe { wait_list(num_events, events) }?;
     // SAFETY: the pointers passed on are covered by this function's own contract.
     let launch = unsafe { prepare_launch(&q, &k, work_dim, offset, global, local) }?;
-    let cmd = Command {
-        queue: &q,
-        command_type,
-        waits,
-        want_event: !event.is_null(),
-        blocking: false,
-        host_done: false,
-    };
     // SAFETY: the caller's contract: event is NULL or a cl_event.
-    unsafe { hand_out(event, cmd.enqueue(move |q: &Queue| launch.run(q))?) };
-    Ok(())
+    unsafe { submit(&q, command_type, waits, false, false, event, move |q: &Queue| launch.run(q)) }
 }
 
 #[no_mangle]

@@ -3,13 +3,13 @@
 //! codes live here; the data movement is core::memory.
 use super::args::slice_arg;
 use super::info::InfoOut;
-use super::queue::{hand_out, wait_list};
+use super::queue::{submit, wait_list};
 use crate::base::entry::{entry, entry_ret, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::memory::{Mem, BASE_ADDR_ALIGN, HOST_READ, HOST_WRITE};
-use crate::core::queue::{Command, Queue};
+use crate::core::queue::Queue;
 use crate::core::rect::{rects_overlap, Pitched};
 use crate::core::transfer::SMALL_READ;
 use std::ffi::c_void;
@@ -365,17 +365,8 @@ unsafe fn run_rw(
     event: *mut cl_event,
     work: impl FnOnce(&Queue) -> CLResult<()> + Send + 'static,
 ) -> CLResult<()> {
-    let cmd = Command {
-        queue: &t.q,
-        command_type: command_type as cl_command_type,
-        waits: t.waits,
-        want_event: !event.is_null(),
-        blocking,
-        host_done,
-    };
     // SAFETY: the caller's contract: event is NULL or a cl_event.
-    unsafe { hand_out(event, cmd.enqueue(work)?) };
-    Ok(())
+    unsafe { submit(&t.q, command_type as cl_command_type, t.waits, blocking, host_done, event, work) }
 }
 
 #[no_mangle]

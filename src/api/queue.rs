@@ -171,6 +171,29 @@ pub unsafe fn wait_list(num: cl_uint, list: *const cl_event) -> CLResult<Vec<Arc
     Cl::<Event>::get_list(handles).map_err(|_| CL_INVALID_EVENT_WAIT_LIST)
 }
 
+/// The one path by which an enqueue call hands a command to core, once api has checked its
+/// arguments: core submits `work` now or defers it behind unset user events (checking the wait
+/// list's contexts), waits when the command is `blocking`, and the command's event is written
+/// to `event` when the application asked for one. `host_done`: the host side is finished once
+/// the work was issued (see `Command::host_done`).
+///
+/// # Safety
+/// `event` is NULL or valid for writing a `cl_event`.
+pub(super) unsafe fn submit(
+    queue: &Arc<Cl<Queue>>,
+    command_type: cl_command_type,
+    waits: Vec<Arc<Cl<Event>>>,
+    blocking: bool,
+    host_done: bool,
+    event: *mut cl_event,
+    work: impl FnOnce(&Queue) -> CLResult<()> + Send + 'static,
+) -> CLResult<()> {
+    let cmd = Command { queue, command_type, waits, want_event: !event.is_null(), blocking, host_done };
+    // SAFETY: the caller's contract: event is NULL or a cl_event.
+    unsafe { hand_out(event, cmd.enqueue(work)?) };
+    Ok(())
+}
+
 /// Gives the application the event of a command it asked for.
 ///
 /// # Safety
@@ -194,17 +217,8 @@ unsafe fn enqueue_sync_point(
     event: *mut cl_event,
 ) -> CLResult<()> {
     let q = Cl::<Queue>::get(command_queue)?;
-    let cmd = Command {
-        queue: &q,
-        command_type,
-        waits,
-        want_event: !event.is_null(),
-        blocking: false,
-        host_done: false,
-    };
     // SAFETY: the caller's contract: event is NULL or a cl_event.
-    unsafe { hand_out(event, cmd.enqueue(|_| Ok(()))?) };
-    Ok(())
+    unsafe { submit(&q, command_type, waits, false, false, event, |_| Ok(())) }
 }
 
 #[no_mangle]

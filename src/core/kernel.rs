@@ -742,8 +742,23 @@ fn launch_error(e: crate::cuda::CudaError) -> cl_int {
 }
 
 impl Launch {
+    /// A launch of `kernel` with its bound arguments on device `dev` of the context, checked
+    /// against what depends on the arguments (shared memory).
+    pub fn new(
+        kernel: Arc<Cl<Kernel>>,
+        params: Arc<Params>,
+        mems: BoundMems,
+        indirect: Vec<Arc<Cl<Mem>>>,
+        dev: usize,
+        geo: Geometry,
+    ) -> CLResult<Launch> {
+        let launch = Launch { kernel, params, mems, indirect, dev, geo };
+        launch.check()?;
+        Ok(launch)
+    }
+
     /// Checks what depends on the arguments (shared memory) before enqueueing.
-    pub fn check(&self) -> CLResult<()> {
+    fn check(&self) -> CLResult<()> {
         let f = self.kernel.shape.funcs[self.dev].as_ref().ok_or(CL_INVALID_PROGRAM_EXECUTABLE)?;
         let d = &self.kernel.program.context.devices[self.dev];
         if f.static_shared as u64 + self.params.dyn_shared as u64 > d.local_mem {
