@@ -200,6 +200,7 @@ void constantToGlobal(llvm::Module &M);
 void stripTargetAttrs(llvm::Module &M);
 void splitUnderalignedVectorAccesses(llvm::Module &M);
 void scalarizeNarrowVectorCompares(llvm::Module &M);
+void splitWideHalfExtends(llvm::Module &M);
 void widenCharPairParams(llvm::Module &M);
 bool ptxCvtGivesZeroForNaN(llvm::Type *from, llvm::Type *to);
 void nanToZeroConversions(llvm::Module &M);

@@ -227,6 +227,7 @@ int pg_codegen(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char *
     step(M, "lowerRelaxedDivisions", lowerRelaxedDivisions);
     step(M, "splitUnderalignedVectorAccesses", splitUnderalignedVectorAccesses);
     step(M, "scalarizeNarrowVectorCompares", scalarizeNarrowVectorCompares);
+    step(M, "splitWideHalfExtends", splitWideHalfExtends);
     step(M, "widenCharPairParams", widenCharPairParams);
     shareGatherAddresses(M);
     if (invalidIR(M, "sharing gather addresses", log)) return 1;

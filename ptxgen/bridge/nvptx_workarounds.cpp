@@ -288,6 +288,50 @@ void scalarizeNarrowVectorCompares(Module &M) {
   }
 }
 
+// LLVM 19's NVPTX back end turns `fpext (load <16 x half>)` into extending loads of four halves each
+// that it selects as `ld.global.v4.b16` into f32 registers: the raw bits, not the values (every
+// half16 built-in that computes in float returned zeros and garbage: the CTS's math_brute_force,
+// all fp16 functions at vector size 16). Eight lanes and fewer are selected correctly, so wider
+// half-to-float/double extensions are done eight lanes at a time before code generation.
+void splitWideHalfExtends(Module &M) {
+  constexpr unsigned kLanes = 8;
+  std::vector<FPExtInst *> work;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *E = dyn_cast<FPExtInst>(&I))
+        if (auto *VT = dyn_cast<FixedVectorType>(E->getSrcTy()))
+          if (VT->getElementType()->isHalfTy() && VT->getNumElements() > kLanes &&
+              llvm::has_single_bit(VT->getNumElements()))
+            work.push_back(E);
+  for (FPExtInst *E : work) {
+    IRBuilder<> B(E);
+    auto *VT = cast<FixedVectorType>(E->getSrcTy());
+    Type *to = cast<FixedVectorType>(E->getDestTy())->getElementType();
+    unsigned n = VT->getNumElements();
+    std::vector<Value *> parts;
+    for (unsigned at = 0; at < n; at += kLanes) {
+      SmallVector<int, 8> lanes;
+      for (unsigned i = 0; i < kLanes; i++) lanes.push_back(int(at + i));
+      Value *piece = B.CreateShuffleVector(E->getOperand(0), lanes);
+      parts.push_back(B.CreateFPExt(piece, FixedVectorType::get(to, kLanes)));
+    }
+    // Concatenate neighbours pairwise (n / 8 is a power of two: OpenCL's widest vector is 16).
+    while (parts.size() > 1) {
+      std::vector<Value *> joined;
+      for (size_t k = 0; k + 1 < parts.size(); k += 2) {
+        unsigned len = cast<FixedVectorType>(parts[k]->getType())->getNumElements();
+        SmallVector<int, 16> cat;
+        for (unsigned i = 0; i < 2 * len; i++) cat.push_back(int(i));
+        joined.push_back(B.CreateShuffleVector(parts[k], parts[k + 1], cat));
+      }
+      parts = joined;
+    }
+    Value *whole = parts[0];
+    E->replaceAllUsesWith(whole);
+    E->eraseFromParent();
+  }
+}
+
 // LLVM 19's NVPTX back end loads a <2 x i8> kernel parameter (char2/uchar2 by value) with
 // ld.param.u32 and takes its elements from the two 16-bit halves: the second element is the next
 // parameter's first byte (the CTS's basic parameter_types). Such parameters are passed as i16

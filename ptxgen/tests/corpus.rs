@@ -712,6 +712,25 @@ fn half_in_ptx() {
     assert!(matches!(&e, BuildError::Failed { log } if log.contains("nope")), "{e:?}");
 }
 
+/// half16 built-ins computed in float (bridge/nvptx_workarounds.cpp, splitWideHalfExtends): LLVM
+/// 19 loaded the sixteen halves as `ld.global.v4.b16` straight into f32 registers (raw bits, not
+/// values), so every half16 math function gave zeros and garbage (the CTS's math_brute_force).
+/// No 16-bit load may target a float register; the halves go through cvt.f32.f16.
+#[test]
+fn half16_loads_convert_each_half() {
+    setup();
+    let src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
+        kernel void k(global half16 *o, global half16 *a, global double16 *d) {\n\
+          size_t i = get_global_id(0);\n\
+          o[i] = fabs(a[i]) + ceil(a[i + 1]);\n\
+          d[i] = convert_double16(a[i + 2]);\n\
+        }";
+    let p = build_nc(src, "", &H100).unwrap();
+    let bad: Vec<&str> = p.ptx.lines().filter(|l| l.contains(".b16") && l.contains("%f")).collect();
+    assert!(bad.is_empty(), "16-bit loads into float registers: {bad:?}\n{}", p.ptx);
+    assert!(p.ptx.contains("cvt.f32.f16"), "{}", p.ptx);
+}
+
 /// Code quality (issue 12): what the PTX of small image kernels must and must not contain.
 #[test]
 fn image_kernel_code_in_ptx() {
