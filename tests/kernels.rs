@@ -145,7 +145,17 @@ fn geometry_follows_opencl_1_2() {
     assert_eq!(geometry(0, None, Some(&[1]), None, None, &H100), Err(CL_INVALID_WORK_DIMENSION));
     assert_eq!(geometry(4, None, Some(&[1]), None, None, &H100), Err(CL_INVALID_WORK_DIMENSION));
     assert_eq!(geometry(1, None, None, None, None, &H100), Err(CL_INVALID_GLOBAL_WORK_SIZE));
-    assert_eq!(geometry(1, None, Some(&[0]), None, None, &H100), Err(CL_INVALID_GLOBAL_WORK_SIZE));
+    // OpenCL 2.1+ (cudacl reports 3.0): an empty range launches nothing (the CTS's api
+    // zero_sized_enqueue); a local size given with it is still checked.
+    assert_eq!(geometry(2, None, Some(&[0, 8]), None, None, &H100).map(|g| g.grid), Ok([0, 0, 0]));
+    assert_eq!(
+        geometry(1, None, Some(&[0]), Some(&[2048]), None, &H100).err(),
+        Some(CL_INVALID_WORK_GROUP_SIZE)
+    );
+    assert_eq!(
+        geometry(1, None, Some(&[0]), Some(&[0]), None, &H100).err(),
+        Some(CL_INVALID_WORK_GROUP_SIZE)
+    );
     assert_eq!(
         geometry(1, Some(&[usize::MAX]), Some(&[2]), None, None, &H100),
         Err(CL_INVALID_GLOBAL_OFFSET)

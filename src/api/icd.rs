@@ -125,6 +125,9 @@ pub static DISPATCH: Dispatch = Dispatch(cl_icd_dispatch {
     clGetDeviceAndHostTimer: Some(timer::clGetDeviceAndHostTimer),
     clGetHostTimer: Some(timer::clGetHostTimer),
     clGetKernelSubGroupInfo: Some(kernel::clGetKernelSubGroupInfo),
+    // cl_khr_subgroups' name for the same query: the Khronos loader's clGetKernelSubGroupInfoKHR
+    // (what clGetExtensionFunctionAddressForPlatform hands out) calls this slot.
+    clGetKernelSubGroupInfoKHR: Some(kernel::clGetKernelSubGroupInfo),
     clSetDefaultDeviceCommandQueue: Some(svm::clSetDefaultDeviceCommandQueue),
     clSetProgramReleaseCallback: Some(program::clSetProgramReleaseCallback),
     clSetProgramSpecializationConstant: Some(program::clSetProgramSpecializationConstant),
@@ -134,3 +137,20 @@ pub static DISPATCH: Dispatch = Dispatch(cl_icd_dispatch {
     // SAFETY: the remaining slots are Option<fn>: all-zero is None.
     ..unsafe { std::mem::zeroed() }
 });
+
+#[cfg(test)]
+mod tests {
+    use super::DISPATCH;
+
+    /// The Khronos loader's clGetKernelSubGroupInfoKHR calls its own slot: an empty one crashed
+    /// the CTS's subgroups suite (barrier_functions_ext) with SIGSEGV.
+    #[test]
+    fn the_subgroups_khr_slot_is_the_core_query() {
+        let d = &DISPATCH.0;
+        assert!(d.clGetKernelSubGroupInfoKHR.is_some());
+        assert_eq!(
+            d.clGetKernelSubGroupInfoKHR.map(|f| f as usize),
+            d.clGetKernelSubGroupInfo.map(|f| f as usize)
+        );
+    }
+}

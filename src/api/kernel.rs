@@ -121,7 +121,12 @@ pub unsafe extern "C" fn clSetKernelArgDevicePointerEXT(
     entry(|| {
         let k = Cl::<Kernel>::get(kernel)?;
         let ctx = &k.program.context;
-        k.shape.info.args.get(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?;
+        // cl_ext_buffer_device_address: CL_INVALID_ARG_INDEX for an argument that is not a
+        // pointer to global (or constant) memory.
+        let a = k.shape.info.args.get(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?;
+        if !matches!(a.kind, ptxgen::ArgKind::GlobalPtr | ptxgen::ArgKind::ConstantPtr) {
+            return Err(CL_INVALID_ARG_INDEX);
+        }
         if arg_value == 0 {
             return k.set_arg_pointer(arg_index, 0, None);
         }
@@ -153,8 +158,10 @@ pub unsafe extern "C" fn clSetKernelExecInfo(
                 if !svm {
                     return Err(CL_INVALID_OPERATION);
                 }
+                // A size of 0 with NULL unsets the list set before (OpenCL 2.0's clSetKernelExecInfo).
                 let word = std::mem::size_of::<*const c_void>();
-                if param_value.is_null() || param_value_size == 0 || !param_value_size.is_multiple_of(word) {
+                if param_value.is_null() != (param_value_size == 0) || !param_value_size.is_multiple_of(word)
+                {
                     return Err(CL_INVALID_VALUE);
                 }
                 Ok(())

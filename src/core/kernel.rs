@@ -590,7 +590,7 @@ pub fn choose_local(global: &[u64], l: &Limits) -> [u64; 3] {
     local
 }
 
-/// Validates an NDRange per OpenCL 1.2 and computes the CUDA grid.
+/// Validates an NDRange (OpenCL 1.2's rules, and 2.1's empty ranges) and computes the CUDA grid.
 pub fn geometry(
     work_dim: u32,
     offset: Option<&[usize]>,
@@ -606,10 +606,22 @@ pub fn geometry(
     let global = global.ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
     let mut g = [1u64; 3];
     for d in 0..n {
-        if global[d] == 0 {
-            return Err(CL_INVALID_GLOBAL_WORK_SIZE);
-        }
         g[d] = global[d] as u64;
+    }
+    if g[..n].contains(&0) {
+        // OpenCL 2.1 and later (the device reports 3.0): a global size of 0 is a command that
+        // runs no work-item and completes once its wait list has. A local size given must still
+        // be one the device takes.
+        if let Some(lw) = local {
+            let v: Vec<u64> = lw[..n].iter().map(|&x| x as u64).collect();
+            if v.contains(&0) || v.iter().product::<u64>() > l.max_threads {
+                return Err(CL_INVALID_WORK_GROUP_SIZE);
+            }
+            if v.iter().zip(&l.max_item).any(|(size, max)| size > max) {
+                return Err(CL_INVALID_WORK_ITEM_SIZE);
+            }
+        }
+        return Ok(Geometry { work_dim, offset: [0; 3], grid: [0; 3], block: [1; 3] });
     }
     // The work-items must be countable in a size_t: 2^33 x 2^33 is not an NDRange any device
     // could finish, and get_global_id's arithmetic would wrap.

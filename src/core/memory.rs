@@ -325,6 +325,14 @@ impl Storage {
             (f(CL_MEM_USE_HOST_PTR), f(CL_MEM_ALLOC_HOST_PTR), f(CL_MEM_COPY_HOST_PTR));
         let cuda0 = context.cuda.first().ok_or(CL_OUT_OF_RESOURCES)?;
         cuda0.make_current()?;
+        // OpenCL 2.0: USE_HOST_PTR with a pointer clSVMAlloc returned and more bytes than that
+        // allocation has is CL_INVALID_BUFFER_SIZE.
+        if use_ptr
+            && context.svm_at(host_ptr as usize, 0).is_some()
+            && context.svm_at(host_ptr as usize, size).is_none()
+        {
+            return Err(CL_INVALID_BUFFER_SIZE);
+        }
         let svm = use_ptr && context.svm_at(host_ptr as usize, size).is_some();
         let host = if svm {
             Some(HostMem::Svm { ptr: host_ptr as usize })

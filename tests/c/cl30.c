@@ -277,6 +277,16 @@ static void absent_features(void) {
     CHECK(svm != NULL, "coarse-grain clSVMAlloc");
     EXPECT(clSetKernelArgSVMPointer(kernel, 0, svm), CL_SUCCESS);
     EXPECT(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof svm, &svm), CL_SUCCESS);
+    /* 0 and NULL unset the list (OpenCL 2.0); a size without a list, or a list without one, is wrong. */
+    EXPECT(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL), CL_SUCCESS);
+    EXPECT(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof svm, NULL), CL_INVALID_VALUE);
+    EXPECT(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, &svm), CL_INVALID_VALUE);
+    /* A buffer over an SVM allocation may not be larger than it: CL_INVALID_BUFFER_SIZE. */
+    cl_mem over = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, 32, svm, &err);
+    CHECK(over == NULL && err == CL_INVALID_BUFFER_SIZE, "buffer beyond its SVM allocation: %d", err);
+    cl_mem inside = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, 16, svm, &err);
+    CHECK(inside != NULL && err == CL_SUCCESS, "buffer over its SVM allocation: %d", err);
+    if (inside) clReleaseMemObject(inside);
     cl_bool fgs = CL_TRUE;
     EXPECT(clSetKernelExecInfo(kernel, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof fgs, &fgs),
            CL_INVALID_OPERATION);
