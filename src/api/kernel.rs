@@ -149,6 +149,22 @@ pub unsafe extern "C" fn clSetKernelExecInfo(
 ) -> cl_int {
     entry(|| {
         let k = Cl::<Kernel>::get(kernel)?;
+        // SAFETY: this entry point's contract.
+        unsafe { set_exec_info(&k, param_name, param_value_size, param_value) }
+    })
+}
+
+/// clSetKernelExecInfo's checks and effect on `k` (also a mutable dispatch's exec info update).
+///
+/// # Safety
+/// `param_value` is NULL or has `param_value_size` readable bytes.
+pub(super) unsafe fn set_exec_info(
+    k: &Kernel,
+    param_name: cl_kernel_exec_info,
+    param_value_size: usize,
+    param_value: *const c_void,
+) -> CLResult<()> {
+    {
         let ctx = &k.program.context;
         let svm = ctx.devices.iter().any(|d| d.svm);
         match param_name {
@@ -198,7 +214,7 @@ pub unsafe extern "C" fn clSetKernelExecInfo(
             }
             _ => Err(CL_INVALID_VALUE),
         }
-    })
+    }
 }
 
 #[no_mangle]

@@ -9,7 +9,7 @@
 //! too); not kernel execution info. No simultaneous use.
 use super::args::{property_pairs, slice_arg};
 use super::info::InfoOut;
-use super::kernel::{prepare_launch_opt, set_svm_arg};
+use super::kernel::{prepare_launch_opt, set_exec_info, set_svm_arg};
 use crate::base::entry::{entry, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
@@ -24,7 +24,8 @@ use std::sync::Arc;
 pub const CAPABILITIES: u64 = khr::CL_MUTABLE_DISPATCH_GLOBAL_OFFSET_KHR
     | khr::CL_MUTABLE_DISPATCH_GLOBAL_SIZE_KHR
     | khr::CL_MUTABLE_DISPATCH_LOCAL_SIZE_KHR
-    | khr::CL_MUTABLE_DISPATCH_ARGUMENTS_KHR;
+    | khr::CL_MUTABLE_DISPATCH_ARGUMENTS_KHR
+    | khr::CL_MUTABLE_DISPATCH_EXEC_INFO_KHR;
 
 /// cl_mutable_dispatch_arg_khr.
 #[repr(C)]
@@ -37,9 +38,9 @@ struct DispatchArg {
 /// cl_mutable_dispatch_exec_info_khr.
 #[repr(C)]
 struct DispatchExecInfo {
-    _param_name: cl_uint,
-    _param_value_size: usize,
-    _param_value: *const c_void,
+    param_name: cl_uint,
+    param_value_size: usize,
+    param_value: *const c_void,
 }
 
 /// cl_mutable_dispatch_config_khr (0.9.5).
@@ -253,12 +254,12 @@ unsafe fn update_one(
     // SAFETY: as above.
     let svm_list = unsafe { slice_arg(c.arg_svm_list, c.num_svm_args as usize, CL_INVALID_VALUE) }?;
     // SAFETY: as above.
-    unsafe { slice_arg(c.exec_info_list, c.num_exec_infos as usize, CL_INVALID_VALUE) }?;
+    let exec_infos = unsafe { slice_arg(c.exec_info_list, c.num_exec_infos as usize, CL_INVALID_VALUE) }?;
     let (kernel, mut d) = base.unwrap_or_else(|| crate::base::entry::lock(&mc.state).clone());
     if c.work_dim != 0 && c.work_dim != d.work_dim {
         return Err(CL_INVALID_VALUE);
     }
-    let kernel = if args {
+    let kernel = if args || !exec_infos.is_empty() {
         let copy = Cl::new(kernel.clone_kernel()?);
         for a in arg_list {
             // SAFETY: arg_value is NULL or arg_size readable bytes, as for clSetKernelArg.
@@ -266,6 +267,11 @@ unsafe fn update_one(
         }
         for a in svm_list {
             set_svm_arg(&copy, a.arg_index, a.arg_value)?;
+        }
+        // Exec info as clSetKernelExecInfo takes it (SVM pointer lists, device pointer lists).
+        for e in exec_infos {
+            // SAFETY: param_value is NULL or param_value_size readable bytes (the extension's contract).
+            unsafe { set_exec_info(&copy, e.param_name, e.param_value_size, e.param_value) }?;
         }
         copy
     } else {

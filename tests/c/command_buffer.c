@@ -604,6 +604,7 @@ typedef cl_int (*mc_info_fn)(void *, cl_uint, size_t, void *, size_t *);
 #define MD_GLOBAL_SIZE (1 << 1)
 #define MD_LOCAL_SIZE (1 << 2)
 #define MD_ARGUMENTS (1 << 3)
+#define MD_EXEC_INFO (1 << 4)
 #define CB_MUTABLE (1 << 1)
 #define MD_INVALID_MUTABLE_COMMAND -1141
 #define MC_QUEUE 0x12A0
@@ -634,7 +635,7 @@ static void mutable_dispatch(void) {
     if (!update || !mc_info) return;
     cl_ulong caps = 0;
     EXPECT(clGetDeviceInfo(dev, MD_CAPABILITIES, sizeof caps, &caps, NULL), CL_SUCCESS);
-    CHECK(caps == (MD_GLOBAL_OFFSET | MD_GLOBAL_SIZE | MD_LOCAL_SIZE | MD_ARGUMENTS), "capabilities %llu",
+    CHECK(caps == (MD_GLOBAL_OFFSET | MD_GLOBAL_SIZE | MD_LOCAL_SIZE | MD_ARGUMENTS | MD_EXEC_INFO), "capabilities %llu",
           (unsigned long long)caps);
     cl_name_version nv[64];
     size_t size = 0;
