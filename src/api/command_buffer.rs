@@ -715,10 +715,11 @@ pub unsafe extern "C" fn clGetCommandBufferInfoKHR(
             khr::CL_COMMAND_BUFFER_QUEUES_KHR => out.slice(&[cb.queue.handle()]),
             khr::CL_COMMAND_BUFFER_NUM_QUEUES_KHR => out.value::<cl_uint>(1),
             khr::CL_COMMAND_BUFFER_REFERENCE_COUNT_KHR => out.value::<cl_uint>(cb.ref_count()),
-            khr::CL_COMMAND_BUFFER_STATE_KHR => out.value::<cl_uint>(if cb.is_finalized() {
-                khr::CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR
-            } else {
-                khr::CL_COMMAND_BUFFER_STATE_RECORDING_KHR
+            khr::CL_COMMAND_BUFFER_STATE_KHR => out.value::<cl_uint>(match cb.commands() {
+                None => khr::CL_COMMAND_BUFFER_STATE_RECORDING_KHR,
+                // Deferred arguments of a mutable dispatch still unset: not executable yet.
+                Some(c) if c.iter().any(|c| !c.ready) => khr::CL_COMMAND_BUFFER_STATE_FINALIZED_KHR,
+                Some(_) => khr::CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR,
             }),
             khr::CL_COMMAND_BUFFER_PROPERTIES_ARRAY_KHR => out.slice(&cb.properties),
             khr::CL_COMMAND_BUFFER_CONTEXT_KHR => out.value(cb.context.handle()),

@@ -50,6 +50,8 @@ pub mod khr {
     pub const CL_COMMAND_BUFFER_CONTEXT_KHR: cl_uint = 0x1299;
     pub const CL_COMMAND_BUFFER_STATE_RECORDING_KHR: cl_uint = 0;
     pub const CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR: cl_uint = 1;
+    /// Mutable dispatch 0.9.5: finalized, but a mutable dispatch's arguments are not all set yet.
+    pub const CL_COMMAND_BUFFER_STATE_FINALIZED_KHR: cl_uint = 2;
     pub const CL_COMMAND_COMMAND_BUFFER_KHR: cl_uint = 0x12A8;
 
     /// cl_khr_command_buffer_mutable_dispatch 0.9.5 (the same cl_ext.h).

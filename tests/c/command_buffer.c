@@ -34,6 +34,7 @@ typedef cl_ulong cb_props;
 #define CB_CONTEXT 0x1299
 #define CB_STATE_RECORDING 0
 #define CB_STATE_EXECUTABLE 1
+#define CB_STATE_FINALIZED 2 /* mutable dispatch 0.9.5: arguments still deferred */
 #define CB_COMMAND_COMMAND_BUFFER 0x12A8
 
 typedef cb_khr (*create_fn)(cl_uint, const cl_command_queue *, const cb_props *, cl_int *);
@@ -800,6 +801,9 @@ static void mutable_dispatch(void) {
     EXPECT(ndrange_cb(dcb, NULL, no_args, fresh, 1, NULL, &global, NULL, 0, NULL, NULL, &dmc), CL_INVALID_KERNEL_ARGS);
     EXPECT(finalize_cb(dcb), CL_SUCCESS);
     EXPECT(enqueue_cb(0, NULL, dcb, 0, NULL, NULL), CL_INVALID_OPERATION);
+    cl_uint dstate = 0;
+    EXPECT(info_cb(dcb, CB_STATE, sizeof dstate, &dstate, NULL), CL_SUCCESS);
+    CHECK(dstate == CB_STATE_FINALIZED, "deferred arguments: state %u", dstate);
     md_config d;
     memset(&d, 0, sizeof d);
     d.command = dmc;
@@ -810,6 +814,8 @@ static void mutable_dispatch(void) {
     EXPECT(enqueue_cb(0, NULL, dcb, 0, NULL, NULL), CL_INVALID_OPERATION); /* argument 1 still unset */
     d.num_args = 2;
     EXPECT(update(dcb, 1, &type, dcfgs), CL_SUCCESS);
+    EXPECT(info_cb(dcb, CB_STATE, sizeof dstate, &dstate, NULL), CL_SUCCESS);
+    CHECK(dstate == CB_STATE_EXECUTABLE, "arguments set: state %u", dstate);
     EXPECT(enqueue_cb(0, NULL, dcb, 0, NULL, NULL), CL_SUCCESS);
     clFinish(queue);
     if (fake_last_launch) CHECK(last_params_hold(k0) == 1, "deferred arguments' launch");
