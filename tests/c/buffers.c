@@ -1452,7 +1452,7 @@ int main(int argc, char **argv) {
     clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof pname, pname, NULL);
     on_cudacl = strstr(pname, "cudacl") != NULL;
     cl_int err;
-    ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    ctx = suite_context(platform, &device, NULL, &err);
     q = clCreateCommandQueue(ctx, device, 0, &err);
     qprof = clCreateCommandQueue(ctx, device, CL_QUEUE_PROFILING_ENABLE, &err);
     if (!ctx || !q || !qprof) {

@@ -341,7 +341,7 @@ int main(void) {
         return 0;
     }
     cl_int err;
-    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    ctx = suite_context(p, &dev, NULL, &err);
     const char *names[] = {"libcuda.so", "libcuda.so.1"};
     for (int i = 0; i < 2 && !fake_stats; i++) {
         void *h = dlopen(names[i], RTLD_NOLOAD | RTLD_NOW);

@@ -58,6 +58,27 @@ static cl_device_id find_gpu(cl_platform_id p) {
     return d;
 }
 
+/* The suites' main context. Normally one on `*dev` alone. With CUDACL_TEST_CONTEXT=all (issue
+ * 25's multi-GPU runs) it spans every GPU of the platform and *dev becomes the one the suite's
+ * queues go to: CUDACL_TEST_QUEUE_DEVICE=N (default: the last GPU, so that data the application
+ * gives at creation must move off the first device's path), so every buffer, image and kernel
+ * of the suite lives in a multi-device context. */
+static inline cl_context suite_context(cl_platform_id p, cl_device_id *dev, void (*notify)(const char *, const void *, size_t, void *), cl_int *err) {
+    const char *mode = getenv("CUDACL_TEST_CONTEXT");
+    cl_device_id ds[16];
+    cl_uint nd = 0;
+    if (mode && !strcmp(mode, "all") && p && clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 16, ds, &nd) == CL_SUCCESS && nd > 1) {
+        if (nd > 16) nd = 16;
+        const char *qd = getenv("CUDACL_TEST_QUEUE_DEVICE");
+        cl_uint pick = qd && *qd ? (cl_uint)atoi(qd) : nd - 1;
+        if (pick >= nd) pick = nd - 1;
+        *dev = ds[pick];
+        printf("context over %u GPUs, queues on GPU %u\n", nd, pick);
+        return clCreateContext(NULL, nd, ds, notify, NULL, err);
+    }
+    return clCreateContext(NULL, 1, dev, notify, NULL, err);
+}
+
 /* A context on the platform's first two GPUs with an in-order queue on each, or NULL when it
  * has fewer (after printing "WHAT: skipped (N GPU)"). For the multi-device sections. */
 static inline cl_context two_gpu_context(cl_platform_id p, const char *what, cl_device_id ds[2], cl_command_queue qs[2]) {

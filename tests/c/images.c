@@ -1312,7 +1312,7 @@ int main(void) {
     on_cudacl = strstr(pname, "cudacl") != NULL;
     if (fake_stats) printf("fake CUDA driver detected\n");
     cl_int err;
-    ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    ctx = suite_context(platform, &device, NULL, &err);
     q = clCreateCommandQueue(ctx, device, 0, &err);
     struct fakecuda_stats before;
     memset(&before, 0, sizeof before);

@@ -1006,7 +1006,7 @@ int main(int argc, char **argv) {
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof dname, dname, NULL);
     printf("platform: %s, device: %s\n", pname, dname);
     cl_int err;
-    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    ctx = suite_context(plat, &dev, NULL, &err);
     if (!ctx) { printf("clCreateContext %d\n", err); return 2; }
     q = clCreateCommandQueue(ctx, dev, 0, &err);
     if (!q) { printf("clCreateCommandQueue %d\n", err); return 2; }
