@@ -315,46 +315,6 @@ void defineIdFunctions(Module &M, bool needOffset, bool needDim, bool needGroups
   }
 }
 
-// OpenCL C 2.0's get_global_linear_id and get_local_linear_id (libclc 19 has neither for nvptx),
-// from the per-dimension functions, which the rewrites after this one define or libclc provides:
-//   global: ((id2 - off2) * size1 + (id1 - off1)) * size0 + (id0 - off0)
-//   local:  (lid2 * lsize1 + lid1) * lsize0 + lid0
-// Runs before pg_lower decides which of those the program uses.
-void defineLinearIds(Module &M) {
-  LLVMContext &C = M.getContext();
-  Type *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
-  FunctionType *dimT = FunctionType::get(i64, {i32}, false);
-  auto body = [&](const char *name, const char *id, const char *off, const char *size) {
-    Function *F = M.getFunction(name);
-    if (!F || !F->isDeclaration() || F->arg_size() != 0) return;
-    F->setLinkage(GlobalValue::InternalLinkage);
-    F->addFnAttr(Attribute::AlwaysInline);
-    F->removeFnAttr(Attribute::NoInline);
-    F->removeFnAttr(Attribute::OptimizeNone);
-    FunctionCallee idF = M.getOrInsertFunction(id, dimT);
-    FunctionCallee sizeF = M.getOrInsertFunction(size, dimT);
-    FunctionCallee offF = off ? M.getOrInsertFunction(off, dimT) : FunctionCallee();
-    IRBuilder<> B(BasicBlock::Create(C, "entry", F));
-    // One builder call per statement (see defineIdFunctions): the same PTX on every host.
-    auto rel = [&](unsigned d) -> Value * {
-      Value *v = B.CreateCall(idF, {ConstantInt::get(i32, d)});
-      if (!off) return v;
-      Value *o = B.CreateCall(offF, {ConstantInt::get(i32, d)});
-      return B.CreateSub(v, o);
-    };
-    Value *acc = rel(2);
-    for (int d = 1; d >= 0; d--) {
-      Value *n = B.CreateCall(sizeF, {ConstantInt::get(i32, d)});
-      Value *scaled = B.CreateMul(acc, n);
-      Value *here = rel(d);
-      acc = B.CreateAdd(scaled, here);
-    }
-    B.CreateRet(acc);
-  };
-  body("_Z20get_global_linear_idv", "_Z13get_global_idj", "_Z17get_global_offsetj", "_Z15get_global_sizej");
-  body("_Z19get_local_linear_idv", "_Z12get_local_idj", nullptr, "_Z14get_local_sizej");
-}
-
 void addAnnotation(Module &M, Function *F, const char *key, unsigned val) {
   LLVMContext &C = M.getContext();
   NamedMDNode *NMD = M.getOrInsertNamedMetadata("nvvm.annotations");

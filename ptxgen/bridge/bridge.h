@@ -170,7 +170,6 @@ void detachKernelCalls(llvm::Function *F);
 llvm::Function *rewriteKernel(llvm::Module &M, llvm::Function *F, bool needOffset, bool needDim,
                               bool needGroups);
 void defineIdFunctions(llvm::Module &M, bool needOffset, bool needDim, bool needGroups);
-void defineLinearIds(llvm::Module &M);
 void addAnnotation(llvm::Module &M, llvm::Function *F, const char *key, unsigned val);
 bool hasKernelAnnotation(llvm::Module &M, llvm::Function *F);
 void alignKernelPointerArgs(llvm::Function *F);

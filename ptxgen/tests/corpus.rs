@@ -731,19 +731,6 @@ fn half16_loads_convert_each_half() {
     assert!(p.ptx.contains("cvt.f32.f16"), "{}", p.ptx);
 }
 
-/// OpenCL C 2.0's get_global_linear_id and get_local_linear_id (bridge/abi.cpp, defineLinearIds):
-/// libclc has neither, so an OpenCL C 3.0 kernel calling them did not build (the CTS's mutable dispatch
-/// work_dim test). They read all three dimensions.
-#[test]
-fn linear_ids_build() {
-    setup();
-    let src = "kernel void k(global uint *o) { o[get_global_linear_id()] = get_local_linear_id(); }";
-    let p = build_nc(src, "-cl-std=CL3.0", &H100).unwrap();
-    for want in ["%tid.z", "%tid.y", "%ntid.y"] {
-        assert!(p.ptx.contains(want), "PTX lacks {want}:\n{}", p.ptx);
-    }
-}
-
 /// Code quality (issue 12): what the PTX of small image kernels must and must not contain.
 #[test]
 fn image_kernel_code_in_ptx() {
