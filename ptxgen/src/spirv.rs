@@ -1,0 +1,211 @@
+//! SPIR-V input (clCreateProgramWithIL): the SPIRV-LLVM-Translator's `llvm-spirv` binary, run
+//! as a subprocess, turns an OpenCL SPIR-V module back into LLVM bitcode (`-r`), which LLVM 19
+//! reads (bitcode is upward compatible) and `pg_import_spirv` (bridge/spirv.cpp) makes into
+//! what clang's nvptx output would have been.
+//!
+//! Why a subprocess: the translator's library (Debian's libLLVMSPIRVLib.so.15) is built against
+//! the shared LLVM 15, and ptxgen links LLVM 19 statically: both in one process clash symbol by
+//! symbol. The binary needs nothing from us and exchanges files only.
+//!
+//! Where it is looked for, first found wins: `$CUDACL_LLVM_SPIRV` (a path; set and empty: no
+//! translator, i.e. no IL support), `llvm-spirv` then `llvm-spirv-15` on `PATH`, then
+//! `/usr/bin/llvm-spirv-15`, `/usr/lib/llvm-15/bin/llvm-spirv`.
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The SPIR-V versions the translator reads (Debian's SPIRV-LLVM-Translator 15 reads 1.0-1.4),
+/// reported by the runtime as CL_DEVICE_IL_VERSION / CL_DEVICE_ILS_WITH_VERSION.
+pub const SPIRV_VERSIONS: &[(u32, u32)] = &[(1, 0), (1, 1), (1, 2), (1, 3), (1, 4)];
+
+/// The translator's binary, or None: then the runtime reports no IL support. Looked for once
+/// per process.
+pub fn translator() -> Option<&'static Path> {
+    static FOUND: OnceLock<Option<PathBuf>> = OnceLock::new();
+    FOUND.get_or_init(locate).as_deref()
+}
+
+fn locate() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CUDACL_LLVM_SPIRV") {
+        let p = PathBuf::from(p);
+        return (!p.as_os_str().is_empty() && p.is_file()).then_some(p);
+    }
+    let on_path = std::env::var_os("PATH")
+        .map(|path| {
+            std::env::split_paths(&path)
+                .flat_map(|d| ["llvm-spirv", "llvm-spirv-15"].map(|n| d.join(n)))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    on_path
+        .into_iter()
+        .chain(["/usr/bin/llvm-spirv-15", "/usr/lib/llvm-15/bin/llvm-spirv"].map(PathBuf::from))
+        .find(|p| p.is_file())
+}
+
+/// What identifies the translator in cache keys: its path, size and modification time (another
+/// translator may translate the same SPIR-V differently).
+pub fn translator_id() -> String {
+    match translator() {
+        None => "none".into(),
+        Some(p) => {
+            let meta = std::fs::metadata(p).ok();
+            let size = meta.as_ref().map(|m| m.len()).unwrap_or(0);
+            let mtime = meta
+                .and_then(|m| m.modified().ok())
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| d.as_nanos())
+                .unwrap_or(0);
+            format!("{}:{size}:{mtime}", p.display())
+        }
+    }
+}
+
+/// A specialization constant's value (clSetProgramSpecializationConstant): its id and the
+/// bytes the application gave (the constant's size).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecConstant {
+    pub id: u32,
+    pub value: Vec<u8>,
+}
+
+/// The module's specialization constants: (id, size in bytes), from `--spec-const-info`.
+pub fn spec_constants(il: &[u8]) -> Result<Vec<(u32, usize)>, String> {
+    let out = run(il, &["--spec-const-info"], false)?;
+    Ok(parse_spec_info(&String::from_utf8_lossy(&out)))
+}
+
+/// "Spec const id = 5, size in bytes = 4" lines.
+fn parse_spec_info(text: &str) -> Vec<(u32, usize)> {
+    text.lines()
+        .filter_map(|l| {
+            let rest = l.trim().strip_prefix("Spec const id = ")?;
+            let (id, size) = rest.split_once(", size in bytes = ")?;
+            Some((id.trim().parse().ok()?, size.trim().parse().ok()?))
+        })
+        .collect()
+}
+
+/// The translator's `--spec-const` option for these values: each an integer of the constant's
+/// width holding its bytes (little-endian, as the application's host memory holds them; the
+/// translator puts the bits into the constant whatever its type, and checks the size).
+fn spec_option(spec: &[SpecConstant]) -> Option<String> {
+    if spec.is_empty() {
+        return None;
+    }
+    let items: Vec<String> = spec
+        .iter()
+        .map(|s| {
+            let mut b = [0u8; 8];
+            let n = s.value.len().min(8);
+            b[..n].copy_from_slice(&s.value[..n]);
+            let ty = match s.value.len() {
+                1 => "i8",
+                2 => "i16",
+                4 => "i32",
+                _ => "i64",
+            };
+            format!("{}:{ty}:{}", s.id, u64::from_le_bytes(b))
+        })
+        .collect();
+    Some(format!("--spec-const={}", items.join(" ")))
+}
+
+/// SPIR-V -> LLVM bitcode (the translator's LLVM version), with the specialization constants
+/// set. Err: the log (the translator's own message when it refused the module).
+pub fn to_bitcode(il: &[u8], spec: &[SpecConstant]) -> Result<Vec<u8>, String> {
+    if il.len() < 20 || il[..4] != [0x03, 0x02, 0x23, 0x07] {
+        return Err("error: the program's IL is not a SPIR-V module (no SPIR-V magic number)\n".into());
+    }
+    let mut args = vec!["-r".to_string()];
+    args.extend(spec_option(spec));
+    let argv: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
+    run(il, &argv, true)
+}
+
+/// Runs the translator on `il` (written to a temporary file; it reads no standard input) with
+/// `args`; `output`: the result is the file it wrote (`-o`), else its standard output.
+fn run(il: &[u8], args: &[&str], output: bool) -> Result<Vec<u8>, String> {
+    let exe = translator().ok_or_else(|| {
+        "error: no SPIR-V translator (llvm-spirv) was found: set CUDACL_LLVM_SPIRV or install llvm-spirv-15\n"
+            .to_string()
+    })?;
+    let dir = TempDir::new().map_err(|e| format!("error: cannot make a temporary folder: {e}\n"))?;
+    let input = dir.0.join("in.spv");
+    let out = dir.0.join("out.bc");
+    std::fs::write(&input, il).map_err(|e| format!("error: cannot write {}: {e}\n", input.display()))?;
+    let mut cmd = Command::new(exe);
+    cmd.args(args).arg(&input);
+    if output {
+        cmd.arg("-o").arg(&out);
+    }
+    let res = cmd.output().map_err(|e| format!("error: cannot run {}: {e}\n", exe.display()))?;
+    if !res.status.success() {
+        let msg = String::from_utf8_lossy(&res.stderr);
+        let msg = if msg.trim().is_empty() { String::from_utf8_lossy(&res.stdout) } else { msg };
+        return Err(format!(
+            "error: the SPIR-V translator ({}) rejected the module: {}\n",
+            exe.display(),
+            msg.trim()
+        ));
+    }
+    if !output {
+        return Ok(res.stdout);
+    }
+    std::fs::read(&out).map_err(|e| format!("error: the SPIR-V translator wrote no output: {e}\n"))
+}
+
+/// A folder of its own under the temporary directory, removed with everything in it on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> std::io::Result<TempDir> {
+        static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let base = std::env::temp_dir();
+        let p = base.join(format!("cudacl-spirv-{}-{n}", std::process::id()));
+        // A folder left by an earlier process of the same pid: take it over.
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir(&p)?;
+        Ok(TempDir(p))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spec_info_lines_are_read() {
+        let t = "Number of scalar specialization constants in the module = 2\n\
+                 Spec const id = 5, size in bytes = 4\nSpec const id = 12, size in bytes = 8\n";
+        assert_eq!(parse_spec_info(t), vec![(5, 4), (12, 8)]);
+        assert!(parse_spec_info("Number of scalar specialization constants in the module = 0\n").is_empty());
+    }
+
+    #[test]
+    fn spec_values_become_integers_of_their_width() {
+        let s = [
+            SpecConstant { id: 9, value: 1.0f32.to_le_bytes().to_vec() },
+            SpecConstant { id: 2, value: vec![1] },
+            SpecConstant { id: 3, value: (-2i64).to_le_bytes().to_vec() },
+        ];
+        assert_eq!(
+            spec_option(&s).as_deref(),
+            Some("--spec-const=9:i32:1065353216 2:i8:1 3:i64:18446744073709551614")
+        );
+        assert_eq!(spec_option(&[]), None);
+    }
+
+    #[test]
+    fn not_spirv_is_refused_before_the_translator() {
+        let e = to_bitcode(b"__kernel void k() {}", &[]).unwrap_err();
+        assert!(e.contains("not a SPIR-V module"), "{e}");
+    }
+}
