@@ -8,8 +8,10 @@
 //! symbol. The binary needs nothing from us and exchanges files only.
 //!
 //! Where it is looked for, first found wins: `$CUDACL_LLVM_SPIRV` (a path; set and empty: no
-//! translator, i.e. no IL support), `llvm-spirv` then `llvm-spirv-15` on `PATH`, then
-//! `/usr/bin/llvm-spirv-15`, `/usr/lib/llvm-15/bin/llvm-spirv`.
+//! translator, i.e. no IL support), `llvm-spirv` then `llvm-spirv-N` on `PATH`, then
+//! `/usr/lib/llvm-N/bin/llvm-spirv`, for N = 15 (Debian 12's), then 19 down to 14: a
+//! translator's bitcode is that of its LLVM, which LLVM 19 reads up to 19 (Ubuntu 22.04, on
+//! JetPack 6, has llvm-spirv-14 and -15).
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
@@ -30,17 +32,15 @@ fn locate() -> Option<PathBuf> {
         let p = PathBuf::from(p);
         return (!p.as_os_str().is_empty() && p.is_file()).then_some(p);
     }
-    let on_path = std::env::var_os("PATH")
-        .map(|path| {
-            std::env::split_paths(&path)
-                .flat_map(|d| ["llvm-spirv", "llvm-spirv-15"].map(|n| d.join(n)))
-                .collect::<Vec<_>>()
-        })
-        .unwrap_or_default();
-    on_path
-        .into_iter()
-        .chain(["/usr/bin/llvm-spirv-15", "/usr/lib/llvm-15/bin/llvm-spirv"].map(PathBuf::from))
-        .find(|p| p.is_file())
+    const VERSIONS: [u32; 6] = [15, 19, 18, 17, 16, 14];
+    let names: Vec<String> = std::iter::once("llvm-spirv".to_string())
+        .chain(VERSIONS.iter().map(|v| format!("llvm-spirv-{v}")))
+        .collect();
+    let dirs: Vec<PathBuf> =
+        std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect()).unwrap_or_default();
+    let on_path = dirs.iter().flat_map(|d| names.iter().map(move |n| d.join(n)));
+    let llvm_dirs = VERSIONS.iter().map(|v| PathBuf::from(format!("/usr/lib/llvm-{v}/bin/llvm-spirv")));
+    on_path.chain(llvm_dirs).find(|p| p.is_file())
 }
 
 /// What identifies the translator in cache keys: its path, size and modification time (another

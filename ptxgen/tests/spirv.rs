@@ -210,6 +210,12 @@ fn spirv_kernels_do_what_their_source_says() {
     assert!(kernel_ptx(&p.ptx, "hello").contains("vprintf"), "printf");
     assert!(kernel_ptx(&p.ptx, "tiles").contains(".shared"), "kernel-scope local array");
 
+    let p = build_il(&spirv_of("subgroups", Tool::ClangThenTranslator), &[], "", &H100).expect("subgroups");
+    check_ptx("subgroups", &p);
+    assert!(kernel_ptx(&p.ptx, "sg").contains("shfl.sync"), "sub-group reduction on warp shuffles");
+    let m = kernel_ptx(&p.ptx, "m");
+    assert!(m.contains("min.s32") && m.contains("min.u32") && m.contains("max.u32"), "signedness: {m}");
+
     let p = build_il(&spirv_of("images", Tool::ClangSpirv64), &[], "", &H100).expect("images");
     assert!(kernel_ptx(&p.ptx, "copy").contains("sust"), "image write");
     assert!(kernel_ptx(&p.ptx, "ints").contains("suld"), "image read");
