@@ -40,6 +40,7 @@ const CODE: &[&[u8]] = &[
     include_bytes!("../bridge/spirv_names.cpp"),
     include_bytes!("il.rs"),
     include_bytes!("spirv.rs"),
+    include_bytes!("spec_constants.rs"),
     include_bytes!("pipeline.rs"),
     include_bytes!("split.rs"),
     include_bytes!("info.rs"),

@@ -2,7 +2,8 @@
 //! the bridge's pg_import_spirv makes it an nvptx module as clang would have, and from there the
 //! pipeline is the OpenCL C one (pipeline.rs's backend: rewrites, libclc, O3, layout, PTX).
 use crate::pipeline::{backend, failed, guarded, stage, tuning_key, Ctx, Timer};
-use crate::spirv::{self, SpecConstant};
+use crate::spec_constants::SpecConstant;
+use crate::spirv;
 use crate::*;
 use inkwell::module::Module;
 use std::ffi::CString;

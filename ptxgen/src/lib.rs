@@ -19,13 +19,15 @@ mod info;
 mod libclc;
 pub mod options;
 mod pipeline;
+mod spec_constants;
 mod spirv;
 mod split;
 mod subgroups;
 pub mod target;
 
 pub use pipeline::{build_timed, prewarm, set_shared_context, Stage};
-pub use spirv::{SpecConstant, SPIRV_VERSIONS};
+pub use spec_constants::SpecConstant;
+pub use spirv::SPIRV_VERSIONS;
 pub use split::set_build_threads;
 
 /// Whether SPIR-V programs can be built here: a SPIR-V translator (llvm-spirv) was found
@@ -36,7 +38,7 @@ pub fn il_supported() -> bool {
 
 /// The specialization constants of a SPIR-V module: (SpecId, size in bytes) of each.
 pub fn il_spec_constants(il: &[u8]) -> Result<Vec<(u32, usize)>, String> {
-    spirv::spec_constants(il)
+    spec_constants::list(il)
 }
 
 /// clBuildProgram of a program made from SPIR-V (clCreateProgramWithIL), with the values

@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use crate::spec_constants::{self, SpecConstant};
+
 /// The SPIR-V versions the translator reads (Debian's SPIRV-LLVM-Translator 15 reads 1.0-1.4),
 /// reported by the runtime as CL_DEVICE_IL_VERSION / CL_DEVICE_ILS_WITH_VERSION.
 pub const SPIRV_VERSIONS: &[(u32, u32)] = &[(1, 0), (1, 1), (1, 2), (1, 3), (1, 4)];
@@ -61,71 +63,20 @@ pub fn translator_id() -> String {
     }
 }
 
-/// A specialization constant's value (clSetProgramSpecializationConstant): its id and the
-/// bytes the application gave (the constant's size).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpecConstant {
-    pub id: u32,
-    pub value: Vec<u8>,
-}
-
-/// The module's specialization constants: (id, size in bytes), from `--spec-const-info`.
-pub fn spec_constants(il: &[u8]) -> Result<Vec<(u32, usize)>, String> {
-    let out = run(il, &["--spec-const-info"], false)?;
-    Ok(parse_spec_info(&String::from_utf8_lossy(&out)))
-}
-
-/// "Spec const id = 5, size in bytes = 4" lines.
-fn parse_spec_info(text: &str) -> Vec<(u32, usize)> {
-    text.lines()
-        .filter_map(|l| {
-            let rest = l.trim().strip_prefix("Spec const id = ")?;
-            let (id, size) = rest.split_once(", size in bytes = ")?;
-            Some((id.trim().parse().ok()?, size.trim().parse().ok()?))
-        })
-        .collect()
-}
-
-/// The translator's `--spec-const` option for these values: each an integer of the constant's
-/// width holding its bytes (little-endian, as the application's host memory holds them; the
-/// translator puts the bits into the constant whatever its type, and checks the size).
-fn spec_option(spec: &[SpecConstant]) -> Option<String> {
-    if spec.is_empty() {
-        return None;
-    }
-    let items: Vec<String> = spec
-        .iter()
-        .map(|s| {
-            let mut b = [0u8; 8];
-            let n = s.value.len().min(8);
-            b[..n].copy_from_slice(&s.value[..n]);
-            let ty = match s.value.len() {
-                1 => "i8",
-                2 => "i16",
-                4 => "i32",
-                _ => "i64",
-            };
-            format!("{}:{ty}:{}", s.id, u64::from_le_bytes(b))
-        })
-        .collect();
-    Some(format!("--spec-const={}", items.join(" ")))
-}
-
 /// SPIR-V -> LLVM bitcode (the translator's LLVM version), with the specialization constants
-/// set. Err: the log (the translator's own message when it refused the module).
+/// set (spec_constants.rs). Err: the log (the translator's own message when it refused the
+/// module).
 pub fn to_bitcode(il: &[u8], spec: &[SpecConstant]) -> Result<Vec<u8>, String> {
     if il.len() < 20 || il[..4] != [0x03, 0x02, 0x23, 0x07] {
         return Err("error: the program's IL is not a SPIR-V module (no SPIR-V magic number)\n".into());
     }
-    let mut args = vec!["-r".to_string()];
-    args.extend(spec_option(spec));
-    let argv: Vec<&str> = args.iter().map(|s| s.as_str()).collect();
-    run(il, &argv, true)
+    let il = spec_constants::apply(il, spec)?;
+    run(&il)
 }
 
-/// Runs the translator on `il` (written to a temporary file; it reads no standard input) with
-/// `args`; `output`: the result is the file it wrote (`-o`), else its standard output.
-fn run(il: &[u8], args: &[&str], output: bool) -> Result<Vec<u8>, String> {
+/// Runs `llvm-spirv -r` on `il` (written to a temporary file: it reads no standard input) and
+/// returns the bitcode it wrote.
+fn run(il: &[u8]) -> Result<Vec<u8>, String> {
     let exe = translator().ok_or_else(|| {
         "error: no SPIR-V translator (llvm-spirv) was found: set CUDACL_LLVM_SPIRV or install llvm-spirv-15\n"
             .to_string()
@@ -135,10 +86,7 @@ fn run(il: &[u8], args: &[&str], output: bool) -> Result<Vec<u8>, String> {
     let out = dir.0.join("out.bc");
     std::fs::write(&input, il).map_err(|e| format!("error: cannot write {}: {e}\n", input.display()))?;
     let mut cmd = Command::new(exe);
-    cmd.args(args).arg(&input);
-    if output {
-        cmd.arg("-o").arg(&out);
-    }
+    cmd.arg("-r").arg(&input).arg("-o").arg(&out);
     let res = cmd.output().map_err(|e| format!("error: cannot run {}: {e}\n", exe.display()))?;
     if !res.status.success() {
         let msg = String::from_utf8_lossy(&res.stderr);
@@ -148,9 +96,6 @@ fn run(il: &[u8], args: &[&str], output: bool) -> Result<Vec<u8>, String> {
             exe.display(),
             msg.trim()
         ));
-    }
-    if !output {
-        return Ok(res.stdout);
     }
     std::fs::read(&out).map_err(|e| format!("error: the SPIR-V translator wrote no output: {e}\n"))
 }
@@ -180,28 +125,6 @@ impl Drop for TempDir {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn spec_info_lines_are_read() {
-        let t = "Number of scalar specialization constants in the module = 2\n\
-                 Spec const id = 5, size in bytes = 4\nSpec const id = 12, size in bytes = 8\n";
-        assert_eq!(parse_spec_info(t), vec![(5, 4), (12, 8)]);
-        assert!(parse_spec_info("Number of scalar specialization constants in the module = 0\n").is_empty());
-    }
-
-    #[test]
-    fn spec_values_become_integers_of_their_width() {
-        let s = [
-            SpecConstant { id: 9, value: 1.0f32.to_le_bytes().to_vec() },
-            SpecConstant { id: 2, value: vec![1] },
-            SpecConstant { id: 3, value: (-2i64).to_le_bytes().to_vec() },
-        ];
-        assert_eq!(
-            spec_option(&s).as_deref(),
-            Some("--spec-const=9:i32:1065353216 2:i8:1 3:i64:18446744073709551614")
-        );
-        assert_eq!(spec_option(&[]), None);
-    }
 
     #[test]
     fn not_spirv_is_refused_before_the_translator() {

@@ -265,11 +265,12 @@ fn specialization_constants() {
     let set = [SpecConstant { id: 7, value: 7654321i32.to_le_bytes().to_vec() }];
     let p = build_il(&il, &set, "", &H100).expect("specialised");
     assert!(p.ptx.contains("7654321") && !p.ptx.contains("1234567"), "specialised: {}", p.ptx);
-    // A wrong size is the translator's error, as a build log.
-    let bad = [SpecConstant { id: 7, value: vec![1, 2] }];
-    match build_il(&il, &bad, "", &H100) {
-        Err(BuildError::Failed { log }) => assert!(log.contains("translator"), "{log}"),
-        other => panic!("wrong size accepted: {other:?}"),
+    // A wrong size or id is a build log.
+    for bad in [SpecConstant { id: 7, value: vec![1, 2] }, SpecConstant { id: 8, value: vec![0; 4] }] {
+        match build_il(&il, &[bad], "", &H100) {
+            Err(BuildError::Failed { log }) => assert!(log.contains("specialization constant"), "{log}"),
+            other => panic!("wrong constant accepted: {other:?}"),
+        }
     }
     assert!(il_spec_constants(&spirv_of("basic", Tool::ClangThenTranslator)).expect("info").is_empty());
 }

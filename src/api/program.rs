@@ -218,7 +218,7 @@ pub unsafe extern "C" fn clCreateProgramWithIL(
         // SAFETY: il points to length readable bytes, per the spec.
         let bytes = unsafe { std::slice::from_raw_parts(il as *const u8, length) }.to_vec();
         // SPIR-V's magic number, in the host's (little-endian) byte order.
-        if length % 4 != 0 || length < 20 || bytes[..4] != 0x0723_0203u32.to_le_bytes() {
+        if !length.is_multiple_of(4) || length < 20 || bytes[..4] != 0x0723_0203u32.to_le_bytes() {
             return Err(CL_INVALID_VALUE);
         }
         let devices = c.devices.clone();

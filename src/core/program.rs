@@ -292,7 +292,7 @@ impl Program {
             let il = &self.il;
             guarded("il_spec_constants", || ptxgen::il_spec_constants(il)).and_then(|r| r)
         });
-        // A module the translator cannot read has no constants to set.
+        // A malformed module has no constants to set.
         let Ok(info) = info else { return Err(CL_INVALID_SPEC_ID) };
         let &(_, size) = info.iter().find(|(i, _)| *i == id).ok_or(CL_INVALID_SPEC_ID)?;
         if size != value.len() {
