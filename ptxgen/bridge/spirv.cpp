@@ -139,18 +139,19 @@ void clangConventions(Module &M) {
 }
 
 // Built-in declarations renamed to nvptx's mangling (spirv_names.cpp). Two SPIR names may
-// become one (a generic and a private overload): their calls then share one declaration.
+// become one (a generic and a private overload): their calls then share one declaration. A new
+// name may also be another declaration's old one (SPIR's generic `U3AS4` is nvptx's constant),
+// so every renamed declaration first gives up its name.
 void renameBuiltins(Module &M) {
-  std::vector<Function *> decls;
+  std::vector<std::pair<Function *, std::string>> renames;
   for (Function &F : M)
-    if (F.isDeclaration() && !F.isIntrinsic()) decls.push_back(&F);
-  for (Function *F : decls) {
-    std::string to = nvptxMangledName(F->getName());
-    if (to.empty()) continue;
+    if (F.isDeclaration() && !F.isIntrinsic())
+      if (std::string to = nvptxMangledName(F.getName()); !to.empty()) renames.push_back({&F, to});
+  for (auto &[F, to] : renames) F->setName("__cudacl_spirv_renamed");
+  for (auto &[F, to] : renames) {
     if (Function *G = M.getFunction(to)) {
       if (G->getFunctionType() != F->getFunctionType())
-        throw BridgeError("error: built-in '" + F->getName().str() + "' and '" + to +
-                          "' have different types\n");
+        throw BridgeError("error: built-in '" + to + "' is declared with two different types\n");
       F->replaceAllUsesWith(G);
       F->eraseFromParent();
     } else {

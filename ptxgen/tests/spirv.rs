@@ -210,6 +210,12 @@ fn spirv_kernels_do_what_their_source_says() {
     assert!(kernel_ptx(&p.ptx, "hello").contains("vprintf"), "printf");
     assert!(kernel_ptx(&p.ptx, "tiles").contains(".shared"), "kernel-scope local array");
 
+    // SPIR's constant (AS2) vload4 and its generic (AS4) one: nvptx spells the constant one as
+    // SPIR spells the generic one, so the renaming must not merge them.
+    let p = build_il(&spirv_of("builtins", Tool::ClangThenTranslator), &[], "", &H100).expect("builtins");
+    check_ptx("builtins", &p);
+    assert!(p.ptx.contains(".global .align 4 .u32 counter;"), "program-scope variable: {}", p.ptx);
+
     let p = build_il(&spirv_of("subgroups", Tool::ClangThenTranslator), &[], "", &H100).expect("subgroups");
     check_ptx("subgroups", &p);
     assert!(kernel_ptx(&p.ptx, "sg").contains("shfl.sync"), "sub-group reduction on warp shuffles");
