@@ -86,7 +86,9 @@ fn run(il: &[u8]) -> Result<Vec<u8>, String> {
     let out = dir.0.join("out.bc");
     std::fs::write(&input, il).map_err(|e| format!("error: cannot write {}: {e}\n", input.display()))?;
     let mut cmd = Command::new(exe);
-    cmd.arg("-r").arg(&input).arg("-o").arg(&out);
+    // OpenCL 2.0's built-ins, not 1.2's (the default): C11 atomics keep their memory order and
+    // scope (1.2's atomic_* have none: an acquire/release exchange would become relaxed).
+    cmd.arg("-r").arg("--spirv-target-env=CL2.0").arg(&input).arg("-o").arg(&out);
     let res = cmd.output().map_err(|e| format!("error: cannot run {}: {e}\n", exe.display()))?;
     if !res.status.success() {
         let msg = String::from_utf8_lossy(&res.stderr);

@@ -56,6 +56,20 @@ enum Tool {
 /// `tests/spirv/<name>.cl` as SPIR-V (OpenCL C 2.0, as `-cl-std=CL2.0 -target spirv64` users
 /// compile it).
 fn spirv_of(name: &str, tool: Tool) -> Vec<u8> {
+    // Made once per (source, tool): the tests run on parallel threads, and two writing the same
+    // file at once would hand one of them a half-written module.
+    static MADE: std::sync::Mutex<Vec<(String, Vec<u8>)>> = std::sync::Mutex::new(Vec::new());
+    let key = format!("{name}-{tool:?}");
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, spv)) = made.iter().find(|(k, _)| *k == key) {
+        return spv.clone();
+    }
+    let spv = make_spirv(name, tool);
+    made.push((key, spv.clone()));
+    spv
+}
+
+fn make_spirv(name: &str, tool: Tool) -> Vec<u8> {
     let src = dir().join(format!("{name}.cl"));
     let spv = tmp(&format!("{name}-{tool:?}.spv"));
     match tool {
