@@ -209,11 +209,12 @@ pub unsafe extern "C" fn clCreateProgramWithIL(
 ) -> cl_program {
     let body = || {
         let c = Cl::<Context>::get(context)?;
-        if il.is_null() || length == 0 {
-            return Err(CL_INVALID_VALUE);
-        }
+        // Before the arguments: without IL support every call is refused the same way.
         if !features::il_supported() {
             return Err(CL_INVALID_OPERATION);
+        }
+        if il.is_null() || length == 0 {
+            return Err(CL_INVALID_VALUE);
         }
         // SAFETY: il points to length readable bytes, per the spec.
         let bytes = unsafe { std::slice::from_raw_parts(il as *const u8, length) }.to_vec();
