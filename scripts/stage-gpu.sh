@@ -36,11 +36,16 @@ if [ -x /usr/bin/llvm-spirv-15 ] && command -v clang-15 >/dev/null; then
   done
   cat > "$out/spirv/llvm-spirv" <<'SH'
 #!/bin/sh
-# Unpacks the libraries once, then runs the translator with them.
+# Unpacks the libraries once (into /tmp: the staged folder may be read-only), then runs the
+# translator with them.
 d=$(cd "$(dirname "$0")" && pwd)
+l=${TMPDIR:-/tmp}/cudacl-llvm-spirv-lib; mkdir -p "$l"
 # (each to a private name, then renamed: builds on several threads may start it at once)
-for x in "$d"/lib/*.xz; do [ -f "${x%.xz}" ] || { xz -dc "$x" > "${x%.xz}.$$" && mv "${x%.xz}.$$" "${x%.xz}"; }; done
-LD_LIBRARY_PATH="$d/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$d/llvm-spirv-15.bin" "$@"
+for x in "$d"/lib/*.xz; do
+  f=$l/$(basename "${x%.xz}")
+  [ -f "$f" ] || { xz -dc "$x" > "$f.$$" && mv "$f.$$" "$f"; }
+done
+LD_LIBRARY_PATH="$l${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$d/llvm-spirv-15.bin" "$@"
 SH
   chmod +x "$out/spirv/llvm-spirv"
   "$out/bin/il" --print-source > "$out/spirv/il.cl"

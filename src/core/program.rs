@@ -1,6 +1,6 @@
-//! Programs: source or binary in, per-device PTX modules out. One ptxgen build per distinct
-//! target among the devices asked for, then one JIT load (cuModuleLoadDataEx) per device, whose
-//! log is appended to that device's build log.
+//! Programs: source, SPIR-V (IL) or binary in, per-device PTX modules out. One ptxgen build per
+//! distinct target among the devices asked for, then one JIT load (cuModuleLoadDataEx) per
+//! device, whose log is appended to that device's build log.
 //!
 //! Every call into ptxgen runs under `catch_unwind`: a compiler panic becomes a failed build
 //! with a log, never an abort of the host program.
