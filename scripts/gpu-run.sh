@@ -17,8 +17,6 @@ echo "$LIB" > $V/cudacl/cudacl.icd
 echo "libnvidia-opencl.so.1" > $V/nvidia/nvidia.icd
 export CUDACL_LIBCLC=$G/clc/nvptx64--nvidiacl.bc
 export CUDACL_CACHE_DIR=/tmp/cudacl-cache
-# The staged SPIR-V translator (stage-gpu.sh), for IL programs.
-[ -x "$G/spirv/llvm-spirv" ] && export CUDACL_LLVM_SPIRV=$G/spirv/llvm-spirv
 TABLE=$OUT/table.txt; : > $TABLE
 # ONLY="name ..." limits the batch to those programs / parts.
 want() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
@@ -58,9 +56,6 @@ for exe in "$G"/bin/*; do
     fp16) run_prog fp16 cudacl ;;
     # sub-groups, device addresses and SVM: kernel checks with "gpu" (NVIDIA has neither)
     subgroups|devptr) run_prog "$name" cudacl gpu ;;
-    # IL programs from the staged SPIR-V (cudacl only: the kernels use nothing NVIDIA lacks, but
-    # NVIDIA's OpenCL 3.0 reports no IL)
-    il) run_prog il cudacl "$G/spirv/il.spv" gpu ;;
     # command buffers: cudacl's checks and timings; NVIDIA's row times the same commands
     command_buffer) run_prog command_buffer cudacl gpu; run_prog command_buffer nvidia gpu ;;
     bandwidth|microbench|buildbench|appbench|jitbench|launchprof) ;; # benchmarks: below

@@ -25,35 +25,8 @@ for src in tests/c/*.c bench/*.c; do
   fi
   cc "${CFLAGS[@]}" "$src" -o "$out/bin/$name" -lOpenCL -lm -lpthread -ldl
 done
-# SPIR-V programs: the translator ptxgen runs (Debian's llvm-spirv-15 with its two LLVM 15
-# libraries and libz3; the GPU machine has the other libraries they need), behind a wrapper
-# that gpu-run.sh names in CUDACL_LLVM_SPIRV, and the SPIR-V of tests/c/il.c's kernels.
-if [ -x /usr/bin/llvm-spirv-15 ] && command -v clang-15 >/dev/null; then
-  mkdir -p "$out/spirv/lib"
-  cp /usr/bin/llvm-spirv-15 "$out/spirv/llvm-spirv-15.bin"
-  for l in libLLVM-15.so.1 libLLVMSPIRVLib.so.15 libz3.so.4; do
-    xz -T2 -3 -c "$(ldd /usr/bin/llvm-spirv-15 | awk -v l=$l '$1 == l {print $3}')" > "$out/spirv/lib/$l.xz"
-  done
-  cat > "$out/spirv/llvm-spirv" <<'SH'
-#!/bin/sh
-# Unpacks the libraries once (into /tmp: the staged folder may be read-only), then runs the
-# translator with them.
-d=$(cd "$(dirname "$0")" && pwd)
-l=${TMPDIR:-/tmp}/cudacl-llvm-spirv-lib; mkdir -p "$l"
-# (each to a private name, then renamed: builds on several threads may start it at once)
-for x in "$d"/lib/*.xz; do
-  f=$l/$(basename "${x%.xz}")
-  [ -f "$f" ] || { xz -dc "$x" > "$f.$$" && mv "$f.$$" "$f"; }
-done
-LD_LIBRARY_PATH="$l${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "$d/llvm-spirv-15.bin" "$@"
-SH
-  chmod +x "$out/spirv/llvm-spirv"
-  "$out/bin/il" --print-source > "$out/spirv/il.cl"
-  clang-15 -cl-std=CL2.0 -target spir64 -emit-llvm -c -Xclang -finclude-default-header "$out/spirv/il.cl" -o "$out/spirv/il.bc"
-  llvm-spirv-15 "$out/spirv/il.bc" -o "$out/spirv/il.spv"
-else
-  echo "stage: no llvm-spirv-15/clang-15: IL programs not staged"
-fi
+# IL programs with a translator: scripts/stage-gpu-il.sh stages them apart (.gpu-il/): with LLVM
+# 15 in it, this folder would pass the 64 MiB a run can carry. Here il runs its queries only.
 # The 6-kernel source of bench/buildbench.c as PTX, whole and one file per kernel, for
 # bench/jitbench.c (the driver's JIT time, serial and parallel).
 mkdir -p "$out/jit"
