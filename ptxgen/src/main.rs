@@ -95,6 +95,10 @@ fn main() -> ExitCode {
     };
     // A SPIR-V module (its magic number, little-endian) is built as clCreateProgramWithIL's.
     let spirv = bytes.starts_with(&[0x03, 0x02, 0x23, 0x07]);
+    if spirv && (bench || time || no_cache) {
+        eprintln!("ptxgen: --bench, --time and --no-cache are for OpenCL C sources");
+        return ExitCode::from(2);
+    }
     let source = if spirv {
         String::new()
     } else {
