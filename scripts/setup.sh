@@ -9,6 +9,10 @@ PACKAGES=(
   build-essential pkg-config clang-19 llvm-19-dev libclang-19-dev libpolly-19-dev libzstd-dev zlib1g-dev
   # libclc: the OpenCL C builtins for nvptx
   libclc-19 libclc-19-dev
+  # SPIR-V programs (clCreateProgramWithIL): SPIRV-LLVM-Translator 15, run by ptxgen as a
+  # subprocess; clang-15 makes the tests' SPIR-V (clang 19 cannot: the translator reads no
+  # LLVM 19 bitcode and Debian's LLVM 19 has no SPIR-V back end)
+  llvm-spirv-15 clang-15
   # OpenCL headers (bindgen), the ocl-icd loader, clinfo, and PoCL (the CPU device ompcl's tests use)
   opencl-c-headers ocl-icd-libopencl1 ocl-icd-opencl-dev clinfo pocl-opencl-icd
   # older libclang versions (Ubuntu 20.04/22.04 on Jetsons ship them): ompcl's libclang_versions test

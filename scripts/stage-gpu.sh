@@ -25,6 +25,8 @@ for src in tests/c/*.c bench/*.c; do
   fi
   cc "${CFLAGS[@]}" "$src" -o "$out/bin/$name" -lOpenCL -lm -lpthread -ldl
 done
+# IL programs with a translator: scripts/stage-gpu-il.sh stages them apart (.gpu-il/): with LLVM
+# 15 in it, this folder would pass the 64 MiB a run can carry. Here il runs its queries only.
 # The 6-kernel source of bench/buildbench.c as PTX, whole and one file per kernel, for
 # bench/jitbench.c (the driver's JIT time, serial and parallel).
 mkdir -p "$out/jit"

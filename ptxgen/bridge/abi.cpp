@@ -437,3 +437,53 @@ void forwardImplicitArgs(Module &M) {
     if (G->use_empty()) G->eraseFromParent();
   }
 }
+
+// OpenCL C 2.0/3.0's work-item functions libclc lacks, written with the 1.2 ones (which
+// defineIdFunctions and libclc then define): get_enqueued_local_size is get_local_size (cudacl's
+// work-groups are uniform: a local size must divide the global size), and the linear ids are
+// the specification's formulas (3.0 6.15.1), the global one counted from the global offset.
+// Runs first in pg_lower, so that the calls it makes count as uses of what they call.
+void defineLinearIds(Module &M) {
+  LLVMContext &C = M.getContext();
+  Type *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
+  FunctionType *idT = FunctionType::get(i64, {i32}, false);
+  auto body = [&](const char *name, unsigned nargs) -> Function * {
+    Function *F = M.getFunction(name);
+    if (!F || !F->isDeclaration() || F->arg_size() != nargs || !F->getReturnType()->isIntegerTy(64))
+      return nullptr;
+    F->setLinkage(GlobalValue::InternalLinkage);
+    F->addFnAttr(Attribute::AlwaysInline);
+    return F;
+  };
+  auto call = [&](IRBuilder<> &B, const char *name, unsigned d) -> Value * {
+    return B.CreateCall(M.getOrInsertFunction(name, idT), {ConstantInt::get(i32, d)});
+  };
+  if (Function *F = body("_Z23get_enqueued_local_sizej", 1)) {
+    IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+    B.CreateRet(B.CreateCall(M.getOrInsertFunction("_Z14get_local_sizej", idT), {F->getArg(0)}));
+  }
+  // ((id(2) - base(2)) * size(1) + (id(1) - base(1))) * size(0) + (id(0) - base(0)); one
+  // builder call per statement (the instruction order must not depend on the C++ compiler).
+  auto linear = [&](Function *F, const char *id, const char *size, const char *base) {
+    IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+    Value *acc = nullptr;
+    for (int d = 2; d >= 0; d--) {
+      Value *v = call(B, id, d);
+      if (base) {
+        Value *b = call(B, base, d);
+        v = B.CreateSub(v, b);
+      }
+      if (acc) {
+        Value *s = call(B, size, d);
+        Value *scaled = B.CreateMul(acc, s);
+        v = B.CreateAdd(scaled, v);
+      }
+      acc = v;
+    }
+    B.CreateRet(acc);
+  };
+  if (Function *F = body("_Z20get_global_linear_idv", 0))
+    linear(F, "_Z13get_global_idj", "_Z15get_global_sizej", "_Z17get_global_offsetj");
+  if (Function *F = body("_Z19get_local_linear_idv", 0))
+    linear(F, "_Z12get_local_idj", "_Z14get_local_sizej", nullptr);
+}

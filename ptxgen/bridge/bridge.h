@@ -16,13 +16,16 @@
 // parameters, annotations), builtins.cpp (built-ins defined or lowered by ptxgen), libclc_fixes.cpp
 // (libclc results fixed at their calls), nvptx_workarounds.cpp (what LLVM 19's NVPTX back end or
 // ptxas get wrong), link.cpp (libclc, clLinkProgram), codegen.cpp (optimiser, code generation),
-// split.cpp (one module per kernel), images.cpp, subgroups.cpp, half.cpp, atomics.cpp.
+// split.cpp (one module per kernel), images.cpp, subgroups.cpp, half.cpp, atomics.cpp, spirv.cpp
+// (pg_import_spirv: the SPIR-V translator's bitcode made into what pg_compile would give) and
+// spirv_names.cpp (its built-in names in nvptx's mangling).
 #pragma once
 
 // The LLVM headers the bridge's files use (one list for all of them).
 #include <llvm-c/Types.h>
 #include <llvm/ADT/SetVector.h>
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/ADT/bit.h>
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -35,6 +38,7 @@
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/LLVMContext.h>
@@ -174,6 +178,7 @@ void addAnnotation(llvm::Module &M, llvm::Function *F, const char *key, unsigned
 bool hasKernelAnnotation(llvm::Module &M, llvm::Function *F);
 void alignKernelPointerArgs(llvm::Function *F);
 void forwardImplicitArgs(llvm::Module &M);
+void defineLinearIds(llvm::Module &M);
 
 // builtins.cpp
 void lowerPrintf(llvm::Module &M);
@@ -211,6 +216,9 @@ void shareGatherAddresses(llvm::Module &M);
 // link.cpp
 void collectRefs(llvm::Value *V, llvm::SmallPtrSetImpl<llvm::Constant *> &seen,
                  std::vector<llvm::GlobalValue *> &out);
+
+// spirv_names.cpp: a built-in's SPIR mangled name as clang mangles it for nvptx ("" if the same).
+std::string nvptxMangledName(llvm::StringRef name);
 
 // atomics.cpp: OpenCL C 2.0/3.0 atomics libclc lacks.
 bool defineC11Atomic(llvm::Function &F);

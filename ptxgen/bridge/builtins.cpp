@@ -402,6 +402,7 @@ Type *vec3Element(LLVMContext &C, const std::string &name) {
 //   hint: nothing to do.
 // - get_local_size(d) for d outside 0..2 is 1 (OpenCL 1.2 6.12.1; libclc answers 0).
 // - nan(nancode) (below).
+// - work_group_barrier (below).
 void defineMissingBuiltins(Module &M) {
   LLVMContext &C = M.getContext();
   Type *i32 = Type::getInt32Ty(C), *i64 = Type::getInt64Ty(C);
@@ -451,6 +452,43 @@ void defineMissingBuiltins(Module &M) {
       prepare(F);
       IRBuilder<> B(BasicBlock::Create(C, "entry", F));
       B.CreateRet(B.CreateBitCast(B.CreateOr(F->getArg(0), ConstantInt::get(AT, quiet)), RT));
+      continue;
+    }
+    // work_group_barrier (OpenCL C 2.0/3.0; every barrier of SPIR-V translated for OpenCL 2.0):
+    // libclc has only barrier, whose flags it takes. A device-wide scope (memory_scope_device 2,
+    // all_svm_devices 3) with global memory in the flags (CLK_GLOBAL_MEM_FENCE 2) also makes the
+    // work-item's global writes visible device-wide first: barrier orders them within the
+    // work-group only.
+    if ((name == "_Z18work_group_barrierj" || name == "_Z18work_group_barrierj12memory_scope") &&
+        F->getReturnType()->isVoidTy() && F->arg_size() >= 1 && F->getArg(0)->getType() == i32 &&
+        (F->arg_size() == 1 || F->getArg(1)->getType() == i32)) {
+      prepare(F);
+      F->addFnAttr(Attribute::Convergent);
+      IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+      Value *flags = F->getArg(0);
+      if (F->arg_size() == 2) {
+        BasicBlock *fence = BasicBlock::Create(C, "fence", F);
+        BasicBlock *bar = BasicBlock::Create(C, "barrier", F);
+        // One builder call per statement (the instruction order must not depend on the C++
+        // compiler's order of evaluating arguments).
+        Value *global = B.CreateAnd(flags, ConstantInt::get(i32, 2));
+        Value *hasGlobal = B.CreateICmpNE(global, ConstantInt::get(i32, 0));
+        Value *isDevice = B.CreateICmpEQ(F->getArg(1), ConstantInt::get(i32, 2));
+        Value *isAll = B.CreateICmpEQ(F->getArg(1), ConstantInt::get(i32, 3));
+        Value *wide = B.CreateOr(isDevice, isAll);
+        Value *both = B.CreateAnd(hasGlobal, wide);
+        B.CreateCondBr(both, fence, bar);
+        B.SetInsertPoint(fence);
+        // membar.gl (LLVM 19's NVPTX selects no `fence` instruction).
+        B.CreateIntrinsic(Intrinsic::nvvm_membar_gl, {}, {});
+        B.CreateBr(bar);
+        B.SetInsertPoint(bar);
+      }
+      FunctionCallee barrier =
+          M.getOrInsertFunction("_Z7barrierj", FunctionType::get(Type::getVoidTy(C), {i32}, false));
+      CallInst *call = B.CreateCall(barrier, {flags});
+      call->addFnAttr(Attribute::Convergent);
+      B.CreateRetVoid();
       continue;
     }
     if (!copy && !strided) continue;

@@ -14,6 +14,7 @@ int pg_lower(LLVMModuleRef mref, char **log) {
     // With PTXGEN_VERIFY_EACH=1 every rewrite below is followed by the verifier (step,
     // verifyAfter); the input first, so that a failure names the rewrite and not what came before.
     verifyAfter(M, "the front end and pg_define_half (before pg_lower)");
+    step(M, "defineLinearIds", defineLinearIds);
     step(M, "tagRelaxedDivisions", tagRelaxedDivisions);
     bool needOffset = used(M, "_Z17get_global_offsetj") || used(M, "_Z13get_global_idj");
     bool needDim = used(M, "_Z12get_work_dimv");

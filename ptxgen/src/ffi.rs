@@ -22,6 +22,13 @@ extern "C" {
         log: *mut *mut c_char,
         deps: *mut *mut c_char,
     ) -> c_int;
+    pub fn pg_import_spirv(
+        c: LLVMContextRef,
+        bc: *const c_char,
+        len: usize,
+        out: *mut LLVMModuleRef,
+        log: *mut *mut c_char,
+    ) -> c_int;
     pub fn pg_lower(m: LLVMModuleRef, log: *mut *mut c_char) -> c_int;
     pub fn pg_images_used(m: LLVMModuleRef) -> c_int;
     pub fn pg_define_half(m: LLVMModuleRef, sm: c_int) -> c_int;

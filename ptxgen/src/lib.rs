@@ -13,17 +13,49 @@ mod cache;
 mod callseq;
 mod ffi;
 mod headers;
+mod il;
 mod images;
 mod info;
 mod libclc;
 pub mod options;
 mod pipeline;
+mod spec_constants;
+mod spirv;
 mod split;
 mod subgroups;
 pub mod target;
 
 pub use pipeline::{build_timed, prewarm, set_shared_context, Stage};
+pub use spec_constants::SpecConstant;
+pub use spirv::SPIRV_VERSIONS;
 pub use split::set_build_threads;
+
+/// Whether SPIR-V programs can be built here: a SPIR-V translator (llvm-spirv) was found
+/// (spirv.rs says where it is looked for). The runtime reports IL support only then.
+pub fn il_supported() -> bool {
+    spirv::translator().is_some()
+}
+
+/// The specialization constants of a SPIR-V module: (SpecId, size in bytes) of each.
+pub fn il_spec_constants(il: &[u8]) -> Result<Vec<(u32, usize)>, String> {
+    spec_constants::list(il)
+}
+
+/// clBuildProgram of a program made from SPIR-V (clCreateProgramWithIL), with the values
+/// clSetProgramSpecializationConstant gave. Cached like `build`.
+pub fn build_il(
+    il: &[u8],
+    spec: &[SpecConstant],
+    options: &str,
+    target: &Target,
+) -> Result<Program, BuildError> {
+    il::build_il(il, spec, options, target)
+}
+
+/// clCompileProgram of a SPIR-V program: an `Object` that `link` takes like a compiled source.
+pub fn compile_il(il: &[u8], spec: &[SpecConstant], options: &str) -> Result<Object, BuildError> {
+    il::compile_il(il, spec, options)
+}
 
 /// The optional OpenCL C 3.0 features whose macros a `-cl-std=CL3.0` build defines (and the
 /// runtime reports in CL_DEVICE_OPENCL_C_FEATURES): images (images.cl), 3D image writes, fp64,

@@ -5,10 +5,11 @@ use std::process::ExitCode;
 
 fn usage() -> ExitCode {
     eprintln!(
-        "usage: ptxgen FILE.cl [-o FILE.ptx] [--sm N] [--ptx X.Y] [--driver N] [--args] [--time]\n\
+        "usage: ptxgen FILE.cl|FILE.spv [-o FILE.ptx] [--sm N] [--ptx X.Y] [--driver N] [--args] [--time]\n\
          \x20             [--no-cache] [OpenCL build options...]\n\
          --sm N       target sm_N (default 90); --ptx X.Y the PTX ISA (default: the lowest\n\
          \x20            sm_N needs, or what --driver N (cuDriverGetVersion) allows)\n\
+         FILE.spv     a SPIR-V module (by its magic number), built as clCreateProgramWithIL's\n\
          --args       print each kernel's argument layout\n\
          --time       print the time of each stage\n\
          --no-cache   bypass the in-process and disk caches\n\
@@ -85,11 +86,28 @@ fn main() -> ExitCode {
         }
     }
     let Some(input) = input else { return usage() };
-    let source = match std::fs::read_to_string(&input) {
-        Ok(s) => s,
+    let bytes = match std::fs::read(&input) {
+        Ok(b) => b,
         Err(e) => {
             eprintln!("ptxgen: {input}: {e}");
             return ExitCode::from(1);
+        }
+    };
+    // A SPIR-V module (its magic number, little-endian) is built as clCreateProgramWithIL's.
+    let spirv = bytes.starts_with(&[0x03, 0x02, 0x23, 0x07]);
+    if spirv && (bench || time || no_cache) {
+        eprintln!("ptxgen: --bench, --time and --no-cache are for OpenCL C sources");
+        return ExitCode::from(2);
+    }
+    let source = if spirv {
+        String::new()
+    } else {
+        match String::from_utf8(bytes.clone()) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("ptxgen: {input}: {e}");
+                return ExitCode::from(1);
+            }
         }
     };
     let sm = sm.unwrap_or(90);
@@ -118,7 +136,11 @@ fn main() -> ExitCode {
     }
     let t0 = std::time::Instant::now();
     let c0 = thread_cpu_ms();
-    let (r, stages) = ptxgen::build_timed(&source, &options, &target, !no_cache);
+    let (r, stages) = if spirv {
+        (ptxgen::build_il(&bytes, &[], &options, &target), Vec::new())
+    } else {
+        ptxgen::build_timed(&source, &options, &target, !no_cache)
+    };
     let total = t0.elapsed().as_secs_f64() * 1e3;
     let cpu = thread_cpu_ms() - c0;
     if time {

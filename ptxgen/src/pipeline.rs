@@ -42,7 +42,7 @@ const SUBGROUP_MACROS: [&str; 9] = [
 /// and __ENDIAN_LITTLE__ itself but leaves __OPENCL_VERSION__ (the device's version, 3.0, whatever
 /// -cl-std says) and __IMAGE_SUPPORT__ (cudacl's devices support images) to the implementation.
 /// Part of the cache key, so builds cached without them are not reused.
-const PREDEFINED: [&str; 2] = ["-D__OPENCL_VERSION__=300", "-D__IMAGE_SUPPORT__=1"];
+pub(crate) const PREDEFINED: [&str; 2] = ["-D__OPENCL_VERSION__=300", "-D__IMAGE_SUPPORT__=1"];
 
 /// Knobs of LLVM's optimiser, each an LLVM option set for the whole process from an environment
 /// variable (read once): `(variable, LLVM option, default)`. A default of `None` leaves LLVM's
@@ -183,7 +183,7 @@ impl Ctx {
         }
     }
 
-    fn shared_or_private(libclc: Option<&CString>) -> Ctx {
+    pub(crate) fn shared_or_private(libclc: Option<&CString>) -> Ctx {
         let Some(path) = libclc else { return Ctx::private() };
         if !USE_SHARED.load(std::sync::atomic::Ordering::Relaxed) {
             return Ctx::private();
@@ -226,8 +226,12 @@ impl Ctx {
     }
 
     /// Discard the shared context after this build (a failure may have left state in it).
-    fn poison(&self) {
+    pub(crate) fn poison(&self) {
         self.poisoned.set(true);
+    }
+
+    pub(crate) fn raw(&self) -> LLVMContextRef {
+        self.raw
     }
 
     pub(crate) fn context_ref(&self) -> ContextRef<'_> {
@@ -236,7 +240,7 @@ impl Ctx {
     }
 
     /// Takes ownership of a module the bridge created in this context.
-    fn module(&self, m: llvm_sys::prelude::LLVMModuleRef) -> Module<'_> {
+    pub(crate) fn module(&self, m: llvm_sys::prelude::LLVMModuleRef) -> Module<'_> {
         // SAFETY: m is a module of this context, handed over by the bridge.
         unsafe { Module::new(m) }
     }
@@ -426,7 +430,7 @@ pub(crate) fn frontend<'c>(
     }
 }
 
-fn stage(rc: c_int, log: *mut c_char, what: &str) -> Result<(), BuildError> {
+pub(crate) fn stage(rc: c_int, log: *mut c_char, what: &str) -> Result<(), BuildError> {
     let log = ffi::take_string(log);
     if rc != 0 {
         return Err(failed(if log.is_empty() { format!("{what} failed") } else { log }));
@@ -435,7 +439,7 @@ fn stage(rc: c_int, log: *mut c_char, what: &str) -> Result<(), BuildError> {
 }
 
 /// lower -> libclc -> optimise -> layout -> PTX, on a module of `ctx`.
-fn backend(
+pub(crate) fn backend(
     ctx: &Ctx,
     m: Module,
     opts: &options::Options,
@@ -514,7 +518,7 @@ pub(crate) fn optimize_and_emit(
     Ok((ptx_text, kernels))
 }
 
-fn guarded<T>(f: impl FnOnce() -> Result<T, BuildError>) -> Result<T, BuildError> {
+pub(crate) fn guarded<T>(f: impl FnOnce() -> Result<T, BuildError>) -> Result<T, BuildError> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(_) => Err(failed("internal error in ptxgen (panic)")),

@@ -579,6 +579,10 @@ fn char_pair_kernels_stay_entries() {
 #[test]
 fn rewrites_in_ptx() {
     setup();
+    // work_group_barrier: bar.sync, after a membar.gl for a device-scope global fence; the
+    // linear ids and get_enqueued_local_size defined.
+    let p = build_nc(&corpus_src("cl30_work_items.cl"), "-cl-std=CL3.0", &H100).unwrap();
+    assert!(p.ptx.contains("membar.gl") && p.ptx.matches("bar.sync").count() == 2, "{}", p.ptx);
     // printf -> vprintf with the format string in global memory.
     let p = build_nc(&corpus_src("printf.cl"), "", &H100).unwrap();
     assert!(p.ptx.contains(".extern .func  (.param .b32 func_retval0) vprintf"), "{}", p.ptx);

@@ -181,16 +181,18 @@ fn device_info(d: &Cl<Device>, param: cl_device_info, out: InfoOut) -> CLResult<
         // OpenCL 3.0: the highest OpenCL C version the compiler is fully backwards compatible
         // with; OpenCL C 3.0 without 2.0's optional features answers 1.2.
         CL_DEVICE_OPENCL_C_VERSION => out.str("OpenCL C 1.2 "),
-        CL_DEVICE_EXTENSIONS => out.str(&features::names(features::DEVICE_EXTENSIONS)),
+        CL_DEVICE_EXTENSIONS => out.str(&features::names(&features::device_extensions())),
         // OpenCL 2.x/3.0 queries (their order and values: the 3.0 API spec's clGetDeviceInfo table;
         // every absent optional feature answers what the spec gives for a device without it).
         CL_DEVICE_NUMERIC_VERSION => out.value::<cl_version>(features::OPENCL_VERSION),
-        CL_DEVICE_EXTENSIONS_WITH_VERSION => out.slice(&features::with_version(features::DEVICE_EXTENSIONS)),
+        CL_DEVICE_EXTENSIONS_WITH_VERSION => {
+            out.slice(&features::with_version(&features::device_extensions()))
+        }
         CL_DEVICE_OPENCL_C_ALL_VERSIONS => out.slice(&features::opencl_c_all_versions()),
         CL_DEVICE_OPENCL_C_FEATURES => out.slice(&features::opencl_c_features()),
         // No intermediate-language programs (clCreateProgramWithIL answers CL_INVALID_OPERATION).
-        CL_DEVICE_IL_VERSION => out.str(""),
-        CL_DEVICE_ILS_WITH_VERSION => out.slice::<cl_name_version>(&[]),
+        CL_DEVICE_IL_VERSION => out.str(&features::il_version()),
+        CL_DEVICE_ILS_WITH_VERSION => out.slice(&features::ils_with_version()),
         CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES => out.value(features::ATOMIC_MEMORY_CAPABILITIES),
         CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => out.value(features::ATOMIC_FENCE_CAPABILITIES),
         // A local size must divide the global size (OpenCL 1.2's rule, CL_INVALID_WORK_GROUP_SIZE).

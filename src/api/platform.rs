@@ -74,11 +74,11 @@ pub unsafe extern "C" fn clGetPlatformInfo(
             CL_PLATFORM_VERSION => out.str(&platform::version()),
             CL_PLATFORM_NAME => out.str(platform::NAME),
             CL_PLATFORM_VENDOR => out.str(platform::VENDOR),
-            CL_PLATFORM_EXTENSIONS => out.str(&features::names(features::PLATFORM_EXTENSIONS)),
+            CL_PLATFORM_EXTENSIONS => out.str(&features::names(&features::platform_extensions())),
             CL_PLATFORM_ICD_SUFFIX_KHR => out.str(platform::ICD_SUFFIX),
             CL_PLATFORM_NUMERIC_VERSION => out.value::<cl_version>(features::OPENCL_VERSION),
             CL_PLATFORM_EXTENSIONS_WITH_VERSION => {
-                out.slice(&features::with_version(features::PLATFORM_EXTENSIONS))
+                out.slice(&features::with_version(&features::platform_extensions()))
             }
             // clGetDeviceAndHostTimer / clGetHostTimer read one monotonic nanosecond clock.
             CL_PLATFORM_HOST_TIMER_RESOLUTION => {
@@ -90,13 +90,17 @@ pub unsafe extern "C" fn clGetPlatformInfo(
 }
 
 /// Extension functions by name (cl_khr_icd, cl_khr_subgroups, cl_ext_buffer_device_address,
-/// cl_khr_command_buffer); core functions are not returned (the specification reserves this query for extensions).
+/// cl_khr_command_buffer, cl_khr_il_program); core functions are not returned (the specification reserves this query for extensions).
 fn extension_function(name: &str) -> *mut c_void {
     match name {
         "clIcdGetPlatformIDsKHR" => clIcdGetPlatformIDsKHR as *mut c_void,
         // cl_khr_subgroups' name for the core query (same signature and values).
         "clGetKernelSubGroupInfoKHR" => super::kernel::clGetKernelSubGroupInfo as *mut c_void,
         "clSetKernelArgDevicePointerEXT" => super::kernel::clSetKernelArgDevicePointerEXT as *mut c_void,
+        // cl_khr_il_program's name for the core entry point (same signature and codes).
+        "clCreateProgramWithILKHR" if features::il_supported() => {
+            super::program::clCreateProgramWithIL as *mut c_void
+        }
         _ => super::command_buffer::function(name).unwrap_or(std::ptr::null_mut()),
     }
 }

@@ -6,6 +6,7 @@ use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::core::context::Context;
 use crate::core::device::Device;
+use crate::core::features;
 use crate::core::program::{parse_binary, Origin, Program};
 use std::ffi::{c_char, c_uchar, c_void};
 use std::sync::Arc;
@@ -195,18 +196,34 @@ pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
     unsafe { entry_ret(errcode_ret, body) }
 }
 
-/// OpenCL 2.1 (SPIR-V): no device supports IL programs (CL_DEVICE_IL_VERSION is ""), the 3.0
-/// spec's CL_INVALID_OPERATION.
+/// OpenCL 2.1 / cl_khr_il_program (also clCreateProgramWithILKHR): a SPIR-V module, kept as
+/// given and translated at build time (ptxgen's translator). Without a translator no device
+/// supports IL: the 3.0 spec's CL_INVALID_OPERATION. A module without SPIR-V's magic number is
+/// CL_INVALID_VALUE; one the translator rejects fails its build, with the reason in the log.
 #[no_mangle]
 pub unsafe extern "C" fn clCreateProgramWithIL(
     context: cl_context,
-    _il: *const c_void,
-    _length: usize,
+    il: *const c_void,
+    length: usize,
     errcode_ret: *mut cl_int,
 ) -> cl_program {
     let body = || {
-        Cl::<Context>::get(context)?;
-        Err(CL_INVALID_OPERATION)
+        let c = Cl::<Context>::get(context)?;
+        // Before the arguments: without IL support every call is refused the same way.
+        if !features::il_supported() {
+            return Err(CL_INVALID_OPERATION);
+        }
+        if il.is_null() || length == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: il points to length readable bytes, per the spec.
+        let bytes = unsafe { std::slice::from_raw_parts(il as *const u8, length) }.to_vec();
+        // SPIR-V's magic number, in the host's (little-endian) byte order.
+        if !length.is_multiple_of(4) || length < 20 || bytes[..4] != 0x0723_0203u32.to_le_bytes() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let devices = c.devices.clone();
+        Ok(Cl::new_handle(Program::with_il(c, devices, bytes)))
     };
     // SAFETY: errcode_ret is NULL or points to a cl_int, as the spec requires of the caller.
     unsafe { entry_ret(errcode_ret, body) }
@@ -285,7 +302,7 @@ pub unsafe extern "C" fn clCompileProgram(
         }
         // SAFETY: options is NULL or a NUL-terminated string, per the spec.
         let opts = unsafe { options_str(options) }.map_err(|_| CL_INVALID_COMPILER_OPTIONS)?;
-        if p.origin != Origin::Source {
+        if !matches!(p.origin, Origin::Source | Origin::Il) {
             return Err(CL_INVALID_OPERATION);
         }
         let r = p.compile(&positions, &opts, &headers);
@@ -427,9 +444,9 @@ pub unsafe extern "C" fn clGetProgramInfo(
                 let names: Vec<&str> = exe.kernels.iter().map(|k| k.name.as_str()).collect();
                 out.str(&names.join(";"))
             }
-            // No intermediate-language programs: an empty IL (size 0), as the 3.0 spec requires
-            // when no device of the context supports them.
-            CL_PROGRAM_IL => out.bytes(&[]),
+            // The SPIR-V of a program made with clCreateProgramWithIL; for any other program
+            // nothing (size 0), as the 3.0 spec says.
+            CL_PROGRAM_IL => out.bytes(&p.il),
             // No program-scope constructors or destructors (OpenCL C++ for OpenCL 2.2).
             CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => out.bool(false),
             _ => Err(CL_INVALID_VALUE),
@@ -483,16 +500,30 @@ pub unsafe extern "C" fn clSetProgramReleaseCallback(
     })
 }
 
-/// OpenCL 2.2 (SPIR-V specialization constants): no device supports IL programs.
+/// OpenCL 2.2: a SPIR-V specialization constant's value for the program's next build (the
+/// translator's --spec-const). CL_INVALID_OPERATION without IL support, CL_INVALID_PROGRAM
+/// for a program not made from IL, CL_INVALID_SPEC_ID for an id the module does not have,
+/// CL_INVALID_VALUE for another size than the constant's or a NULL value.
 #[no_mangle]
 pub unsafe extern "C" fn clSetProgramSpecializationConstant(
     program: cl_program,
-    _spec_id: cl_uint,
-    _spec_size: usize,
-    _spec_value: *const c_void,
+    spec_id: cl_uint,
+    spec_size: usize,
+    spec_value: *const c_void,
 ) -> cl_int {
     entry(|| {
-        Cl::<Program>::get(program)?;
-        Err(CL_INVALID_OPERATION)
+        let p = Cl::<Program>::get(program)?;
+        if !features::il_supported() {
+            return Err(CL_INVALID_OPERATION);
+        }
+        if p.origin != Origin::Il {
+            return Err(CL_INVALID_PROGRAM);
+        }
+        if spec_value.is_null() || spec_size == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        // SAFETY: spec_value points to spec_size readable bytes, per the spec.
+        let value = unsafe { std::slice::from_raw_parts(spec_value as *const u8, spec_size) };
+        p.set_spec_constant(spec_id, value)
     })
 }

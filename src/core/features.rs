@@ -54,6 +54,62 @@ pub const DEVICE_EXTENSIONS: &[(&str, cl_version)] = &[
     ("cl_nv_device_attribute_query", make_version(1, 0, 0)),
 ];
 
+/// cl_khr_il_program, offered (by the platform and every device) only where ptxgen found a
+/// SPIR-V translator: without one (a Jetson without llvm-spirv) IL programs cannot be built.
+const IL_PROGRAM: (&str, cl_version) = ("cl_khr_il_program", make_version(1, 0, 0));
+
+/// CL_PLATFORM_EXTENSIONS[_WITH_VERSION]: the table, and cl_khr_il_program when IL works.
+pub fn platform_extensions() -> Vec<(&'static str, cl_version)> {
+    with_il(PLATFORM_EXTENSIONS)
+}
+
+/// CL_DEVICE_EXTENSIONS[_WITH_VERSION]: the table, and cl_khr_il_program when IL works.
+pub fn device_extensions() -> Vec<(&'static str, cl_version)> {
+    with_il(DEVICE_EXTENSIONS)
+}
+
+/// Whether IL (SPIR-V) programs can be built: ptxgen found a translator.
+pub fn il_supported() -> bool {
+    ptxgen::il_supported()
+}
+
+fn with_il(table: &[(&'static str, cl_version)]) -> Vec<(&'static str, cl_version)> {
+    let mut v = table.to_vec();
+    if ptxgen::il_supported() {
+        v.push(IL_PROGRAM);
+    }
+    v
+}
+
+/// The SPIR-V versions IL programs may have (the translator's: ptxgen::SPIRV_VERSIONS), none
+/// without a translator.
+fn il_versions() -> Vec<cl_version> {
+    if !ptxgen::il_supported() {
+        return Vec::new();
+    }
+    ptxgen::SPIRV_VERSIONS.iter().map(|&(major, minor)| make_version(major, minor, 0)).collect()
+}
+
+/// CL_DEVICE_IL_VERSION: "SPIR-V_1.0 SPIR-V_1.1 ..." (the 3.0 spec's spelling), "" without IL.
+pub fn il_version() -> String {
+    il_versions()
+        .iter()
+        .map(|v| {
+            format!(
+                "SPIR-V_{}.{}",
+                v >> (CL_VERSION_MINOR_BITS + CL_VERSION_PATCH_BITS),
+                (v >> CL_VERSION_PATCH_BITS) & 0x3ff
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// CL_DEVICE_ILS_WITH_VERSION: one "SPIR-V" entry per version.
+pub fn ils_with_version() -> Vec<cl_name_version> {
+    il_versions().into_iter().map(|v| name_version("SPIR-V", v)).collect()
+}
+
 /// The OpenCL C versions the compiler accepts with -cl-std (CL_DEVICE_OPENCL_C_ALL_VERSIONS).
 /// OpenCL C 2.0 is absent: it requires the generic address space, pipes and device-side enqueue,
 /// which these devices do not offer (OpenCL C 3.0 makes them optional).
@@ -137,6 +193,20 @@ mod tests {
         assert_eq!(nv.name[62], b'x' as std::ffi::c_char);
         assert_eq!(nv.name[63], 0);
         assert!(names(DEVICE_EXTENSIONS).contains("cl_khr_fp64 cl_khr_global_int32_base_atomics"));
+    }
+
+    #[test]
+    fn il_is_reported_exactly_when_a_translator_is_there() {
+        let il = ptxgen::il_supported();
+        let has = |t: &[(&str, cl_version)]| t.iter().any(|(n, _)| *n == "cl_khr_il_program");
+        assert_eq!(has(&device_extensions()), il);
+        assert_eq!(has(&platform_extensions()), il);
+        assert_eq!(ils_with_version().len(), if il { ptxgen::SPIRV_VERSIONS.len() } else { 0 });
+        if il {
+            assert!(il_version().starts_with("SPIR-V_1.0 SPIR-V_1.1"), "{}", il_version());
+        } else {
+            assert_eq!(il_version(), "");
+        }
     }
 
     #[test]

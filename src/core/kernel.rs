@@ -3,7 +3,7 @@
 //! arguments patched in, one cuLaunchKernel per launch; nothing allocated beyond the command's
 //! closure).
 use super::memory::Mem;
-use super::program::{LoadedModule, Program};
+use super::program::{LoadedModule, Origin, Program};
 use super::queue::Queue;
 use super::sampler::Sampler;
 use crate::base::entry::{lock, CLResult};
@@ -215,12 +215,14 @@ impl KernelShape {
             funcs.push(f);
         }
         let arg_info_opt = |o: &str| ptxgen::options::has_flag(o, "-cl-kernel-arg-info");
-        // Asked for at this build, or at the build that made the binary / compiled the objects.
-        let arg_info_available = arg_info_opt(&exe.options)
-            || program.builds().iter().any(|b| {
-                b.is_executable()
-                    && (arg_info_opt(&b.options) || b.objects.iter().any(|o| arg_info_opt(&o.options)))
-            });
+        // Asked for at this build, or at the build that made the binary / compiled the objects;
+        // never for SPIR-V, which carries no argument names or type names.
+        let arg_info_available = program.origin != Origin::Il
+            && (arg_info_opt(&exe.options)
+                || program.builds().iter().any(|b| {
+                    b.is_executable()
+                        && (arg_info_opt(&b.options) || b.objects.iter().any(|o| arg_info_opt(&o.options)))
+                }));
         let n = info.args.len();
         let mut mems = Vec::new();
         let mut mem_slot = vec![usize::MAX; n];

@@ -1,6 +1,6 @@
-//! Programs: source or binary in, per-device PTX modules out. One ptxgen build per distinct
-//! target among the devices asked for, then one JIT load (cuModuleLoadDataEx) per device, whose
-//! log is appended to that device's build log.
+//! Programs: source, SPIR-V (IL) or binary in, per-device PTX modules out. One ptxgen build per
+//! distinct target among the devices asked for, then one JIT load (cuModuleLoadDataEx) per
+//! device, whose log is appended to that device's build log.
 //!
 //! Every call into ptxgen runs under `catch_unwind`: a compiler panic becomes a failed build
 //! with a log, never an abort of the host program.
@@ -104,6 +104,8 @@ impl DeviceBuild {
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
     Source,
+    /// clCreateProgramWithIL: SPIR-V, built through ptxgen's translator (`Program::il`).
+    Il,
     Binary,
     Linked,
 }
@@ -113,6 +115,12 @@ pub struct Program {
     /// The devices the program is for (a subset of the context's, in its order as given).
     pub devices: Vec<Arc<Cl<Device>>>,
     pub source: String,
+    /// The SPIR-V of an IL program (CL_PROGRAM_IL), else empty.
+    pub il: Vec<u8>,
+    /// clSetProgramSpecializationConstant's values, used by the next build or compile.
+    spec: std::sync::Mutex<Vec<ptxgen::SpecConstant>>,
+    /// The IL's specialization constants (id, size), read once when first asked for.
+    spec_info: std::sync::OnceLock<Result<Vec<(u32, usize)>, String>>,
     pub origin: Origin,
     builds: std::sync::Mutex<Vec<DeviceBuild>>,
     building: AtomicBool,
@@ -261,12 +269,40 @@ impl Program {
             context,
             devices,
             source,
+            il: Vec::new(),
+            spec: Default::default(),
+            spec_info: Default::default(),
             origin,
             builds: std::sync::Mutex::new(builds),
             building: AtomicBool::new(false),
             kernels: AtomicUsize::new(0),
             shapes: Default::default(),
         }
+    }
+
+    /// A program from SPIR-V (clCreateProgramWithIL).
+    pub fn with_il(context: Arc<Cl<Context>>, devices: Vec<Arc<Cl<Device>>>, il: Vec<u8>) -> Program {
+        Program { il, ..Program::new(context, devices, String::new(), Origin::Il) }
+    }
+
+    /// clSetProgramSpecializationConstant: checks the id and size against the IL's constants
+    /// and records the value for later builds (a later value for the same id replaces it).
+    pub fn set_spec_constant(&self, id: u32, value: &[u8]) -> CLResult<()> {
+        let info = self.spec_info.get_or_init(|| {
+            let il = &self.il;
+            guarded("il_spec_constants", || ptxgen::il_spec_constants(il)).and_then(|r| r)
+        });
+        // A malformed module has no constants to set.
+        let Ok(info) = info else { return Err(CL_INVALID_SPEC_ID) };
+        let &(_, size) = info.iter().find(|(i, _)| *i == id).ok_or(CL_INVALID_SPEC_ID)?;
+        if size != value.len() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let mut spec = lock(&self.spec);
+        spec.retain(|s| s.id != id);
+        spec.push(ptxgen::SpecConstant { id, value: value.to_vec() });
+        spec.sort_by_key(|s| s.id);
+        Ok(())
     }
 
     /// A program from binaries already parsed (one per device).
@@ -434,8 +470,12 @@ impl Program {
                         if let Some((_, r)) = by_target.iter().find(|(tt, _)| *tt == t) {
                             r.clone()
                         } else {
+                            let spec = lock(&self.spec).clone();
                             let r = build_result(
-                                guarded("build", || build_reporting_times(&self.source, options, &t)),
+                                guarded("build", || match self.origin {
+                                    Origin::Il => ptxgen::build_il(&self.il, &spec, options, &t),
+                                    _ => build_reporting_times(&self.source, options, &t),
+                                }),
                                 CL_INVALID_BUILD_OPTIONS,
                                 CL_BUILD_PROGRAM_FAILURE,
                             );
@@ -476,8 +516,13 @@ impl Program {
     pub fn compile(&self, positions: &[usize], options: &str, headers: &[(String, String)]) -> CLResult<()> {
         let _g = self.begin(positions)?;
         let hs: Vec<(&str, &str)> = headers.iter().map(|(n, s)| (n.as_str(), s.as_str())).collect();
+        let spec = lock(&self.spec).clone();
         let r = build_result(
-            guarded("compile", || ptxgen::compile(&self.source, options, &hs)),
+            guarded("compile", || match self.origin {
+                // SPIR-V has no preprocessor: the headers are not used.
+                Origin::Il => ptxgen::compile_il(&self.il, &spec, options),
+                _ => ptxgen::compile(&self.source, options, &hs),
+            }),
             CL_INVALID_COMPILER_OPTIONS,
             CL_COMPILE_PROGRAM_FAILURE,
         );

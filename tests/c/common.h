@@ -79,6 +79,13 @@ static inline cl_context suite_context(cl_platform_id p, cl_device_id *dev, void
     return clCreateContext(NULL, 1, dev, notify, NULL, err);
 }
 
+/* Whether the device takes IL programs (CL_DEVICE_IL_VERSION not empty: cudacl found a SPIR-V
+ * translator). The answers for IL programs differ with it. */
+__attribute__((unused)) static int device_has_il(cl_device_id d) {
+    char v[256] = {0};
+    return d && clGetDeviceInfo(d, CL_DEVICE_IL_VERSION, sizeof v - 1, v, NULL) == CL_SUCCESS && v[0] != 0;
+}
+
 /* A context on the platform's first two GPUs with an in-order queue on each, or NULL when it
  * has fewer (after printing "WHAT: skipped (N GPU)"). For the multi-device sections. */
 static inline cl_context two_gpu_context(cl_platform_id p, const char *what, cl_device_id ds[2], cl_command_queue qs[2]) {

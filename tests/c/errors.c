@@ -304,7 +304,8 @@ static void device_rows(cl_platform_id p, cl_device_id d) {
     EXPECT((clCreateProgramWithBinary(ctx, 1, &d, &binlen, &bin, &binstatus, &err), err), CL_INVALID_BINARY);
     CHECK(binstatus == CL_INVALID_BINARY, "binary status %d", binstatus);
     EXPECT((clCreateProgramWithBuiltInKernels(ctx, 1, &d, "foo", &err), err), CL_INVALID_VALUE);
-    EXPECT((clCreateProgramWithIL(ctx, host, 16, &err), err), CL_INVALID_OPERATION);
+    /* 16 bytes are too short for SPIR-V; without IL support the call is refused first. */
+    EXPECT((clCreateProgramWithIL(ctx, host, 16, &err), err), device_has_il(d) ? CL_INVALID_VALUE : CL_INVALID_OPERATION);
     cl_program prog = clCreateProgramWithSource(ctx, 1, &SRC, NULL, &err);
     EXPECT(err, CL_SUCCESS);
     cl_uint nk;
