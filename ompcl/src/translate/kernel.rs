@@ -325,7 +325,23 @@ impl<'a> Translator<'a> {
         if bs.file != self.cx.file {
             return Err("loop body comes from a macro or another file".into());
         }
-        let (bs, be) = (bs.off, self.cx.stmt_end(be.off));
+        let (mut bs, be) = (bs.off, self.cx.stmt_end(be.off));
+        // a body that is itself an `atomic`/`critical` statement (`for (...)` then `#pragma omp
+        // atomic` then `c += 1;`, no braces): the directive's lines belong to it, or the update
+        // would be copied without its atomicity
+        while let Some(ls) = self
+            .cx
+            .assoc
+            .iter()
+            .filter(|(&i, a)| {
+                a.1 == bs && matches!(self.cx.pragmas[i].directive[0].as_str(), "atomic" | "critical")
+            })
+            .map(|(&i, _)| self.cx.pragmas[i].line_start)
+            .filter(|&ls| ls < bs)
+            .min()
+        {
+            bs = ls;
+        }
         {
             let mut par_vars = vec![loopvar];
             par_vars.extend(collapsed.iter().map(|li| li.loopvar));
