@@ -351,6 +351,22 @@ impl<'a> Translator<'a> {
                                 }
                             }
                         }
+                        // a thread query inside a `parallel` nested in the loop: that region has
+                        // one thread (kernel.rs replaces the query by its value)
+                        _ if matches!(name.as_str(), "omp_get_thread_num" | "omp_get_num_threads")
+                            && is_region
+                            && {
+                                let at = n.range().0;
+                                at.file == file
+                                    && self.pragmas_in(s, e).iter().any(|&q| {
+                                        self.cx.pragmas[q].is(&["parallel"])
+                                            && self
+                                                .cx
+                                                .assoc
+                                                .get(&q)
+                                                .is_some_and(|a| at.off >= a.1 && at.off < a.2)
+                                    })
+                            } => {}
                         _ if TEAM_QUERIES.contains(&name.as_str())
                             && self.in_target.is_some()
                             && self.caller.starts_with("region:") =>
