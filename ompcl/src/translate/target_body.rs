@@ -66,6 +66,7 @@ impl Translator<'_> {
         hoisted: &mut String,
     ) -> Result<Vec<Step>, String> {
         let chain = one_team(chain);
+        self.stale_firstprivate(kids)?;
         let directive_of = |this: &Self, kid: &Node| {
             inner.iter().copied().find(|j| this.cx.assoc.get(j).is_some_and(|a| a.0.equals(kid)))
         };
@@ -180,6 +181,71 @@ impl Translator<'_> {
             return Err("a target body without device code".into());
         }
         Ok(steps)
+    }
+
+    /// A scalar from outside the body that one statement writes and a later one reads must reach
+    /// it: kernels write their copy back only when the variable comes back to the host (mapped
+    /// `from`/`tofrom`, `defaultmap(tofrom: scalar)`, a local of the body); a firstprivate one
+    /// (`x = 5;` then a loop reading `x`) would reach the next kernel with the host's old value.
+    fn stale_firstprivate(&self, kids: &[Node]) -> Result<(), String> {
+        let Some((all, named, from)) = &self.target_scalars_out else { return Ok(()) };
+        let (bs, be) = match (kids.first(), kids.last()) {
+            (Some(a), Some(b)) => (a.range().0.off, b.range().1.off),
+            _ => return Ok(()),
+        };
+        let file = self.cx.file.clone();
+        // the loops of loop constructs: their variables are private there (their uses inside
+        // are the loop's own copy)
+        let private_loops: Vec<(usize, usize, String)> = self
+            .pragmas_in(bs, be)
+            .into_iter()
+            .filter(|&q| {
+                self.cx.pragmas[q]
+                    .directive
+                    .iter()
+                    .any(|w| matches!(w.as_str(), "for" | "distribute" | "simd"))
+            })
+            .filter_map(|q| {
+                let &(node, st, en) = self.cx.assoc.get(&q)?;
+                let li = self.parse_loop(node).ok()?;
+                Some((st, en, key_of(&li.loopvar)))
+            })
+            .collect();
+        let private_at = |n: &Node, key: &str| {
+            let at = n.range().0.off;
+            private_loops.iter().any(|(st, en, k)| k == key && at >= *st && at < *en)
+        };
+        for (k, kid) in kids.iter().enumerate() {
+            for n in nodes_of(*kid) {
+                let Some(l) = assigned(n).map(strip) else { continue };
+                let Some(d) = (l.kind() == CXCursor_DeclRefExpr).then(|| l.referenced()).flatten() else {
+                    continue;
+                };
+                let at = d.loc();
+                let in_body = at.file == file && at.off >= bs && at.off < be;
+                let ty = d.ty().canonical();
+                let name = d.spelling();
+                let back = from.contains(&name) || (*all && !named.contains(&name));
+                let key = key_of(&d);
+                if in_body || back || !(ty.is_arith() || ty.kind() == CXType_Pointer) || private_at(&n, &key)
+                {
+                    continue;
+                }
+                let later = kids[k + 1..].iter().any(|o| {
+                    nodes_of(*o).iter().any(|r| {
+                        r.kind() == CXCursor_DeclRefExpr
+                            && r.referenced().is_some_and(|x| key_of(&x) == key)
+                            && !private_at(r, &key)
+                    })
+                });
+                if later {
+                    return Err(format!(
+                        "'{name}' (firstprivate in the target region) is set by one statement of its body and used by a later one"
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The host text of statement `kid` (bytes `s..e`): a declaration's variables are declared in

@@ -10,8 +10,9 @@
  * `reduction`, then stored by team 0), locals of int, long, double and unsigned, a `parallel for`
  * and a `parallel` + `for`, a `distribute`-free `target` with serial statements writing mapped
  * arrays and scalars between loops, a heap array mapped by section, a `parallel` without
- * worksharing (every thread), a lone statement under `target teams`. The last region declares a
- * local from device data: it runs on the host, saying why. */
+ * worksharing (every thread), a lone statement under `target teams`. The last two regions run
+ * on the host, saying why: one declares a local from device data, one sets a firstprivate scalar
+ * that its next kernel reads (a kernel's copy of it does not come back). */
 #define N 1000
 
 int main(void) {
@@ -86,6 +87,14 @@ int main(void) {
         for (i = 0; i < N; i++) lsum += (long)(a[i] - first);
     }
     printf("%ld\n", lsum);
+    int fp = 1;
+#pragma omp target map(tofrom: a)
+    {
+        fp = 5; /* firstprivate: the next kernel could not see it (the host's copy stays 1) */
+#pragma omp parallel for
+        for (i = 0; i < N; i++) a[i] = fp;
+    }
+    printf("%d %g\n", fp, a[N - 1]);
     free(h);
     return 0;
 }
