@@ -717,6 +717,18 @@ impl<'a> Translator<'a> {
                 }
                 return Ok(steps);
             }
+            // a directive stacked on this one (`target` then `teams` then the block): the same
+            // statement, so the body is that directive's
+            let here = self.cx.pragmas[cur].line_start;
+            let stacked = self.pragmas_in(self.cx.pragmas[cur].end, e).into_iter().find(|&j| {
+                self.cx.pragmas[j].line_start > here
+                    && self.cx.pragmas[j].has_statement()
+                    && self.cx.assoc.get(&j).is_some_and(|a| a.0.equals(&node))
+            });
+            if let Some(j) = stacked {
+                cur = j;
+                continue;
+            }
             // target / teams / target teams: the body must be one construct
             let n = strip(node);
             let kids: Vec<Node> = if n.kind() == CXCursor_CompoundStmt {
@@ -766,7 +778,6 @@ impl<'a> Translator<'a> {
                 self.target_hoisted = hoisted;
                 return Ok(steps);
             }
-            let here = self.cx.pragmas[cur].line_start;
             let next = if kids.len() == 1 {
                 self.pragmas_in(self.cx.pragmas[cur].end, e).into_iter().find(|&j| {
                     self.cx.pragmas[j].line_start > here

@@ -41,6 +41,20 @@ pub(super) fn one_team(chain: &[Pragma]) -> Vec<Pragma> {
         .collect()
 }
 
+/// The `if` of a `parallel` inside the body (`if(c)` or `if(parallel: c)`) decides its team's
+/// size: kept as `__if_parallel(c)` (false: one thread, what the kernel's thread queries say).
+fn parallel_if(q: &mut Pragma) {
+    for c in q.clauses.iter_mut().filter(|c| c.name == "if") {
+        let Some(a) = c.arg.clone() else { continue };
+        let e = a
+            .split_once(':')
+            .filter(|(m, _)| m.trim() == "parallel")
+            .map_or(a.clone(), |(_, e)| e.trim().to_string());
+        c.name = "__if_parallel".into();
+        c.arg = Some(e);
+    }
+}
+
 /// Whether statement `st` reads memory (an element, a dereference, a member through a pointer, an
 /// array or a pointer): the host's copy of it may be older than the device's.
 fn reads_memory(st: Node) -> bool {
@@ -110,7 +124,10 @@ impl Translator<'_> {
                 steps.push(Step::Kernel { k: Box::new(k?), kid: id, line });
                 continue;
             };
-            let q = self.cx.pragmas[j].clone();
+            let mut q = self.cx.pragmas[j].clone();
+            if q.directive.first().is_some_and(|w| w == "parallel") {
+                parallel_if(&mut q);
+            }
             if let Some(u) = &q.unknown {
                 return Err(format!("'{u}' is not translated to OpenCL"));
             }

@@ -10,7 +10,8 @@
  * `reduction`, then stored by team 0), locals of int, long, double and unsigned, a `parallel for`
  * and a `parallel` + `for`, a `distribute`-free `target` with serial statements writing mapped
  * arrays and scalars between loops, a heap array mapped by section, a `parallel` without
- * worksharing (every thread), a lone statement under `target teams`. The last two regions run
+ * worksharing (every thread), a lone statement under `target teams`, `teams` stacked on
+ * `target` over a block (its `thread_limit`, a `parallel if(0)`). The last two regions run
  * on the host, saying why: one declares a local from device data, one sets a firstprivate scalar
  * that its next kernel reads (a kernel's copy of it does not come back). */
 #define N 1000
@@ -80,6 +81,19 @@ int main(void) {
 #pragma omp target teams num_teams(3) map(tofrom: teams_out)
     if (omp_get_team_num() == 0) teams_out = omp_get_num_teams() >= 1 && omp_get_num_teams() <= 3;
     printf("%d\n", teams_out);
+    int n1 = -1, n2 = -1, n3 = -1;
+    /* `teams` stacked on `target`, a block of statements: the `teams` clauses count (a
+       `parallel if(0)` has one thread, a `parallel` at most thread_limit) */
+#pragma omp target map(from: n1, n2, n3)
+#pragma omp teams thread_limit(7)
+    {
+        n1 = omp_get_num_teams();
+#pragma omp parallel if(0)
+        if (omp_get_thread_num() == 0) n2 = omp_get_num_threads();
+#pragma omp parallel
+        if (omp_get_thread_num() == 0) n3 = omp_get_num_threads() <= 7;
+    }
+    printf("%d %d %d\n", n1 >= 1, n2, n3);
 #pragma omp target map(tofrom: a, lsum)
     {
         double first = a[0]; /* reads device data: the host cannot run it */
