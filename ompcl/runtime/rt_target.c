@@ -166,7 +166,11 @@ static void map_one(ompcl_map *x) {
            the whole array when the section is of an array variable (kernels address it from
            its start) */
         char *o = x->obj;
-        if (o && o <= p && p + n <= o + x->objsize && !present_overlap(o, x->objsize) && !tab_find(o))
+        /* (tab_find also answers a block that ends at o: a stack array right below this one,
+           mapped before, must not make this array's later rows blocks of their own) */
+        blk *below = o ? tab_find(o) : NULL;
+        if (below && o >= below->base + below->size) below = NULL;
+        if (o && o <= p && p + n <= o + x->objsize && !present_overlap(o, x->objsize) && !below)
             b = tab_insert(o, x->objsize, -2);
         else
             b = tab_insert(p, n ? n : 1, -2);

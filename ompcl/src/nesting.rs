@@ -45,8 +45,12 @@ pub fn check(
         // the constructs a team member executing p is inside, innermost first
         let mut outer: Vec<(usize, usize)> = (0..pragmas.len())
             .filter(|&j| j != i && pragmas[j].line_start < p.line_start)
+            // (a directive stacked between q's line and q's statement, `#pragma omp parallel`
+            // then `#pragma omp for` then the loop, is inside q too)
             .filter_map(|j| {
-                region(j).filter(|&(s, e)| s <= p.line_start && p.line_start < e).map(|(s, _)| (s, j))
+                region(j)
+                    .filter(|&(s, e)| s.min(pragmas[j].end) <= p.line_start && p.line_start < e)
+                    .map(|_| (pragmas[j].line_start, j))
             })
             .collect();
         outer.sort();

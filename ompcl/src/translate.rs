@@ -16,10 +16,12 @@ mod critical;
 mod host;
 mod interchange;
 mod kernel;
+mod owned_reduction;
 mod promote;
 mod races;
 mod sequence;
 mod target;
+mod target_body;
 mod triangle;
 mod types;
 mod validate;
@@ -495,6 +497,8 @@ struct Translator<'a> {
     /// in a target region: (`defaultmap(tofrom: scalar)`, names in its map clauses, those of
     /// them mapped `from`/`tofrom`)
     target_scalars_out: Option<(bool, HashSet<String>, HashSet<String>)>,
+    /// declarations of a target body's locals that the host holds (target_body.rs)
+    target_hoisted: String,
 }
 
 pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
@@ -671,6 +675,7 @@ fn translate_text(
         team_queries: false,
         map_names: Vec::new(),
         target_scalars_out: None,
+        target_hoisted: String::new(),
     };
     t.associate(&tu);
     let nesting = {

@@ -32,6 +32,8 @@ impl<'a> Translator<'a> {
                                                          // pointer members copied from one to another (`copy.p = orig.p;`): integers alike in the
                                                          // kernel source, so the copy is the same bytes (their extents)
         let mut member_copies: HashSet<(String, usize, usize)> = HashSet::new();
+        // pointer members a pointer is stored into (their names)
+        let mut member_stores: Vec<String> = Vec::new();
         let extent = |m: &Node| {
             let (a, b) = m.range();
             (a.file, a.off, b.off)
@@ -54,6 +56,30 @@ impl<'a> Translator<'a> {
                     {
                         member_copies.insert(extent(&l));
                         member_copies.insert(extent(&r));
+                    } else if ptr_member(&l) && ch[1].ty().canonical().kind() == CXType_Pointer {
+                        // a pointer stored into a pointer member (`n->next = cur`, a list linked
+                        // on the device): the member is an opaque `ulong` in the kernel source,
+                        // which OpenCL C does not convert a pointer to implicitly; the device
+                        // copy gets the device address, as on any device with memory of its own
+                        let (rs, re) = ch[1].range();
+                        if rs.file != file || re.off > ftext.len() {
+                            return Err(format!("pointer member '{}' set in a macro", l.spelling()));
+                        }
+                        // outside a target region the host shares the kernel's data (it is copied
+                        // back): a device address would reach it; only a null pointer is the same
+                        let rhs: String =
+                            ftext[rs.off..re.off].chars().filter(|c| !c.is_whitespace()).collect();
+                        let null = matches!(rhs.as_str(), "NULL" | "0" | "((void*)0)" | "(void*)0");
+                        if self.in_target.is_none() && !null {
+                            return Err(format!(
+                                "pointer member '{}' set in the loop (to an address the host would not share)",
+                                l.spelling()
+                            ));
+                        }
+                        member_copies.insert(extent(&l));
+                        member_stores.push(l.spelling());
+                        edits.push(Edit { start: rs.off, end: rs.off, text: "(ulong)(".into() });
+                        edits.push(Edit { start: re.off, end: re.off, text: ")".into() });
                     }
                 }
             }
@@ -325,6 +351,22 @@ impl<'a> Translator<'a> {
                                 }
                             }
                         }
+                        // a thread query inside a `parallel` nested in the loop: that region has
+                        // one thread (kernel.rs replaces the query by its value)
+                        _ if matches!(name.as_str(), "omp_get_thread_num" | "omp_get_num_threads")
+                            && is_region
+                            && {
+                                let at = n.range().0;
+                                at.file == file
+                                    && self.pragmas_in(s, e).iter().any(|&q| {
+                                        self.cx.pragmas[q].is(&["parallel"])
+                                            && self
+                                                .cx
+                                                .assoc
+                                                .get(&q)
+                                                .is_some_and(|a| at.off >= a.1 && at.off < a.2)
+                                    })
+                            } => {}
                         _ if TEAM_QUERIES.contains(&name.as_str())
                             && self.in_target.is_some()
                             && self.caller.starts_with("region:") =>
@@ -414,6 +456,14 @@ impl<'a> Translator<'a> {
                 _ => {}
             }
         }
+        // a member stored into here and passed as a pointer of its own (`s.d[i]`): the kernel's
+        // argument would not follow the store
+        if let Some(m) = member_stores
+            .iter()
+            .find(|m| vars.keys().any(|k| k.ends_with(&format!(":{m}")) && k.starts_with("member:")))
+        {
+            return Err(format!("pointer member '{m}' set in the loop"));
+        }
         // writes through a pointer member passed on its own; the member itself may not be set,
         // nor the struct as a whole (`s = t`, `&s`: the kernel's copy of the member would be stale)
         for (lhs, direct) in &written {
@@ -486,6 +536,11 @@ impl<'a> Translator<'a> {
     ) -> Result<Edit, String> {
         let what = pp.directive[0].clone();
         let mut n = strip(st);
+        let form =
+            pp.clauses.iter().map(|c| c.name.as_str()).find(|c| matches!(*c, "read" | "write" | "capture"));
+        if form == Some("capture") {
+            return self.atomic_capture(pp, st, se, edits, buffers);
+        }
         if n.kind() == CXCursor_CompoundStmt {
             let k = n.children();
             if k.len() != 1 {
@@ -500,14 +555,9 @@ impl<'a> Translator<'a> {
             let (s, e) = x.range();
             render(text, edits, s.off, e.off)
         };
-        let form =
-            pp.clauses.iter().map(|c| c.name.as_str()).find(|c| matches!(*c, "read" | "write" | "capture"));
         let (lhs, op, rhs): (Node, &str, String) = match n.kind() {
             // `atomic read` (v = x) and `atomic write` (x = e): an aligned load is whole on the
             // device; a store becomes an exchange
-            _ if form == Some("capture") => {
-                return Err(format!("'{what} capture' is not translated to OpenCL"));
-            }
             CXCursor_BinaryOperator if form == Some("read") && n.binop() == CXBinaryOperator_Assign => {
                 let (s, e) = st.range();
                 let plain = render(text, edits, s.off, self.cx.stmt_end(e.off).min(se));
@@ -648,7 +698,19 @@ impl<'a> Translator<'a> {
         if matches!(tn, "float" | "double") && matches!(op, "and" | "or" | "xor" | "shl" | "shr") {
             return Err("bitwise atomic on a floating type".into());
         }
-        let fname = format!("ompcl_atomic_{op}_{tn}");
+        let fname = self.atomic_function(op, tn, false);
+        Ok(Edit { start: ls, end: se, text: format!("{fname}(&({}), ({}));", rr(lhs), rhs) })
+    }
+
+    /// The device function of an atomic `op` on a `tn` in global memory (added to the kernel
+    /// source once), and its name. `capture`: it returns the value the update found.
+    fn atomic_function(&mut self, op: &str, tn: &str, capture: bool) -> String {
+        let fname = format!("ompcl_atomic_{op}_{tn}{}", if capture { "_cap" } else { "" });
+        let (ret, give, old) = if capture {
+            (tn.to_string(), "return ", format!(" return as_{tn}(o);"))
+        } else {
+            ("void".to_string(), "", String::new())
+        };
         if !self.atomics.contains_key(&fname) {
             let sym = match op {
                 "add" => "+",
@@ -686,7 +748,7 @@ impl<'a> Translator<'a> {
             } else if matches!(tn, "int" | "uint")
                 && matches!(op, "add" | "sub" | "and" | "or" | "xor" | "max" | "min")
             {
-                format!("void {fname}(volatile __global {tn} *p, {tn} v) {{ atomic_{op}(p, v); }}\n")
+                format!("{ret} {fname}(volatile __global {tn} *p, {tn} v) {{ {give}atomic_{op}(p, v); }}\n")
             } else {
                 let (u, cas) = if matches!(tn, "long" | "ulong" | "double") {
                     ("ulong", "atom_cmpxchg")
@@ -697,12 +759,141 @@ impl<'a> Translator<'a> {
                     self.int64_atomics = true;
                 }
                 format!(
-                    "void {fname}(volatile __global {tn} *p, {tn} v) {{\n  volatile __global {u} *q = (volatile __global {u} *)p;\n  {u} o, n;\n  do {{ o = *q; n = as_{u}(({tn})(as_{tn}(o) {sym} v)); }} while ({cas}(q, o, n) != o);\n}}\n"
+                    "{ret} {fname}(volatile __global {tn} *p, {tn} v) {{\n  volatile __global {u} *q = (volatile __global {u} *)p;\n  {u} o, n;\n  do {{ o = *q; n = as_{u}(({tn})(as_{tn}(o) {sym} v)); }} while ({cas}(q, o, n) != o);{old}\n}}\n"
                 )
             };
             self.atomics.insert(fname.clone(), code);
         }
-        Ok(Edit { start: ls, end: se, text: format!("{fname}(&({}), ({}));", rr(lhs), rhs) })
+        fname
+    }
+
+    /// `atomic capture`: `v = x++`, `v = --x`, `v = x op= e`, or the blocks `{ v = x; x op= e; }`
+    /// (the value before) and `{ x op= e; v = x; }` (after), `x++`-style updates too. The update
+    /// is the atomic function's, which returns the value it found; `v` gets that value or the
+    /// value it made (only `x` is accessed atomically, as OpenMP says).
+    fn atomic_capture(
+        &mut self,
+        pp: &Pragma,
+        st: Node,
+        se: usize,
+        edits: &[Edit],
+        buffers: &HashSet<String>,
+    ) -> Result<Edit, String> {
+        let text = self.cx.text;
+        let rr = |x: Node| -> String {
+            let (s, e) = x.range();
+            render(text, edits, s.off, e.off)
+        };
+        let bad = || "'atomic capture' statement is not of its form".to_string();
+        // an update of x: (x, op, e, whether it is a postfix ++/--)
+        let update = |u: Node| -> Option<(Node, &'static str, String, bool)> {
+            let u = strip(u);
+            match u.kind() {
+                CXCursor_UnaryOperator => {
+                    let c = u.children()[0];
+                    match u.unop() {
+                        CXUnaryOperator_PostInc => Some((c, "add", "1".into(), true)),
+                        CXUnaryOperator_PostDec => Some((c, "sub", "1".into(), true)),
+                        CXUnaryOperator_PreInc => Some((c, "add", "1".into(), false)),
+                        CXUnaryOperator_PreDec => Some((c, "sub", "1".into(), false)),
+                        _ => None,
+                    }
+                }
+                CXCursor_CompoundAssignOperator => {
+                    let c = u.children();
+                    let op = match u.binop() {
+                        CXBinaryOperator_AddAssign => "add",
+                        CXBinaryOperator_SubAssign => "sub",
+                        CXBinaryOperator_MulAssign => "mul",
+                        CXBinaryOperator_DivAssign => "div",
+                        CXBinaryOperator_AndAssign => "and",
+                        CXBinaryOperator_OrAssign => "or",
+                        CXBinaryOperator_XorAssign => "xor",
+                        CXBinaryOperator_ShlAssign => "shl",
+                        CXBinaryOperator_ShrAssign => "shr",
+                        _ => return None,
+                    };
+                    Some((c[0], op, rr(c[1]), false))
+                }
+                _ => None,
+            }
+        };
+        let assign = |a: Node| {
+            let a = strip(a);
+            (a.kind() == CXCursor_BinaryOperator && a.binop() == CXBinaryOperator_Assign)
+                .then(|| a.children())
+        };
+        let n = strip(st);
+        // (v, x, op, e, whether v gets the value before the update)
+        let (v, x, op, e, before) = if n.kind() == CXCursor_CompoundStmt {
+            let k = n.children();
+            if k.len() != 2 {
+                return Err(bad());
+            }
+            let same = |a: Node, b: Node| rr(a).trim() == rr(b).trim();
+            match (assign(k[0]), assign(k[1])) {
+                (Some(a), _) if update(k[1]).is_some_and(|u| same(a[1], u.0)) => {
+                    let (x, op, e, _) = update(k[1]).ok_or_else(bad)?;
+                    (a[0], x, op, e, true)
+                }
+                (_, Some(a)) if update(k[0]).is_some_and(|u| same(a[1], u.0)) => {
+                    let (x, op, e, _) = update(k[0]).ok_or_else(bad)?;
+                    (a[0], x, op, e, false)
+                }
+                _ => return Err(bad()),
+            }
+        } else {
+            let a = assign(n).ok_or_else(bad)?;
+            let (x, op, e, post) = update(a[1]).ok_or_else(bad)?;
+            (a[0], x, op, e, post)
+        };
+        let (ls, _) = pp_range(pp);
+        let base = decl_refs(x)
+            .into_iter()
+            .filter_map(|d| d.referenced())
+            .find(|r| matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl));
+        if !base.is_some_and(|b| buffers.contains(&key_of(&b))) {
+            // a private x: the statement as it is
+            let (s, e2) = st.range();
+            return Ok(Edit {
+                start: ls,
+                end: se,
+                text: format!(
+                    "{};",
+                    render(text, edits, s.off, self.cx.stmt_end(e2.off).min(se)).trim_end_matches(';')
+                ),
+            });
+        }
+        let t = x.ty().canonical();
+        let tn = builtin_cl(t.kind()).ok_or_else(|| format!("atomic on type '{}'", x.ty().spelling()))?;
+        if !matches!(tn, "int" | "uint" | "long" | "ulong" | "float" | "double") {
+            return Err(format!("atomic on type '{tn}'"));
+        }
+        if matches!(tn, "float" | "double") && matches!(op, "and" | "or" | "xor" | "shl" | "shr") {
+            return Err("bitwise atomic on a floating type".into());
+        }
+        let f = self.atomic_function(op, tn, true);
+        let sym = match op {
+            "add" => "+",
+            "sub" => "-",
+            "mul" => "*",
+            "div" => "/",
+            "and" => "&",
+            "or" => "|",
+            "xor" => "^",
+            "shl" => "<<",
+            _ => ">>",
+        };
+        let got = if before { "__ompcl_o".to_string() } else { format!("({tn})(__ompcl_o {sym} __ompcl_e)") };
+        Ok(Edit {
+            start: ls,
+            end: se,
+            text: format!(
+                "{{ {tn} __ompcl_e = ({e}); {tn} __ompcl_o = {f}(&({}), __ompcl_e); {} = {got}; }}",
+                rr(x),
+                rr(v)
+            ),
+        })
     }
 
     /// Functions reachable from `from` in the kernel call graph.

@@ -90,7 +90,7 @@ struct ColumnLoop {
 }
 
 impl Translator<'_> {
-    fn src(&self, n: Node) -> &str {
+    pub(super) fn src(&self, n: Node) -> &str {
         let (s, e) = n.range();
         &self.cx.text[s.off..e.off]
     }
@@ -128,11 +128,22 @@ impl Translator<'_> {
             }
         });
         for (pi, p) in self.cx.pragmas.iter().enumerate() {
-            if !(p.is(&["for"]) || p.is(&["parallel", "for"])) {
+            let target = target_loop(p);
+            let Some(&(node, _, end)) = self.cx.assoc.get(&pi) else { continue };
+            // reductions over arrays whose elements the iterations own (owned_reduction.rs), on
+            // any loop construct
+            if p.directive.iter().any(|w| w == "for" || w == "distribute") && p.clause("reduction").is_some()
+            {
+                if let Some(mut e) = self.plan_owned(pi, node, end) {
+                    edits.append(&mut e);
+                    continue;
+                }
+            }
+            if !(p.is(&["for"]) || p.is(&["parallel", "for"]) || target) {
                 continue;
             }
-            let Some(&(node, _, end)) = self.cx.assoc.get(&pi) else { continue };
-            if sole.contains(&node.range().0.off) {
+            // (a target construct's split is put in braces of its own)
+            if sole.contains(&node.range().0.off) && !target {
                 continue;
             }
             // `#pragma omp parallel` whose statement is the loop itself (no braces): a loop added
@@ -162,6 +173,14 @@ impl Translator<'_> {
         orig_line: &dyn Fn(u32) -> u32,
     ) -> Option<Vec<Edit>> {
         let p = &self.cx.pragmas[pi];
+        let target = target_loop(p);
+        // a target construct's `if` with a modifier names one constituent; `depend` orders it
+        // among tasks
+        let modified_if =
+            p.clauses.iter().any(|c| c.name == "if" && c.arg.as_deref().is_some_and(|a| a.contains(':')));
+        if target && (modified_if || p.clause("depend").is_some()) {
+            return None;
+        }
         if ["nowait", "ordered", "linear"].iter().any(|c| p.clause(c).is_some())
             || p.clause("collapse").is_some_and(|c| c.arg.as_deref().map(str::trim) != Some("1"))
         {
@@ -355,8 +374,56 @@ impl Translator<'_> {
             }
             edits.extend(self.reduction_edits(p, &moved_arrays));
         }
+        // a target construct: its map clauses go to a `target data` around both loops (what the
+        // first writes stays on the device for the second), the clauses that choose the device
+        // and shape the league to both; the whole in braces of its own
+        let mut carried = String::new();
+        let mut close = String::new();
+        if target {
+            let mut maps = String::new();
+            for c in &p.clauses {
+                let text = &self.cx.text[c.start..c.end];
+                match c.name.as_str() {
+                    "map" => {
+                        let _ = write!(maps, " {text}");
+                        if !nothing_left {
+                            edits.push(blank(c.start, c.end, false));
+                        }
+                    }
+                    "device" | "if" => {
+                        let _ = write!(maps, " {text}");
+                        let _ = write!(carried, " {text}");
+                    }
+                    "num_teams" | "thread_limit" | "defaultmap" | "is_device_ptr" | "num_threads" => {
+                        let _ = write!(carried, " {text}");
+                    }
+                    _ => {}
+                }
+            }
+            // a reduction's result goes back to the host (OpenMP 5.0 maps reduction items so)
+            let mapped = owned_reduction::mapped_names(p);
+            for (_, v) in p.reductions() {
+                let name = v.split('[').next().unwrap_or("").trim().to_string();
+                if moved_arrays.contains(&name) && !mapped.contains(&name) {
+                    let _ = write!(maps, " map(tofrom: {v})");
+                }
+            }
+            let mut open = String::from("{\n");
+            close.push_str("\n}");
+            if maps.contains("map(") {
+                let _ = write!(open, "#pragma omp target data{maps}\n{{\n");
+                close.push_str("\n}");
+            }
+            edits.push(Edit { start: p.line_start, end: p.line_start, text: open });
+        }
         // the new loops, right after the parallel loop
-        let directive = if p.is(&["parallel", "for"]) { "parallel for" } else { "for" };
+        let directive = if target {
+            p.directive.join(" ")
+        } else if p.is(&["parallel", "for"]) {
+            "parallel for".to_string()
+        } else {
+            "for".to_string()
+        };
         let private =
             if info.in_init { String::new() } else { format!(" private({})", info.loopvar.spelling()) };
         let iheader = self.cx.text[fs..bs].trim_end().to_string();
@@ -366,11 +433,12 @@ impl Translator<'_> {
             let stmts: Vec<&str> = l.moved.iter().map(|a| a.text.as_str()).collect();
             let _ = write!(
                 text,
-                "\n#pragma omp {directive}{private}\n{} {iheader} {{ {} }}",
+                "\n#pragma omp {directive}{carried}{private}\n{} {iheader} {{ {} }}",
                 l.header,
                 stmts.join(" ")
             );
         }
+        text.push_str(&close);
         let quoted = self.cx.file.replace('\\', "\\\\").replace('"', "\\\"");
         let _ = write!(text, "\n#line {} \"{quoted}\"\n", orig_line(line_at_end));
         edits.push(Edit { start: fe, end: fe, text });
@@ -378,7 +446,7 @@ impl Translator<'_> {
     }
 
     /// Edits of `p`'s reduction clauses without the items of the moved arrays.
-    fn reduction_edits(&self, p: &Pragma, moved_arrays: &[String]) -> Vec<Edit> {
+    pub(super) fn reduction_edits(&self, p: &Pragma, moved_arrays: &[String]) -> Vec<Edit> {
         let mut edits = Vec::new();
         for c in p.clauses.iter().filter(|c| c.name == "reduction") {
             let Some(a) = &c.arg else { continue };
@@ -482,40 +550,8 @@ impl Translator<'_> {
         if clause_names.contains(&xname) && op.is_none() {
             return None;
         }
-        let rhs = t.children()[1];
         if let Some(op) = op {
-            let ok = match t.kind() {
-                CXCursor_CompoundAssignOperator => {
-                    matches!(
-                        (op, t.binop()),
-                        ("+", CXBinaryOperator_AddAssign)
-                            | ("-", CXBinaryOperator_AddAssign)
-                            | ("-", CXBinaryOperator_SubAssign)
-                            | ("*", CXBinaryOperator_MulAssign)
-                            | ("&", CXBinaryOperator_AndAssign)
-                            | ("|", CXBinaryOperator_OrAssign)
-                            | ("^", CXBinaryOperator_XorAssign)
-                    ) && !self.mentions(rhs, &xkey)
-                }
-                _ => {
-                    let r = strip(rhs);
-                    let want = match op {
-                        "+" | "-" => CXBinaryOperator_Add,
-                        "*" => CXBinaryOperator_Mul,
-                        "&" => CXBinaryOperator_And,
-                        "|" => CXBinaryOperator_Or,
-                        "^" => CXBinaryOperator_Xor,
-                        _ => return None,
-                    };
-                    r.kind() == CXCursor_BinaryOperator && r.binop() == want && {
-                        let ch = r.children();
-                        let same = |n: Node| self.src(strip(n)) == lhs_text;
-                        (same(ch[0]) && !self.mentions(ch[1], &xkey))
-                            || (same(ch[1]) && !self.mentions(ch[0], &xkey))
-                    }
-                }
-            };
-            if !ok {
+            if !self.reduction_update(t, op, &lhs_text, &xkey) {
                 return None;
             }
         }
@@ -588,8 +624,50 @@ impl Translator<'_> {
         Some((Accumulation { start: ts.off, end, text: self.cx.text[ts.off..end].to_string() }, xname))
     }
 
+    /// Whether assignment `t` to the element `lhs_text` (of the array `xkey`) is the reduction
+    /// operation `op` applied to it (`y[j] += e`, `y[j] = y[j] + e`, `e` not reading the array;
+    /// for a sum also `-= e`, `y[j] = y[j] - e`): an update whose result is the same whether it
+    /// starts from the original or from a private copy combined with the original afterwards.
+    pub(super) fn reduction_update(&self, t: Node, op: &str, lhs_text: &str, xkey: &str) -> bool {
+        let rhs = t.children()[1];
+        match t.kind() {
+            CXCursor_CompoundAssignOperator => {
+                matches!(
+                    (op, t.binop()),
+                    ("+" | "-", CXBinaryOperator_AddAssign | CXBinaryOperator_SubAssign)
+                        | ("*", CXBinaryOperator_MulAssign)
+                        | ("&", CXBinaryOperator_AndAssign)
+                        | ("|", CXBinaryOperator_OrAssign)
+                        | ("^", CXBinaryOperator_XorAssign)
+                ) && !self.mentions(rhs, xkey)
+            }
+            CXCursor_BinaryOperator if t.binop() == CXBinaryOperator_Assign => {
+                let r = strip(rhs);
+                let want = match op {
+                    "+" | "-" => CXBinaryOperator_Add,
+                    "*" => CXBinaryOperator_Mul,
+                    "&" => CXBinaryOperator_And,
+                    "|" => CXBinaryOperator_Or,
+                    "^" => CXBinaryOperator_Xor,
+                    _ => return false,
+                };
+                if r.kind() != CXCursor_BinaryOperator {
+                    return false;
+                }
+                let ch = r.children();
+                let same = |n: Node| self.src(strip(n)) == lhs_text;
+                // (a sum's updates may subtract: `y = y - e` adds `-e`, as `-=` does)
+                let minus = want == CXBinaryOperator_Add && r.binop() == CXBinaryOperator_Sub;
+                (r.binop() == want || minus)
+                    && ((same(ch[0]) && !self.mentions(ch[1], xkey))
+                        || (!minus && same(ch[1]) && !self.mentions(ch[0], xkey)))
+            }
+            _ => false,
+        }
+    }
+
     /// Whether `n` refers to the declaration `key`.
-    fn mentions(&self, n: Node, key: &str) -> bool {
+    pub(super) fn mentions(&self, n: Node, key: &str) -> bool {
         decl_refs(n).iter().any(|r| r.referenced().is_some_and(|d| key_of(&d) == key))
     }
 
@@ -620,6 +698,12 @@ impl Translator<'_> {
         }
         uses == at_i
     }
+}
+
+/// A combined `target` form of a worksharing loop whose split keeps its meaning: the loop's
+/// iterations spread over threads (`target parallel for`, `target teams distribute parallel for`).
+fn target_loop(p: &Pragma) -> bool {
+    p.is(&["target", "parallel", "for"]) || p.is(&["target", "teams", "distribute", "parallel", "for"])
 }
 
 /// `text` with the edits made (non-overlapping; insertions at a replaced place's start come

@@ -325,7 +325,23 @@ impl<'a> Translator<'a> {
         if bs.file != self.cx.file {
             return Err("loop body comes from a macro or another file".into());
         }
-        let (bs, be) = (bs.off, self.cx.stmt_end(be.off));
+        let (mut bs, be) = (bs.off, self.cx.stmt_end(be.off));
+        // a body that is itself an `atomic`/`critical` statement (`for (...)` then `#pragma omp
+        // atomic` then `c += 1;`, no braces): the directive's lines belong to it, or the update
+        // would be copied without its atomicity
+        while let Some(ls) = self
+            .cx
+            .assoc
+            .iter()
+            .filter(|(&i, a)| {
+                a.1 == bs && matches!(self.cx.pragmas[i].directive[0].as_str(), "atomic" | "critical")
+            })
+            .map(|(&i, _)| self.cx.pragmas[i].line_start)
+            .filter(|&ls| ls < bs)
+            .min()
+        {
+            bs = ls;
+        }
         {
             let mut par_vars = vec![loopvar];
             par_vars.extend(collapsed.iter().map(|li| li.loopvar));
@@ -606,6 +622,43 @@ impl<'a> Translator<'a> {
                         Err(why) => return Err(why),
                     };
                     edits.push(ed);
+                }
+                // a `parallel` region inside an iteration (SOLLVE's thread_limit test: `if
+                // (omp_get_team_num() == 0)` then `parallel` asking its team's size): it runs
+                // with one thread, the work-item (the device's dyn-var is true: a region may get
+                // fewer threads than it asks for), so its thread queries are 0 and 1; inside it
+                // only what one thread needs no team for (atomic, critical, flush)
+                "parallel"
+                    if pp.is(&["parallel"])
+                        && pp.clauses.iter().all(|c| {
+                            matches!(
+                                c.name.as_str(),
+                                "num_threads" | "if" | "shared" | "default" | "proc_bind"
+                            )
+                        }) =>
+                {
+                    let Some(&(st, _, se)) = self.cx.assoc.get(&pi) else {
+                        return Err("'parallel' without a statement".into());
+                    };
+                    edits.push(Edit { start: pp.line_start, end: pp.end, text: String::new() });
+                    for c in std::iter::once(st).chain(nodes_of(st)) {
+                        let v = match c.spelling().as_str() {
+                            "omp_get_thread_num" => "0",
+                            "omp_get_num_threads" => "1",
+                            _ => continue,
+                        };
+                        if c.kind() != CXCursor_CallExpr {
+                            continue;
+                        }
+                        let (cs, ce) = c.range();
+                        if cs.file != self.cx.file
+                            || ce.off > se
+                            || !self.cx.text[cs.off..].starts_with("omp_")
+                        {
+                            return Err("a thread query of a nested 'parallel' inside a macro".into());
+                        }
+                        edits.push(Edit { start: cs.off, end: ce.off, text: format!("({v})") });
+                    }
                 }
                 _ => return Err(format!("'{}' inside the loop is not translated to OpenCL", pp.name())),
             }

@@ -99,11 +99,57 @@ pub(super) fn racy_write(
             i.walk(&mut |x| c |= x.kind() == CXCursor_CallExpr);
             c
         };
-        if !indices.iter().any(|i| uses_dep(*i) || has_call(*i)) {
+        if !indices.iter().any(|i| uses_dep(*i) || has_call(*i)) && !store_only(body, n, &arr, indices.len())
+        {
             return Some(arr.spelling());
         }
     }
     None
+}
+
+/// Whether the write `w` into array `arr` (`depth` subscripts) is a plain store of a whole element
+/// of at most 8 bytes (a number or a pointer) into an array the loop body otherwise only stores
+/// into the same way and never reads (`order[i] = ticket;` in a loop over `j`). The iterations then
+/// race only on which store lands last: the element ends up with one iteration's value, as with CPU
+/// threads (an aligned store of that size is never torn on a GPU either). An update (`+=`, `++`,
+/// `y[k] = y[k] + ...`), a read anywhere, or a store of part of an element (a struct member) is not
+/// of this kind: its result on a GPU is wrong, not merely one of the schedules'.
+fn store_only(body: Node, w: Node, arr: &Node, depth: usize) -> bool {
+    if !(w.kind() == CXCursor_BinaryOperator && w.binop() == CXBinaryOperator_Assign) {
+        return false;
+    }
+    let lhs = strip(w.children()[0]);
+    let elem = lhs.ty().canonical();
+    if !(elem.is_arith() || elem.kind() == CXType_Pointer) || !(1..=8).contains(&elem.size_of()) {
+        return false;
+    }
+    // every mention of the array is the base of a stored element: count the mentions and the
+    // stores of whole elements (with as many subscripts as this one)
+    let key = key_of(arr);
+    let mut mentions = 0;
+    let mut stores = 0;
+    let mut nodes = vec![body];
+    body.walk(&mut |c| nodes.push(c));
+    for n in nodes {
+        if n.kind() == CXCursor_DeclRefExpr && n.referenced().is_some_and(|r| key_of(&r) == key) {
+            mentions += 1;
+        }
+        if n.kind() == CXCursor_BinaryOperator && n.binop() == CXBinaryOperator_Assign {
+            let mut e = strip(n.children()[0]);
+            let mut k = 0;
+            while e.kind() == CXCursor_ArraySubscriptExpr {
+                e = strip(e.children()[0]);
+                k += 1;
+            }
+            if k == depth
+                && e.kind() == CXCursor_DeclRefExpr
+                && e.referenced().is_some_and(|r| key_of(&r) == key)
+            {
+                stores += 1;
+            }
+        }
+    }
+    mentions == stores
 }
 
 /// Whether the iterations of `inner` (the loop over `j` that is the whole body of the parallel loop

@@ -286,7 +286,7 @@ impl<'a> Translator<'a> {
 /// only variables of the region's own (`locals`, which its top-level declarations add to: numbers,
 /// not `static`) or of its own blocks, and calls only OpenCL's math built-ins (no I/O, no
 /// `omp_*`). `set` gets the region's locals it gives a value.
-fn replicable(
+pub(super) fn replicable(
     st: Node,
     locals: &mut HashMap<String, String>,
     set: &mut HashSet<String>,

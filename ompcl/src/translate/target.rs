@@ -587,6 +587,8 @@ impl<'a> Translator<'a> {
                         offloaded.push(*kid);
                     }
                 }
+                // the target body's locals the host holds (target_body.rs)
+                pre.push_str(&std::mem::take(&mut self.target_hoisted));
                 if let [Step::Kernel { k, kid, line: kline }] = steps.as_slice() {
                     pre.push_str(&kernel_call(k, *kid, *kline, 0));
                 } else {
@@ -715,6 +717,18 @@ impl<'a> Translator<'a> {
                 }
                 return Ok(steps);
             }
+            // a directive stacked on this one (`target` then `teams` then the block): the same
+            // statement, so the body is that directive's
+            let here = self.cx.pragmas[cur].line_start;
+            let stacked = self.pragmas_in(self.cx.pragmas[cur].end, e).into_iter().find(|&j| {
+                self.cx.pragmas[j].line_start > here
+                    && self.cx.pragmas[j].has_statement()
+                    && self.cx.assoc.get(&j).is_some_and(|a| a.0.equals(&node))
+            });
+            if let Some(j) = stacked {
+                cur = j;
+                continue;
+            }
             // target / teams / target teams: the body must be one construct
             let n = strip(node);
             let kids: Vec<Node> = if n.kind() == CXCursor_CompoundStmt {
@@ -756,13 +770,14 @@ impl<'a> Translator<'a> {
                     return Ok(steps);
                 }
             }
-            if kids.len() != 1 && d.iter().any(|w| w == "teams") {
-                return Err(format!(
-                    "the body of '{}' is not one OpenMP loop construct (code outside a loop runs on the host)",
-                    d.join(" ")
-                ));
+            let body_pragmas = self.pragmas_in(self.cx.pragmas[cur].end, e);
+            if kids.len() > 1 && !body_pragmas.is_empty() {
+                // statements and loop constructs: a kernel each, in order (target_body.rs)
+                let mut hoisted = String::new();
+                let steps = self.target_body_steps(&chain, &kids, &body_pragmas, &mut hoisted)?;
+                self.target_hoisted = hoisted;
+                return Ok(steps);
             }
-            let here = self.cx.pragmas[cur].line_start;
             let next = if kids.len() == 1 {
                 self.pragmas_in(self.cx.pragmas[cur].end, e).into_iter().find(|&j| {
                     self.cx.pragmas[j].line_start > here
@@ -773,16 +788,11 @@ impl<'a> Translator<'a> {
                 None
             };
             let Some(j) = next else {
-                if d.iter().any(|w| w == "teams") {
-                    return Err(format!(
-                        "the body of '{}' is not an OpenMP loop construct (a league of teams each running it)",
-                        d.join(" ")
-                    ));
-                }
-                // sequential code: one work-item runs it
+                // sequential code: one work-item runs it (with `teams`, as one team: every team
+                // would run the same code, and OpenMP 4.5 lets the league have one team)
                 let line = self.cx.pragmas[i].line;
                 self.target_single = true;
-                let k = self.loop_kernel(rid, line, chain, node);
+                let k = self.loop_kernel(rid, line, target_body::one_team(&chain), node);
                 self.target_single = false;
                 return Ok(vec![Step::Kernel { k: Box::new(k?), kid: rid, line }]);
             };

@@ -2,7 +2,8 @@
 /* A loop whose every iteration writes a shared array element at an index that does not depend on
    the loop variable races (PolyBench's atax and bicg do): on a GPU it gives wrong values, so ompcl
    keeps it on the CPU and says why. (Here the race is benign - every iteration stores the same
-   values - so the output is deterministic.) Indexes computed from the loop variable, and writes under
+   values - so the output is deterministic; the element is read too: a loop that only stores into
+   it runs on the device, c126.) Indexes computed from the loop variable, and writes under
    `atomic`, do not count. (A plain accumulation statement of an inner loop would be split off and
    interchanged instead, see c121; under an `if` it is not.) */
 #include <stdio.h>
@@ -14,7 +15,7 @@ int main(void) {
     for (i = 0; i < N; i++) {
         a[i] = i;
         for (j = 0; j < 4; j++)
-            if (i >= 0) seen[j] = 1; /* j does not depend on i: race */
+            if (seen[j] == 0) seen[j] = 1; /* j does not depend on i: race */
     }
 #pragma omp parallel for
     for (i = 0; i < N; i++) {
