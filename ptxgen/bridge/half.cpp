@@ -177,6 +177,34 @@ bool defineViaFloat(Function &F, StringRef base, StringRef args) {
   return true;
 }
 
+// signbit and isnormal read the half's own bits: through float a subnormal half is a normal
+// float (isnormal said 1 for 0x0080) and a NaN may lose its sign (cvt gives the canonical NaN:
+// signbit(-nan) said 0), the CTS's math_brute_force. Scalars return int 1/0, vectors short -1/0.
+bool defineOnBits(Function &F, StringRef base) {
+  if (F.arg_size() != 1 || !isHalfish(F.getArg(0)->getType())) return false;
+  LLVMContext &C = F.getContext();
+  Type *T = F.getArg(0)->getType();
+  Type *i16 = Type::getInt16Ty(C);
+  Type *IT = T->isVectorTy() ? (Type *)FixedVectorType::get(i16, lanes(T)) : i16;
+  auto k = [&](uint64_t v) { return ConstantInt::get(IT, v); };
+  makeBody(F);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", &F));
+  Value *bits = B.CreateBitCast(F.getArg(0), IT);
+  Value *test;
+  if (base == "signbit") {
+    test = B.CreateICmpSLT(bits, Constant::getNullValue(IT));
+  } else {
+    Value *shifted = B.CreateLShr(bits, k(10));
+    Value *exp = B.CreateAnd(shifted, k(0x1f));
+    Value *notZero = B.CreateICmpNE(exp, k(0));
+    Value *notMax = B.CreateICmpNE(exp, k(0x1f));
+    test = B.CreateAnd(notZero, notMax);
+  }
+  Type *ret = F.getReturnType();
+  B.CreateRet(ret->isVectorTy() ? B.CreateSExt(test, ret) : B.CreateZExt(test, ret));
+  return true;
+}
+
 // modf, fract and sincos with a half out-pointer: the float form with a private temporary.
 bool defineWithHalfOut(Function &F, StringRef base, StringRef args) {
   if (F.arg_size() != 2 || !F.getArg(1)->getType()->isPointerTy() || !isHalfish(F.getArg(0)->getType())) return false;
@@ -438,6 +466,7 @@ bool defineHalfBuiltin(Function &F, unsigned sm) {
     if (base == "vstore" + std::to_string(n)) return defineVloadVstore(F, false, n);
   }
   // vload_half*/vstore_half* come from libclc (never declarations here).
+  if ((base == "signbit" || base == "isnormal") && defineOnBits(F, base)) return true;
   if (viaFloat(base) || isRelational(base)) return defineViaFloat(F, base, args);
   return false;
 }

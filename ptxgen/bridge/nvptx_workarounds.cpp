@@ -268,20 +268,25 @@ void splitUnderalignedVectorAccesses(Module &M) {
 // ("Cannot select: v2i16 = setcc", short2/ushort2 relational and logical operators). Such compares
 // are done element by element before code generation; the i1 vector they build is legal.
 void scalarizeNarrowVectorCompares(Module &M) {
-  std::vector<ICmpInst *> work;
+  std::vector<CmpInst *> work;
   for (Function &F : M)
     for (Instruction &I : instructions(F))
-      if (auto *C = dyn_cast<ICmpInst>(&I))
+      if (auto *C = dyn_cast<CmpInst>(&I))
         if (auto *VT = dyn_cast<FixedVectorType>(C->getOperand(0)->getType()))
-          if (VT->getElementType()->isIntegerTy(8) || VT->getElementType()->isIntegerTy(16)) work.push_back(C);
-  for (ICmpInst *C : work) {
+          // Half vectors too: "Cannot select: v2i1 = setcc v2f16" (half2 isequal, once the
+          // optimiser had folded the float compare of extended halves back to halves).
+          if (VT->getElementType()->isIntegerTy(8) || VT->getElementType()->isIntegerTy(16) ||
+              VT->getElementType()->isHalfTy())
+            work.push_back(C);
+  for (CmpInst *C : work) {
     IRBuilder<> B(C);
     auto *VT = cast<FixedVectorType>(C->getOperand(0)->getType());
     Value *r = PoisonValue::get(C->getType());
     for (unsigned i = 0; i < VT->getNumElements(); i++) {
       Value *a = B.CreateExtractElement(C->getOperand(0), (uint64_t)i);
       Value *b = B.CreateExtractElement(C->getOperand(1), (uint64_t)i);
-      r = B.CreateInsertElement(r, B.CreateICmp(C->getPredicate(), a, b), (uint64_t)i);
+      Value *e = isa<FCmpInst>(C) ? B.CreateFCmp(C->getPredicate(), a, b) : B.CreateICmp(C->getPredicate(), a, b);
+      r = B.CreateInsertElement(r, e, (uint64_t)i);
     }
     C->replaceAllUsesWith(r);
     C->eraseFromParent();

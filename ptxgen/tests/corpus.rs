@@ -735,6 +735,21 @@ fn half16_loads_convert_each_half() {
     assert!(p.ptx.contains("cvt.f32.f16"), "{}", p.ptx);
 }
 
+/// Half relational built-ins: half2 isequal built (NVPTX had no selection for a v2f16 compare),
+/// and signbit/isnormal read the bits (through float, isnormal(0x0080) was 1 and signbit of a
+/// negative NaN 0): no conversion to float in that kernel.
+#[test]
+fn half_relationals() {
+    setup();
+    let src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n\
+        kernel void eq(global short2 *o, global half2 *x, global half2 *y) { o[0] = isequal(x[0], y[0]); }\n\
+        kernel void bits(global int *o, global half *x, global short4 *v, global half4 *w) {\n\
+          o[0] = isnormal(x[0]) + 2 * signbit(x[0]); v[0] = isnormal(w[0]) + signbit(w[0]); }";
+    let p = build_nc(src, "", &H100).unwrap();
+    let bits = p.ptx.split(".entry bits").nth(1).expect("kernel bits");
+    assert!(!bits.contains("cvt.f32.f16"), "signbit/isnormal converted to float:\n{bits}");
+}
+
 /// Code quality (issue 12): what the PTX of small image kernels must and must not contain.
 #[test]
 fn image_kernel_code_in_ptx() {

@@ -605,15 +605,16 @@ pub fn geometry(
         return Err(CL_INVALID_WORK_DIMENSION);
     }
     let n = work_dim as usize;
-    let global = global.ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
-    let mut g = [1u64; 3];
-    for d in 0..n {
-        g[d] = global[d] as u64;
+    let mut g = [0u64; 3];
+    if let Some(global) = global {
+        for d in 0..n {
+            g[d] = global[d] as u64;
+        }
     }
     if g[..n].contains(&0) {
-        // OpenCL 2.1 and later (the device reports 3.0): a global size of 0 is a command that
-        // runs no work-item and completes once its wait list has. A local size given must still
-        // be one the device takes.
+        // OpenCL 2.1 and later (the device reports 3.0): a global size of 0, or none at all, is
+        // a command that runs no work-item and completes once its wait list has (the CTS's api
+        // zero_sized_enqueue passes NULL). A local size given must still be one the device takes.
         if let Some(lw) = local {
             let v: Vec<u64> = lw[..n].iter().map(|&x| x as u64).collect();
             if v.contains(&0) || v.iter().product::<u64>() > l.max_threads {
@@ -625,6 +626,9 @@ pub fn geometry(
         }
         return Ok(Geometry { work_dim, offset: [0; 3], grid: [0; 3], block: [1; 3] });
     }
+    for d in n..3 {
+        g[d] = 1;
+    }
     // The work-items must be countable in a size_t: 2^33 x 2^33 is not an NDRange any device
     // could finish, and get_global_id's arithmetic would wrap.
     if g[..n].iter().try_fold(1u64, |total, &d| total.checked_mul(d)).is_none() {
@@ -634,7 +638,7 @@ pub fn geometry(
     if let Some(o) = offset {
         for d in 0..n {
             off[d] = o[d] as u64;
-            if (o[d]).checked_add(global[d]).is_none() {
+            if o[d].checked_add(g[d] as usize).is_none() {
                 return Err(CL_INVALID_GLOBAL_OFFSET);
             }
         }
