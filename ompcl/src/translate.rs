@@ -1004,6 +1004,12 @@ impl<'a> Translator<'a> {
                 let ft = self.cx.file_text(&f);
                 if e <= ft.len() && s < e {
                     let body = ft[s..e].replace("\\\n", " \\\n");
+                    // OpenCL C 1.2 has no variadic macros (NVIDIA's compiler refuses the whole
+                    // program: every SOLLVE region fell back to the CPU there); the kernels need
+                    // one only if they use it, and then the build says so.
+                    if variadic_macro_name(&body).is_some_and(|name| !mentions(&kernels, name)) {
+                        continue;
+                    }
                     let _ = writeln!(macros, "#define {body}");
                 }
             }
@@ -1202,4 +1208,36 @@ fn unprovided_omp_call(text: &str) -> Option<(String, usize)> {
         return Some((name, text[..i].matches('\n').count() + 1));
     }
     None
+}
+
+/// The name of a variadic function-like macro (`NAME(a, ...) body`, as libclang spans a macro
+/// definition), None for any other.
+fn variadic_macro_name(def: &str) -> Option<&str> {
+    let end = def.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    let params = def[end..].strip_prefix('(')?;
+    let close = params.find(')')?;
+    params[..close].contains("...").then(|| &def[..end])
+}
+
+/// Whether `text` uses the identifier `name` (not as part of a longer one).
+fn mentions(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(i, _)| {
+        !text[..i].ends_with(ident) && !text[i + name.len()..].starts_with(ident)
+    })
+}
+
+#[cfg(test)]
+mod macro_tests {
+    use super::*;
+
+    #[test]
+    fn variadic_macros_are_recognised() {
+        assert_eq!(variadic_macro_name("OMPVV_ERROR(message, ...) { printf(message, __VA_ARGS__); }"), Some("OMPVV_ERROR"));
+        assert_eq!(variadic_macro_name("LOG(...) f(__VA_ARGS__)"), Some("LOG"));
+        assert_eq!(variadic_macro_name("MAX(a, b) ((a) > (b) ? (a) : (b))"), None);
+        assert_eq!(variadic_macro_name("N 1024"), None);
+        assert_eq!(variadic_macro_name("SPACED (x, ...) x"), None, "object-like: the ( is its body");
+        assert!(mentions("a = LOG(1);", "LOG") && !mentions("a = LOGX(1);", "LOG") && !mentions("XLOG(1)", "LOG"));
+    }
 }
