@@ -24,6 +24,8 @@
 // their pointer types spell SPIR's address spaces: renameBuiltins (spirv_names.cpp).
 #include "bridge.h"
 
+#include <llvm/IR/MDBuilder.h>
+
 using namespace llvm;
 
 namespace {
@@ -130,11 +132,19 @@ void clangConventions(Module &M) {
     if (F.isIntrinsic()) continue;
     if (F.getCallingConv() == CallingConv::SPIR_FUNC) F.setCallingConv(CallingConv::C);
     F.addFnAttr(Attribute::Convergent);
-    for (Instruction &I : instructions(F))
+    for (Instruction &I : instructions(F)) {
       if (auto *CB = dyn_cast<CallBase>(&I)) {
         if (CB->getCallingConv() == CallingConv::SPIR_FUNC) CB->setCallingConv(CallingConv::C);
         if (!isa<IntrinsicInst>(CB)) CB->addFnAttr(Attribute::Convergent);
       }
+      // OpFDiv of floats is as accurate as OpenCL C's `/` (2.5 ulp, the OpenCL SPIR-V
+      // environment), which clang marks with !fpmath 2.5 and ptxgen lowers to div.full: the
+      // same division as a source kernel's (the CTS's spirv_new op_fdiv compares the two bit
+      // for bit). The translator's output carries no !fpmath.
+      if (I.getOpcode() == Instruction::FDiv && I.getType()->getScalarType()->isFloatTy() &&
+          !I.getMetadata(LLVMContext::MD_fpmath))
+        I.setMetadata(LLVMContext::MD_fpmath, MDBuilder(M.getContext()).createFPMath(2.5f));
+    }
   }
 }
 

@@ -214,6 +214,10 @@ fn spirv_kernels_do_what_their_source_says() {
     assert!(hist.contains("atom.shared") && hist.contains("atom.global.add"), "atomics: {hist}");
     let ids = kernel_ptx(&p.ptx, "ids");
     assert!(ids.contains("%ntid.y") && ids.contains("%tid.x"), "work-item functions");
+    // A float division as accurate as the source's, and made alike (the CTS's spirv_new op_fdiv
+    // compares the IL kernel with the source one bit for bit).
+    let quot = kernel_ptx(&p.ptx, "quot");
+    assert!(quot.contains("div.full.f32") && !quot.contains("div.rn.f32"), "{quot}");
 
     let p = build_il(&spirv_of("cl20", Tool::ClangThenTranslator), &[], "", &H100).expect("cl20");
     check_ptx("cl20", &p);
@@ -322,7 +326,7 @@ fn il_objects_link_with_source_objects() {
     let src = compile("kernel void other(global int *p) { p[0] = 1; }", "", &[]).expect("compile source");
     let p = link(&[&il, &src], "", &H100).expect("link");
     let names: Vec<&str> = p.kernels.iter().map(|k| k.name.as_str()).collect();
-    assert_eq!(names, ["vadd", "mixed", "histogram", "ids", "other"]);
+    assert_eq!(names, ["vadd", "mixed", "histogram", "ids", "quot", "other"]);
     check_ptx("linked", &p);
 }
 

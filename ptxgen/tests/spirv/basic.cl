@@ -32,3 +32,9 @@ kernel void ids(global ulong *out) {
   out[g] = get_global_offset(0) + get_work_dim() + get_num_groups(1) + get_group_id(0) +
            get_local_size(1) + get_enqueued_local_size(0) + get_global_linear_id();
 }
+
+// OpFDiv as OpenCL C's `/`: the same division (div.full.f32) as the source build.
+kernel void quot(global float *o, global const float *a, global const float *b) {
+  size_t i = get_global_id(0);
+  o[i] = a[i] / b[i];
+}
