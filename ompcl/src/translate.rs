@@ -1222,9 +1222,8 @@ fn variadic_macro_name(def: &str) -> Option<&str> {
 /// Whether `text` uses the identifier `name` (not as part of a longer one).
 fn mentions(text: &str, name: &str) -> bool {
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    text.match_indices(name).any(|(i, _)| {
-        !text[..i].ends_with(ident) && !text[i + name.len()..].starts_with(ident)
-    })
+    text.match_indices(name)
+        .any(|(i, _)| !text[..i].ends_with(ident) && !text[i + name.len()..].starts_with(ident))
 }
 
 #[cfg(test)]
@@ -1233,11 +1232,16 @@ mod macro_tests {
 
     #[test]
     fn variadic_macros_are_recognised() {
-        assert_eq!(variadic_macro_name("OMPVV_ERROR(message, ...) { printf(message, __VA_ARGS__); }"), Some("OMPVV_ERROR"));
+        assert_eq!(
+            variadic_macro_name("OMPVV_ERROR(message, ...) { printf(message, __VA_ARGS__); }"),
+            Some("OMPVV_ERROR")
+        );
         assert_eq!(variadic_macro_name("LOG(...) f(__VA_ARGS__)"), Some("LOG"));
         assert_eq!(variadic_macro_name("MAX(a, b) ((a) > (b) ? (a) : (b))"), None);
         assert_eq!(variadic_macro_name("N 1024"), None);
         assert_eq!(variadic_macro_name("SPACED (x, ...) x"), None, "object-like: the ( is its body");
-        assert!(mentions("a = LOG(1);", "LOG") && !mentions("a = LOGX(1);", "LOG") && !mentions("XLOG(1)", "LOG"));
+        assert!(
+            mentions("a = LOG(1);", "LOG") && !mentions("a = LOGX(1);", "LOG") && !mentions("XLOG(1)", "LOG")
+        );
     }
 }
