@@ -626,9 +626,8 @@ pub fn geometry(
         }
         return Ok(Geometry { work_dim, offset: [0; 3], grid: [0; 3], block: [1; 3] });
     }
-    for d in n..3 {
-        g[d] = 1;
-    }
+    // Dimensions beyond work_dim count one work-item.
+    g[n..].fill(1);
     // The work-items must be countable in a size_t: 2^33 x 2^33 is not an NDRange any device
     // could finish, and get_global_id's arithmetic would wrap.
     if g[..n].iter().try_fold(1u64, |total, &d| total.checked_mul(d)).is_none() {
