@@ -201,7 +201,8 @@ bool defineOnBits(Function &F, StringRef base) {
     test = B.CreateAnd(notZero, notMax);
   }
   Type *ret = F.getReturnType();
-  B.CreateRet(ret->isVectorTy() ? B.CreateSExt(test, ret) : B.CreateZExt(test, ret));
+  Value *r = ret->isVectorTy() ? B.CreateSExt(test, ret) : B.CreateZExt(test, ret);
+  B.CreateRet(r);
   return true;
 }
 
