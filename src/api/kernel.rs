@@ -164,56 +164,53 @@ pub(super) unsafe fn set_exec_info(
     param_value_size: usize,
     param_value: *const c_void,
 ) -> CLResult<()> {
-    {
-        let ctx = &k.program.context;
-        let svm = ctx.devices.iter().any(|d| d.svm);
-        match param_name {
-            // SVM memory needs nothing done before a launch (one pointer on both sides, made
-            // coherent at kernel boundaries by the driver): the list is only checked.
-            CL_KERNEL_EXEC_INFO_SVM_PTRS => {
-                if !svm {
-                    return Err(CL_INVALID_OPERATION);
-                }
-                // A size of 0 with NULL unsets the list set before (OpenCL 2.0's clSetKernelExecInfo).
-                let word = std::mem::size_of::<*const c_void>();
-                if param_value.is_null() != (param_value_size == 0) || !param_value_size.is_multiple_of(word)
-                {
-                    return Err(CL_INVALID_VALUE);
-                }
-                Ok(())
+    let ctx = &k.program.context;
+    let svm = ctx.devices.iter().any(|d| d.svm);
+    match param_name {
+        // SVM memory needs nothing done before a launch (one pointer on both sides, made
+        // coherent at kernel boundaries by the driver): the list is only checked.
+        CL_KERNEL_EXEC_INFO_SVM_PTRS => {
+            if !svm {
+                return Err(CL_INVALID_OPERATION);
             }
-            CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
-                if param_value.is_null() || param_value_size != std::mem::size_of::<cl_bool>() {
-                    return Err(CL_INVALID_VALUE);
-                }
-                // SAFETY: a cl_bool (size checked).
-                let on = unsafe { *(param_value as *const cl_bool) } != CL_FALSE;
-                // No device has fine-grain system SVM.
-                if on {
-                    Err(CL_INVALID_OPERATION)
-                } else {
-                    Ok(())
-                }
+            // A size of 0 with NULL unsets the list set before (OpenCL 2.0's clSetKernelExecInfo).
+            let word = std::mem::size_of::<*const c_void>();
+            if param_value.is_null() != (param_value_size == 0) || !param_value_size.is_multiple_of(word) {
+                return Err(CL_INVALID_VALUE);
             }
-            CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT => {
-                let word = std::mem::size_of::<cl_mem_device_address_ext>();
-                if param_value.is_null() || param_value_size == 0 || !param_value_size.is_multiple_of(word) {
-                    return Err(CL_INVALID_VALUE);
-                }
-                // SAFETY: param_value_size bytes of addresses (checked to be whole ones).
-                let addrs = unsafe {
-                    std::slice::from_raw_parts(
-                        param_value as *const cl_mem_device_address_ext,
-                        param_value_size / word,
-                    )
-                };
-                // The buffers behind them (addresses in SVM memory or elsewhere need nothing).
-                let mems: Vec<_> = addrs.iter().filter_map(|&a| ctx.addressable_at(a, 0)).collect();
-                k.set_indirect(&mems);
-                Ok(())
-            }
-            _ => Err(CL_INVALID_VALUE),
+            Ok(())
         }
+        CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
+            if param_value.is_null() || param_value_size != std::mem::size_of::<cl_bool>() {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: a cl_bool (size checked).
+            let on = unsafe { *(param_value as *const cl_bool) } != CL_FALSE;
+            // No device has fine-grain system SVM.
+            if on {
+                Err(CL_INVALID_OPERATION)
+            } else {
+                Ok(())
+            }
+        }
+        CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT => {
+            let word = std::mem::size_of::<cl_mem_device_address_ext>();
+            if param_value.is_null() || param_value_size == 0 || !param_value_size.is_multiple_of(word) {
+                return Err(CL_INVALID_VALUE);
+            }
+            // SAFETY: param_value_size bytes of addresses (checked to be whole ones).
+            let addrs = unsafe {
+                std::slice::from_raw_parts(
+                    param_value as *const cl_mem_device_address_ext,
+                    param_value_size / word,
+                )
+            };
+            // The buffers behind them (addresses in SVM memory or elsewhere need nothing).
+            let mems: Vec<_> = addrs.iter().filter_map(|&a| ctx.addressable_at(a, 0)).collect();
+            k.set_indirect(&mems);
+            Ok(())
+        }
+        _ => Err(CL_INVALID_VALUE),
     }
 }
 

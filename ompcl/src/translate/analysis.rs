@@ -672,32 +672,12 @@ impl<'a> Translator<'a> {
             }
         };
         // target must live in a buffer
-        let base = decl_refs(lhs)
-            .into_iter()
-            .filter_map(|d| d.referenced())
-            .find(|r| matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl));
-        let in_buf = base.map(|b| buffers.contains(&key_of(&b))).unwrap_or(false);
         let (ls, _) = pp_range(pp);
-        if !in_buf {
+        if !in_buffer(lhs, buffers) {
             // private target: a plain update is enough
-            let (s, e) = st.range();
-            return Ok(Edit {
-                start: ls,
-                end: se,
-                text: format!(
-                    "{};",
-                    render(text, edits, s.off, self.cx.stmt_end(e.off).min(se)).trim_end_matches(';')
-                ),
-            });
+            return Ok(self.statement_as_is(st, ls, se, edits));
         }
-        let t = lhs.ty().canonical();
-        let tn = builtin_cl(t.kind()).ok_or_else(|| format!("atomic on type '{}'", lhs.ty().spelling()))?;
-        if !matches!(tn, "int" | "uint" | "long" | "ulong" | "float" | "double") {
-            return Err(format!("atomic on type '{tn}'"));
-        }
-        if matches!(tn, "float" | "double") && matches!(op, "and" | "or" | "xor" | "shl" | "shr") {
-            return Err("bitwise atomic on a floating type".into());
-        }
+        let tn = atomic_type(lhs, op)?;
         let fname = self.atomic_function(op, tn, false);
         Ok(Edit { start: ls, end: se, text: format!("{fname}(&({}), ({}));", rr(lhs), rhs) })
     }
@@ -765,6 +745,14 @@ impl<'a> Translator<'a> {
             self.atomics.insert(fname.clone(), code);
         }
         fname
+    }
+
+    /// An atomic on a private variable: the statement from `ls` to `se` as it is (one work-item
+    /// owns the variable, so a plain update is the atomic one).
+    fn statement_as_is(&self, st: Node, ls: usize, se: usize, edits: &[Edit]) -> Edit {
+        let (s, e) = st.range();
+        let body = render(self.cx.text, edits, s.off, self.cx.stmt_end(e.off).min(se));
+        Edit { start: ls, end: se, text: format!("{};", body.trim_end_matches(';')) }
     }
 
     /// `atomic capture`: `v = x++`, `v = --x`, `v = x op= e`, or the blocks `{ v = x; x op= e; }`
@@ -848,30 +836,11 @@ impl<'a> Translator<'a> {
             (a[0], x, op, e, post)
         };
         let (ls, _) = pp_range(pp);
-        let base = decl_refs(x)
-            .into_iter()
-            .filter_map(|d| d.referenced())
-            .find(|r| matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl));
-        if !base.is_some_and(|b| buffers.contains(&key_of(&b))) {
+        if !in_buffer(x, buffers) {
             // a private x: the statement as it is
-            let (s, e2) = st.range();
-            return Ok(Edit {
-                start: ls,
-                end: se,
-                text: format!(
-                    "{};",
-                    render(text, edits, s.off, self.cx.stmt_end(e2.off).min(se)).trim_end_matches(';')
-                ),
-            });
+            return Ok(self.statement_as_is(st, ls, se, edits));
         }
-        let t = x.ty().canonical();
-        let tn = builtin_cl(t.kind()).ok_or_else(|| format!("atomic on type '{}'", x.ty().spelling()))?;
-        if !matches!(tn, "int" | "uint" | "long" | "ulong" | "float" | "double") {
-            return Err(format!("atomic on type '{tn}'"));
-        }
-        if matches!(tn, "float" | "double") && matches!(op, "and" | "or" | "xor" | "shl" | "shr") {
-            return Err("bitwise atomic on a floating type".into());
-        }
+        let tn = atomic_type(x, op)?;
         let f = self.atomic_function(op, tn, true);
         let sym = match op {
             "add" => "+",
@@ -1063,4 +1032,27 @@ pub(super) fn function_globals(
         out.push((g.decl, w));
     }
     Ok(out)
+}
+
+/// Whether the variable an atomic updates (`target`, an lvalue) is one of the kernel's buffers:
+/// only those need an OpenCL atomic.
+fn in_buffer(target: Node, buffers: &HashSet<String>) -> bool {
+    decl_refs(target)
+        .into_iter()
+        .filter_map(|d| d.referenced())
+        .find(|r| matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl))
+        .is_some_and(|b| buffers.contains(&key_of(&b)))
+}
+
+/// The OpenCL type of an atomic's target for the operation `op`, or why OpenCL has no such atomic.
+fn atomic_type(target: Node, op: &str) -> Result<&'static str, String> {
+    let tn = builtin_cl(target.ty().canonical().kind())
+        .ok_or_else(|| format!("atomic on type '{}'", target.ty().spelling()))?;
+    if !matches!(tn, "int" | "uint" | "long" | "ulong" | "float" | "double") {
+        return Err(format!("atomic on type '{tn}'"));
+    }
+    if matches!(tn, "float" | "double") && matches!(op, "and" | "or" | "xor" | "shl" | "shr") {
+        return Err("bitwise atomic on a floating type".into());
+    }
+    Ok(tn)
 }
