@@ -72,6 +72,7 @@ impl Context {
                 }
             }
         }
+        crate::cuda::peer::enable_among(&cuda);
         for c in &cuda {
             super::transfer::prepin(c);
             c.prepare_pool();

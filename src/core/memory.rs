@@ -157,11 +157,16 @@ fn copy_between_devices(
     off: usize,
     len: usize,
 ) -> CLResult<()> {
+    let src = dev_ptr(dev, j).ok_or(CL_OUT_OF_RESOURCES)? + off as DevicePtr;
+    copy_from_device(q, j, src, dst_base + off as DevicePtr, len)
+}
+
+/// Copies `len` bytes at `src` (memory of the context's device j) to `dst` (memory of q's
+/// device), on q's stream: peer to peer between two devices (cuda/peer.rs).
+fn copy_from_device(q: &Queue, j: usize, src: DevicePtr, dst: DevicePtr, len: usize) -> CLResult<()> {
     if len == 0 {
         return Ok(());
     }
-    let src = dev_ptr(dev, j).ok_or(CL_OUT_OF_RESOURCES)? + off as DevicePtr;
-    let dst = dst_base + off as DevicePtr;
     let src_ctx = q.context.cuda.get(j).ok_or(CL_OUT_OF_RESOURCES)?;
     if Arc::ptr_eq(src_ctx, &q.cuda) {
         Ok(cm::copy_dtod(&q.stream, dst, src, len)?)
@@ -286,6 +291,21 @@ impl State {
         self.coh.ensure(q, &copies, self.dev.len())?;
         self.refresh_fast();
         Ok(dst)
+    }
+
+    /// Where a command on q that only reads this buffer finds its data: (base address, device
+    /// index). In a multi-device context where q's device has no valid copy but another device
+    /// has (and the host has not), that device's copy is read in place, so a copy command moves
+    /// only the bytes it copies, once, device to device; otherwise q's own copy, made valid.
+    fn read_source(&mut self, q: &Queue, size: usize) -> CLResult<(DevicePtr, usize)> {
+        if !self.coh.valid_on(q.dev) && !self.coh.host_valid() {
+            if let Some(j) = self.valid_device().filter(|&j| !self.is_alias(j)) {
+                let base = self.dev_ptr(j).ok_or(CL_OUT_OF_RESOURCES)?;
+                self.coh.wait_last(q)?;
+                return Ok((base, j));
+            }
+        }
+        Ok((self.ensure_valid(q, size)?, q.dev))
     }
 
     /// A device whose copy is valid.
@@ -806,13 +826,14 @@ impl Cl<Mem> {
                 st.written(q);
                 return Ok(());
             }
-            let s = {
+            let (s, from) = {
                 let mut st = lock(&src.storage.state);
-                st.ensure_valid(q, size)? + (src.offset + src_offset) as DevicePtr
+                let (base, from) = st.read_source(q, size)?;
+                (base + (src.offset + src_offset) as DevicePtr, from)
             };
             let mut dt = lock(&dst.storage.state);
             let d = dst.ptr_for_overwrite(&mut dt, q, dst_offset, len)?;
-            cm::copy_dtod(&q.stream, d, s, len)?;
+            copy_from_device(q, from, s, d, len)?;
             dt.written(q);
             Ok(())
         }

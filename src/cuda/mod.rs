@@ -9,6 +9,7 @@ pub mod event;
 pub mod graph;
 pub mod memory;
 pub mod module;
+pub mod peer;
 pub mod pool;
 pub mod stream;
 pub mod symbols;

@@ -10,10 +10,11 @@
 //! serve its first transfers). The reservation costs about 45 us a MiB once, at context creation.
 //!
 //! Used where it is simple and safe: the driver has the pool's entry points (looked up, not
-//! required: CUDA 10.2 lacks them), the device reports pool support, the process sees one CUDA
-//! device (pool memory is reachable from other devices only after cuMemPoolSetAccess, which the
-//! several-GPU paths do not do yet), and the allocation is made in the context the pool was
-//! prepared for. Elsewhere, and with CUDACL_POOL=0, buffers come from cuMemAlloc as before.
+//! required: CUDA 10.2 lacks them), the device reports pool support, and the allocation is made
+//! in the context the pool was prepared for. With several CUDA devices, pool memory is reachable
+//! from the others (peer copies of a multi-device context's buffers, peer.rs) only after
+//! cuMemPoolSetAccess: a pool is used there only where every other device can have peer access
+//! to this one and the pool grants it to all of them. Elsewhere, and with CUDACL_POOL=0, buffers come from cuMemAlloc as before.
 //! CUDACL_POOL_RESERVE sets the reservation in bytes (default 64 MiB; 0: none).
 //!
 //! A pool free is ordered on a stream, where cuMemFree waited for the device to be idle: a
@@ -33,6 +34,18 @@ type SetAttribute = unsafe extern "C" fn(*mut c_void, i32, *mut c_void) -> sys::
 type AllocFromPool =
     unsafe extern "C" fn(*mut sys::CUdeviceptr, usize, *mut c_void, sys::CUstream) -> sys::CUresult;
 type FreeAsync = unsafe extern "C" fn(sys::CUdeviceptr, sys::CUstream) -> sys::CUresult;
+type SetAccess = unsafe extern "C" fn(*mut c_void, *const AccessDesc, usize) -> sys::CUresult;
+
+/// CUmemAccessDesc (cuda.h): a CUmemLocation { type, id } and CUmemAccess_flags.
+#[repr(C)]
+struct AccessDesc {
+    location_type: i32,
+    id: i32,
+    flags: i32,
+}
+/// CU_MEM_LOCATION_TYPE_DEVICE and CU_MEM_ACCESS_FLAGS_PROT_READWRITE.
+const LOCATION_DEVICE: i32 = 1;
+const ACCESS_READWRITE: i32 = 3;
 
 /// CUmemPool_attribute's CU_MEMPOOL_ATTR_RELEASE_THRESHOLD (cuda.h; the same in every version).
 const RELEASE_THRESHOLD: i32 = 4;
@@ -83,6 +96,25 @@ unsafe impl Send for Pool {}
 // SAFETY: as for Send; the driver API is thread-safe for these handles.
 unsafe impl Sync for Pool {}
 
+/// Gives every other device of the process read-write access to `pool` (device `own`'s), if
+/// each can have peer access to it and the driver has cuMemPoolSetAccess.
+fn grant_peers(pool: *mut c_void, own: sys::CUdevice, count: i32) -> bool {
+    let others: Vec<sys::CUdevice> = (0..count).filter(|&d| d != own).collect();
+    if !others.iter().all(|&d| super::peer::can_access(d, own)) {
+        return false;
+    }
+    // SAFETY: the name's C signature (cuda.h, CUDA 11.2+).
+    let Some(set_access) = (unsafe { symbols::optional::<SetAccess>(&["cuMemPoolSetAccess"]) }) else {
+        return false;
+    };
+    let descs: Vec<AccessDesc> = others
+        .iter()
+        .map(|&d| AccessDesc { location_type: LOCATION_DEVICE, id: d, flags: ACCESS_READWRITE })
+        .collect();
+    // SAFETY: the device's default pool and `descs.len()` descriptors.
+    unsafe { set_access(pool, descs.as_ptr(), descs.len()) == sys::CUresult::CUDA_SUCCESS }
+}
+
 /// The pools made so far, by context, for `alloc` to find the current context's.
 static POOLS: Mutex<Vec<(usize, Weak<Pool>)>> = Mutex::new(Vec::new());
 
@@ -105,12 +137,15 @@ impl Pool {
                 ctx.device,
             );
         }
-        if count != 1 || supported == 0 {
+        if count < 1 || supported == 0 {
             return None;
         }
         let mut pool = std::ptr::null_mut();
         // SAFETY: a local out-pointer and the context's device.
         if unsafe { (fns.get_default)(&mut pool, ctx.device) } != sys::CUresult::CUDA_SUCCESS {
+            return None;
+        }
+        if count > 1 && !grant_peers(pool, ctx.device, count) {
             return None;
         }
         // Freed memory stays in the pool up to 1/32 of the device's memory (at most 512 MiB);

@@ -1419,6 +1419,24 @@ static void test_multi_device(void) {
     EXPECT(clEnqueueMigrateMemObjects(q0, 1, &m2, 0, 0, NULL, NULL), CL_SUCCESS);
     EXPECT(clEnqueueReadBuffer(q0, m2, CL_TRUE, 0, n, b, 0, NULL, NULL), CL_SUCCESS);
     CHECK(same(a, b, n), "copy on device 1, read on device 0 differs at %zu", first_diff(a, b, n));
+    /* a copy on device 1 from a buffer only device 0 holds reads device 0's copy in place: only
+       the copied bytes cross, once (not the whole source, then a copy on device 1) */
+    fill_pattern(a, n, 83);
+    EXPECT(clEnqueueWriteBuffer(q0, m, CL_TRUE, 0, n, a, 0, NULL, NULL), CL_SUCCESS);
+    const size_t off = 4096 + 8, len = n / 2 + 12, doff = 64;
+    struct fakecuda_stats s2 = stats_now();
+    EXPECT(clEnqueueCopyBuffer(q1, m, m2, off, doff, len, 0, NULL, NULL), CL_SUCCESS);
+    clFinish(q1);
+    struct fakecuda_stats s3 = stats_now();
+    if (fake_stats && on_cudacl && !integrated())
+        CHECK(s3.peer_bytes - s2.peer_bytes == len, "device 0 -> device 1 copy moved %llu bytes across, want %zu",
+              (unsigned long long)(s3.peer_bytes - s2.peer_bytes), len);
+    memset(b, 0, n);
+    EXPECT(clEnqueueReadBuffer(q1, m2, CL_TRUE, doff, len, b, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(same(a + off, b, len), "peer copy buffer differs at %zu", first_diff(a + off, b, len));
+    /* the source is still whole on device 1 afterwards */
+    EXPECT(clEnqueueReadBuffer(q1, m, CL_TRUE, 0, n, b, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(same(a, b, n), "source read on device 1 after the peer copy differs at %zu", first_diff(a, b, n));
     clReleaseMemObject(m2);
     clReleaseMemObject(m);
     clReleaseCommandQueue(q0);

@@ -523,12 +523,23 @@ static void test_misc(void) {
     EXPECT(clSetKernelArg(ks, 1, sizeof(cl_mem), &ctx), CL_INVALID_MEM_OBJECT);
     clFinish(q);
 
-    /* Binaries: get them, make a program from them, run it. */
-    size_t bsz = 0;
-    EXPECT(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof bsz, &bsz, NULL), CL_SUCCESS);
+    /* Binaries: get them, make a program from them, run it. The program has one binary per
+       device of its context (several with CUDACL_TEST_CONTEXT=all): dev's is used. */
+    cl_uint npd = 0;
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_NUM_DEVICES, sizeof npd, &npd, NULL), CL_SUCCESS);
+    if (npd < 1 || npd > 16) npd = 1;
+    cl_device_id pds[16] = {0};
+    size_t bszs[16] = {0};
+    unsigned char *bins[16] = {0};
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_DEVICES, npd * sizeof *pds, pds, NULL), CL_SUCCESS);
+    cl_uint di = 0;
+    while (di + 1 < npd && pds[di] != dev) di++;
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, npd * sizeof *bszs, bszs, NULL), CL_SUCCESS);
+    size_t bsz = bszs[di];
     CHECK(bsz > 0, "binary size %zu", bsz);
     unsigned char *bin = malloc(bsz + 1);
-    EXPECT(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL), CL_SUCCESS);
+    bins[di] = bin;
+    EXPECT(clGetProgramInfo(p, CL_PROGRAM_BINARIES, npd * sizeof *bins, bins, NULL), CL_SUCCESS);
     cl_int bst = 1, err;
     const unsigned char *cbin = bin;
     cl_program pb = clCreateProgramWithBinary(ctx, 1, &dev, &bsz, &cbin, &bst, &err);

@@ -66,6 +66,7 @@ enum {
     CUDA_ERROR_NOT_FOUND = 500,
     CUDA_ERROR_NOT_READY = 600,
     CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+    CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704,
     CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
     CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713,
     CUDA_ERROR_NOT_SUPPORTED = 801,
@@ -328,6 +329,30 @@ CUresult cuCtxDestroy_v2(void *ctx) {
     if (current == c) current = NULL;
     if (c < contexts || c >= contexts + MAX_DEVICES) free(c);
     return CUDA_SUCCESS;
+}
+
+/* Peer access: every pair of fake devices can have it. Enabling it twice is the driver's error,
+ * which cudacl must take in its stride (it enables per pair once, but another context may have). */
+CUresult cuDeviceCanAccessPeer(int *can, CUdevice d, CUdevice peer) {
+    if (!can) return CUDA_ERROR_INVALID_VALUE;
+    if (!valid_device(d) || !valid_device(peer)) return CUDA_ERROR_INVALID_DEVICE;
+    *can = d != peer;
+    return CUDA_SUCCESS;
+}
+
+static unsigned char peer_enabled[MAX_DEVICES][MAX_DEVICES];
+
+CUresult cuCtxEnablePeerAccess(void *peer, unsigned flags) {
+    struct fake_ctx *p = peer;
+    if (flags) return CUDA_ERROR_INVALID_VALUE;
+    if (!current || !p) return CUDA_ERROR_INVALID_CONTEXT;
+    if (current->device == p->device) return CUDA_ERROR_INVALID_DEVICE;
+    pthread_mutex_lock(&lock);
+    int was = peer_enabled[current->device][p->device];
+    peer_enabled[current->device][p->device] = 1;
+    pthread_mutex_unlock(&lock);
+    TRACE("EnablePeerAccess dev %d -> dev %d", current->device, p->device);
+    return was ? CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED : CUDA_SUCCESS;
 }
 
 CUresult cuCtxSetCurrent(void *ctx) {
