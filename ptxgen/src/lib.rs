@@ -25,7 +25,7 @@ mod split;
 mod subgroups;
 pub mod target;
 
-pub use pipeline::{build_timed, prewarm, set_shared_context, Stage};
+pub use pipeline::{build_timed, catch_panic, prewarm, set_shared_context, Stage};
 pub use spec_constants::SpecConstant;
 pub use spirv::SPIRV_VERSIONS;
 pub use split::set_build_threads;
@@ -270,8 +270,13 @@ impl Program {
     /// CL_KERNEL_ARG_INFO_NOT_AVAILABLE otherwise). The ArgInfo names/type names are filled in
     /// either way.
     pub fn has_arg_info(&self) -> bool {
-        options::tokenize(&self.options)
-            .map(|t| t.iter().any(|o| o == "-cl-kernel-arg-info"))
-            .unwrap_or(false)
+        options::RuntimeOptions::of(&self.options).kernel_arg_info
+    }
+}
+
+impl Object {
+    /// Whether the object was compiled with -cl-kernel-arg-info (as `Program::has_arg_info`).
+    pub fn has_arg_info(&self) -> bool {
+        options::RuntimeOptions::of(&self.options).kernel_arg_info
     }
 }

@@ -214,15 +214,11 @@ impl KernelShape {
             };
             funcs.push(f);
         }
-        let arg_info_opt = |o: &str| ptxgen::options::has_flag(o, "-cl-kernel-arg-info");
         // Asked for at this build, or at the build that made the binary / compiled the objects;
         // never for SPIR-V, which carries no argument names or type names.
         let arg_info_available = program.origin != Origin::Il
-            && (arg_info_opt(&exe.options)
-                || program.builds().iter().any(|b| {
-                    b.is_executable()
-                        && (arg_info_opt(&b.options) || b.objects.iter().any(|o| arg_info_opt(&o.options)))
-                }));
+            && (exe.has_arg_info()
+                || program.builds().iter().any(|b| b.is_executable() && b.arg_info_asked()));
         let n = info.args.len();
         let mut mems = Vec::new();
         let mut mem_slot = vec![usize::MAX; n];
