@@ -6,12 +6,12 @@
 //! with a log, never an abort of the host program.
 use super::context::Context;
 use super::device::Device;
-use super::kernel::KernelShape;
 use crate::base::entry::{lock, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda::module::{Function, Module};
 use crate::cuda::CudaError;
+use std::any::Any;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -149,6 +149,9 @@ pub enum Origin {
     Linked,
 }
 
+/// Kernel shapes by kernel name (`Program::shapes`).
+type Shapes = HashMap<String, Arc<dyn Any + Send + Sync>>;
+
 pub struct Program {
     pub context: Arc<Cl<Context>>,
     /// The devices the program is for (a subset of the context's, in its order as given).
@@ -166,8 +169,9 @@ pub struct Program {
     /// Kernel objects created from this program and not yet destroyed.
     pub kernels: AtomicUsize,
     /// clCreateKernel's work per kernel name, for the builds as they are now
-    /// (`kernel_shape`), and the count of build changes that empty it.
-    shapes: std::sync::Mutex<(u64, HashMap<String, Arc<KernelShape>>)>,
+    /// (`kernel_shape`), and the count of build changes that empty it. Each is kernel.rs's
+    /// `KernelShape`, untyped here so that this file need not import kernel.rs, which imports it.
+    shapes: std::sync::Mutex<(u64, Shapes)>,
 }
 crate::cl_object!(Program, cl_program, CL_INVALID_PROGRAM);
 
@@ -444,15 +448,15 @@ impl Program {
 
     /// The shared part of a new kernel object named `name`: the one made for an earlier kernel
     /// object of that name, or `make`'s (kept unless the builds changed meanwhile).
-    pub fn kernel_shape(
+    pub fn kernel_shape<T: Any + Send + Sync>(
         &self,
         name: &str,
-        make: impl FnOnce() -> CLResult<KernelShape>,
-    ) -> CLResult<Arc<KernelShape>> {
+        make: impl FnOnce() -> CLResult<T>,
+    ) -> CLResult<Arc<T>> {
         let generation = {
             let s = lock(&self.shapes);
-            if let Some(k) = s.1.get(name) {
-                return Ok(k.clone());
+            if let Some(k) = s.1.get(name).and_then(|k| k.clone().downcast::<T>().ok()) {
+                return Ok(k);
             }
             s.0
         };
