@@ -120,14 +120,14 @@ fn import_graph(layer: &str, extra: &[(&str, &str)]) -> BTreeMap<String, Vec<Str
     let mut graph = BTreeMap::new();
     for (name, text) in &files {
         let mut deps: Vec<String> = Vec::new();
+        // The code without comments, as one text: a `{...}` group may span lines.
         let lines = text.lines().map(code).chain(extra.iter().filter(|(f, _)| f == name).map(|(_, l)| *l));
-        for line in lines {
-            for prefix in &prefixes {
-                for (at, _) in line.match_indices(prefix.as_str()) {
-                    for head in path_heads(&line[at + prefix.len()..]) {
-                        if head != *name && names.contains(&head.as_str()) && !deps.contains(&head) {
-                            deps.push(head);
-                        }
+        let all: String = lines.collect::<Vec<_>>().join("\n");
+        for prefix in &prefixes {
+            for (at, _) in all.match_indices(prefix.as_str()) {
+                for head in path_heads(&all[at + prefix.len()..]) {
+                    if head != *name && names.contains(&head.as_str()) && !deps.contains(&head) {
+                        deps.push(head);
                     }
                 }
             }
@@ -187,6 +187,7 @@ fn no_import_circle_within_a_layer() {
 fn a_circle_is_found() {
     assert_eq!(path_heads("{coherence::{bit, HOST}, image::Image}"), ["coherence", "image"]);
     assert_eq!(path_heads("queue::Queue;"), ["queue"]);
+    assert_eq!(path_heads("{\n    clock::host_ns,\n    queue::{Queue, Work},\n};"), ["clock", "queue"]);
     // core/kernel.rs imports program.rs: program.rs importing kernel.rs closes a circle.
     let g = import_graph("core", &[("program", "use super::kernel::KernelShape;")]);
     let circle = find_circle(&g).expect("a circle");
