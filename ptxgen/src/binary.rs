@@ -85,10 +85,12 @@ fn kind_code(k: ArgKind) -> u8 {
         ArgKind::Vector => 4,
         ArgKind::Struct => 5,
         ArgKind::Sampler => 6,
-        ArgKind::Image => 7,
+        ArgKind::Image { .. } => 7,
     }
 }
-fn kind_of(c: u8) -> Result<ArgKind, String> {
+/// The kind of code `c`; an image's dimension and access come from its type name and access
+/// qualifier, stored beside it.
+fn kind_of(c: u8, type_name: &str, access: AccessQualifier) -> Result<ArgKind, String> {
     Ok(match c {
         0 => ArgKind::GlobalPtr,
         1 => ArgKind::ConstantPtr,
@@ -97,7 +99,7 @@ fn kind_of(c: u8) -> Result<ArgKind, String> {
         4 => ArgKind::Vector,
         5 => ArgKind::Struct,
         6 => ArgKind::Sampler,
-        7 => ArgKind::Image,
+        7 => ArgKind::Image { dim: ImageDim::of_type_name(type_name).unwrap_or(ImageDim::Other), access },
         _ => return Err("corrupt binary (arg kind)".into()),
     })
 }
@@ -222,15 +224,19 @@ pub fn from_binary(b: &[u8]) -> Result<Program, String> {
         let na = r.u32()? as usize;
         let mut args = Vec::with_capacity(na.min(4096));
         for _ in 0..na {
+            let (code, size, align, offset) = (r.u8()?, r.u32()?, r.u32()?, r.u32()?);
+            let (name, type_name) = (r.s()?, r.s()?);
+            let address_qualifier = aq_of(r.u8()?)?;
+            let access_qualifier = acc_of(r.u8()?)?;
             args.push(ArgInfo {
-                kind: kind_of(r.u8()?)?,
-                size: r.u32()?,
-                align: r.u32()?,
-                offset: r.u32()?,
-                name: r.s()?,
-                type_name: r.s()?,
-                address_qualifier: aq_of(r.u8()?)?,
-                access_qualifier: acc_of(r.u8()?)?,
+                kind: kind_of(code, &type_name, access_qualifier)?,
+                size,
+                align,
+                offset,
+                name,
+                type_name,
+                address_qualifier,
+                access_qualifier,
                 type_qualifier: r.u64()?,
             });
         }

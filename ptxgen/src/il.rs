@@ -13,7 +13,7 @@ use std::os::raw::c_char;
 /// to act on and are ignored, as the specification allows for IL programs; the rest shape
 /// optimisation and code generation as for source).
 fn parse(options: &str) -> Result<options::Options, BuildError> {
-    options::parse_build(options).map_err(|e| BuildError::InvalidOptions { log: format!("error: {e}\n") })
+    options::build_options(options)
 }
 
 /// SPIR-V -> a module of `ctx` ready for the back end.

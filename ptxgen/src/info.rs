@@ -177,11 +177,6 @@ fn type_qual_bits(s: &str) -> u64 {
     b
 }
 
-/// image1d_t, image2d_array_t, image1d_buffer_t, ... (clang's kernel_arg_type spelling).
-fn is_image_type(t: &str) -> bool {
-    t.starts_with("image") && t.ends_with("_t") && (t.contains("1d") || t.contains("2d") || t.contains("3d"))
-}
-
 pub(crate) fn is_kernel(f: FunctionValue) -> bool {
     let cc = f.get_call_conventions();
     (cc == CC_SPIR_KERNEL || cc == CC_PTX_KERNEL) && f.count_basic_blocks() > 0
@@ -218,6 +213,12 @@ pub fn kernels(module: &Module) -> Result<Vec<KernelInfo>, String> {
         for (i, pt) in ptypes.iter().enumerate().take(nuser) {
             let type_name = tnames.get(i).cloned().unwrap_or_default();
             let aspace = addr.get(i).copied().unwrap_or(0);
+            let access_qualifier = match access.get(i).map(|s| s.as_str()) {
+                Some("read_only") => AccessQualifier::ReadOnly,
+                Some("write_only") => AccessQualifier::WriteOnly,
+                Some("read_write") => AccessQualifier::ReadWrite,
+                _ => AccessQualifier::None,
+            };
             let bv = f.get_enum_attribute(AttributeLoc::Param(i as u32), byval);
             let (kind, size, align) = if let Some(bv) = bv {
                 let t = bv.get_type_value();
@@ -242,18 +243,18 @@ pub fn kernels(module: &Module) -> Result<Vec<KernelInfo>, String> {
                 };
                 let sz = td.get_abi_size(&t) as u32;
                 let al = td.get_abi_alignment(&t);
-                let kind = match pt {
+                let kind = match (pt, ImageDim::of_type_name(&type_name)) {
                     _ if aspace == 3 => ArgKind::LocalPtr,
-                    _ if is_image_type(&type_name) => ArgKind::Image,
+                    (_, Some(dim)) => ArgKind::Image { dim, access: access_qualifier },
                     _ if type_name == "sampler_t" => ArgKind::Sampler,
-                    BasicMetadataTypeEnum::PointerType(_) if aspace == 2 => ArgKind::ConstantPtr,
-                    BasicMetadataTypeEnum::PointerType(_) => ArgKind::GlobalPtr,
-                    BasicMetadataTypeEnum::VectorType(_) => ArgKind::Vector,
+                    (BasicMetadataTypeEnum::PointerType(_), _) if aspace == 2 => ArgKind::ConstantPtr,
+                    (BasicMetadataTypeEnum::PointerType(_), _) => ArgKind::GlobalPtr,
+                    (BasicMetadataTypeEnum::VectorType(_), _) => ArgKind::Vector,
                     // A vector aligned above 16, passed as 16-byte chunks (see the bridge).
-                    BasicMetadataTypeEnum::ArrayType(t) if t.get_element_type().is_vector_type() => {
+                    (BasicMetadataTypeEnum::ArrayType(t), _) if t.get_element_type().is_vector_type() => {
                         ArgKind::Vector
                     }
-                    BasicMetadataTypeEnum::StructType(_) | BasicMetadataTypeEnum::ArrayType(_) => {
+                    (BasicMetadataTypeEnum::StructType(_) | BasicMetadataTypeEnum::ArrayType(_), _) => {
                         ArgKind::Struct
                     }
                     _ => ArgKind::Scalar,
@@ -275,12 +276,7 @@ pub fn kernels(module: &Module) -> Result<Vec<KernelInfo>, String> {
                     3 => AddressQualifier::Local,
                     _ => AddressQualifier::Private,
                 },
-                access_qualifier: match access.get(i).map(|s| s.as_str()) {
-                    Some("read_only") => AccessQualifier::ReadOnly,
-                    Some("write_only") => AccessQualifier::WriteOnly,
-                    Some("read_write") => AccessQualifier::ReadWrite,
-                    _ => AccessQualifier::None,
-                },
+                access_qualifier,
                 type_qualifier: type_qual_bits(tquals.get(i).map(|s| s.as_str()).unwrap_or("")),
             });
         }

@@ -1,6 +1,7 @@
 //! ptxgen: OpenCL C -> PTX in process.
 //!
-//! THE PUBLIC CONTRACT BELOW IS WHAT cudacl (src/core/program.rs, kernel.rs) CODES AGAINST.
+//! THE PUBLIC CONTRACT BELOW IS WHAT cudacl (src/core/program.rs, kernel.rs, src/api/kernel_args.rs)
+//! CODES AGAINST.
 //! Change it only in agreement with the cudacl side.
 
 //! See README.md for the pipeline, the libclc search order, the caches and the CLI.
@@ -25,7 +26,7 @@ mod split;
 mod subgroups;
 pub mod target;
 
-pub use pipeline::{build_timed, prewarm, set_shared_context, Stage};
+pub use pipeline::{build_timed, catch_panic, prewarm, set_shared_context, Stage};
 pub use spec_constants::SpecConstant;
 pub use spirv::SPIRV_VERSIONS;
 pub use split::set_build_threads;
@@ -135,8 +136,44 @@ pub enum ArgKind {
     /// image1d/1d_buffer/1d_array/2d/2d_array/3d_t: an 8-byte __global pointer (size 8, align 8)
     /// to the image's 64-byte descriptor in device memory (surface object, buffer address,
     /// width, height, depth, array size, cl.h channel order and data type, element size,
-    /// channels, image type: see README.md, "Images").
-    Image,
+    /// channels, image type: see README.md, "Images"). Its dimension and the access the kernel
+    /// declared (also `ArgInfo::access_qualifier`).
+    Image { dim: ImageDim, access: AccessQualifier },
+}
+
+/// The image type of an image argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageDim {
+    Image1d,
+    Image1dBuffer,
+    Image1dArray,
+    Image2d,
+    Image2dArray,
+    Image3d,
+    /// Another image type (a depth or multisample one): any image matches it.
+    Other,
+}
+
+impl ImageDim {
+    /// The image type an OpenCL C type name declares (clang's kernel_arg_type spelling:
+    /// image1d_t, image2d_array_t, image1d_buffer_t...); None when it is no image.
+    pub(crate) fn of_type_name(t: &str) -> Option<ImageDim> {
+        if !(t.starts_with("image")
+            && t.ends_with("_t")
+            && (t.contains("1d") || t.contains("2d") || t.contains("3d")))
+        {
+            return None;
+        }
+        Some(match t {
+            "image1d_t" => ImageDim::Image1d,
+            "image1d_array_t" => ImageDim::Image1dArray,
+            "image1d_buffer_t" => ImageDim::Image1dBuffer,
+            "image2d_t" => ImageDim::Image2d,
+            "image2d_array_t" => ImageDim::Image2dArray,
+            "image3d_t" => ImageDim::Image3d,
+            _ => ImageDim::Other,
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -270,8 +307,13 @@ impl Program {
     /// CL_KERNEL_ARG_INFO_NOT_AVAILABLE otherwise). The ArgInfo names/type names are filled in
     /// either way.
     pub fn has_arg_info(&self) -> bool {
-        options::tokenize(&self.options)
-            .map(|t| t.iter().any(|o| o == "-cl-kernel-arg-info"))
-            .unwrap_or(false)
+        options::RuntimeOptions::of(&self.options).kernel_arg_info
+    }
+}
+
+impl Object {
+    /// Whether the object was compiled with -cl-kernel-arg-info (as `Program::has_arg_info`).
+    pub fn has_arg_info(&self) -> bool {
+        options::RuntimeOptions::of(&self.options).kernel_arg_info
     }
 }

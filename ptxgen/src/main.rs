@@ -29,7 +29,7 @@ fn kind(k: ptxgen::ArgKind) -> &'static str {
         Vector => "vector",
         Struct => "struct",
         Sampler => "sampler",
-        Image => "image",
+        Image { .. } => "image",
     }
 }
 

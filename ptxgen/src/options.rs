@@ -16,11 +16,25 @@ pub struct Options {
     pub enable_link_options: bool,
 }
 
-/// Whether an option string holds `flag` as one of its words (quoted words count as one), for
-/// the runtime's questions about options (-cl-kernel-arg-info, -create-library...). A string
-/// that does not tokenize holds no flag; building with it reports the error.
-pub fn has_flag(options: &str, flag: &str) -> bool {
-    tokenize(options).is_ok_and(|words| words.iter().any(|w| w == flag))
+/// The options the runtime acts on itself, read once from an option string of any kind (build,
+/// compile or link): a word counts as given when it is one of the string's words (quoted words
+/// count as one), whether or not the rest of the string is valid, since the runtime asks this of
+/// strings no build checked (clBuildProgram's options of a loaded binary). A string that does
+/// not tokenize asks for nothing; building with it reports the error.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuntimeOptions {
+    /// -cl-kernel-arg-info: clGetKernelArgInfo answers.
+    pub kernel_arg_info: bool,
+    /// -create-library: clLinkProgram makes a library, not an executable.
+    pub create_library: bool,
+}
+
+impl RuntimeOptions {
+    pub fn of(options: &str) -> RuntimeOptions {
+        let words = tokenize(options).unwrap_or_default();
+        let has = |flag: &str| words.iter().any(|w| w == flag);
+        RuntimeOptions { kernel_arg_info: has("-cl-kernel-arg-info"), create_library: has("-create-library") }
+    }
 }
 
 /// Splits an option string like a shell would, for the simple cases OpenCL programs use:
@@ -161,6 +175,21 @@ pub fn parse_build(s: &str) -> Result<Options, String> {
     Ok(o)
 }
 
+/// parse_build for a build or compile: a refused string is BuildError::InvalidOptions, its
+/// reason the log.
+pub(crate) fn build_options(s: &str) -> Result<Options, crate::BuildError> {
+    parse_build(s).map_err(invalid)
+}
+
+/// parse_link for a link, as `build_options`.
+pub(crate) fn link_options(s: &str) -> Result<Options, crate::BuildError> {
+    parse_link(s).map_err(invalid)
+}
+
+fn invalid(reason: String) -> crate::BuildError {
+    crate::BuildError::InvalidOptions { log: format!("error: {reason}\n") }
+}
+
 /// clLinkProgram options (OpenCL 1.2 5.6.5.2/3).
 pub fn parse_link(s: &str) -> Result<Options, String> {
     let mut o = Options::default();
@@ -208,9 +237,10 @@ mod tests {
         assert!(parse_link("-create-library -cl-fast-relaxed-math").unwrap().fast_fma);
         assert!(parse_link("-create-library").unwrap().create_library);
         assert!(parse_link("-enable-link-options").is_err());
-        assert!(has_flag("-D 'X=-cl-kernel-arg-info' -cl-kernel-arg-info", "-cl-kernel-arg-info"));
-        assert!(!has_flag("-D 'X=-cl-kernel-arg-info'", "-cl-kernel-arg-info"));
-        assert!(!has_flag("-D \"X", "-D"));
+        assert!(RuntimeOptions::of("-D 'X=-cl-kernel-arg-info' -cl-kernel-arg-info").kernel_arg_info);
+        assert!(!RuntimeOptions::of("-D 'X=-cl-kernel-arg-info'").kernel_arg_info);
+        assert!(!RuntimeOptions::of("-D \"X -create-library").create_library);
+        assert!(RuntimeOptions::of("-create-library -bogus").create_library);
         assert!(parse_link("-D X").is_err());
     }
 }

@@ -518,11 +518,21 @@ pub(crate) fn optimize_and_emit(
     Ok((ptx_text, kernels))
 }
 
+/// Runs `f`, a panic becoming Err(its message): the one place where a compiler panic is
+/// caught, for ptxgen's entry points (`guarded`), the build's worker threads (split.rs) and the
+/// runtime's calls into ptxgen.
+pub fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        p.downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| p.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into())
+    })
+}
+
+/// A build step under `catch_panic`: a panic is a failed build.
 pub(crate) fn guarded<T>(f: impl FnOnce() -> Result<T, BuildError>) -> Result<T, BuildError> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
-        Ok(r) => r,
-        Err(_) => Err(failed("internal error in ptxgen (panic)")),
-    }
+    catch_panic(f).unwrap_or_else(|_| Err(failed("internal error in ptxgen (panic)")))
 }
 
 pub fn build(source: &str, options: &str, target: &Target) -> Result<Program, BuildError> {
@@ -538,8 +548,7 @@ pub fn build_timed(
 ) -> (Result<Program, BuildError>, Vec<Stage>) {
     let mut t = Timer::new();
     let r = guarded(|| {
-        let opts = options::parse_build(options)
-            .map_err(|e| BuildError::InvalidOptions { log: format!("error: {e}\n") })?;
+        let opts = options::build_options(options)?;
         target::validate(target).map_err(|e| failed(format!("error: {e}\n")))?;
         let (_, clc_id) = libclc::locate().map_err(failed)?;
         let tgt = format!("sm_{}:ptx{}.{}", target.sm, target.ptx_isa.0, target.ptx_isa.1);
@@ -589,8 +598,7 @@ pub fn build_timed(
 
 pub fn compile(source: &str, options: &str, headers: &[(&str, &str)]) -> Result<Object, BuildError> {
     guarded(|| {
-        let opts = options::parse_build(options)
-            .map_err(|e| BuildError::InvalidOptions { log: format!("error: {e}\n") })?;
+        let opts = options::build_options(options)?;
         let ctx = Ctx::private();
         let (m, log, _) = frontend(&ctx, source, &opts, headers)?;
         let bitcode = m.write_bitcode_to_memory().as_slice().to_vec();
@@ -600,8 +608,7 @@ pub fn compile(source: &str, options: &str, headers: &[(&str, &str)]) -> Result<
 
 pub fn link(objects: &[&Object], options: &str, target: &Target) -> Result<Program, BuildError> {
     guarded(|| {
-        let mut opts = options::parse_link(options)
-            .map_err(|e| BuildError::InvalidOptions { log: format!("error: {e}\n") })?;
+        let mut opts = options::link_options(options)?;
         target::validate(target).map_err(|e| failed(format!("error: {e}\n")))?;
         if objects.is_empty() {
             return Err(failed("error: no objects to link\n"));

@@ -85,8 +85,7 @@ pub(crate) fn build_kernels_in_parallel(
     let work = || loop {
         let job = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
         let Ok((i, bitcode)) = job else { break };
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build_part(&bitcode, opts, target)))
-            .unwrap_or_else(|_| Err(failed("internal error in ptxgen (panic)")));
+        let r = crate::pipeline::guarded(|| build_part(&bitcode, opts, target));
         *results[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
     };
     let made: Result<(), BuildError> = std::thread::scope(|s| {

@@ -1,6 +1,7 @@
 //! Kernels: creation, arguments, queries, and the NDRange launch.
 use super::args::{c_str, write_opt};
 use super::info::InfoOut;
+use super::kernel_args::set_kernel_arg;
 use super::queue::{submit, wait_list};
 use crate::base::entry::{entry, entry_ret, CLResult};
 use crate::base::handle::Cl;
@@ -92,7 +93,7 @@ pub unsafe extern "C" fn clSetKernelArg(
     entry(|| {
         let k = Cl::<Kernel>::get(kernel)?;
         // SAFETY: arg_value is NULL or arg_size readable bytes, per the API.
-        unsafe { k.set_arg(arg_index, arg_size, arg_value) }
+        unsafe { set_kernel_arg(&k, arg_index, arg_size, arg_value) }
     })
 }
 

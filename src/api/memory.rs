@@ -823,7 +823,7 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
         // SAFETY: the entry point's own pointer arguments, valid per the spec.
         let t = unsafe { target(command_queue, &[&m], num_events_in_wait_list, event_wait_list) }?;
         if m.array_image().is_some() {
-            let work = crate::core::image::unmap(&m, mapped_ptr)?;
+            let work = crate::core::image_ops::unmap(&m, mapped_ptr)?;
             // SAFETY: the entry point's own pointer arguments, valid per the spec.
             return unsafe { run(t, CL_COMMAND_UNMAP_MEM_OBJECT, false, event, work) };
         }
@@ -866,7 +866,7 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
             .iter()
             .map(|m| -> Work {
                 if m.array_image().is_some() {
-                    Box::new(crate::core::image::migrate(m, to_host, undefined))
+                    Box::new(crate::core::image_ops::migrate(m, to_host, undefined))
                 } else {
                     Box::new(m.migrate(to_host, undefined))
                 }

@@ -20,6 +20,7 @@ pub mod event;
 pub mod gl;
 pub mod image;
 pub mod kernel;
+pub mod kernel_args;
 pub mod memory;
 pub mod mutable_dispatch;
 pub mod platform;

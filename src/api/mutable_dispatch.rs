@@ -263,7 +263,7 @@ unsafe fn update_one(
         let copy = Cl::new(kernel.clone_kernel()?);
         for a in arg_list {
             // SAFETY: arg_value is NULL or arg_size readable bytes, as for clSetKernelArg.
-            unsafe { copy.set_arg(a.arg_index, a.arg_size, a.arg_value) }?;
+            unsafe { super::kernel_args::set_kernel_arg(&copy, a.arg_index, a.arg_size, a.arg_value) }?;
         }
         for a in svm_list {
             set_svm_arg(&copy, a.arg_index, a.arg_value)?;

@@ -343,7 +343,7 @@ pub unsafe extern "C" fn clLinkProgram(
         let inputs = Cl::<Program>::get_list(ins)?;
         // SAFETY: options is NULL or a NUL-terminated string, per the spec.
         let opts = unsafe { options_str(options) }.map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
-        ptxgen::options::parse_link(&opts).map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
+        let parsed = ptxgen::options::parse_link(&opts).map_err(|_| CL_INVALID_LINKER_OPTIONS)?;
         let devices: Vec<Arc<Cl<Device>>> = positions.iter().map(|&i| c.devices[i].clone()).collect();
         // The objects of every input for each device.
         let mut per_dev = Vec::with_capacity(devices.len());
@@ -366,7 +366,7 @@ pub unsafe extern "C" fn clLinkProgram(
             per_dev.push(objs);
         }
         let p = Cl::publish(Program::new(c, devices, String::new(), Origin::Linked));
-        let r = p.link(per_dev, &opts);
+        let r = p.link(per_dev, &opts, &parsed);
         // SAFETY: the application's callback and data, as it passed them to this entry point.
         unsafe { notify(&p, pfn_notify, user_data) };
         match r {

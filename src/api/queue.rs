@@ -4,10 +4,11 @@ use super::info::InfoOut;
 use crate::base::entry::{entry, entry_ret, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
+use crate::core::command::Command;
 use crate::core::context::Context;
 use crate::core::device::Device;
 use crate::core::event::Event;
-use crate::core::queue::{flush_deferred, Command, Queue};
+use crate::core::queue::{flush_deferred, Queue};
 use std::ffi::c_void;
 use std::sync::Arc;
 

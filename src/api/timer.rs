@@ -5,8 +5,8 @@
 use crate::base::entry::entry;
 use crate::base::handle::Cl;
 use crate::cl::*;
+use crate::core::clock::host_ns;
 use crate::core::device::Device;
-use crate::core::event::host_ns;
 
 /// CL_PLATFORM_HOST_TIMER_RESOLUTION: the clock counts nanoseconds (a monotonic clock).
 pub const HOST_TIMER_RESOLUTION_NS: cl_ulong = 1;

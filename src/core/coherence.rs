@@ -19,6 +19,9 @@ use crate::base::entry::CLResult;
 use crate::cuda::event::Event;
 use std::sync::Arc;
 
+/// Devices a context may have for buffer and image tracking (bit sets of devices, with `HOST`).
+pub const MAX_DEVICES: usize = 62;
+
 /// The host copy's bit in the valid set (bit i is device i of the context).
 pub const HOST: u64 = 1 << 63;
 /// An object nobody wrote yet: every copy is as good as any other.

@@ -1,11 +1,11 @@
 //! An OpenCL context: a set of devices, each with its CUDA primary context.
 use super::device::Device;
-use super::memory::Mem;
 use crate::base::entry::lock;
 use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda::context::PrimaryContext;
 use crate::cuda::error::CudaError;
+use std::any::Any;
 use std::ffi::{c_char, c_void};
 use std::sync::{Arc, Mutex, Weak};
 
@@ -22,8 +22,11 @@ pub struct Context {
     destructors: Mutex<Vec<(DestructorFn, usize, usize)>>,
     /// The buffers with fixed device addresses (cl_ext_buffer_device_address), for finding the
     /// buffer behind a raw device pointer (clSetKernelArgDevicePointerEXT,
-    /// CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT). Weak: the list does not keep them alive.
-    addressable: Mutex<Vec<Weak<Cl<Mem>>>>,
+    /// CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT). Weak: the list does not keep them alive. Each is a
+    /// `Cl<Mem>`, kept and looked up by memory.rs (`Context::note_addressable`,
+    /// `addressable_at`): untyped here so that this file need not import memory.rs, which
+    /// imports it.
+    pub(super) addressable: Mutex<Vec<Weak<dyn Any + Send + Sync>>>,
     /// Shared virtual memory allocations (clSVMAlloc) still live.
     pub svm: Mutex<Vec<SvmAlloc>>,
 }
@@ -96,19 +99,6 @@ impl Context {
     /// Registers a destructor callback for the context whose handle is `handle`.
     pub fn add_destructor(&self, f: DestructorFn, data: *mut c_void, handle: cl_context) {
         lock(&self.destructors).push((f, data as usize, handle as usize));
-    }
-
-    /// Records a buffer with fixed device addresses (dropping the entries of released ones).
-    pub fn note_addressable(&self, m: &Arc<Cl<Mem>>) {
-        let mut v = lock(&self.addressable);
-        v.retain(|w| w.strong_count() > 0);
-        v.push(Arc::downgrade(m));
-    }
-
-    /// The buffer with fixed device addresses whose allocation on some device holds
-    /// [addr, addr + len).
-    pub fn addressable_at(&self, addr: u64, len: u64) -> Option<Arc<Cl<Mem>>> {
-        lock(&self.addressable).iter().filter_map(Weak::upgrade).find(|m| m.holds_device_range(addr, len))
     }
 
     /// The SVM allocation holding [ptr, ptr + len): (its base, its size).

@@ -3,23 +3,18 @@
 //! (clGetEventInfo, clWaitForEvents); an event with callbacks is handed to its queue's watcher
 //! thread (core/watcher.rs), which waits for it, so commands without callbacks cost nothing
 //! extra.
+use super::clock::host_ns;
 use super::context::Context;
 use super::queue::Queue;
+use super::watcher::Completion;
 use crate::base::entry::lock;
 use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda;
 use std::ffi::c_void;
-use std::sync::{Arc, Condvar, LazyLock, Mutex};
-use std::time::Instant;
+use std::sync::{Arc, Condvar, Mutex};
 
 pub type EventCallback = unsafe extern "C" fn(cl_event, cl_int, *mut c_void);
-
-/// Nanoseconds on the host clock that profiling timestamps are expressed in.
-pub fn host_ns() -> u64 {
-    static EPOCH: LazyLock<Instant> = LazyLock::new(Instant::now);
-    EPOCH.elapsed().as_nanos() as u64 + 1_000_000
-}
 
 #[derive(Clone, Copy, Default)]
 pub struct Profile {
@@ -309,4 +304,10 @@ fn take_due(
     let (due, keep): (Vec<_>, Vec<_>) = cbs.drain(..).partition(|&(t, _, _)| status <= t);
     *cbs = keep;
     due
+}
+
+impl Completion for Cl<Event> {
+    fn wait_complete(self: Arc<Self>) {
+        self.wait();
+    }
 }

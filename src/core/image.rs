@@ -15,11 +15,9 @@ use super::coherence::{bit, Coherence, Copies, ALL, HOST};
 use super::context::Context;
 use super::image_format::PixelFormat;
 pub use super::image_shape::{Layout, Shape};
-use super::memory::Mem;
 use super::queue::Queue;
 use super::transfer::aux;
 use crate::base::entry::{lock, CLResult};
-use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda::array::{copy_box, Place, SurfaceArray};
 use crate::cuda::context::PrimaryContext;
@@ -31,23 +29,23 @@ use std::sync::{Arc, Mutex};
 /// Bytes of a descriptor (the contract's table).
 pub const DESCRIPTOR_SIZE: usize = 64;
 
-struct HostCopy {
-    ptr: usize,
-    layout: Layout,
+pub(super) struct HostCopy {
+    pub(super) ptr: usize,
+    pub(super) layout: Layout,
     /// Ours (CL_MEM_ALLOC_HOST_PTR, or a mirror); None: the application's (USE_HOST_PTR).
-    _pinned: Option<PinnedAlloc>,
+    pub(super) _pinned: Option<PinnedAlloc>,
 }
 
-struct DevCopy {
-    arr: SurfaceArray,
-    desc: DeviceAlloc,
+pub(super) struct DevCopy {
+    pub(super) arr: SurfaceArray,
+    pub(super) desc: DeviceAlloc,
 }
 
-struct State {
-    host: Option<HostCopy>,
-    dev: Vec<Option<DevCopy>>,
+pub(super) struct State {
+    pub(super) host: Option<HostCopy>,
+    pub(super) dev: Vec<Option<DevCopy>>,
     /// Which copies hold the latest pixels.
-    coh: Coherence,
+    pub(super) coh: Coherence,
 }
 
 /// An image's copies, as the coherence protocol moves them: the whole image at once.
@@ -94,11 +92,11 @@ impl Copies for ImageCopies<'_> {
 }
 
 /// One mapping, from clEnqueueMapImage to clEnqueueUnmapMemObject.
-struct Mapping {
-    ptr: usize,
-    origin: [usize; 3],
-    region: [usize; 3],
-    write: bool,
+pub(super) struct Mapping {
+    pub(super) ptr: usize,
+    pub(super) origin: [usize; 3],
+    pub(super) region: [usize; 3],
+    pub(super) write: bool,
 }
 
 pub struct Image {
@@ -110,10 +108,10 @@ pub struct Image {
     arrays: bool,
     multi: bool,
     ctxs: Vec<Arc<PrimaryContext>>,
-    state: Mutex<State>,
+    pub(super) state: Mutex<State>,
     /// image1d_buffer: the descriptor per device.
     linear_descs: Mutex<Vec<Option<DeviceAlloc>>>,
-    maps: Mutex<Vec<Mapping>>,
+    pub(super) maps: Mutex<Vec<Mapping>>,
 }
 
 impl Drop for Image {
@@ -210,7 +208,7 @@ impl Image {
         host: Option<(*mut c_void, Layout)>,
     ) -> CLResult<Image> {
         let n = context.devices.len();
-        if n == 0 || n > super::memory::MAX_DEVICES {
+        if n == 0 || n > super::coherence::MAX_DEVICES {
             return Err(CL_OUT_OF_RESOURCES);
         }
         let e = format.element_size();
@@ -305,7 +303,7 @@ impl Image {
     }
 
     /// The array on q's device, made if needed (not brought up to date).
-    fn alloc<'a>(&self, st: &'a mut State, q: &Queue) -> CLResult<&'a DevCopy> {
+    pub(super) fn alloc<'a>(&self, st: &'a mut State, q: &Queue) -> CLResult<&'a DevCopy> {
         let i = q.dev;
         if st.dev.get(i).ok_or(CL_INVALID_DEVICE)?.is_none() {
             let d = self.make_array(&q.stream)?;
@@ -315,7 +313,7 @@ impl Image {
     }
 
     /// Makes the array on q's device hold the latest pixels (copies issued on q's stream).
-    fn ensure_valid(&self, st: &mut State, q: &Queue) -> CLResult<usize> {
+    pub(super) fn ensure_valid(&self, st: &mut State, q: &Queue) -> CLResult<usize> {
         let dst = self.alloc(st, q)?.arr.array as usize;
         let copies = ImageCopies { img: self, host: &st.host, dev: &st.dev };
         st.coh.ensure(q, &copies, st.dev.len())?;
@@ -323,13 +321,13 @@ impl Image {
     }
 
     /// A command on q changed the array there: it is now the only up-to-date copy.
-    fn written(&self, st: &mut State, q: &Queue) {
+    pub(super) fn written(&self, st: &mut State, q: &Queue) {
         st.coh.written(q, 0);
     }
 
     /// The array on q's device for a command that overwrites `region` at `origin`: brought up
     /// to date first unless the region is the whole image.
-    fn array_for_overwrite(
+    pub(super) fn array_for_overwrite(
         &self,
         st: &mut State,
         q: &Queue,
@@ -343,17 +341,30 @@ impl Image {
         }
     }
 
-    fn array_place(&self, array: usize, origin: [usize; 3], region: [usize; 3]) -> (Place, [usize; 3]) {
+    pub(super) fn array_place(
+        &self,
+        array: usize,
+        origin: [usize; 3],
+        region: [usize; 3],
+    ) -> (Place, [usize; 3]) {
         let (o, b) = self.shape.cuda_box(origin, region, self.element_size());
         (Place::Array { array, x: o[0], y: o[1], z: o[2] }, b)
     }
 
-    /// `Mem::kernel_arg_ptr` of an image: the descriptor's address on q's device, and whether
-    /// `note_device_write` is due after the launch (as for buffers).
-    pub fn kernel_arg(&self, mem: &Mem, q: &Queue, read_only: bool) -> CLResult<(DevicePtr, bool)> {
-        let writes = !read_only && mem.flags & CL_MEM_READ_ONLY as cl_mem_flags == 0;
+    /// `Mem::kernel_arg_ptr` of an image whose memory object has `flags`: the descriptor's
+    /// address on q's device, and whether `note_device_write` is due after the launch (as for
+    /// buffers). `buffer_arg` is the memory object's `buffer_arg_ptr` (an image1d_buffer's
+    /// descriptor points at its buffer's memory).
+    pub fn kernel_arg(
+        &self,
+        flags: cl_mem_flags,
+        q: &Queue,
+        read_only: bool,
+        buffer_arg: impl FnOnce() -> CLResult<(DevicePtr, bool)>,
+    ) -> CLResult<(DevicePtr, bool)> {
+        let writes = !read_only && flags & CL_MEM_READ_ONLY as cl_mem_flags == 0;
         if !self.arrays {
-            let (data, later) = mem.buffer_arg_ptr(q, read_only)?;
+            let (data, later) = buffer_arg()?;
             let mut descs = lock(&self.linear_descs);
             let slot = descs.get_mut(q.dev).ok_or(CL_INVALID_DEVICE)?;
             if slot.is_none() {
@@ -375,8 +386,9 @@ impl Image {
     }
 
     /// A kernel on q's device may have written the image (after the launch).
-    pub fn note_device_write(&self, mem: &Mem, q: &Queue) {
-        if mem.flags & CL_MEM_READ_ONLY as cl_mem_flags != 0 {
+    /// (`flags`: the memory object's.)
+    pub fn note_device_write(&self, flags: cl_mem_flags, q: &Queue) {
+        if flags & CL_MEM_READ_ONLY as cl_mem_flags != 0 {
             return;
         }
         let mut st = lock(&self.state);
@@ -401,51 +413,12 @@ unsafe fn copy_host_rows(shape: &Shape, e: usize, src: usize, sl: Layout, dst: u
     }
 }
 
-fn image_of(mem: &Mem) -> CLResult<&Image> {
-    mem.image.as_deref().ok_or(CL_INVALID_MEM_OBJECT)
-}
-
-/// Work of clEnqueueReadImage / clEnqueueWriteImage (`to_host`: read) on an image kept in
-/// arrays. `host` is the application's pointer (at the region's first pixel) and pitches.
-///
-/// # Safety
-/// `host` holds the region with those pitches (writable for a read), valid and left alone until
-/// the command completes.
-pub unsafe fn host_transfer(
-    mem: &Arc<Cl<Mem>>,
-    to_host: bool,
-    origin: [usize; 3],
-    region: [usize; 3],
-    host: *mut c_void,
-    layout: Layout,
-) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
-    let (mem, hp) = (mem.clone(), host as usize);
-    move |q: &Queue| {
-        let img = image_of(&mem)?;
-        let e = img.element_size();
-        let h = layout.host(&img.shape, hp, [0; 3], e);
-        let mut st = lock(&img.state);
-        let a = if to_host {
-            img.ensure_valid(&mut st, q)?
-        } else {
-            img.array_for_overwrite(&mut st, q, origin, region)?
-        };
-        let (arr, b) = img.array_place(a, origin, region);
-        // SAFETY: the host side is valid until the command completes (contract).
-        unsafe { host_array_copy(&q.stream, &q.cuda, to_host, h, arr, b) }?;
-        if !to_host {
-            img.written(&mut st, q);
-        }
-        Ok(())
-    }
-}
-
 /// A box between host memory and an array on `stream` (of `ctx`, current): staged when large
 /// and pageable (`staged`), one cuMemcpy3D otherwise.
 ///
 /// # Safety
 /// `host` holds the box (writable for a read), valid until the copy is done on `stream`.
-unsafe fn host_array_copy(
+pub(super) unsafe fn host_array_copy(
     stream: &Stream,
     ctx: &PrimaryContext,
     to_host: bool,
@@ -468,7 +441,7 @@ unsafe fn host_array_copy(
 ///
 /// # Safety
 /// `host` holds the box (writable for a read), valid until the command completes.
-unsafe fn staged(
+pub(super) unsafe fn staged(
     stream: &Stream,
     ctx: &PrimaryContext,
     to_host: bool,
@@ -499,274 +472,4 @@ unsafe fn staged(
     let rows = super::transfer::Rows { count: b[1] * b[2], bytes: b[0], per_slice };
     // SAFETY: host_row names the box's rows (this function's contract).
     unsafe { super::transfer::staged_rows(stream, ctx, to_host, rows, &host_row, &mut dma) }
-}
-
-/// One end of an image or buffer copy.
-pub enum End {
-    /// An image kept in arrays, at `origin`.
-    Image(Arc<Cl<Mem>>, [usize; 3]),
-    /// Linear memory: a buffer (or an image1d_buffer) at byte `offset` from its start; the
-    /// region is tightly packed there in the other end's shape.
-    Linear(Arc<Cl<Mem>>, usize),
-}
-
-/// Work of clEnqueueCopyImage, clEnqueueCopyImageToBuffer and clEnqueueCopyBufferToImage, for
-/// any mix of array images and linear memory. `shape` is for linear ends (the image end's).
-pub fn copy_work(
-    src: End,
-    dst: End,
-    region: [usize; 3],
-    e: usize,
-    linear_shape: Shape,
-) -> impl Fn(&Queue) -> CLResult<()> + Send + Sync + 'static {
-    move |q: &Queue| {
-        let tight = linear_shape.tight(region, e);
-        // The source: made valid on q's device, its place and box.
-        let (sp, sb) = match &src {
-            End::Image(m, o) => {
-                let img = image_of(m)?;
-                let mut st = lock(&img.state);
-                let a = img.ensure_valid(&mut st, q)?;
-                img.array_place(a, *o, region)
-            }
-            End::Linear(m, off) => {
-                let base = m.device_ptr(q)? + *off as DevicePtr;
-                let (_, b) = linear_shape.cuda_box([0; 3], region, e);
-                (tight.device(&linear_shape, base, [0; 3], e), b)
-            }
-        };
-        match &dst {
-            End::Image(m, o) => {
-                // Array to array goes through linear device memory: on the H100 (CUDA 13) a
-                // copy between two places of one layered array left the destination unchanged.
-                let bounce = match &src {
-                    End::Image(..) => {
-                        let t = DeviceAlloc::new(sb[0] * sb[1] * sb[2]).map_err(|e| e.alloc_code())?;
-                        let tp = Place::Device { ptr: t.ptr, row: sb[0], slice: sb[0] * sb[1] };
-                        copy_boxes(q, sp, sb, tp, sb, e)?;
-                        Some(t)
-                    }
-                    End::Linear(..) => None,
-                };
-                let img = image_of(m)?;
-                let mut st = lock(&img.state);
-                let a = img.array_for_overwrite(&mut st, q, *o, region)?;
-                let (dp, db) = img.array_place(a, *o, region);
-                match &bounce {
-                    Some(t) => {
-                        let tp = Place::Device { ptr: t.ptr, row: db[0], slice: db[0] * db[1] };
-                        copy_boxes(q, tp, db, dp, db, e)?;
-                        // The temporary is freed when this returns: the copies must be done.
-                        q.stream.synchronize()?;
-                    }
-                    None => copy_boxes(q, sp, sb, dp, db, e)?,
-                }
-                img.written(&mut st, q);
-                Ok(())
-            }
-            End::Linear(m, off) => {
-                let len = tight.span(&linear_shape, region, e);
-                let (_, db) = linear_shape.cuda_box([0; 3], region, e);
-                m.overwrite_with(q, *off, len, |d| {
-                    copy_boxes(q, sp, sb, tight.device(&linear_shape, d, [0; 3], e), db, e)
-                })
-            }
-        }
-    }
-}
-
-/// Copies between two places whose boxes hold the same pixels: one call when the boxes have
-/// the same shape, else (a 1-D array's layers against another image's rows) row by row.
-fn copy_boxes(q: &Queue, sp: Place, sb: [usize; 3], dp: Place, db: [usize; 3], e: usize) -> CLResult<()> {
-    if sb == db {
-        // SAFETY: device memory and arrays only.
-        return unsafe { copy_box(&q.stream, sp, dp, sb[0], sb[1], sb[2], None) }.map_err(Into::into);
-    }
-    let _ = e;
-    let rows = |b: [usize; 3]| (0..b[2]).flat_map(move |z| (0..b[1]).map(move |y| (y, z)));
-    for ((sy, sz), (dy, dz)) in rows(sb).zip(rows(db)) {
-        // SAFETY: device memory and arrays only.
-        unsafe { copy_box(&q.stream, row_of(sp, sy, sz), row_of(dp, dy, dz), sb[0], 1, 1, None) }?;
-    }
-    Ok(())
-}
-
-/// The place of row `y` of slice `z` of a box starting at `p`.
-fn row_of(p: Place, y: usize, z: usize) -> Place {
-    match p {
-        Place::Array { array, x, y: y0, z: z0 } => Place::Array { array, x, y: y0 + y, z: z0 + z },
-        Place::Device { ptr, row, slice } => {
-            Place::Device { ptr: ptr + (y * row + z * slice) as DevicePtr, row, slice }
-        }
-        Place::Host { ptr, row, slice } => Place::Host { ptr: ptr + y * row + z * slice, row, slice },
-    }
-}
-
-/// Work of clEnqueueFillImage on an image kept in arrays: `pixel` (already converted) repeated
-/// over the region in host memory, then copied.
-pub fn fill_work(
-    mem: &Arc<Cl<Mem>>,
-    pixel: Vec<u8>,
-    origin: [usize; 3],
-    region: [usize; 3],
-) -> impl Fn(&Queue) -> CLResult<()> + Send + Sync + 'static {
-    let mem = mem.clone();
-    move |q: &Queue| {
-        let img = image_of(&mem)?;
-        let e = img.element_size();
-        let tight = img.shape.tight(region, e);
-        let n = region[0] * region[1] * region[2];
-        let data: Vec<u8> = pixel.iter().copied().cycle().take(n * e).collect();
-        let mut st = lock(&img.state);
-        let a = img.array_for_overwrite(&mut st, q, origin, region)?;
-        let (arr, b) = img.array_place(a, origin, region);
-        let h = tight.host(&img.shape, data.as_ptr() as usize, [0; 3], e);
-        // SAFETY: `data` holds the region; the stream is synchronised before it is freed.
-        unsafe { host_array_copy(&q.stream, &q.cuda, false, h, arr, b) }?;
-        q.stream.synchronize()?;
-        img.written(&mut st, q);
-        Ok(())
-    }
-}
-
-/// clEnqueueMapImage on an image kept in arrays, the enqueue-time part: the host pointer
-/// (making a pinned mirror when the image has no host memory yet), its pitches, and the work
-/// that brings the region there.
-pub fn map(
-    mem: &Arc<Cl<Mem>>,
-    q: &Queue,
-    flags: cl_map_flags,
-    origin: [usize; 3],
-    region: [usize; 3],
-) -> CLResult<(*mut c_void, Layout, impl FnOnce(&Queue) -> CLResult<()> + Send + 'static)> {
-    let img = image_of(mem)?;
-    let e = img.element_size();
-    let (ptr, layout) = {
-        let mut st = lock(&img.state);
-        if st.host.is_none() {
-            q.make_current()?;
-            let p = PinnedAlloc::new(img.tight_size()).map_err(|_| CL_MAP_FAILURE)?;
-            let tight = img.shape.tight(img.shape.extent(), e);
-            st.host = Some(HostCopy { ptr: p.host as usize, layout: tight, _pinned: Some(p) });
-            st.coh.new_host_copy();
-        }
-        let h = st.host.as_ref().ok_or(CL_MAP_FAILURE)?;
-        (h.ptr + h.layout.offset(&img.shape, origin, e), h.layout)
-    };
-    let write = flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) as cl_map_flags != 0;
-    let read_in = flags & CL_MAP_WRITE_INVALIDATE_REGION as cl_map_flags == 0;
-    lock(&img.maps).push(Mapping { ptr, origin, region, write });
-    mem.count_map(true);
-    let m = mem.clone();
-    let work = move |q: &Queue| {
-        let img = image_of(&m)?;
-        let mut st = lock(&img.state);
-        if !read_in || st.coh.host_valid() {
-            return Ok(());
-        }
-        let a = img.ensure_valid(&mut st, q)?;
-        let (arr, b) = img.array_place(a, origin, region);
-        let h = layout.host(
-            &img.shape,
-            ptr - layout.offset(&img.shape, origin, img.element_size()),
-            origin,
-            img.element_size(),
-        );
-        // SAFETY: the image's own host copy (or the application's USE_HOST_PTR memory), which
-        // holds the mapped region.
-        unsafe { host_array_copy(&q.stream, &q.cuda, true, h, arr, b) }?;
-        if img.shape.covers(origin, region) {
-            let v = st.coh.valid() | HOST;
-            st.coh.set(v, 0);
-            st.coh.note_last(q);
-        }
-        Ok(())
-    };
-    Ok((ptr as *mut c_void, layout, work))
-}
-
-/// Undoes a mapping that was never made (its command failed to enqueue).
-pub fn forget_map(mem: &Mem, ptr: *mut c_void) {
-    if let Some(img) = mem.array_image() {
-        let mut maps = lock(&img.maps);
-        if let Some(i) = maps.iter().position(|m| m.ptr == ptr as usize) {
-            maps.remove(i);
-            mem.count_map(false);
-        }
-    }
-}
-
-/// clEnqueueUnmapMemObject on an image kept in arrays: finds the mapping (CL_INVALID_VALUE when
-/// `ptr` is not mapped) and returns the work that writes it back.
-pub fn unmap(
-    mem: &Arc<Cl<Mem>>,
-    ptr: *mut c_void,
-) -> CLResult<impl FnOnce(&Queue) -> CLResult<()> + Send + 'static> {
-    let img = image_of(mem)?;
-    let m = {
-        let mut maps = lock(&img.maps);
-        let i = maps.iter().position(|m| m.ptr == ptr as usize).ok_or(CL_INVALID_VALUE)?;
-        maps.remove(i)
-    };
-    mem.count_map(false);
-    let mem = mem.clone();
-    Ok(move |q: &Queue| {
-        if !m.write {
-            return Ok(());
-        }
-        let img = image_of(&mem)?;
-        let e = img.element_size();
-        let mut st = lock(&img.state);
-        let host_valid = st.coh.host_valid();
-        if img.shape.covers(m.origin, m.region) {
-            // Every pixel is on the host now: devices fetch it when they next need it.
-            st.coh.set(HOST, 0);
-            st.coh.note_last(q);
-            return Ok(());
-        }
-        let a = img.ensure_valid(&mut st, q)?;
-        let (arr, b) = img.array_place(a, m.origin, m.region);
-        let layout = st.host.as_ref().ok_or(CL_INVALID_VALUE)?.layout;
-        let h = layout.host(&img.shape, m.ptr - layout.offset(&img.shape, m.origin, e), m.origin, e);
-        // SAFETY: the mapped region of the image's host memory, live while the image is.
-        unsafe { host_array_copy(&q.stream, &q.cuda, false, h, arr, b) }?;
-        st.coh.set(bit(q.dev) | if host_valid { HOST } else { 0 }, 0);
-        st.coh.note_last(q);
-        Ok(())
-    })
-}
-
-/// Work of clEnqueueMigrateMemObjects for an image kept in arrays.
-pub fn migrate(
-    mem: &Arc<Cl<Mem>>,
-    to_host: bool,
-    undefined: bool,
-) -> impl FnOnce(&Queue) -> CLResult<()> + Send + 'static {
-    let mem = mem.clone();
-    move |q: &Queue| {
-        let img = image_of(&mem)?;
-        let mut st = lock(&img.state);
-        if undefined {
-            img.alloc(&mut st, q)?;
-            if !to_host {
-                st.coh.set(bit(q.dev), 0);
-            }
-            return Ok(());
-        }
-        if to_host && !st.coh.host_valid() {
-            if let Some((hp, layout)) = st.host.as_ref().map(|h| (h.ptr, h.layout)) {
-                let a = img.ensure_valid(&mut st, q)?;
-                let ext = img.shape.extent();
-                let (arr, b) = img.array_place(a, [0; 3], ext);
-                let h = layout.host(&img.shape, hp, [0; 3], img.element_size());
-                // SAFETY: the image's own host copy, which holds the whole image.
-                unsafe { host_array_copy(&q.stream, &q.cuda, true, h, arr, b) }?;
-                let v = st.coh.valid() | HOST;
-                st.coh.set(v, 0);
-                st.coh.note_last(q);
-            }
-            return Ok(());
-        }
-        img.ensure_valid(&mut st, q).map(|_| ())
-    }
 }

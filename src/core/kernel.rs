@@ -5,7 +5,6 @@
 use super::memory::Mem;
 use super::program::{LoadedModule, Origin, Program};
 use super::queue::Queue;
-use super::sampler::Sampler;
 use crate::base::entry::{lock, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
@@ -131,6 +130,18 @@ impl Params {
     }
 }
 
+/// A kernel argument's value as clSetKernelArg checked it (`Kernel::store_arg`).
+pub enum ArgValue<'a> {
+    /// A by-value argument's bytes (as many as its size).
+    Bytes(&'a [u8]),
+    /// An 8-byte word: a sampler's CLK_* bits.
+    Word(u64),
+    /// A buffer or image (None: a NULL buffer).
+    Mem(Option<Weak<Cl<Mem>>>),
+    /// A __local argument's size in bytes.
+    Local(u32),
+}
+
 pub struct Kernel {
     pub program: Arc<Cl<Program>>,
     /// What every kernel object of this name and build shares (clCreateKernel's work).
@@ -214,24 +225,22 @@ impl KernelShape {
             };
             funcs.push(f);
         }
-        let arg_info_opt = |o: &str| ptxgen::options::has_flag(o, "-cl-kernel-arg-info");
         // Asked for at this build, or at the build that made the binary / compiled the objects;
         // never for SPIR-V, which carries no argument names or type names.
         let arg_info_available = program.origin != Origin::Il
-            && (arg_info_opt(&exe.options)
-                || program.builds().iter().any(|b| {
-                    b.is_executable()
-                        && (arg_info_opt(&b.options) || b.objects.iter().any(|o| arg_info_opt(&o.options)))
-                }));
+            && (exe.has_arg_info()
+                || program.builds().iter().any(|b| b.is_executable() && b.arg_info_asked()));
         let n = info.args.len();
         let mut mems = Vec::new();
         let mut mem_slot = vec![usize::MAX; n];
         for (i, a) in info.args.iter().enumerate() {
-            if matches!(a.kind, ArgKind::GlobalPtr | ArgKind::ConstantPtr | ArgKind::Image) {
+            if matches!(a.kind, ArgKind::GlobalPtr | ArgKind::ConstantPtr | ArgKind::Image { .. }) {
                 mem_slot[i] = mems.len();
                 // Images: `constant` is a read_only image, which launches never write.
-                let constant = a.kind == ArgKind::ConstantPtr
-                    || (a.kind == ArgKind::Image && a.access_qualifier == ptxgen::AccessQualifier::ReadOnly);
+                let constant = matches!(
+                    a.kind,
+                    ArgKind::ConstantPtr | ArgKind::Image { access: ptxgen::AccessQualifier::ReadOnly, .. }
+                );
                 mems.push(MemArg { offset: a.offset, constant, mem: None, raw: None });
             }
         }
@@ -286,133 +295,29 @@ impl Kernel {
         lock(&self.params).clone()
     }
 
-    /// clSetKernelArg.
-    ///
-    /// # Safety
-    /// `value` is NULL or points to `size` readable bytes (the OpenCL API contract).
-    pub unsafe fn set_arg(&self, index: u32, size: usize, value: *const std::ffi::c_void) -> CLResult<()> {
-        let i = index as usize;
+    /// Records argument `i`'s value, which api's clSetKernelArg checked
+    /// (api/kernel_args.rs).
+    pub fn store_arg(&self, i: usize, v: ArgValue<'_>) -> CLResult<()> {
         let a = self.shape.info.args.get(i).ok_or(CL_INVALID_ARG_INDEX)?;
-        // Validate and read the value before taking the lock.
-        enum V<'a> {
-            Bytes(&'a [u8]),
-            Word(u64),
-            Mem(Option<Weak<Cl<Mem>>>),
-            Local(u32),
-        }
-        let v = match a.kind {
-            ArgKind::GlobalPtr | ArgKind::ConstantPtr => {
-                if size != std::mem::size_of::<cl_mem>() {
-                    return Err(CL_INVALID_ARG_SIZE);
-                }
-                let h: cl_mem =
-                    // SAFETY: a memory-object argument's value points to a cl_mem (size checked above).
-                    if value.is_null() { std::ptr::null_mut() } else { unsafe { *(value as *const cl_mem) } };
-                if h.is_null() {
-                    V::Mem(None)
-                } else {
-                    let m = Cl::<Mem>::get(h).map_err(|_| CL_INVALID_MEM_OBJECT)?;
-                    if !Arc::ptr_eq(&m.context, &self.program.context) || m.image.is_some() {
-                        return Err(CL_INVALID_MEM_OBJECT);
-                    }
-                    V::Mem(Some(Arc::downgrade(&m)))
-                }
-            }
-            ArgKind::LocalPtr => {
-                if !value.is_null() {
-                    return Err(CL_INVALID_ARG_VALUE);
-                }
-                if size == 0 || size > u32::MAX as usize / 2 {
-                    return Err(CL_INVALID_ARG_SIZE);
-                }
-                V::Local(size as u32)
-            }
-            ArgKind::Sampler => {
-                if size != std::mem::size_of::<cl_sampler>() {
-                    return Err(CL_INVALID_ARG_SIZE);
-                }
-                if value.is_null() {
-                    return Err(CL_INVALID_SAMPLER);
-                }
-                // SAFETY: a sampler argument's value points to a cl_sampler (size checked above).
-                let h = unsafe { *(value as *const cl_sampler) };
-                let s = Cl::<Sampler>::get(h)?;
-                if !Arc::ptr_eq(&s.context, &self.program.context) {
-                    return Err(CL_INVALID_SAMPLER);
-                }
-                V::Word(s.bits())
-            }
-            ArgKind::Image => {
-                if size != std::mem::size_of::<cl_mem>() {
-                    return Err(CL_INVALID_ARG_SIZE);
-                }
-                if value.is_null() {
-                    return Err(CL_INVALID_ARG_VALUE);
-                }
-                // SAFETY: an image argument's value points to a cl_mem (size checked above).
-                let h = unsafe { *(value as *const cl_mem) };
-                let m = Cl::<Mem>::get(h)?;
-                // An image of another kind than the argument's (an image3d_t given a 2-D image):
-                // the kernel would address its surface with the wrong geometry.
-                let declared = match a.type_name.as_str() {
-                    "image1d_t" => Some(CL_MEM_OBJECT_IMAGE1D),
-                    "image1d_array_t" => Some(CL_MEM_OBJECT_IMAGE1D_ARRAY),
-                    "image1d_buffer_t" => Some(CL_MEM_OBJECT_IMAGE1D_BUFFER),
-                    "image2d_t" => Some(CL_MEM_OBJECT_IMAGE2D),
-                    "image2d_array_t" => Some(CL_MEM_OBJECT_IMAGE2D_ARRAY),
-                    "image3d_t" => Some(CL_MEM_OBJECT_IMAGE3D),
-                    _ => None,
-                };
-                let wrong_kind = match (&m.image, declared) {
-                    (None, _) => true,
-                    (Some(img), Some(ty)) => img.shape.ty != ty,
-                    (Some(_), None) => false,
-                };
-                if !Arc::ptr_eq(&m.context, &self.program.context) || wrong_kind {
-                    return Err(CL_INVALID_MEM_OBJECT);
-                }
-                // The spec's clSetKernelArg: a read_only argument given a CL_MEM_WRITE_ONLY image,
-                // or a write_only one given a CL_MEM_READ_ONLY image, is CL_INVALID_ARG_VALUE.
-                let refused = match a.access_qualifier {
-                    ptxgen::AccessQualifier::ReadOnly => CL_MEM_WRITE_ONLY,
-                    ptxgen::AccessQualifier::WriteOnly => CL_MEM_READ_ONLY,
-                    _ => 0,
-                };
-                if m.flags & refused as cl_mem_flags != 0 {
-                    return Err(CL_INVALID_ARG_VALUE);
-                }
-                V::Mem(Some(Arc::downgrade(&m)))
-            }
-            ArgKind::Scalar | ArgKind::Vector | ArgKind::Struct => {
-                if size != a.size as usize {
-                    return Err(CL_INVALID_ARG_SIZE);
-                }
-                if value.is_null() {
-                    return Err(CL_INVALID_ARG_VALUE);
-                }
-                // SAFETY: value has size readable bytes (this function's contract).
-                V::Bytes(unsafe { std::slice::from_raw_parts(value as *const u8, size) })
-            }
-        };
         let mut guard = lock(&self.params);
         let p = Arc::make_mut(&mut guard);
         match v {
-            V::Bytes(b) => {
+            ArgValue::Bytes(b) => {
                 let off = a.offset as usize;
                 p.bytes.get_mut(off..off + b.len()).ok_or(CL_OUT_OF_RESOURCES)?.copy_from_slice(b);
             }
-            V::Word(w) => {
+            ArgValue::Word(w) => {
                 let off = a.offset as usize;
                 p.bytes.get_mut(off..off + 8).ok_or(CL_OUT_OF_RESOURCES)?.copy_from_slice(&w.to_le_bytes());
             }
-            V::Mem(m) => {
+            ArgValue::Mem(m) => {
                 let slot = self.shape.mem_slot[i];
                 if let Some(e) = p.mems.get_mut(slot) {
                     e.mem = m;
                     e.raw = None;
                 }
             }
-            V::Local(n) => {
+            ArgValue::Local(n) => {
                 p.local_sizes[i] = n;
                 // Re-lay out every __local argument: offsets into the one dynamic array.
                 let mut total = 0u64;

@@ -12,7 +12,7 @@
 //! All work is issued on the queue's stream at submission time, in queue order; pageable host
 //! memory goes through a pipelined set of pinned staging chunks (see `htod_on` / `dtoh_on`).
 //! The transfers themselves (staging, pipelining) are in `transfer`.
-use super::coherence::{bit, Coherence, Copies, ALL, HOST};
+use super::coherence::{bit, Coherence, Copies, ALL, HOST, MAX_DEVICES};
 use super::context::Context;
 use super::device::Device;
 use super::fill::{fill_on, reduce_pattern};
@@ -26,6 +26,7 @@ use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda::context::PrimaryContext;
 use crate::cuda::memory::{self as cm, DeviceAlloc, DevicePtr, HostRegistration, PinnedAlloc};
+use std::any::Any;
 use std::ffi::c_void;
 use std::mem::ManuallyDrop;
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -33,8 +34,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 pub type DestructorFn = unsafe extern "C" fn(cl_mem, *mut c_void);
 
-/// Devices a context may have for buffer tracking.
-pub const MAX_DEVICES: usize = 62;
 /// CL_DEVICE_MEM_BASE_ADDR_ALIGN (2048 bits) in bytes: sub-buffer origins must be multiples.
 /// cuMemAlloc guarantees 256-byte alignment, so a sub-buffer's device pointer keeps it; piglit's
 /// clGetMemObjectInfo test makes a sub-buffer at byte 256 and fails on anything coarser.
@@ -692,7 +691,7 @@ impl Mem {
     /// an event after it).
     pub fn kernel_arg_ptr(&self, q: &Queue, constant: bool) -> CLResult<(DevicePtr, bool)> {
         if let Some(img) = &self.image {
-            return img.kernel_arg(self, q, constant);
+            return img.kernel_arg(self.flags, q, constant, || self.buffer_arg_ptr(q, constant));
         }
         self.buffer_arg_ptr(q, constant)
     }
@@ -717,7 +716,7 @@ impl Mem {
     /// up-to-date copy. Call it from the command's work, after the launch.
     pub fn note_device_write(&self, q: &Queue) {
         if let Some(img) = self.array_image() {
-            img.note_device_write(self, q);
+            img.note_device_write(self.flags, q);
             return;
         }
         if self.flags & CL_MEM_READ_ONLY as cl_mem_flags != 0 {
@@ -1072,5 +1071,26 @@ impl Cl<Mem> {
             }
             st.ensure_valid(q, size).map(|_| ())
         }
+    }
+}
+
+/// The context's buffers with fixed device addresses (`Context::addressable`, which holds them
+/// untyped).
+impl Context {
+    /// Records a buffer with fixed device addresses (dropping the entries of released ones).
+    pub fn note_addressable(&self, m: &Arc<Cl<Mem>>) {
+        let mut v = lock(&self.addressable);
+        v.retain(|w| w.strong_count() > 0);
+        let any: Arc<dyn Any + Send + Sync> = m.clone();
+        v.push(Arc::downgrade(&any));
+    }
+
+    /// The buffer with fixed device addresses whose allocation on some device holds
+    /// [addr, addr + len).
+    pub fn addressable_at(&self, addr: u64, len: u64) -> Option<Arc<Cl<Mem>>> {
+        lock(&self.addressable)
+            .iter()
+            .filter_map(|w| w.upgrade()?.downcast::<Cl<Mem>>().ok())
+            .find(|m| m.holds_device_range(addr, len))
     }
 }

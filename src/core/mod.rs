@@ -1,6 +1,8 @@
 //! The runtime's logic, independent of the C API: platform, devices, contexts, queues, events,
 //! memory objects, programs and kernels.
+pub mod clock;
 pub mod coherence;
+pub mod command;
 pub mod command_buffer;
 pub mod context;
 pub mod device;
@@ -9,6 +11,7 @@ pub mod features;
 pub mod fill;
 pub mod image;
 pub mod image_format;
+pub mod image_ops;
 pub mod image_shape;
 pub mod kernel;
 pub mod memory;

@@ -6,40 +6,60 @@
 //! with a log, never an abort of the host program.
 use super::context::Context;
 use super::device::Device;
-use super::kernel::KernelShape;
 use crate::base::entry::{lock, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
 use crate::cuda::module::{Function, Module};
 use crate::cuda::CudaError;
+use std::any::Any;
 use std::collections::HashMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-/// Runs a ptxgen call, turning a panic into an error message.
+/// Runs a ptxgen call, turning a panic into an error message (ptxgen's `catch_panic`, the one
+/// place compiler panics are caught).
 pub fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> Result<T, String> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|p| {
-        let msg = p
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| p.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".into());
-        format!("cudacl: internal compiler error in ptxgen::{what}: {msg}\n")
-    })
+    ptxgen::catch_panic(f)
+        .map_err(|msg| format!("cudacl: internal compiler error in ptxgen::{what}: {msg}\n"))
 }
 
-/// A guarded ptxgen step as an entry point reports it: `bad_options` where ptxgen refused the
-/// options, `failed` for a failed build and for a compiler panic (whose message is the log).
+/// The step a ptxgen build error comes from, which decides its error code.
+#[derive(Clone, Copy)]
+enum Step {
+    /// clBuildProgram (a build from source or IL, or the link of a binary's objects).
+    Build,
+    Compile,
+    Link,
+}
+
+/// The error code of a failed ptxgen step (a compiler panic counts as a failed build): the
+/// step's invalid-options code where ptxgen refused the options, its failure code otherwise.
+fn error_code(e: Option<&ptxgen::BuildError>, step: Step) -> cl_int {
+    let bad_options = matches!(e, Some(ptxgen::BuildError::InvalidOptions { .. }));
+    match (step, bad_options) {
+        (Step::Build, true) => CL_INVALID_BUILD_OPTIONS,
+        (Step::Build, false) => CL_BUILD_PROGRAM_FAILURE,
+        (Step::Compile, true) => CL_INVALID_COMPILER_OPTIONS,
+        (Step::Compile, false) => CL_COMPILE_PROGRAM_FAILURE,
+        (Step::Link, true) => CL_INVALID_LINKER_OPTIONS,
+        (Step::Link, false) => CL_LINK_PROGRAM_FAILURE,
+    }
+}
+
+/// A guarded ptxgen step as an entry point reports it: the result, or the error code
+/// (`error_code`) and the log (a panic's message for a compiler panic).
 fn build_result<T>(
     r: Result<Result<T, ptxgen::BuildError>, String>,
-    bad_options: cl_int,
-    failed: cl_int,
+    step: Step,
 ) -> Result<Arc<T>, (cl_int, String)> {
     match r {
         Ok(Ok(p)) => Ok(Arc::new(p)),
-        Ok(Err(ptxgen::BuildError::InvalidOptions { log })) => Err((bad_options, log)),
-        Ok(Err(ptxgen::BuildError::Failed { log })) | Err(log) => Err((failed, log)),
+        Ok(Err(e)) => {
+            let code = error_code(Some(&e), step);
+            let (ptxgen::BuildError::InvalidOptions { log } | ptxgen::BuildError::Failed { log }) = e;
+            Err((code, log))
+        }
+        Err(log) => Err((error_code(None, step), log)),
     }
 }
 
@@ -70,7 +90,10 @@ impl LoadedModule {
 #[derive(Clone)]
 pub struct DeviceBuild {
     pub status: cl_build_status,
+    /// The options as given (CL_PROGRAM_BUILD_OPTIONS); `set_options` keeps `requested` in step.
     pub options: String,
+    /// What `options` asks of the runtime itself (-cl-kernel-arg-info), read once.
+    pub requested: ptxgen::options::RuntimeOptions,
     pub log: String,
     pub binary_type: cl_program_binary_type,
     /// Compiled objects: one for a compiled object, several for a library.
@@ -88,6 +111,7 @@ impl DeviceBuild {
         DeviceBuild {
             status: CL_BUILD_NONE,
             options: String::new(),
+            requested: Default::default(),
             log: String::new(),
             binary_type: CL_PROGRAM_BINARY_TYPE_NONE as _,
             objects: Vec::new(),
@@ -95,6 +119,21 @@ impl DeviceBuild {
             module: None,
             binary: None,
         }
+    }
+    /// A build that has not started, with `options`.
+    fn with_options(options: &str) -> DeviceBuild {
+        let mut b = DeviceBuild::none();
+        b.set_options(options);
+        b
+    }
+    fn set_options(&mut self, options: &str) {
+        self.options = options.to_string();
+        self.requested = ptxgen::options::RuntimeOptions::of(options);
+    }
+    /// Whether this build's options, or those its objects were compiled with, asked for
+    /// -cl-kernel-arg-info.
+    pub fn arg_info_asked(&self) -> bool {
+        self.requested.kernel_arg_info || self.objects.iter().any(|o| o.has_arg_info())
     }
     pub fn is_executable(&self) -> bool {
         self.status == (CL_BUILD_SUCCESS as cl_build_status) && self.module.is_some() && self.exe.is_some()
@@ -109,6 +148,9 @@ pub enum Origin {
     Binary,
     Linked,
 }
+
+/// Kernel shapes by kernel name (`Program::shapes`).
+type Shapes = HashMap<String, Arc<dyn Any + Send + Sync>>;
 
 pub struct Program {
     pub context: Arc<Cl<Context>>,
@@ -127,8 +169,9 @@ pub struct Program {
     /// Kernel objects created from this program and not yet destroyed.
     pub kernels: AtomicUsize,
     /// clCreateKernel's work per kernel name, for the builds as they are now
-    /// (`kernel_shape`), and the count of build changes that empty it.
-    shapes: std::sync::Mutex<(u64, HashMap<String, Arc<KernelShape>>)>,
+    /// (`kernel_shape`), and the count of build changes that empty it. Each is kernel.rs's
+    /// `KernelShape`, untyped here so that this file need not import kernel.rs, which imports it.
+    shapes: std::sync::Mutex<(u64, Shapes)>,
 }
 crate::cl_object!(Program, cl_program, CL_INVALID_PROGRAM);
 
@@ -319,7 +362,7 @@ impl Program {
                 match parsed {
                     ParsedBinary::Exe(exe) => {
                         slot.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE as _;
-                        slot.options = exe.options.clone();
+                        slot.set_options(&exe.options);
                         slot.exe = Some(Arc::new(exe));
                     }
                     ParsedBinary::Objects(objs, lib) => {
@@ -405,15 +448,15 @@ impl Program {
 
     /// The shared part of a new kernel object named `name`: the one made for an earlier kernel
     /// object of that name, or `make`'s (kept unless the builds changed meanwhile).
-    pub fn kernel_shape(
+    pub fn kernel_shape<T: Any + Send + Sync>(
         &self,
         name: &str,
-        make: impl FnOnce() -> CLResult<KernelShape>,
-    ) -> CLResult<Arc<KernelShape>> {
+        make: impl FnOnce() -> CLResult<T>,
+    ) -> CLResult<Arc<T>> {
         let generation = {
             let s = lock(&self.shapes);
-            if let Some(k) = s.1.get(name) {
-                return Ok(k.clone());
+            if let Some(k) = s.1.get(name).and_then(|k| k.clone().downcast::<T>().ok()) {
+                return Ok(k);
             }
             s.0
         };
@@ -440,11 +483,13 @@ impl Program {
         for &pos in positions {
             let dev = &self.devices[pos];
             let prev = &builds[pos];
-            let mut nb = DeviceBuild { options: options.to_string(), ..DeviceBuild::none() };
+            let mut nb = DeviceBuild::with_options(options);
             let exe: Result<Arc<ptxgen::Program>, (cl_int, String)> = match self.origin {
                 // Loaded at creation: nothing to do but record the options.
                 Origin::Binary if prev.is_executable() => {
-                    self.store(pos, DeviceBuild { options: options.to_string(), ..prev.clone() });
+                    let mut b = prev.clone();
+                    b.set_options(options);
+                    self.store(pos, b);
                     continue;
                 }
                 Origin::Binary => match (&prev.exe, prev.objects.is_empty()) {
@@ -452,11 +497,7 @@ impl Program {
                     (None, false) => match target_of(dev) {
                         Ok(t) => {
                             let objs: Vec<&ptxgen::Object> = prev.objects.iter().map(|o| &**o).collect();
-                            build_result(
-                                guarded("link", || ptxgen::link(&objs, options, &t)),
-                                CL_INVALID_BUILD_OPTIONS,
-                                CL_BUILD_PROGRAM_FAILURE,
-                            )
+                            build_result(guarded("link", || ptxgen::link(&objs, options, &t)), Step::Build)
                         }
                         Err(log) => Err((CL_BUILD_PROGRAM_FAILURE, log)),
                     },
@@ -476,8 +517,7 @@ impl Program {
                                     Origin::Il => ptxgen::build_il(&self.il, &spec, options, &t),
                                     _ => build_reporting_times(&self.source, options, &t),
                                 }),
-                                CL_INVALID_BUILD_OPTIONS,
-                                CL_BUILD_PROGRAM_FAILURE,
+                                Step::Build,
                             );
                             by_target.push((t, r.clone()));
                             r
@@ -523,11 +563,10 @@ impl Program {
                 Origin::Il => ptxgen::compile_il(&self.il, &spec, options),
                 _ => ptxgen::compile(&self.source, options, &hs),
             }),
-            CL_INVALID_COMPILER_OPTIONS,
-            CL_COMPILE_PROGRAM_FAILURE,
+            Step::Compile,
         );
         for &pos in positions {
-            let mut nb = DeviceBuild { options: options.to_string(), ..DeviceBuild::none() };
+            let mut nb = DeviceBuild::with_options(options);
             match &r {
                 Ok(o) => {
                     nb.status = CL_BUILD_SUCCESS as cl_build_status;
@@ -545,17 +584,23 @@ impl Program {
         r.map(|_| ()).map_err(|(c, _)| c)
     }
 
-    /// clLinkProgram's work on a new program: links `inputs[pos]` (objects per device).
-    /// Returns the first error, the program keeping the logs.
-    pub fn link(&self, inputs: Vec<Vec<Arc<ptxgen::Object>>>, options: &str) -> CLResult<()> {
+    /// clLinkProgram's work on a new program: links `inputs[pos]` (objects per device) with
+    /// `options`, which the caller parsed (`parsed`). Returns the first error, the program
+    /// keeping the logs.
+    pub fn link(
+        &self,
+        inputs: Vec<Vec<Arc<ptxgen::Object>>>,
+        options: &str,
+        parsed: &ptxgen::options::Options,
+    ) -> CLResult<()> {
         let positions: Vec<usize> = (0..self.devices.len()).collect();
         let _g = self.begin(&positions)?;
-        let library = ptxgen::options::has_flag(options, "-create-library");
+        let library = parsed.create_library;
         let mut result = Ok(());
         let mut by_target: Vec<(ptxgen::Target, Vec<*const ptxgen::Object>, Arc<ptxgen::Program>)> =
             Vec::new();
         for (pos, objs) in inputs.into_iter().enumerate() {
-            let mut nb = DeviceBuild { options: options.to_string(), ..DeviceBuild::none() };
+            let mut nb = DeviceBuild::with_options(options);
             if library {
                 nb.status = CL_BUILD_SUCCESS as cl_build_status;
                 nb.binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY as _;
@@ -572,11 +617,8 @@ impl Program {
                         Ok(p.clone())
                     } else {
                         let refs: Vec<&ptxgen::Object> = objs.iter().map(|o| &**o).collect();
-                        let r = build_result(
-                            guarded("link", || ptxgen::link(&refs, options, &t)),
-                            CL_INVALID_LINKER_OPTIONS,
-                            CL_LINK_PROGRAM_FAILURE,
-                        );
+                        let r =
+                            build_result(guarded("link", || ptxgen::link(&refs, options, &t)), Step::Link);
                         if let Ok(p) = &r {
                             by_target.push((t, key, p.clone()));
                         }

@@ -2,10 +2,10 @@
 //! (an out-of-order queue is accepted and runs in order), except when they wait for a user event
 //! that is not set yet: then they, and everything after them on the queue, wait in a deferred
 //! list that is submitted when the user event is set.
+use super::clock::host_ns;
 use super::context::Context;
 use super::device::Device;
-use super::event::Event;
-use super::watcher::Watcher;
+use super::watcher::{Completion, Watcher};
 use crate::base::entry::{lock, CLResult};
 use crate::base::handle::Cl;
 use crate::cl::*;
@@ -19,10 +19,15 @@ use std::sync::{Arc, LazyLock, Mutex, Weak};
 /// CUDA context is current). Work done entirely on the host is also fine.
 pub type Work = Box<dyn FnOnce(&Queue) -> CLResult<()> + Send>;
 
-struct Deferred {
-    waits: Vec<Arc<Cl<Event>>>,
-    event: Arc<Cl<Event>>,
-    work: Work,
+/// A command waiting in its queue's deferred list behind events not yet submitted (command.rs
+/// makes them; a trait so that this file need not import event.rs, which imports it).
+pub trait Deferred: Send {
+    /// Every event of its wait list is submitted: it may go.
+    fn ready(&self) -> bool;
+    /// Submits it on `q` (a failure goes to its event).
+    fn submit(self: Box<Self>, q: &Arc<Cl<Queue>>);
+    /// Its event, for clFinish to wait on.
+    fn event(&self) -> Arc<dyn Completion>;
 }
 
 pub struct Queue {
@@ -38,7 +43,7 @@ pub struct Queue {
     pub stream: Stream,
     /// Profiling: a timing event recorded at creation and the host time it completed at.
     clock_base: Option<(cuda::event::Event, u64)>,
-    deferred: Mutex<VecDeque<Deferred>>,
+    deferred: Mutex<VecDeque<Box<dyn Deferred>>>,
     /// CUDA events of commands' OpenCL events that were released, for reuse: [no timing,
     /// timing]. Creating and destroying a CUDA event per command costs more than recording one.
     spare_events: [Mutex<Vec<cuda::event::Event>>; 2],
@@ -63,7 +68,7 @@ impl Queue {
         let clock_base = if properties & CL_QUEUE_PROFILING_ENABLE as u64 != 0 {
             let base = cuda::event::Event::new(true).map_err(|_| CL_OUT_OF_RESOURCES)?;
             base.record(&stream).and_then(|_| base.synchronize()).map_err(|_| CL_OUT_OF_RESOURCES)?;
-            Some((base, super::event::host_ns()))
+            Some((base, host_ns()))
         } else {
             None
         };
@@ -138,10 +143,10 @@ impl Queue {
     pub fn finish(&self) -> CLResult<()> {
         // Commands waiting for a user event: wait until they were submitted.
         loop {
-            let last = lock(&self.deferred).back().map(|d| d.event.clone());
+            let last = lock(&self.deferred).back().map(|d| d.event());
             match last {
                 Some(e) => {
-                    e.wait();
+                    e.wait_complete();
                 }
                 None => break,
             }
@@ -149,118 +154,6 @@ impl Queue {
         self.make_current()?;
         self.stream.synchronize().map_err(|_| CL_OUT_OF_RESOURCES)
     }
-}
-
-/// Everything an enqueue call says about its command.
-pub struct Command<'a> {
-    pub queue: &'a Arc<Cl<Queue>>,
-    pub command_type: cl_command_type,
-    pub waits: Vec<Arc<Cl<Event>>>,
-    /// The application asked for an event (event != NULL).
-    pub want_event: bool,
-    /// A blocking read/write/map: return only once the work is complete.
-    pub blocking: bool,
-    /// The host side is finished once the work was issued (a read into or a write from
-    /// pageable memory: the driver copies those before returning), so a blocking command
-    /// submitted at once has nothing to wait for.
-    pub host_done: bool,
-}
-
-impl Command<'_> {
-    /// Submits `work` now, or defers it behind unset user events. Returns the command's event
-    /// when one was asked for.
-    pub fn enqueue(
-        self,
-        work: impl FnOnce(&Queue) -> CLResult<()> + Send + 'static,
-    ) -> CLResult<Option<Arc<Cl<Event>>>> {
-        let q = self.queue;
-        for w in &self.waits {
-            if !Arc::ptr_eq(&w.context, &q.context) {
-                return Err(CL_INVALID_CONTEXT);
-            }
-        }
-        if self.blocking && self.waits.iter().any(|w| w.status() < 0) {
-            return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-        }
-        let must_defer = !lock(&q.deferred).is_empty() || self.waits.iter().any(|w| !w.is_submitted());
-        // Only a command someone can ask about, or that waits in the deferred list, has an event
-        // (a CUDA event recorded after it). A blocking command submitted now waits for the
-        // stream instead: in order, the stream is done exactly when the command and everything
-        // before it are.
-        let event = if self.want_event || must_defer {
-            Some(Cl::new(Event::command(q.clone(), self.command_type)))
-        } else {
-            None
-        };
-        if must_defer {
-            let event = event.clone().ok_or(CL_OUT_OF_HOST_MEMORY)?;
-            lock(&q.deferred).push_back(Deferred {
-                waits: self.waits,
-                event: event.clone(),
-                work: Box::new(work),
-            });
-            lock(&WITH_DEFERRED).push(Arc::downgrade(q));
-            flush_deferred();
-        } else if !submit(q, &self.waits, event.as_ref(), work)? && event.is_none() && self.blocking {
-            // Not run: its wait list failed (the event would have said so).
-            return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-        }
-        if self.blocking && !(self.host_done && !must_defer && event.is_none()) {
-            let status = match &event {
-                Some(e) => e.wait(),
-                None => q.wait_stream(),
-            };
-            if status < 0 {
-                return Err(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-            }
-        }
-        Ok(if self.want_event { event } else { None })
-    }
-}
-
-/// Issues one command on the stream: waits, optional start timestamp, the work, end marker.
-/// Ok(false): not run, because an event of its wait list failed.
-fn submit(
-    q: &Arc<Cl<Queue>>,
-    waits: &[Arc<Cl<Event>>],
-    event: Option<&Arc<Cl<Event>>>,
-    work: impl FnOnce(&Queue) -> CLResult<()>,
-) -> CLResult<bool> {
-    q.make_current()?;
-    for w in waits {
-        if w.status() < 0 {
-            // A command whose wait list failed does not run; its event reports the failure.
-            if let Some(e) = event {
-                e.set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-            }
-            return Ok(false);
-        }
-        let same_queue = w.queue.as_ref().is_some_and(|wq| Arc::ptr_eq(wq, q));
-        if !same_queue {
-            if let Some(ce) = w.pending_cuda_event() {
-                q.stream.wait(&ce).map_err(|_| CL_OUT_OF_RESOURCES)?;
-            }
-        }
-    }
-    let Some(event) = event else {
-        return work(q).map(|()| true);
-    };
-    let oor = |_| CL_OUT_OF_RESOURCES;
-    let start = if q.profiling() {
-        let s = q.cuda_event(true).map_err(oor)?;
-        s.record(&q.stream).map_err(oor)?;
-        Some(s)
-    } else {
-        None
-    };
-    if let Err(e) = work(q) {
-        event.set_status(e);
-        return Err(e);
-    }
-    let end = q.cuda_event(q.profiling()).map_err(oor)?;
-    end.record(&q.stream).map_err(oor)?;
-    event.mark_submitted(start, Some(end));
-    Ok(true)
 }
 
 /// Submits every deferred command whose wait list is now satisfied, queue by queue, in order,
@@ -276,9 +169,7 @@ pub fn flush_deferred() {
         for q in &queues {
             while let Some(cmd) = pop_ready(q) {
                 progressed = true;
-                if let Err(e) = submit(q, &cmd.waits, Some(&cmd.event), cmd.work) {
-                    cmd.event.set_status(e);
-                }
+                cmd.submit(q);
             }
         }
         if !progressed {
@@ -287,10 +178,24 @@ pub fn flush_deferred() {
     }
 }
 
-fn pop_ready(q: &Queue) -> Option<Deferred> {
+fn pop_ready(q: &Queue) -> Option<Box<dyn Deferred>> {
     let mut d = lock(&q.deferred);
     match d.front() {
-        Some(front) if front.waits.iter().all(|w| w.is_submitted()) => d.pop_front(),
+        Some(front) if front.ready() => d.pop_front(),
         _ => None,
     }
+}
+
+impl Queue {
+    /// Whether commands wait in the deferred list (a new one must queue behind them).
+    pub fn has_deferred(&self) -> bool {
+        !lock(&self.deferred).is_empty()
+    }
+}
+
+/// Puts `cmd` at the end of `q`'s deferred list, then submits what is ready.
+pub fn defer(q: &Arc<Cl<Queue>>, cmd: Box<dyn Deferred>) {
+    lock(&q.deferred).push_back(cmd);
+    lock(&WITH_DEFERRED).push(Arc::downgrade(q));
+    flush_deferred();
 }

@@ -12,19 +12,25 @@
 //! command's callbacks then run when the later command is done, still after their own).
 //! The OpenCL specification leaves blocking calls inside a callback undefined; one that waits
 //! for something only a later callback of the same queue would do would wait forever here.
-use super::event::Event;
 use crate::base::entry::lock;
-use crate::base::handle::Cl;
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
+
+/// What a watcher completes: a submitted command's event (event.rs implements it; a trait so
+/// that this file, which queue.rs holds, need not import event.rs, which imports queue.rs).
+pub trait Completion: Send + Sync {
+    /// Blocks until the command is complete or failed, setting the status and running the
+    /// callbacks.
+    fn wait_complete(self: Arc<Self>);
+}
 
 /// How long an idle watcher thread waits for more work before it ends.
 const IDLE: Duration = Duration::from_millis(200);
 
 #[derive(Default)]
 struct State {
-    pending: VecDeque<Arc<Cl<Event>>>,
+    pending: VecDeque<Arc<dyn Completion>>,
     /// A thread is running (waiting for `pending`, or for an event it took from there).
     running: bool,
     /// The thread waits for `more` (else it looks at `pending` before it would wait: no wake-up
@@ -40,7 +46,7 @@ pub struct Watcher {
 
 impl Watcher {
     /// Completes `event` (a submitted command's, with callbacks) on the watcher thread.
-    pub fn watch(self: &Arc<Self>, event: Arc<Cl<Event>>) {
+    pub fn watch(self: &Arc<Self>, event: Arc<dyn Completion>) {
         let mut s = lock(&self.state);
         s.pending.push_back(event);
         if s.running {
@@ -64,7 +70,7 @@ impl Watcher {
                 s.pending.drain(..).collect()
             };
             for e in events {
-                e.wait();
+                e.wait_complete();
             }
         }
     }
@@ -89,7 +95,7 @@ impl Watcher {
             };
             let Some(event) = next else { return };
             // Waits for the command, sets the event's status and runs its callbacks.
-            event.wait();
+            event.wait_complete();
         }
     }
 }

@@ -1,28 +1,11 @@
 //! A device's primary CUDA context, and making it current on the calling thread.
 use super::error::{check, CudaResult};
+use super::fault;
 use super::pool::Pool;
 use super::sys;
 use std::any::Any;
 use std::cell::Cell;
-use std::collections::HashSet;
 use std::sync::{Arc, Mutex, PoisonError};
-
-/// Contexts (by address) that reported a sticky error: unusable until the primary context is
-/// reset, which the driver does when its last reference is released.
-static FAULTED: Mutex<Option<HashSet<usize>>> = Mutex::new(None);
-
-/// Records that the calling thread's current context faulted.
-pub fn note_fault() {
-    let mut ctx = std::ptr::null_mut();
-    // SAFETY: a local out-pointer.
-    if unsafe { sys::cuCtxGetCurrent(&mut ctx) } == sys::CUresult::CUDA_SUCCESS && !ctx.is_null() {
-        FAULTED
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get_or_insert_with(HashSet::new)
-            .insert(ctx as usize);
-    }
-}
 
 /// The device's primary context, retained for as long as this value lives; or, after a kernel
 /// fault left the primary context unusable while it is still in use, a context of cudacl's own
@@ -70,8 +53,7 @@ impl PrimaryContext {
 
     /// Whether a kernel faulted in this context (every later command in it fails).
     pub fn faulted(&self) -> bool {
-        let faulted = FAULTED.lock().unwrap_or_else(PoisonError::into_inner);
-        faulted.as_ref().is_some_and(|set| set.contains(&(self.ctx as usize)))
+        fault::faulted(self.ctx)
     }
 
     /// The state of type `T` attached to this context, made by `make` on first use.
@@ -93,7 +75,7 @@ impl PrimaryContext {
     pub fn prepare_pool(&self) {
         let mut slot = self.pool.lock().unwrap_or_else(PoisonError::into_inner);
         if slot.is_none() && self.make_current().is_ok() {
-            *slot = Some(Pool::new(self));
+            *slot = Some(Pool::new(self.device, self.ctx));
         }
     }
 
@@ -136,8 +118,6 @@ impl Drop for PrimaryContext {
         }
         // Released (and reset, if it was the last reference) or destroyed: a new context may get
         // the same address, and must not inherit this one's fault.
-        if let Some(set) = FAULTED.lock().unwrap_or_else(PoisonError::into_inner).as_mut() {
-            set.remove(&(self.ctx as usize));
-        }
+        fault::forget(self.ctx);
     }
 }

@@ -8,14 +8,14 @@ pub struct CudaError(pub sys::CUresult);
 pub type CudaResult<T> = Result<T, CudaError>;
 
 /// Turns a CUresult into a Result. A sticky error (a kernel fault) marks the calling thread's
-/// current context as faulted (see `context::note_fault`).
+/// current context as faulted (see `fault::note_fault`).
 pub fn check(r: sys::CUresult) -> CudaResult<()> {
     if r == sys::CUresult::CUDA_SUCCESS {
         Ok(())
     } else {
         let e = CudaError(r);
         if e.is_sticky() {
-            super::context::note_fault();
+            super::fault::note_fault();
         }
         Err(e)
     }

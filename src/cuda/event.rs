@@ -59,3 +59,13 @@ impl Drop for Event {
         unsafe { sys::cuEventDestroy_v2(self.0) };
     }
 }
+
+/// Stream's wait on an event, kept here beside the event so that stream.rs need not import
+/// event.rs (which records on streams).
+impl Stream {
+    /// Later work on this stream waits for `event` (recorded on any stream, any device).
+    pub fn wait(&self, event: &Event) -> CudaResult<()> {
+        // SAFETY: both handles are owned by their wrappers and alive.
+        check(unsafe { sys::cuStreamWaitEvent(self.0, event.0, 0) })
+    }
+}

@@ -6,6 +6,7 @@ pub mod context;
 pub mod driver;
 pub mod error;
 pub mod event;
+pub mod fault;
 pub mod graph;
 pub mod memory;
 pub mod module;

@@ -20,9 +20,7 @@
 //! A pool free is ordered on a stream, where cuMemFree waited for the device to be idle: a
 //! buffer released while a kernel on another queue's stream still runs on it could be handed out
 //! again under that kernel. `free` therefore synchronises the context first, as cuMemFree did.
-use super::context::PrimaryContext;
 use super::error::{check, CudaResult};
-use super::memory::DevicePtr;
 use super::stream::Stream;
 use super::symbols;
 use super::sys;
@@ -119,9 +117,9 @@ fn grant_peers(pool: *mut c_void, own: sys::CUdevice, count: i32) -> bool {
 static POOLS: Mutex<Vec<(usize, Weak<Pool>)>> = Mutex::new(Vec::new());
 
 impl Pool {
-    /// The pool for `ctx` (current on this thread), with `reserve_bytes()` reserved in it, or None
-    /// where pools are not used (module comment).
-    pub fn new(ctx: &PrimaryContext) -> Option<Arc<Pool>> {
+    /// The pool for context `ctx` of `device` (current on this thread), with `reserve_bytes()`
+    /// reserved in it, or None where pools are not used (module comment).
+    pub fn new(device: sys::CUdevice, ctx: sys::CUcontext) -> Option<Arc<Pool>> {
         if !enabled() {
             return None;
         }
@@ -134,7 +132,7 @@ impl Pool {
             sys::cuDeviceGetAttribute(
                 &mut supported,
                 sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED,
-                ctx.device,
+                device,
             );
         }
         if count < 1 || supported == 0 {
@@ -142,7 +140,7 @@ impl Pool {
         }
         let mut pool = std::ptr::null_mut();
         // SAFETY: a local out-pointer and the context's device.
-        if unsafe { (fns.get_default)(&mut pool, ctx.device) } != sys::CUresult::CUDA_SUCCESS {
+        if unsafe { (fns.get_default)(&mut pool, device) } != sys::CUresult::CUDA_SUCCESS {
             return None;
         }
         if count > 1 && !grant_peers(pool, ctx.device, count) {
@@ -152,12 +150,12 @@ impl Pool {
         // beyond, it goes back to the system when a stream synchronises.
         let mut total = 0usize;
         // SAFETY: a local out-value.
-        unsafe { sys::cuDeviceTotalMem_v2(&mut total, ctx.device) };
+        unsafe { sys::cuDeviceTotalMem_v2(&mut total, device) };
         let mut keep: u64 = (total as u64 / 32).min(512 << 20);
         // SAFETY: the attribute takes a cuuint64_t.
         unsafe { (fns.set_attribute)(pool, RELEASE_THRESHOLD, (&mut keep as *mut u64).cast()) };
         let stream = Stream::new().ok()?;
-        let p = Arc::new(Pool { ctx: ctx.ctx, pool, stream, fns });
+        let p = Arc::new(Pool { ctx, pool, stream, fns });
         let reserve = reserve_bytes().min(keep as usize);
         if reserve > 0 {
             if let Ok(ptr) = p.alloc(reserve) {
@@ -167,12 +165,12 @@ impl Pool {
         }
         let mut pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
         pools.retain(|(_, w)| w.strong_count() > 0);
-        pools.push((ctx.ctx as usize, Arc::downgrade(&p)));
+        pools.push((ctx as usize, Arc::downgrade(&p)));
         Some(p)
     }
 
     /// `size` bytes, usable on any stream of the context when this returns.
-    fn alloc(&self, size: usize) -> CudaResult<DevicePtr> {
+    fn alloc(&self, size: usize) -> CudaResult<sys::CUdeviceptr> {
         let mut ptr = 0;
         // SAFETY: a local out-pointer, the pool and a stream of this context.
         check(unsafe { (self.fns.alloc)(&mut ptr, size.max(1), self.pool, self.stream.0) })?;
@@ -185,7 +183,7 @@ impl Pool {
     }
 
     /// Gives `ptr` (from `alloc`) back, once everything queued in the context has finished.
-    pub fn free(&self, ptr: DevicePtr) {
+    pub fn free(&self, ptr: sys::CUdeviceptr) {
         let mut current = std::ptr::null_mut();
         // SAFETY: local out-pointer; the context is alive (its buffers hold it).
         unsafe {
@@ -210,7 +208,7 @@ impl Drop for Pool {
 
 /// `size` bytes from the current context's pool, with the pool to free them to; None where the
 /// context has no pool or the pool could not serve them (the caller uses cuMemAlloc).
-pub fn alloc(size: usize) -> Option<(DevicePtr, Arc<Pool>)> {
+pub fn alloc(size: usize) -> Option<(sys::CUdeviceptr, Arc<Pool>)> {
     fns()?;
     let mut current = std::ptr::null_mut();
     // SAFETY: a local out-pointer.

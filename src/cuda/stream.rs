@@ -1,6 +1,5 @@
 //! CUDA streams: one per OpenCL command queue.
 use super::error::{check, CudaResult};
-use super::event::Event;
 use super::sys;
 
 pub struct Stream(pub sys::CUstream);
@@ -23,12 +22,6 @@ impl Stream {
     pub fn synchronize(&self) -> CudaResult<()> {
         // SAFETY: a stream this wrapper owns.
         check(unsafe { sys::cuStreamSynchronize(self.0) })
-    }
-
-    /// Later work on this stream waits for `event` (recorded on any stream, any device).
-    pub fn wait(&self, event: &Event) -> CudaResult<()> {
-        // SAFETY: both handles are owned by their wrappers and alive.
-        check(unsafe { sys::cuStreamWaitEvent(self.0, event.0, 0) })
     }
 
     /// Runs `f(data)` on a driver thread once all earlier work on the stream is done.
