@@ -21,7 +21,8 @@ use crate::cl::*;
 use crate::core::context::{Context, SvmAlloc};
 use crate::core::fill::{fill_on, reduce_pattern};
 use crate::core::queue::Queue;
-use crate::cuda::memory::{copy_unified, prefetch_managed, preserving_current_context, SharedAlloc};
+use crate::cuda::current::preserving_current_context;
+use crate::cuda::memory::{copy_unified, prefetch_managed, SharedAlloc};
 use std::ffi::c_void;
 
 /// The largest alignment clSVMAlloc gives (more: NULL, as the spec allows).

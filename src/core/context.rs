@@ -75,7 +75,7 @@ impl Context {
                 }
             }
         }
-        crate::cuda::peer::enable_among(&cuda);
+        crate::cuda::peer::enable_among(&cuda.iter().map(|c| (c.device, c.ctx)).collect::<Vec<_>>());
         for c in &cuda {
             super::transfer::prepin(c);
             c.prepare_pool();

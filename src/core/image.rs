@@ -119,7 +119,7 @@ impl Drop for Image {
         let ctxs = &self.ctxs;
         let st = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
         let descs = self.linear_descs.get_mut().unwrap_or_else(|e| e.into_inner());
-        cm::preserving_current_context(|| {
+        crate::cuda::current::preserving_current_context(|| {
             for (i, c) in ctxs.iter().enumerate() {
                 let has =
                     st.dev.get(i).is_some_and(|d| d.is_some()) || descs.get(i).is_some_and(|d| d.is_some());

@@ -198,7 +198,7 @@ impl Drop for Storage {
         // This may run inside a command's submission on another context's stream.
         let ctxs = &self.ctxs;
         let st = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
-        cm::preserving_current_context(|| Storage::release(st, ctxs));
+        crate::cuda::current::preserving_current_context(|| Storage::release(st, ctxs));
     }
 }
 
@@ -575,7 +575,7 @@ impl Mem {
         let ctx = &self.context;
         let mut st = lock(&self.storage.state);
         let size = self.storage.size;
-        let r = cm::preserving_current_context(|| -> CLResult<()> {
+        let r = crate::cuda::current::preserving_current_context(|| -> CLResult<()> {
             for (i, (d, c)) in ctx.devices.iter().zip(&ctx.cuda).enumerate() {
                 if st.dev_ptr(i).is_none() {
                     c.make_current()?;

@@ -302,20 +302,6 @@ pub unsafe fn copy_3d(stream: &Stream, p: &sys::CUDA_MEMCPY3D) -> CudaResult<()>
     check(unsafe { sys::cuMemcpy3DAsync_v2(p, stream.0) })
 }
 
-/// Runs `f` and then makes the context that was current before current again (for code that
-/// switches contexts where its caller does not expect it, e.g. freeing memory in a destructor).
-pub fn preserving_current_context<R>(f: impl FnOnce() -> R) -> R {
-    let mut saved = std::ptr::null_mut();
-    // SAFETY: valid out-pointer.
-    let ok = unsafe { sys::cuCtxGetCurrent(&mut saved) } == sys::CUresult::CUDA_SUCCESS;
-    let r = f();
-    if ok {
-        // SAFETY: the context was current a moment ago (NULL is allowed too).
-        unsafe { sys::cuCtxSetCurrent(saved) };
-    }
-    r
-}
-
 /// Waits for all work of the current context (before releasing memory the application owns).
 pub fn synchronize_current() -> CudaResult<()> {
     // SAFETY: no arguments.

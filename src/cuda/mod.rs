@@ -3,6 +3,7 @@
 //! without the driver `driver()` is simply `None`.
 pub mod array;
 pub mod context;
+pub mod current;
 pub mod driver;
 pub mod error;
 pub mod event;

@@ -143,7 +143,7 @@ impl Pool {
         if unsafe { (fns.get_default)(&mut pool, device) } != sys::CUresult::CUDA_SUCCESS {
             return None;
         }
-        if count > 1 && !grant_peers(pool, ctx.device, count) {
+        if count > 1 && !grant_peers(pool, device, count) {
             return None;
         }
         // Freed memory stays in the pool up to 1/32 of the device's memory (at most 512 MiB);
