@@ -107,6 +107,22 @@ template <class Rewrite> void step(llvm::Module &M, const char *name, Rewrite &&
   verifyAfter(M, name);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Libraries of built-ins written in OpenCL C (builtin_library.cpp)
+// ---------------------------------------------------------------------------------------------
+
+// Internal linkage, always_inline, no noinline/optnone: a library definition that vanishes into
+// its callers.
+void makeInternalInline(llvm::Function *F);
+// The library's bitcode (bc, len; `file` names it in messages), in M's context, target and data
+// layout; nullptr with the log set when it does not parse.
+std::unique_ptr<llvm::Module> loadBuiltinLibrary(llvm::Module &M, const char *bc, size_t len,
+                                                 const char *file, const char *what, char **log);
+// Links the definitions of L that M calls ("only needed"), each made internal and always_inline
+// (appended to *linked when given). False, with the log set, when the linker fails.
+bool linkBuiltinLibrary(llvm::Module &M, std::unique_ptr<llvm::Module> L, const char *what, char **log,
+                        std::vector<llvm::Function *> *linked = nullptr);
+
 struct BridgeError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };

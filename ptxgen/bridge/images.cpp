@@ -46,13 +46,6 @@ bool isImageBuiltin(StringRef n) {
   return n.starts_with("read_image") || n.starts_with("write_image") || n.starts_with("get_image_");
 }
 
-void makeInternalInline(Function *F) {
-  F->setLinkage(GlobalValue::InternalLinkage);
-  F->removeFnAttr(Attribute::NoInline);
-  F->removeFnAttr(Attribute::OptimizeNone);
-  F->addFnAttr(Attribute::AlwaysInline);
-}
-
 // __translate_sampler_initializer(i32 bits) -> the bits as a pointer value.
 void defineSamplerInitializer(Module &M) {
   Function *F = M.getFunction("__translate_sampler_initializer");
@@ -449,15 +442,8 @@ int pg_link_images(LLVMModuleRef mref, const char *bc, size_t len, char **log) {
     for (Function &F : M)
       if (F.isDeclaration() && !F.use_empty() && isImageBuiltin(F.getName())) needed = true;
     if (!needed) return 0;
-    Expected<std::unique_ptr<Module>> parsed =
-        parseBitcodeFile(MemoryBufferRef(StringRef(bc, len), "images.cl"), M.getContext());
-    if (!parsed) {
-      setLog(log, "error: the image built-ins do not load: " + toString(parsed.takeError()) + "\n");
-      return 1;
-    }
-    std::unique_ptr<Module> L = std::move(*parsed);
-    L->setTargetTriple(M.getTargetTriple());
-    L->setDataLayout(M.getDataLayout());
+    std::unique_ptr<Module> L = loadBuiltinLibrary(M, bc, len, "images.cl", "image built-ins", log);
+    if (!L) return 1;
     std::string err;
     if (!defineHelpers(*L, err)) {
       setLog(log, "error: " + err + "\n");
@@ -465,19 +451,10 @@ int pg_link_images(LLVMModuleRef mref, const char *bc, size_t len, char **log) {
     }
     dropConvergent(*L);
     specializeKernels(M, *L);
-    std::vector<std::string> builtins;
-    for (Function &F : *L)
-      if (!F.isDeclaration() && !F.hasLocalLinkage()) builtins.push_back(F.getName().str());
-    if (Linker::linkModules(M, std::move(L), Linker::LinkOnlyNeeded)) {
-      setLog(log, "error: linking the image built-ins failed\n");
-      return 1;
-    }
-    std::vector<Function *> linked;
-    for (const std::string &n : builtins)
-      if (Function *F = M.getFunction(n); F && !F->isDeclaration()) {
-        makeInternalInline(F);
-        if (isImageBuiltin(F->getName())) linked.push_back(F);
-      }
+    std::vector<Function *> all, linked;
+    if (!linkBuiltinLibrary(M, std::move(L), "image built-ins", log, &all)) return 1;
+    for (Function *F : all)
+      if (isImageBuiltin(F->getName())) linked.push_back(F);
     for (Function *F : linked)
       for (User *U : F->users())
         if (auto *CB = dyn_cast<CallBase>(U)) CB->removeFnAttr(Attribute::Convergent);

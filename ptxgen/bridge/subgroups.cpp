@@ -58,29 +58,8 @@ int pg_link_subgroups(LLVMModuleRef mref, const char *bc, size_t len, char **log
   return guarded(log, 1, "internal error while linking the sub-group built-ins", [&] {
     Module &M = *unwrap(mref);
     if (!usesSubgroupBuiltins(M)) return 0;
-    Expected<std::unique_ptr<Module>> parsed =
-        parseBitcodeFile(MemoryBufferRef(StringRef(bc, len), "subgroups.cl"), M.getContext());
-    if (!parsed) {
-      setLog(log, "error: the sub-group built-ins do not load: " + toString(parsed.takeError()) + "\n");
-      return 1;
-    }
-    std::unique_ptr<Module> L = std::move(*parsed);
-    L->setTargetTriple(M.getTargetTriple());
-    L->setDataLayout(M.getDataLayout());
-    std::vector<std::string> builtins;
-    for (Function &F : *L)
-      if (!F.isDeclaration() && !F.hasLocalLinkage()) builtins.push_back(F.getName().str());
-    if (Linker::linkModules(M, std::move(L), Linker::LinkOnlyNeeded)) {
-      setLog(log, "error: linking the sub-group built-ins failed\n");
-      return 1;
-    }
-    for (const std::string &n : builtins)
-      if (Function *F = M.getFunction(n); F && !F->isDeclaration()) {
-        F->setLinkage(GlobalValue::InternalLinkage);
-        F->removeFnAttr(Attribute::NoInline);
-        F->removeFnAttr(Attribute::OptimizeNone);
-        F->addFnAttr(Attribute::AlwaysInline);
-      }
+    std::unique_ptr<Module> L = loadBuiltinLibrary(M, bc, len, "subgroups.cl", "sub-group built-ins", log);
+    if (!L || !linkBuiltinLibrary(M, std::move(L), "sub-group built-ins", log)) return 1;
     return invalidIR(M, "linking the sub-group built-ins", log) ? 1 : 0;
   });
 }

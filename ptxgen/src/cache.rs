@@ -54,6 +54,10 @@ const CODE: &[&[u8]] = &[
     include_bytes!("subgroups.rs"),
     include_bytes!("subgroups.cl"),
     include_bytes!("../bridge/subgroups.cpp"),
+    include_bytes!("mathlib.rs"),
+    include_bytes!("mathlib.cl"),
+    include_bytes!("../bridge/mathlib.cpp"),
+    include_bytes!("../bridge/builtin_library.cpp"),
 ];
 
 /// 128-bit key from the parts (two SipHash runs with different prefixes).

@@ -33,6 +33,8 @@ extern "C" {
     pub fn pg_images_used(m: LLVMModuleRef) -> c_int;
     pub fn pg_define_half(m: LLVMModuleRef, sm: c_int) -> c_int;
     pub fn pg_link_images(m: LLVMModuleRef, bc: *const c_char, len: usize, log: *mut *mut c_char) -> c_int;
+    pub fn pg_mathlib_used(m: LLVMModuleRef) -> c_int;
+    pub fn pg_link_mathlib(m: LLVMModuleRef, bc: *const c_char, len: usize, log: *mut *mut c_char) -> c_int;
     pub fn pg_subgroups_used(m: LLVMModuleRef) -> c_int;
     pub fn pg_link_subgroups(m: LLVMModuleRef, bc: *const c_char, len: usize, log: *mut *mut c_char)
         -> c_int;

@@ -18,6 +18,7 @@ mod il;
 mod images;
 mod info;
 mod libclc;
+mod mathlib;
 pub mod options;
 mod pipeline;
 mod spec_constants;

@@ -464,6 +464,9 @@ pub(crate) fn backend(
     if subgroups::link(&m)? {
         t.lap("subgroups");
     }
+    if mathlib::link(&m)? {
+        t.lap("mathlib");
+    }
     let lib = libclc::get().map_err(failed)?;
     let lib = CString::new(lib.to_string_lossy().as_bytes()).map_err(|_| failed("bad libclc path"))?;
     let mut log: *mut c_char = std::ptr::null_mut();

@@ -619,6 +619,32 @@ fn rewrites_in_ptx() {
     assert!(dz.ptx.contains(".ftz.f32"), "{}", dz.ptx);
 }
 
+/// Float exp, exp2, exp10, log, log2, log10 come from mathlib.cl (scalar and vector): the
+/// exponentials through ex2.approx.f32, nothing through a correctly rounded division (libclc's
+/// forms have one each); double exp stays libclc's.
+#[test]
+fn math_library_in_ptx() {
+    setup();
+    for f in ["exp", "exp2", "exp10", "log", "log2", "log10"] {
+        let src = format!(
+            "__kernel void s(__global float *a) {{ a[get_global_id(0)] = {f}(a[get_global_id(0)]); }}\n\
+             __kernel void v(__global float4 *a) {{ a[get_global_id(0)] = {f}(a[get_global_id(0)]); }}\n"
+        );
+        let p = build_nc(&src, "", &H100).unwrap();
+        assert!(!p.ptx.contains("div.rn.f32"), "{f}: a correctly rounded division left:\n{}", p.ptx);
+        let ex2 = p.ptx.matches("ex2.approx.f32").count();
+        if f.starts_with("exp") {
+            assert!(ex2 >= 5, "{f}: {ex2} ex2.approx.f32 for 5 lanes:\n{}", p.ptx);
+        } else {
+            assert_eq!(ex2, 0, "{f}:\n{}", p.ptx);
+        }
+    }
+    let d = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
+             __kernel void d(__global double *a) { a[get_global_id(0)] = exp(a[get_global_id(0)]); }\n";
+    let p = build_nc(d, "", &H100).unwrap();
+    assert!(!p.ptx.contains("ex2.approx"), "double exp through ex2.approx:\n{}", p.ptx);
+}
+
 /// OpenCL C 3.0's C11 atomics (bridge/atomics.cpp): a relaxed access is a bare PTX atomic; an
 /// ordered one has membar fences of its scope around it (before: release and stronger; after:
 /// acquire and stronger); the forms without _explicit are seq_cst at device scope.
