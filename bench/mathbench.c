@@ -5,7 +5,7 @@
  * REPS, as G calls/s. Each sum is checked for a sample of work-items against the same loop in
  * double on the host (relative error bound per row: the built-in's error grows through the sum
  * only as the sum of the errors).
- *   mathbench [work-items (1<<22)]     OCL_ICD_FILENAMES / CL_PLATFORM_NAME pick the platform
+ *   mathbench [work-items: a power of two (1<<22)]     OCL_ICD_FILENAMES / CL_PLATFORM_NAME pick the platform
  * Prints one row per built-in: name, G calls/s, max relative error of the sample, ok/FAIL.
  */
 #define _GNU_SOURCE
@@ -86,7 +86,7 @@ static const fn FNS[] = {
     {"erf", "erf(v)", r_erf, -3, 3, 1e-6, 0},
     {"hypot", "hypot(v, w)", r_hypot, -100, 100, 1e-6, 0},
     {"divide", "v / w", r_div, -100, 100, 1e-6, 0},
-    {"fma-ish v*w+0.5", "v * w + 0.5f", r_fma, -100, 100, 1e-6, 0},
+    {"mul-add", "v * w + 0.5f", r_fma, -100, 100, 1e-6, 0},
     {"native_exp", "native_exp(v)", r_exp, -20, 20, 1e-3, 0},
     {"native_log", "native_log(v)", r_log, 0.01, 1000, 1e-3, 0},
     {"native_sin", "native_sin(v)", r_sin, -3, 3, 1e-3, 0},
@@ -103,8 +103,8 @@ static const fn FNS[] = {
 
 /* The argument of call k of work-item i: the same formula on host and device (in float for the
    float rows, so both see the same arguments). */
-#define ARG_V(T, lo, hi, i, k, n) ((T)(lo) + ((T)(hi) - (T)(lo)) * (T)(((i) * 61u + (k) * 40503u) % (n)) / (T)(n))
-#define ARG_W(T, i, k, pw) ((pw) ? (T)-2 + (T)4 * (T)(((i) + (k) * 7u) % 1024u) / (T)1024 : (T)1 + (T)2 * (T)(((i) + (k) * 7u) % 1024u) / (T)1024)
+#define ARG_V(T, lo, hi, i, k, n) ((T)(lo) + ((T)(hi) - (T)(lo)) * ((T)(((i) * 61u + (k) * 40503u) & ((n) - 1u)) * ((T)1 / (T)(n))))
+#define ARG_W(T, i, k, pw) ((pw) ? (T)-2 + (T)4 * ((T)(((i) + (k) * 7u) & 1023u) * (T)0.0009765625) : (T)1 + (T)2 * ((T)(((i) + (k) * 7u) & 1023u) * (T)0.0009765625))
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -113,6 +113,7 @@ static int cmp_double(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
     size_t n = argc > 1 ? strtoul(argv[1], NULL, 0) : (size_t)1 << 22;
+    if (n < SAMPLE || (n & (n - 1))) DIE("work-items: a power of two >= %d", SAMPLE);
     cl_platform_id plats[8];
     cl_uint np = 0;
     CK(clGetPlatformIDs(8, plats, &np));
@@ -125,7 +126,7 @@ int main(int argc, char **argv) {
     }
     if (!plat) DIE("no platform named %s", want ? want : "(any)");
     cl_device_id dev;
-    CK(clGetDeviceIDs(plat, CL_DEVICE_TYPE_GPU, 1, &dev, NULL));
+    if (clGetDeviceIDs(plat, CL_DEVICE_TYPE_GPU, 1, &dev, NULL) != CL_SUCCESS) CK(clGetDeviceIDs(plat, CL_DEVICE_TYPE_ALL, 1, &dev, NULL));
     char ext[8192] = "";
     clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL);
     int fp64 = strstr(ext, "cl_khr_fp64") != NULL;
@@ -146,8 +147,8 @@ int main(int argc, char **argv) {
         int pw = !strcmp(F->call, "pow(v, w)");
         char src[2048];
         snprintf(src, sizeof src,
-                 "%s#define ARG_V(T, lo, hi, i, k, n) ((T)(lo) + ((T)(hi) - (T)(lo)) * (T)(((i) * 61u + (k) * 40503u) %% (n)) / (T)(n))\n"
-                 "#define ARG_W(T, i, k, pw) ((pw) ? (T)-2 + (T)4 * (T)(((i) + (k) * 7u) %% 1024u) / (T)1024 : (T)1 + (T)2 * (T)(((i) + (k) * 7u) %% 1024u) / (T)1024)\n"
+                 "%s#define ARG_V(T, lo, hi, i, k, n) ((T)(lo) + ((T)(hi) - (T)(lo)) * ((T)(((i) * 61u + (k) * 40503u) & ((n) - 1u)) * ((T)1 / (T)(n))))\n"
+                 "#define ARG_W(T, i, k, pw) ((pw) ? (T)-2 + (T)4 * ((T)(((i) + (k) * 7u) & 1023u) * (T)0.0009765625) : (T)1 + (T)2 * ((T)(((i) + (k) * 7u) & 1023u) * (T)0.0009765625))\n"
                  "__kernel void bench(__global %s *out, uint n) {\n"
                  "  uint i = get_global_id(0);\n"
                  "  %s acc = 0;\n"
@@ -203,7 +204,7 @@ int main(int argc, char **argv) {
                     w = ARG_W(float, (unsigned)i, kk, pw);
                 }
                 double y = F->ref(v, w);
-                if (!strcmp(F->name, "fma-ish v*w+0.5")) y = (float)v * (float)w + 0.5;
+                if (!strcmp(F->name, "mul-add")) y = (float)v * (float)w + 0.5;
                 want_sum += y;
                 abs_sum += fabs(y);
             }

@@ -200,6 +200,7 @@ void defineLinearIds(llvm::Module &M);
 void lowerPrintf(llvm::Module &M);
 void defineMacroBuiltins(llvm::Module &M);
 void tagRelaxedDivisions(llvm::Module &M);
+void relaxRootsAndQuotients(llvm::Module &M);
 void lowerRelaxedDivisions(llvm::Module &M);
 bool defineAtomic(llvm::Function &F);
 void defineSaturatingConversions(llvm::Module &M);

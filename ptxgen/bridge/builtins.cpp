@@ -244,6 +244,79 @@ void lowerRelaxedDivisions(Module &M) {
   }
 }
 
+// Single-precision square roots, native_ and half_ quotients of the program's source. OpenCL 1.2
+// allows sqrt 3 ulp (section 7.4) unless the program is built with
+// -cl-fp32-correctly-rounded-divide-sqrt (clang marks each sqrt call with !fpmath 3 otherwise),
+// rsqrt 2 ulp, half_divide and half_recip 8192 ulp, and the native_ functions whatever the
+// implementation defines. libclc answers them all with correctly rounded operations (sqrt.rn,
+// rcp.rn, div.rn: each several instructions and a branch); NVIDIA's OpenCL emits the GPU's own
+// approximations, as cudacl does now: sqrt.approx, rsqrt.approx, div.approx (the .ftz forms under
+// -cl-denorms-are-zero). The CTS's math_brute_force checks sqrt and rsqrt over every float. Only
+// the program's calls change: libclc's own functions keep the correctly rounded operations their
+// accuracy was worked out with.
+void relaxRootsAndQuotients(Module &M) {
+  enum Kind { Sqrt, Rsqrt, Divide, Recip };
+  struct Fn { const char *prefix; Kind kind; bool needsFpmath; };
+  const Fn fns[] = {{"_Z4sqrt", Sqrt, true},          {"_Z11native_sqrt", Sqrt, false},
+                    {"_Z5rsqrt", Rsqrt, false},        {"_Z12native_rsqrt", Rsqrt, false},
+                    {"_Z13native_divide", Divide, false}, {"_Z11half_divide", Divide, false},
+                    {"_Z12native_recip", Recip, false}, {"_Z10half_recip", Recip, false}};
+  std::vector<std::pair<CallInst *, Kind>> work;
+  for (Function &F : M) {
+    if (!F.isDeclaration()) continue;
+    Type *T = F.getReturnType();
+    if (!T->getScalarType()->isFloatTy()) continue;
+    for (const Fn &fn : fns) {
+      StringRef n = F.getName();
+      if (!n.consume_front(fn.prefix)) continue;
+      unsigned arity = fn.kind == Divide ? 2 : 1;
+      // float or a vector of floats, once per argument: "f", "ff", "Dv4_f", "Dv4_fS_"
+      bool scalarArgs = n == (arity == 2 ? "ff" : "f");
+      bool vectorArgs = n.starts_with("Dv") && (n.ends_with(arity == 2 ? "_fS_" : "_f"));
+      if (F.arg_size() != arity || !(scalarArgs || vectorArgs)) continue;
+      bool sameTypes = true;
+      for (Argument &A : F.args()) sameTypes &= A.getType() == T;
+      if (!sameTypes) continue;
+      for (User *U : F.users()) {
+        auto *CI = dyn_cast<CallInst>(U);
+        if (!CI || CI->getCalledFunction() != &F) continue;
+        // sqrt with -cl-fp32-correctly-rounded-divide-sqrt (no !fpmath) stays correctly rounded
+        if (fn.needsFpmath && cast<FPMathOperator>(CI)->getFPAccuracy() < 3.0f) continue;
+        work.push_back({CI, fn.kind});
+      }
+    }
+  }
+  for (auto [CI, kind] : work) {
+    bool ftz = CI->getFunction()->getDenormalMode(APFloat::IEEEsingle()).Output == DenormalMode::PreserveSign;
+    Intrinsic::ID id = kind == Sqrt    ? (ftz ? Intrinsic::nvvm_sqrt_approx_ftz_f : Intrinsic::nvvm_sqrt_approx_f)
+                       : kind == Rsqrt ? (ftz ? Intrinsic::nvvm_rsqrt_approx_ftz_f : Intrinsic::nvvm_rsqrt_approx_f)
+                                       : (ftz ? Intrinsic::nvvm_div_approx_ftz_f : Intrinsic::nvvm_div_approx_f);
+    Function *op = Intrinsic::getDeclaration(&M, id);
+    IRBuilder<> B(CI);
+    auto lane = [&](Value *v, unsigned i) -> Value * {
+      return v->getType()->isVectorTy() ? B.CreateExtractElement(v, (uint64_t)i) : v;
+    };
+    auto one = [&](unsigned i) -> Value * {
+      Value *x = lane(CI->getArgOperand(0), i);
+      if (kind == Divide) return B.CreateCall(op, {x, lane(CI->getArgOperand(1), i)});
+      if (kind == Recip) return B.CreateCall(op, {ConstantFP::get(B.getFloatTy(), 1.0), x});
+      return B.CreateCall(op, {x});
+    };
+    Value *r;
+    if (auto *VT = dyn_cast<FixedVectorType>(CI->getType())) {
+      r = PoisonValue::get(VT);
+      for (unsigned i = 0; i < VT->getNumElements(); i++) {
+        Value *v = one(i);
+        r = B.CreateInsertElement(r, v, (uint64_t)i);
+      }
+    } else {
+      r = one(0);
+    }
+    CI->replaceAllUsesWith(r);
+    CI->eraseFromParent();
+  }
+}
+
 // OpenCL atomics libclc does not define for nvptx (notably all the 64-bit atom_* of
 // cl_khr_int64_base/extended_atomics): defined here as atomicrmw/cmpxchg (relaxed, as OpenCL
 // 1.2's atomics are), for whatever address space and integer type the declaration has.

@@ -16,6 +16,7 @@ int pg_lower(LLVMModuleRef mref, char **log) {
     verifyAfter(M, "the front end and pg_define_half (before pg_lower)");
     step(M, "defineLinearIds", defineLinearIds);
     step(M, "tagRelaxedDivisions", tagRelaxedDivisions);
+    step(M, "relaxRootsAndQuotients", relaxRootsAndQuotients);
     bool needOffset = used(M, "_Z17get_global_offsetj") || used(M, "_Z13get_global_idj");
     bool needDim = used(M, "_Z12get_work_dimv");
     bool needGroups = used(M, "_Z12get_group_idj") || used(M, "_Z14get_num_groupsj") ||
