@@ -255,12 +255,16 @@ void lowerRelaxedDivisions(Module &M) {
 // the program's calls change: libclc's own functions keep the correctly rounded operations their
 // accuracy was worked out with.
 void relaxRootsAndQuotients(Module &M) {
-  enum Kind { Sqrt, Rsqrt, Divide, Recip };
+  // Divide and Recip: div.approx (2 ulp for divisors in [2^-126, 2^126], 0 beyond); the half_
+  // forms, which the CTS checks over the whole range, div.full (2 ulp everywhere, as the
+  // program's own divisions: lowerRelaxedDivisions).
+  enum Kind { Sqrt, Rsqrt, Divide, Recip, FullDivide, FullRecip };
   struct Fn { const char *prefix; Kind kind; bool needsFpmath; };
-  const Fn fns[] = {{"_Z4sqrt", Sqrt, true},          {"_Z11native_sqrt", Sqrt, false},
-                    {"_Z5rsqrt", Rsqrt, false},        {"_Z12native_rsqrt", Rsqrt, false},
-                    {"_Z13native_divide", Divide, false}, {"_Z11half_divide", Divide, false},
-                    {"_Z12native_recip", Recip, false}, {"_Z10half_recip", Recip, false}};
+  const Fn fns[] = {{"_Z4sqrt", Sqrt, true},             {"_Z11native_sqrt", Sqrt, false},
+                    {"_Z5rsqrt", Rsqrt, false},           {"_Z12native_rsqrt", Rsqrt, false},
+                    {"_Z13native_divide", Divide, false}, {"_Z11half_divide", FullDivide, false},
+                    {"_Z12native_recip", Recip, false},   {"_Z10half_recip", FullRecip, false}};
+  unsigned relaxedDiv = M.getContext().getMDKindID(kRelaxedDiv);
   std::vector<std::pair<CallInst *, Kind>> work;
   for (Function &F : M) {
     if (!F.isDeclaration()) continue;
@@ -269,7 +273,7 @@ void relaxRootsAndQuotients(Module &M) {
     for (const Fn &fn : fns) {
       StringRef n = F.getName();
       if (!n.consume_front(fn.prefix)) continue;
-      unsigned arity = fn.kind == Divide ? 2 : 1;
+      unsigned arity = fn.kind == Divide || fn.kind == FullDivide ? 2 : 1;
       // float or a vector of floats, once per argument: "f", "ff", "Dv4_f", "Dv4_fS_"
       bool scalarArgs = n == (arity == 2 ? "ff" : "f");
       bool vectorArgs = n.starts_with("Dv") && (n.ends_with(arity == 2 ? "_fS_" : "_f"));
@@ -298,6 +302,13 @@ void relaxRootsAndQuotients(Module &M) {
     };
     auto one = [&](unsigned i) -> Value * {
       Value *x = lane(CI->getArgOperand(0), i);
+      if (kind == FullDivide || kind == FullRecip) {
+        Value *num = kind == FullRecip ? ConstantFP::get(B.getFloatTy(), 1.0) : x;
+        Value *den = kind == FullRecip ? x : lane(CI->getArgOperand(1), i);
+        auto *q = cast<Instruction>(B.CreateFDiv(num, den));
+        q->setMetadata(relaxedDiv, MDNode::get(M.getContext(), {}));
+        return q;
+      }
       if (kind == Divide) return B.CreateCall(op, {x, lane(CI->getArgOperand(1), i)});
       if (kind == Recip) return B.CreateCall(op, {ConstantFP::get(B.getFloatTy(), 1.0), x});
       return B.CreateCall(op, {x});
