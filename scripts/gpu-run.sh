@@ -120,10 +120,10 @@ if [ -x "$G/bin/appbench" ] && want appbench; then
   # its rows added to each platform's column; the tuning CLBlast picked goes to the .err log.
   if [ -f "$G/clblast/libclblast.so.1.xz" ]; then
     C=/tmp/clblast; mkdir -p $C; xz -dc "$G/clblast/libclblast.so.1.xz" > $C/libclblast.so.1
-    cp "$G/clblast/clblast_sgemm" "$G/clblast/clsrc_defines.so" $C/
+    cp "$G/clblast/clblast_sgemm" $C/
     for v in cudacl nvidia; do
       pname=cudacl; [ $v = nvidia ] && pname=NVIDIA
-      OCL_ICD_VENDORS=$V/$v/ CL_PLATFORM_NAME=$pname LD_PRELOAD=$C/clsrc_defines.so timeout 60 $C/clblast_sgemm > $OUT/clblast-$v.log 2> $OUT/clblast-$v.err
+      OCL_ICD_VENDORS=$V/$v/ CL_PLATFORM_NAME=$pname CLTRACE=defines LD_PRELOAD=$G/lib/cltrace.so timeout 60 $C/clblast_sgemm > $OUT/clblast-$v.log 2> $OUT/clblast-$v.err
       row "clblast sgemm/dgemm" "$v" "rc=$? $(grep -o '[0-9.]* TFLOPS' $OUT/clblast-$v.log | tr '\n' ' ')"
       cat $OUT/clblast-$v.log >> $OUT/appbench-$v.log
     done

@@ -17,14 +17,14 @@ CFLAGS=(-O2 -g -Wall -DCL_TARGET_OPENCL_VERSION=300 -DCL_USE_DEPRECATED_OPENCL_1
 for src in tests/c/*.c bench/*.c; do
   [ -f "$src" ] || continue
   name=$(basename "$src" .c)
-  case "$name" in clblast_sgemm|clsrc_defines|poolalloc) continue ;; esac # CLBlast below; CUDA: on the GPU machine
-  # LD_PRELOAD shims (no main): shared objects
-  if ! grep -q '^int main' "$src"; then
-    cc "${CFLAGS[@]}" -shared -fPIC "$src" -o "$out/bin/$name.so" -ldl -lpthread
-    continue
-  fi
+  case "$name" in clblast_sgemm|poolalloc) continue ;; esac # CLBlast below; CUDA: on the GPU machine
+  # bench/cltrace.c, the tracing shim, has no main: built below, into lib/ (bin/ holds programs)
+  grep -q '^int main' "$src" || continue
   cc "${CFLAGS[@]}" "$src" -o "$out/bin/$name" -lOpenCL -lm -lpthread -ldl
 done
+# The tracing shim (bench/cltrace.c: LD_PRELOAD or OPENCV_OPENCL_RUNTIME; CLTRACE picks its modes)
+mkdir -p "$out/lib"
+cc -O2 -Wall -Wextra -shared -fPIC bench/cltrace.c -o "$out/lib/cltrace.so" -ldl -lpthread -Wl,--no-as-needed -lOpenCL
 # IL programs with a translator: scripts/stage-gpu-il.sh stages them apart (.gpu-il/): with LLVM
 # 15 in it, this folder would pass the 64 MiB a run can carry. Here il runs its queries only.
 # The 6-kernel source of bench/buildbench.c as PTX, whole and one file per kernel, for
@@ -51,13 +51,12 @@ bash conformance/pyopencl/stage.sh "$out/pyopencl" >/dev/null || echo "stage: py
 bash conformance/piglit/stage.sh "$out/piglit" >/dev/null || echo "stage: piglit failed (skipped)"
 tmp=$(mktemp -d); ( cd "$tmp" && apt-get download clpeak >/dev/null 2>&1 && dpkg-deb -x clpeak_*.deb x && cp x/usr/bin/clpeak "$OLDPWD/$out/clpeak" ) || echo "stage: clpeak failed (skipped)"; rm -rf "$tmp"
 # CLBlast (Debian's libclblast1/-dev, whose library needs only libOpenCL, libstdc++ and libc):
-# bench/clblast_sgemm.c beside its library, and the shim that prints the tuning it picks.
+# bench/clblast_sgemm.c beside its library (lib/cltrace.so's defines mode prints the tuning it picks).
 tmp=$(mktemp -d); mkdir -p "$out/clblast"
 ( cd "$tmp" && apt-get download libclblast1 libclblast-dev >/dev/null 2>&1 && for d in *.deb; do dpkg-deb -x "$d" x; done ) &&
   cc -O2 -Wall bench/clblast_sgemm.c -o "$out/clblast/clblast_sgemm" -I"$tmp/x/usr/include" \
      -L"$tmp/x/usr/lib/x86_64-linux-gnu" -l:libclblast.so.1 -Wl,-rpath,'$ORIGIN' -lOpenCL -lm &&
-  cp -L "$tmp/x/usr/lib/x86_64-linux-gnu/libclblast.so.1" "$out/clblast/" && xz -T2 -3 "$out/clblast/libclblast.so.1" &&
-  cc -O2 -Wall -shared -fPIC bench/clsrc_defines.c -o "$out/clblast/clsrc_defines.so" -ldl || echo "stage: clblast failed (skipped)"
+  cp -L "$tmp/x/usr/lib/x86_64-linux-gnu/libclblast.so.1" "$out/clblast/" && xz -T2 -3 "$out/clblast/libclblast.so.1" || echo "stage: clblast failed (skipped)"
 rm -rf "$tmp"
 cp scripts/gpu-run.sh "$out/run.sh"
 cp scripts/appbench-table.sh "$out/appbench-table.sh"

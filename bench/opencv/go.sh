@@ -25,7 +25,7 @@ if [ -f "$G/libcudacl.so.xz" ]; then
 fi
 echo "${NV_LIB:-libnvidia-opencl.so.1}" > $B/v/nvidia/nvidia.icd
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } > $O/machine.txt 2>&1
-export OPENCV_OPENCL_RUNTIME=$B/bin/clcount.so OPENCV_OPENCL_DEVICE=${OCV_DEVICE:-:GPU:}
+export OPENCV_OPENCL_RUNTIME=$B/bin/cltrace.so CLTRACE=count OPENCV_OPENCL_DEVICE=${OCV_DEVICE:-:GPU:}
 # No OpenCV binary cache (neither platform may load the other's binaries; first calls build).
 export OPENCV_OPENCL_CACHE_ENABLE=0 OPENCV_OPENCL_CACHE_WRITE=0
 # cudacl's build stages (clang, codegen, the driver's JIT) per program, on stderr, for the first calls.
@@ -34,7 +34,7 @@ export CUDACL_BUILD_TIMES=1
 export OCVBENCH_PROFILE=add_16x16_8U,cvtColor_BGR2GRAY,GaussianBlur_3x3_8U,multiply_32F,calcOpticalFlowPyrLK_500
 run() { # vendor seconds
   mkdir -p $B/programs/$1
-  CLCOUNT_DUMP=$B/programs/$1 OCL_ICD_VENDORS=$B/v/$1/ OPENCV_OPENCL_CACHE_DIR=$B/cache-$1 CUDACL_CACHE_DIR=$B/cudacl-cache \
+  CLTRACE_DUMP=$B/programs/$1 OCL_ICD_VENDORS=$B/v/$1/ OPENCV_OPENCL_CACHE_DIR=$B/cache-$1 CUDACL_CACHE_DIR=$B/cudacl-cache \
     timeout "$2" $B/bin/ocvbench --reps "${REPS:-15}" ${ONLY:+--only $ONLY} > $O/$1.txt 2> $O/$1.err
   echo "exit $?" >> $O/$1.txt
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Stages bench/opencv for the GPU machine: Debian 12's OpenCV 4.6 (core, imgproc, video) with the
 # closure of shared libraries it needs beyond glibc/libstdc++/libgcc_s/libz (the machine has no
-# OpenCV), ocvbench built against it with rpath $ORIGIN, the clcount.so kernel counter, go.sh.
+# OpenCV), ocvbench built against it with rpath $ORIGIN, bench/cltrace.c (cltrace.so, whose count mode counts
+# kernels), go.sh.
 # Usage: bash bench/opencv/stage.sh [out-folder]   (default /work/main/.gpu-final/opencv12)
 # Needs apt-get (download only: no root), g++, xz. Writes <out>/ocv.tar.xz and <out>/go.sh.
 set -euo pipefail
@@ -23,8 +24,8 @@ s=$tmp/stage
 g++ -std=c++17 -O2 -Wall -I"$x/usr/include/opencv4" -I"$x/usr/include/x86_64-linux-gnu/opencv4" \
   "$here/ocvbench.cpp" -o "$s/ocvbench" -L"$lib" -lopencv_video -lopencv_imgproc -lopencv_core -ldl \
   -Wl,--disable-new-dtags,-rpath,'$ORIGIN' -Wl,-rpath-link,"$lib:$lib/blas:$lib/lapack"
-# clcount.so must itself need libOpenCL.so.1: OpenCV's dlsym on it then finds the rest there.
-cc -O2 -Wall -shared -fPIC "$here/clcount.c" -o "$s/clcount.so" -Wl,--no-as-needed -lOpenCL -ldl -lpthread
+# cltrace.so must itself need libOpenCL.so.1: OpenCV's dlsym on it then finds the rest there.
+cc -O2 -Wall -Wextra -shared -fPIC "$here/../cltrace.c" -o "$s/cltrace.so" -ldl -lpthread -Wl,--no-as-needed -lOpenCL
 # The closure: every NEEDED library, recursively, except what any Linux with a C++ runtime has.
 base='^(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|libz|ld-linux-x86-64|libOpenCL)\.so'
 todo=("$s/ocvbench")
