@@ -1,10 +1,24 @@
 #!/usr/bin/env bash
 # Stages everything a run on the GPU machine needs into .gpu/ (ignored by git, carried by the
 # device tool): the release libcudacl.so, libclc's nvptx bitcode, the C test programs and
-# benchmarks built here, and .gpu/run.sh, which runs the batch there and prints a table last.
+# benchmarks built here, bench/cltrace.c as lib/cltrace.so, and .gpu/run.sh (scripts/gpu-run.sh),
+# which runs the batch there, its parts picked with ONLY="part ...", and prints a table last.
 # The GPU machine has gcc, ocl-icd, clinfo, NVIDIA's OpenCL and CUDA, but no Rust.
+#   bash scripts/stage-gpu.sh [opencv]
+# Optional, for the parts that run only when named:
+#   opencv           (argument) Debian 12's OpenCV 4.6 and bench/opencv/ocvbench built against it,
+#                    into .gpu/opencv/ (part "opencv"; some 20 MiB more to carry)
+#   CTS_DIR=folder   a Khronos CTS built locally (never committed): its run.sh and cts-bin.tar.xz
+#                    go to .gpu/cts/cts/ (parts "cts", "cts-images", and "multi"'s CTS rows)
+#   OMPCL_PB=folder  PolyBench programs translated by ompcl, with their run.sh, into
+#                    .gpu/ompcl-mg/ (part "multi"'s ompcl rows)
+# IL programs with a translator are staged apart: scripts/stage-gpu-il.sh (.gpu-il/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+opencv=0
+for a in "$@"; do
+  case "$a" in opencv) opencv=1 ;; *) echo "stage-gpu: unknown part $a (opencv)" >&2; exit 2 ;; esac
+done
 out=.gpu
 rm -rf "$out"; mkdir -p "$out/bin" "$out/clc"
 cargo build --release --lib
@@ -58,6 +72,53 @@ tmp=$(mktemp -d); mkdir -p "$out/clblast"
      -L"$tmp/x/usr/lib/x86_64-linux-gnu" -l:libclblast.so.1 -Wl,-rpath,'$ORIGIN' -lOpenCL -lm &&
   cp -L "$tmp/x/usr/lib/x86_64-linux-gnu/libclblast.so.1" "$out/clblast/" && xz -T2 -3 "$out/clblast/libclblast.so.1" || echo "stage: clblast failed (skipped)"
 rm -rf "$tmp"
+# bench/surfbench.cu: built there with nvcc by part "surfbench" (no CUDA toolkit here).
+mkdir -p "$out/cuda"; cp bench/surfbench.cu "$out/cuda/"
+# The CTS's runners (conformance/cts/), and the CTS itself where one was built locally.
+mkdir -p "$out/cts"
+cp conformance/cts/gpu-cts.sh conformance/cts/gpu-cts-images.sh "$out/cts/"
+if [ -n "${CTS_DIR:-}" ]; then
+  mkdir -p "$out/cts/cts"; cp "$CTS_DIR/run.sh" "$CTS_DIR/cts-bin.tar.xz" "$out/cts/cts/"
+fi
+if [ -n "${OMPCL_PB:-}" ]; then cp -a "$OMPCL_PB" "$out/ompcl-mg"; fi
+# OpenCV (part "opencv"): Debian 12's OpenCV 4.6 (core, imgproc, video) with the closure of shared
+# libraries it needs beyond glibc/libstdc++/libgcc_s/libz (the GPU machine has no OpenCV), and
+# ocvbench built against it with rpath $ORIGIN, as .gpu/opencv/ocv.tar.xz.
+if [ $opencv = 1 ]; then
+  tmp=$(mktemp -d)
+  # libopencv-video406 needs calib3d and dnn (and they features2d, flann, protobuf); core needs
+  # BLAS/LAPACK (gfortran), TBB, and libGLX (X11 and its libraries) for OpenGL interop.
+  pkgs="libopencv-core406 libopencv-imgproc406 libopencv-video406 libopencv-calib3d406
+    libopencv-dnn406 libopencv-features2d406 libopencv-flann406 libopencv-core-dev
+    libopencv-imgproc-dev libopencv-video-dev libprotobuf32 libtbb12 libblas3 liblapack3
+    libgfortran5 libquadmath0 libglx0 libglvnd0 libx11-6 libxcb1 libxau6 libxdmcp6 libbsd0 libmd0
+    libstdc++6"
+  (cd "$tmp" && apt-get download $pkgs >/dev/null 2>&1 && for d in *.deb; do dpkg-deb -x "$d" x; done)
+  x=$tmp/x; lib=$x/usr/lib/x86_64-linux-gnu; s=$tmp/stage
+  mkdir -p "$s/fallback"
+  g++ -std=c++17 -O2 -Wall -I"$x/usr/include/opencv4" -I"$x/usr/include/x86_64-linux-gnu/opencv4" \
+    bench/opencv/ocvbench.cpp -o "$s/ocvbench" -L"$lib" -lopencv_video -lopencv_imgproc -lopencv_core -ldl \
+    -Wl,--disable-new-dtags,-rpath,'$ORIGIN' -Wl,-rpath-link,"$lib:$lib/blas:$lib/lapack"
+  # The closure: every NEEDED library, recursively, except what any Linux with a C++ runtime has.
+  base='^(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|libz|ld-linux-x86-64|libOpenCL)\.so'
+  todo=("$s/ocvbench")
+  while [ ${#todo[@]} -gt 0 ]; do
+    f=${todo[0]}; todo=("${todo[@]:1}")
+    for n in $(readelf -d "$f" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p'); do
+      [[ $n =~ $base ]] && continue
+      [ -e "$s/$n" ] && continue
+      src=$(find "$lib" -name "$n" | head -1)
+      [ -n "$src" ] || { echo "stage: $n (needed by $(basename "$f")) not found" >&2; exit 1; }
+      cp -L "$src" "$s/$n"
+      todo+=("$s/$n")
+    done
+  done
+  # Debian's libstdc++ (GLIBCXX_3.4.30), used there only where the machine's is older.
+  cp -L "$lib/libstdc++.so.6" "$s/fallback/"
+  mkdir -p "$out/opencv"
+  tar -C "$s" -cf - . | xz -T2 -6 > "$out/opencv/ocv.tar.xz"
+  rm -rf "$tmp"
+fi
 cp scripts/gpu-run.sh "$out/run.sh"
 cp scripts/appbench-table.sh "$out/appbench-table.sh"
 du -sh "$out"
