@@ -4,13 +4,14 @@
 # Compares cudacl with NVIDIA's OpenCL on the same GPU; logs go to $OUT, a table is printed last.
 # Parts: every program of bin/ by its name (tests/c, bench), buildbench, jitbench, bandwidth,
 # microbench, appbench (with CLBlast), ptxgen, ompcl: these run when ONLY is unset. Run only when
-# named: pyopencl, piglit, clpeak, surfbench (bench/surfbench.cu, nvcc there), opencv (OpenCV's
-# UMat path, staged with `stage-gpu.sh opencv`), cts (the Khronos CTS's non-image suites:
-# conformance/cts/gpu-cts.sh; CTS_GROUPS, CTS_DEADLINE), cts-images (its image suites:
-# conformance/cts/gpu-cts-images.sh; IMG_PART, IMG_JOBS, IMG_DEADLINE, IMG_ONLY, PLAN), and
-# multi (a machine of several GPUs: the suites with one context over every GPU, bench/p2pcopy,
-# the CTS's multi-device, buffer and image-copy suites where staged, ompcl's PolyBench rows where
-# staged). The CTS parts need a CTS staged (CTS_DIR when staging).
+# named: pyopencl, piglit, clpeak; jetson (the integrated-GPU modes x Jetson PTX targets);
+# surfbench (bench/surfbench.cu, built there with nvcc); opencv (OpenCV's UMat path, staged with
+# `stage-gpu.sh opencv`; OCV_ONLY, REPS); cts (the Khronos CTS's non-image suites through
+# conformance/cts/gpu-cts.sh; CTS_GROUPS, CTS_DEADLINE); cts-images (its image suites through
+# conformance/cts/gpu-cts-images.sh; IMG_PART, IMG_JOBS, IMG_DEADLINE, IMG_ONLY, PLAN); multi (a
+# machine of several GPUs: the suites with one context over every GPU, bench/p2pcopy, and where
+# staged the CTS's multi-device, buffer and image-copy suites and ompcl's PolyBench programs).
+# The CTS parts need a CTS staged (stage-gpu.sh with CTS_DIR).
 set -uo pipefail
 G=$(cd "$(dirname "$0")" && pwd)
 FINAL=${OUT:-/tmp/out}; OUT=/tmp/gpu-logs; rm -rf $OUT; mkdir -p "$OUT" "$FINAL"
@@ -249,6 +250,37 @@ if named cts-images && [ -f "$G/cts/cts/cts-bin.tar.xz" ]; then
     JOBS=${IMG_JOBS:-$(( $(nproc) / 2 ))} DEADLINE=${IMG_DEADLINE:-525} PART=${IMG_PART:-1/1} \
     bash "$G/cts/gpu-cts-images.sh" > $OUT/cts-images.log 2>&1
   row "CTS images (part ${IMG_PART:-1/1})" both "rc=$? $(grep '^TOTAL' $OUT/cts-images/table.txt 2>/dev/null)"
+fi
+# Jetson on a big GPU: buffers, kernels and conformance/jetson/ptxtarget.c in every integrated-GPU
+# mode x every Jetson PTX target (CUDACL_TARGET), 6 at a time, cudacl only; one row per run.
+if named jetson && [ -x "$G/jetson/ptxtarget" ]; then
+  mkdir -p /tmp/cudacl-jetson-empty $OUT/jetson
+  jetson_one() { # mode target prog
+    local mode=$1 target=$2 prog=$3 env=() exe=$G/bin/$3
+    [ $prog = ptxtarget ] && exe=$G/jetson/ptxtarget
+    case $mode in
+      discrete) ;;
+      integrated) env=(CUDACL_FORCE_INTEGRATED=1) ;;
+      nohostreg) env=(CUDACL_NO_HOST_REGISTER=1) ;;
+      integrated+nohostreg) env=(CUDACL_FORCE_INTEGRATED=1 CUDACL_NO_HOST_REGISTER=1) ;;
+    esac
+    [ "$target" != native ] && env+=(CUDACL_TARGET=$target)
+    local log="$OUT/jetson/$prog-$mode-${target/:/_}.log" t0=$EPOCHREALTIME rc
+    env "${env[@]}" OCL_ICD_FILENAMES=$LIB OCL_ICD_VENDORS=/tmp/cudacl-jetson-empty/ CUDACL_CACHE=0 \
+      timeout 90 "$exe" > "$log" 2>&1; rc=$?
+    local dt; dt=$(awk "BEGIN{print $EPOCHREALTIME - $t0}")
+    local res; res=$(grep -E '[0-9]+ passed, [0-9]+ failed|ptxtarget: saxpy' "$log" | tail -1)
+    local tgt; tgt=$(grep -E '^ptxtarget: \.(version|target)' "$log" | sed 's/ptxtarget: //' | tr '\n' ' ')
+    printf '%-22s %-10s %-9s rc=%-3s %6.1fs  %s %s\n' "$mode" "$target" "$prog" "$rc" "$dt" "$res" "$tgt"
+  }
+  export -f jetson_one; export G OUT LIB
+  for mode in discrete integrated nohostreg integrated+nohostreg; do
+    for target in native sm_53:6.5 sm_62:6.5 sm_72:7.4 sm_87:7.4 sm_87:8.2; do
+      for prog in ptxtarget buffers kernels; do echo "$mode $target $prog"; done
+    done
+  done | xargs -P 6 -L 1 bash -c 'jetson_one "$0" "$1" "$2"' | sort > $OUT/jetson/table.txt
+  row "jetson modes x targets" cudacl "runs: $(wc -l < $OUT/jetson/table.txt), rc!=0: $(grep -vc 'rc=0 ' $OUT/jetson/table.txt)"
+  grep -v 'rc=0 ' $OUT/jetson/table.txt | head -20 | tee -a $TABLE
 fi
 # Several GPUs: cudacl beside NVIDIA's OpenCL with one context over every GPU.
 if named multi; then

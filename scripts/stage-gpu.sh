@@ -72,6 +72,9 @@ tmp=$(mktemp -d); mkdir -p "$out/clblast"
      -L"$tmp/x/usr/lib/x86_64-linux-gnu" -l:libclblast.so.1 -Wl,-rpath,'$ORIGIN' -lOpenCL -lm &&
   cp -L "$tmp/x/usr/lib/x86_64-linux-gnu/libclblast.so.1" "$out/clblast/" && xz -T2 -3 "$out/clblast/libclblast.so.1" || echo "stage: clblast failed (skipped)"
 rm -rf "$tmp"
+# Part "jetson": conformance/jetson/ptxtarget.c (which PTX target the driver was given).
+mkdir -p "$out/jetson"
+cc -O2 -Wno-deprecated-declarations conformance/jetson/ptxtarget.c -o "$out/jetson/ptxtarget" -lOpenCL
 # bench/surfbench.cu: built there with nvcc by part "surfbench" (no CUDA toolkit here).
 mkdir -p "$out/cuda"; cp bench/surfbench.cu "$out/cuda/"
 # The CTS's runners (conformance/cts/), and the CTS itself where one was built locally.
