@@ -22,8 +22,9 @@ done
 out=.gpu
 rm -rf "$out"; mkdir -p "$out/bin" "$out/clc"
 cargo build --release --lib
+tgt=${CARGO_TARGET_DIR:-target}
 # Statically linked clang/LLVM make the library large: it travels xz-compressed.
-strip -o "$out/libcudacl.so" target/release/libcudacl.so
+strip -o "$out/libcudacl.so" "$tgt/release/libcudacl.so"
 xz -T2 -3 "$out/libcudacl.so"
 cp /usr/lib/clc/nvptx64--nvidiacl.bc "$out/clc/"
 CFLAGS=(-O2 -g -Wall -DCL_TARGET_OPENCL_VERSION=300 -DCL_USE_DEPRECATED_OPENCL_1_0_APIS
@@ -55,7 +56,7 @@ for part in open(f"{d}/six.cl").read().split("__kernel ")[1:]:
     name = part.split("(")[0].split()[-1]
     open(f"{d}/k_{name}.cl", "w").write("__kernel " + part)
 PY
-for f in "$out"/jit/*.cl; do CUDACL_CACHE=0 target/release/ptxgen "$f" -o "${f%.cl}.ptx" --sm 90 --ptx 8.5; done
+for f in "$out"/jit/*.cl; do CUDACL_CACHE=0 "$tgt/release/ptxgen" "$f" -o "${f%.cl}.ptx" --sm 90 --ptx 8.5; done
 # Extra stages contributed by the sub-projects (ptxgen's PTX corpus, ompcl's programs).
 for sub in ptxgen ompcl; do
   if [ -f "$sub/gpu/stage.sh" ]; then bash "$sub/gpu/stage.sh" "$out/$sub" || echo "stage: $sub failed (skipped)"; fi
