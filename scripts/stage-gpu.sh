@@ -7,7 +7,8 @@
 #   bash scripts/stage-gpu.sh [opencv]
 # Optional, for the parts that run only when named:
 #   opencv           (argument) Debian 12's OpenCV 4.6 and bench/opencv/ocvbench built against it,
-#                    into .gpu/opencv/ (part "opencv"; some 20 MiB more to carry)
+#                    into .gpu/opencv/ (part "opencv"; 10 MB more: .gpu/ is then about
+#                    61 MiB of the 64 MiB a run carries)
 #   CTS_DIR=folder   a Khronos CTS built locally (never committed): its run.sh and cts-bin.tar.xz
 #                    go to .gpu/cts/cts/ (parts "cts", "cts-images", and "multi"'s CTS rows)
 #   OMPCL_PB=folder  PolyBench programs translated by ompcl, with their run.sh, into
