@@ -6,7 +6,8 @@
  * checked against a CPU dot product (relative error <= 1e-3 for float, 1e-10 for double).
  * Prints "RESULT <key> <value> <unit> nv <ok>" lines for scripts/appbench-table.sh.
  * CLBlast picks its tuning parameters from its database by device name and architecture
- * (cl_nv_device_attribute_query); bench/clsrc_defines.c (LD_PRELOAD) prints what it picked.
+ * (cl_nv_device_attribute_query); bench/cltrace.c (LD_PRELOAD) with CLTRACE=defines prints
+ * what it picked.
  *
  * The platform is the one whose name contains $CL_PLATFORM_NAME ("cudacl" by default).
  * Build: cc -O2 -o clblast_sgemm bench/clblast_sgemm.c -I<clblast include> -L<dir> -l:libclblast.so.1 -lOpenCL -lm

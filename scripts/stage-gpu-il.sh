@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 out=.gpu-il
 rm -rf "$out"; mkdir -p "$out/bin" "$out/lib"
 cargo build --release --lib
-strip -o "$out/libcudacl.so" target/release/libcudacl.so
+strip -o "$out/libcudacl.so" "${CARGO_TARGET_DIR:-target}/release/libcudacl.so"
 xz -T2 -6 "$out/libcudacl.so"
 xz -T2 -6 -c /usr/lib/clc/nvptx64--nvidiacl.bc > "$out/nvptx64--nvidiacl.bc.xz"
 CFLAGS=(-O2 -g -Wall -DCL_TARGET_OPENCL_VERSION=300 -DCL_USE_DEPRECATED_OPENCL_1_0_APIS

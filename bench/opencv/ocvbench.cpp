@@ -1,6 +1,6 @@
 // OpenCV's transparent API (cv::UMat = its OpenCL path) on whichever OpenCL platform the ICD
 // loader shows, operation by operation: the UMat result checked against the cv::Mat (CPU) result,
-// the number of kernels the operation launched (through bench/opencv/clcount.c: an operation that
+// the number of kernels the operation launched (through bench/cltrace.c's count mode: an operation that
 // launched none ran on the CPU), the first call (which builds the kernels) and the steady state
 // (median of N calls, each followed by cv::ocl::finish()).
 //
@@ -34,15 +34,20 @@ using cv::UMat;
 
 namespace {
 
-// The counters of clcount.c (found only when OPENCV_OPENCL_RUNTIME points at it).
+// The counters of bench/cltrace.c (found only when OPENCV_OPENCL_RUNTIME points at it; NULL
+// unless CLTRACE names its count mode).
+long *clcount_or_null() {
+  static long *(*f)() = reinterpret_cast<long *(*)()>(dlsym(RTLD_DEFAULT, "clcount_stats"));
+  return f ? f() : nullptr;
+}
 long *clcount() {
   static long zero[6];
-  static long *(*f)() = reinterpret_cast<long *(*)()>(dlsym(RTLD_DEFAULT, "clcount_stats"));
-  return f ? f() : zero;
+  long *s = clcount_or_null();
+  return s ? s : zero;
 }
 long launches() { return clcount()[0]; }
 long cl_errors() { return clcount()[4]; }
-// clcount.c's host-time profile of the OpenCL calls (OCVBENCH_PROFILE=op,op names the operations
+// cltrace.c's host-time profile of the OpenCL calls (OCVBENCH_PROFILE=op,op names the operations
 // whose steady-state calls are profiled: PROF lines, per operation).
 void profile_reset() {
   static auto f = reinterpret_cast<void (*)()>(dlsym(RTLD_DEFAULT, "clcount_profile_reset"));
@@ -420,12 +425,12 @@ int main(int argc, char **argv) {
     return 0;
   }
   cv::setNumThreads(std::max(1, cv::getNumThreads()));
-  bool have = cv::ocl::haveOpenCL();  // loads the OpenCL runtime (and clcount.so with it)
-  bool counting = dlsym(RTLD_DEFAULT, "clcount_stats") != nullptr;
-  printf("OpenCV %s, haveOpenCL %d, clcount %s\n", CV_VERSION, int(have),
-         counting ? "loaded" : "NOT loaded (OPENCV_OPENCL_RUNTIME unset?)");
+  bool have = cv::ocl::haveOpenCL();  // loads the OpenCL runtime (and cltrace.so with it)
+  bool counting = clcount_or_null() != nullptr;
+  printf("OpenCV %s, haveOpenCL %d, cltrace count %s\n", CV_VERSION, int(have),
+         counting ? "loaded" : "NOT loaded (OPENCV_OPENCL_RUNTIME=cltrace.so and CLTRACE=count unset?)");
   if (!counting) {
-    printf("FATAL: without clcount.so a CPU fallback cannot be told from a GPU run\n");
+    printf("FATAL: without cltrace.so's count mode a CPU fallback cannot be told from a GPU run\n");
     return 1;
   }
   if (!have || !cv::ocl::useOpenCL()) {

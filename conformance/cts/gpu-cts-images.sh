@@ -11,6 +11,7 @@
 # 32768x32768 2D, 16384^3 3D, 2048 layers, 21 GB allocations on the H100), so a 3D test draws up
 # to 512^3 pixels per image, three images per format, all generated and checked on the host.
 #   DEADLINE=540 JOBS=8 bash gpu-cts-images.sh             (CUDACL_LIB, NV_LIB... as gpu-cts.sh)
+# (scripts/gpu-run.sh's part "cts-images" runs it: IMG_PART, IMG_JOBS, IMG_DEADLINE, IMG_ONLY.)
 #   PLAN=survey: one mid-cost type (CL_UNORM_INT16) of each heavy test and every light test, for
 #   the cost of each (progress.txt), after four probes (2-D array reads, RGBA SIGNED_INT8 / FLOAT,
 #   NORMALIZED / UNNORMALIZED); LIST=1 prints the queue and stops; ONLY=REGEX keeps the
@@ -140,8 +141,8 @@ items() {
 TYPES_BY_COST=$(for t in $TYPES; do echo "${W[$t]} $t"; done | sort -s -n -k1,1 | cut -d' ' -f2)
 # The queue, each line "SECONDS ITEM" (estimate x COST_SCALE): a worker passes over a chunk that
 # would not finish in the time left (gpu-cts.sh's take). ORDER=cost: costliest first, no rounds.
-# measured.txt (beside this script, "chunk seconds": the longer platform's wall time in earlier
-# calls, stage-images.sh writes it) replaces a chunk's estimate.
+# MEASURED=FILE (default measured.txt beside this script; "chunk seconds": e.g. the longer
+# platform's wall time in an earlier call's costs.txt) replaces a chunk's estimate.
 MEASURED=${MEASURED:-$G/measured.txt}
 QF=$(mktemp)
 { # Survey probes first: normalized against unnormalized coordinates, reads only, one int and

@@ -2,8 +2,9 @@
 # Runs the Khronos CTS's non-image suites (quick mode) on the GPU machine against cudacl and, in
 # the same run, NVIDIA's OpenCL: 8 groups of suites per platform at once, every suite given the
 # time left before DEADLINE seconds, so a hang costs its group only what remains.
-#   VENDORS="cudacl nvidia" DEADLINE=330 bash .gpu-conf/gpu-cts.sh
-# Staged by conformance/cts/stage.sh (libcudacl.so.xz, clc/, cts/{run.sh,cts-bin.tar.xz}).
+#   VENDORS="cudacl nvidia" DEADLINE=330 bash gpu-cts.sh
+# Run by scripts/gpu-run.sh's parts "cts" and "multi" (ONLY="cts"; staged by scripts/stage-gpu.sh
+# into .gpu/cts/, with CTS_DIR naming a CTS built locally: its run.sh and cts-bin.tar.xz).
 # Writes $OUT/summary.txt and $OUT/cts-logs.tgz (per suite: .log and .tests, both platforms).
 # Instead of the staged files: CUDACL_LIB (a libcudacl.so), CUDACL_LIBCLC, NV_LIB (NVIDIA's
 # libnvidia-opencl.so.1), CTS_DIR (the folder of run.sh and cts-bin.tar.xz).
