@@ -144,6 +144,21 @@ impl<'a> Translator<'a> {
         } else {
             self.parse_loop(lp)?
         };
+        // the bytes each iteration touches per pointer, for a region split over several devices
+        // (affine.rs `slices`, rt_split.c): from the whole body of the parallel loop
+        let slices = if single {
+            HashMap::new()
+        } else {
+            let (os, oe) = body.range();
+            let in_outer = |d: &Node| {
+                let p = d.loc();
+                p.file == os.file && p.off >= os.off && p.off < oe.off
+            };
+            let privs: HashSet<String> =
+                private.iter().chain(&firstprivate).chain(&lastprivate).cloned().collect();
+            let is_private = |d: &Node| privs.contains(&d.spelling());
+            affine::slices(body, loopvar, &in_outer, &is_private)
+        };
         // collapse(n): the n nested loops become one flattened index space when they are
         // rectangular (bounds computable on the host before the loop); else only the outer loop
         // is spread over work-items and the inner loop variables are private, as OpenMP makes them
@@ -907,7 +922,16 @@ impl<'a> Translator<'a> {
                         }
                         _ => i32::from(w).to_string(),
                     };
-                    host_args.push(format!("{{{kind}, \"{n}\", {addr}, {size}, {back}, {konst}, {inside}}}"));
+                    // the bytes an iteration touches through it (for a split over several devices)
+                    let slice = match slices.get(&key_of(&v.decl)) {
+                        Some(sl) if kind == "OMPCL_BUF" && v.host.is_none() => {
+                            format!(", 1, {}, {}, {}, {}", sl.alo, sl.ahi, sl.lo, sl.hi)
+                        }
+                        _ => String::new(),
+                    };
+                    host_args.push(format!(
+                        "{{{kind}, \"{n}\", {addr}, {size}, {back}, {konst}, {inside}{slice}}}"
+                    ));
                 }
             }
         }
@@ -1224,7 +1248,18 @@ impl<'a> Translator<'a> {
             _ => teams,
         };
         let light = work_item_is_light(body);
+        // chunks of the outer loop may run on different devices (rt_split.c) when the kernel
+        // takes its loop variable as `lb + id * st` for `id < n` (not a flattened collapse, a
+        // league or rounds of safelen) and the loop holds no directive (atomic, critical,
+        // ordered: their effects cross iterations); the runtime checks the data
+        let (ls, le) = lp.range();
+        let split = !single
+            && teams.is_none()
+            && locks.is_empty()
+            && (collapsed.is_empty() || nd != 1)
+            && self.pragmas_in(ls.off, le.off).is_empty();
         Ok(KernelOut {
+            split,
             code: k,
             host_args,
             loopvar_after,
