@@ -458,10 +458,16 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
            range too, so the bytes the kernel does not write there are current after it) */
         for (int j = 0; j < nub; j++) {
             blk *b = ub[j];
+            cl_mem mem = d == 0 ? b->mem : b->xc->mem[d];
+            if (wrote[d][j].lo < wrote[d][j].hi) {
+                jb->back[jb->nback].mem = mem;
+                jb->back[jb->nback].off = wrote[d][j].lo;
+                jb->back[jb->nback].len = wrote[d][j].hi - wrote[d][j].lo;
+                jb->back_blk[jb->nback++] = b;
+            }
             if (b->unwritten) continue; /* nothing the host wrote: no data needed */
             xrange nr = need[d][j], v = valid_on(b, d);
             if (nr.lo >= nr.hi) continue;
-            cl_mem mem = d == 0 ? b->mem : b->xc->mem[d];
             xrange parts[2] = {{nr.lo, nr.hi}, {0, 0}};
             if (v.lo < v.hi && v.lo < nr.hi && nr.lo < v.hi) {
                 parts[0].hi = v.lo > nr.lo ? v.lo : nr.lo;
@@ -475,12 +481,6 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
                     jb->send[jb->nsend].len = parts[q].hi - parts[q].lo;
                     jb->send_blk[jb->nsend++] = b;
                 }
-            if (wrote[d][j].lo < wrote[d][j].hi) {
-                jb->back[jb->nback].mem = mem;
-                jb->back[jb->nback].off = wrote[d][j].lo;
-                jb->back[jb->nback].len = wrote[d][j].hi - wrote[d][j].lo;
-                jb->back_blk[jb->nback++] = b;
-            }
         }
     }
     pthread_mutex_unlock(&g_lock);
