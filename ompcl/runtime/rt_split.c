@@ -14,7 +14,11 @@
  * the loop variable), else the whole block. A written pointer must be bounded, and the devices'
  * written ranges of a block pairwise disjoint (checked here, at run time, from the chunks): then
  * each device's written range comes back to the host at once (no lazy copy-back for split
- * regions), and the host copy is the merged result. Reductions: every device's per-group partials
+ * regions), and the host copy is the merged result. Where the ranges overlap (or are unbounded)
+ * but the translator proved that each element is written by one iteration only (row spreading's
+ * proof, OMPCL_HINT_ONE_WRITER: covariance's symmetric fill `s[j1][j2] = s[j2][j1] = ...`), each
+ * device's range comes back into a scratch buffer and the bytes it changed are merged
+ * (merge_back). Reductions: every device's per-group partials
  * are combined on the host with the original value once; lastprivate: the device with the last
  * chunk gives it.
  *
@@ -177,6 +181,7 @@ static xrange valid_on(const blk *b, int d) {
 typedef struct xsend {
     cl_mem mem;
     size_t off, len;
+    char *tmp; /* copies back: NULL = into the host's block, else into this buffer (merged later) */
 } xsend;
 
 /* One device's work in one split launch. */
@@ -266,7 +271,8 @@ static void *xjob_back(void *p) {
     double t0 = ompcl_now();
     for (int i = 0; i < j->nback && !j->err; i++) {
         xsend *s = &j->back[i];
-        j->err = cl.EnqueueReadBuffer(j->q, s->mem, 1, s->off, s->len, j->back_blk[i]->base + s->off, 0, NULL, NULL);
+        char *dst = s->tmp ? s->tmp : j->back_blk[i]->base + s->off;
+        j->err = cl.EnqueueReadBuffer(j->q, s->mem, 1, s->off, s->len, dst, 0, NULL, NULL);
         j->b_d2h += s->len;
         if (j->err) j->fail = "clEnqueueReadBuffer";
     }
@@ -284,6 +290,48 @@ static void xjobs(xjob *jobs, int nj, void *(*fn)(void *)) {
     if (nj > 0) fn(&jobs[0]);
     for (int i = 1; i < nj; i++)
         if (started[i]) pthread_join(th[i], NULL);
+}
+
+/* The results of block b that several devices wrote in overlapping ranges (each element by one
+   of them): a byte that a device's copy holds differently from the host's copy before the region
+   is one that device wrote (a device's copy was current over its whole range before the kernel,
+   and no other device writes what it writes). A write of the value already there changes nothing
+   either way. */
+static void merge_back(blk *b, xjob *jobs, int ndev) {
+    xrange all = {0, 0};
+    for (int d = 0; d < ndev; d++)
+        for (int i = 0; i < jobs[d].nback; i++)
+            if (jobs[d].back_blk[i] == b) xr_add(&all, (xrange){jobs[d].back[i].off, jobs[d].back[i].off + jobs[d].back[i].len});
+    if (all.lo >= all.hi) return;
+    char *orig = malloc(all.hi - all.lo);
+    if (!orig) {
+        fprintf(stderr, "ompcl: error: out of memory merging a split region's results; stopping\n");
+        exit(70);
+    }
+    memcpy(orig, b->base + all.lo, all.hi - all.lo);
+    for (int d = 0; d < ndev; d++)
+        for (int i = 0; i < jobs[d].nback; i++) {
+            xsend *s = &jobs[d].back[i];
+            if (jobs[d].back_blk[i] != b || !s->tmp) continue;
+            const char *was = orig + (s->off - all.lo);
+            char *host = b->base + s->off;
+            for (size_t x = 0; x < s->len;) {
+                /* equal runs of 64 bytes are skipped whole */
+                size_t run = s->len - x < 64 ? s->len - x : 64;
+                if (!memcmp(s->tmp + x, was + x, run)) { x += run; continue; }
+                for (size_t y = x; y < x + run; y++)
+                    if (s->tmp[y] != was[y]) host[y] = s->tmp[y];
+                x += run;
+            }
+        }
+    free(orig);
+}
+
+/* The work of the iteration whose loop variable is i (OMPCL_WORK): its inner trip count, and 1
+   for what every iteration costs anyway. */
+static double iter_work(const ompcl_arg *w, long long i) {
+    double v = (double)w->sl_alo * (double)i + (double)w->sl_lo;
+    return (v > 0 ? v : 0) + 1;
 }
 
 /* Why region r does not split this time: kept for the profile, and -1 (run on device 0). */
@@ -305,6 +353,9 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         return no_split(r, "the translator did not find the loop splittable (directives in the loop, a flattened collapse, teams, safelen, or a sequential target body)");
     if (ompcl_in_target) return no_split(r, "an OpenMP target region");
     if (nd < 0) return no_split(r, "a league of teams");
+    /* every element written is written by one iteration only (the translator's proof, checked at
+       launch): written ranges that overlap can be merged element by element */
+    int one_writer = (hints & OMPCL_HINT_ONE_WRITER) != 0;
     int ndev = g_ndev;
     if (n < ndev) ndev = (int)(n > 0 ? n : 1);
     if (ndev < 2) return no_split(r, "%lld iterations", n);
@@ -317,19 +368,40 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
     for (int d = 1; d < ndev; d++)
         if (!(kern[d] = xkernel(s, rid, d, r))) return no_split(r, "the kernel did not build on device %d", d);
 
-    /* the chunks: contiguous, in proportion to each device's measured speed (iterations/s) */
+    /* the chunks: contiguous, of work in proportion to each device's measured speed (work/s;
+       equal at first). Work: iterations, or a triangle's row lengths (OMPCL_WORK) */
     long long cnt[MAXDEV], first[MAXDEV];
     double wsum = 0, w[MAXDEV];
     int measured = 1;
     for (int d = 0; d < ndev; d++) measured &= r->xspeed[d] > 0;
     for (int d = 0; d < ndev; d++) wsum += w[d] = measured ? r->xspeed[d] : 1.0;
-    long long given = 0;
+    const ompcl_arg *work = NULL;
+    for (int i = 0; i < na; i++)
+        if (a[i].kind == OMPCL_WORK) work = &a[i];
+    double total = work ? 0 : (double)n, acc = 0, wd[MAXDEV];
+    if (work)
+        for (long long p = 0; p < n; p++) total += iter_work(work, lb + p * st);
+    long long given = 0, p = 0;
     for (int d = 0; d < ndev; d++) {
-        cnt[d] = d == ndev - 1 ? n - given : (long long)(n * (w[d] / wsum) + 0.5);
+        /* the first iterations until this device's share of the work */
+        double goal = total * (w[d] / wsum) + acc;
+        if (!work) cnt[d] = (long long)(goal + 0.5) - given;
+        else {
+            double c = acc;
+            while (p < n && c + iter_work(work, lb + p * st) / 2 < goal) c += iter_work(work, lb + p++ * st);
+            cnt[d] = p - given;
+        }
+        if (d == ndev - 1) cnt[d] = n - given;
         if (cnt[d] < 1) cnt[d] = 1; /* every device some work (its speed is measured again) */
         if (given + cnt[d] > n - (ndev - 1 - d)) cnt[d] = n - (ndev - 1 - d) - given;
         first[d] = given;
         given += cnt[d];
+        p = given;
+        wd[d] = 0;
+        if (!work) wd[d] = (double)cnt[d];
+        else
+            for (long long q = first[d]; q < given; q++) wd[d] += iter_work(work, lb + q * st);
+        acc += wd[d];
     }
 
     /* the blocks: each argument's block, and per device the bytes it needs and writes */
@@ -343,7 +415,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         blk *b = tab_find(a[i].addr);
         if (b && a[i].rop && (char *)a[i].addr >= b->base + b->size) b = NULL;
         if (!b || b->held) { why = b ? 2 : 1; wname = a[i].name; break; }
-        if (a[i].written && !a[i].sl) { why = 3; wname = a[i].name; break; }
+        if (a[i].written && !a[i].sl && !one_writer) { why = 3; wname = a[i].name; break; }
         for (int q = 0; q < na; q++) /* a __constant argument whose block another one writes: see ompcl_region_opencl */
             if (q != i && a[q].kind == OMPCL_BUF && (a[q].rtype == 1 || a[i].rtype == 1) && (a[q].written || a[i].written) &&
                 tab_find(a[q].addr) == b) why = 1;
@@ -368,12 +440,18 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
             xr_add(&need[d][j], x);
             if (a[i].written) xr_add(&wrote[d][j], x);
         }
-    /* every written byte of a device inside no other device's written range */
+    /* every written byte of a device inside no other device's written range; else, if one
+       iteration alone writes each element, the block's results are merged (merge[j]) */
+    int merge[256] = {0};
     for (int j = 0; j < nub && !why; j++)
         for (int d = 0; d < ndev && !why; d++)
             for (int e = d + 1; e < ndev && !why; e++) {
                 xrange x = wrote[d][j], y = wrote[e][j];
                 if (x.lo < x.hi && y.lo < y.hi && x.lo < y.hi && y.lo < x.hi) {
+                    if (one_writer) {
+                        merge[j] = 1;
+                        continue;
+                    }
                     why = 5;
                     for (int i = 0; i < na; i++)
                         if (ab[i] == ub[j] && a[i].written) wname = a[i].name;
@@ -463,9 +541,13 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
                 jb->back[jb->nback].mem = mem;
                 jb->back[jb->nback].off = wrote[d][j].lo;
                 jb->back[jb->nback].len = wrote[d][j].hi - wrote[d][j].lo;
+                jb->back[jb->nback].tmp = merge[j] ? malloc(wrote[d][j].hi - wrote[d][j].lo) : NULL;
+                if (merge[j] && !jb->back[jb->nback].tmp) { ok = 0; failname = "malloc"; }
                 jb->back_blk[jb->nback++] = b;
             }
-            if (b->unwritten) continue; /* nothing the host wrote: no data needed */
+            /* nothing the host wrote: no data needed (but a merged block's copies must equal the
+               host's, which merge_back compares them with) */
+            if (b->unwritten && !merge[j]) continue;
             xrange nr = need[d][j], v = valid_on(b, d);
             if (nr.lo >= nr.hi) continue;
             xrange parts[2] = {{nr.lo, nr.hi}, {0, 0}};
@@ -502,6 +584,8 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         }
         pthread_mutex_unlock(&g_fault);
         xjobs(jobs, ndev, xjob_back);
+        for (int j = 0; j < nub; j++)
+            if (merge[j]) merge_back(ub[j], jobs, ndev);
         for (int d = 0; d < ndev; d++)
             if (jobs[d].err) {
                 /* part of the results reached the host: the CPU version cannot redo the region */
@@ -520,7 +604,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
                 xrange v = valid_on(b, d);
                 if (b->unwritten && !w) v = (xrange){0, 0};
                 keep[d] = v;
-                if (w) keep[d] = wrote[d][j];
+                if (w) keep[d] = merge[j] ? (xrange){0, 0} : wrote[d][j]; /* merged: each device lacks the others' elements */
                 else if (need[d][j].lo < need[d][j].hi && (v.hi <= v.lo || (need[d][j].lo <= v.hi && v.lo <= need[d][j].hi)))
                     xr_add(&keep[d], need[d][j]); /* overlapping or adjacent: one range */
                 else if (v.hi <= v.lo) keep[d] = need[d][j];
@@ -591,7 +675,9 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
             if (jobs[d].t_d2h > td) td = jobs[d].t_d2h;
             bh += jobs[d].b_h2d;
             bd += jobs[d].b_d2h;
-            if (jobs[d].t_k > 0 && cnt[d] > 0) r->xspeed[d] = cnt[d] / jobs[d].t_k;
+            /* (averaged with the previous measure: one noisy run moves the split half as far) */
+            if (jobs[d].t_k > 0 && cnt[d] > 0)
+                r->xspeed[d] = r->xspeed[d] > 0 ? (r->xspeed[d] + wd[d] / jobs[d].t_k) / 2 : wd[d] / jobs[d].t_k;
             r->xcnt[d] = cnt[d];
         }
         r->runs_cl++;
@@ -617,6 +703,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         free(jb->part);
         free(jb->send);
         free(jb->send_blk);
+        for (int i = 0; jb->back && i < jb->nback; i++) free(jb->back[i].tmp);
         free(jb->back);
         free(jb->back_blk);
     }

@@ -1077,6 +1077,18 @@ impl<'a> Translator<'a> {
                 None => (li.lb.clone(), li.ub.clone()),
             };
             inner.push((lb1, ub1, li.step.clone(), li.cmp));
+            // a triangle's rows do unequal work (its inner trip count, affine in i): the runtime
+            // cuts the rows into chunks of equal work when it splits them over devices
+            if let Some(t) = &tri {
+                let c = t.c;
+                let (wa, wb) = if t.lower {
+                    ("-1", format!("(long long)({}) - ({c}LL)", li.ub))
+                } else {
+                    ("1", format!("({c}LL) - (long long)({})", li.lb))
+                };
+                host_args
+                    .push(format!("{{OMPCL_WORK, \"work\", (void*)0, 0, 0, 0, 0, 0, {wa}, 0, {wb}, 0}}"));
+            }
         } else if single {
             // a sequential target body: one work-item runs it
             k.push_str("  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {\n");
