@@ -1,4 +1,4 @@
-/* ompcl-split: split=8 */
+/* ompcl-split: split=11 */
 /* gemm over 2-D arrays: C's rows are sliced per device (read and written), A's too, B whole;
    the host writes C between the two runs */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* ompcl-split: split=15,21 */
 /* 2mm: one parallel region of two loops (a kernel sequence) sharing the intermediate tmp, whose
    rows the first loop writes and the second reads; run twice with host writes between */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* ompcl-split: split=14 */
 /* syrk on the lower triangle: the inner bound follows i (j <= i); the rows of C written, A read
    at rows i and j (the whole of A) */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* ompcl-split: split=14 */
 /* a 1-D stencil over flat arrays: iteration i reads a[i-1], a[i], a[i+1] (the devices' read
    slices overlap), writes b[i]; the arrays swap roles each step, and the host changes one element
    between steps (every device must see it) */

@@ -1,3 +1,4 @@
+/* ompcl-split: split=15,17 */
 /* reductions combined over the devices (the original value counted once): int sum, double sum,
    max, min; a descending loop and a step of 3 */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* ompcl-split: one=11,13 */
 /* regions that must stay on one device: a write through an index read from memory (the bytes
    per iteration are unknown), and an atomic update (it crosses iterations) */
 #include <stdio.h>

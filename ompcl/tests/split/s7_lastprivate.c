@@ -1,3 +1,4 @@
+/* ompcl-split: split=11 */
 /* lastprivate: the device holding the last chunk gives the value */
 #include <stdio.h>
 #include <stdlib.h>

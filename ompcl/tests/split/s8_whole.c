@@ -1,3 +1,4 @@
+/* ompcl-split: split=12,14 */
 /* an array written in slices by one region and read whole by the next (each device must get the
    other devices' results), then written again by the host */
 #include <stdio.h>
