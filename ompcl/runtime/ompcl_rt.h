@@ -19,8 +19,10 @@ typedef struct ompcl_module {
 } ompcl_module;
 
 /* OMPCL_WORK: no kernel argument; the work of the iteration whose loop variable is i is about
-   sl_alo*i + sl_lo (a triangle's inner trip count), for cutting chunks of equal work (rt_split.c) */
-enum { OMPCL_VAL = 1, OMPCL_BUF = 2, OMPCL_TMP = 3, OMPCL_RED = 4, OMPCL_LASTP = 5, OMPCL_LOCKS = 6, OMPCL_WORK = 7 };
+   sl_alo*i + sl_lo (a triangle's inner trip count), for cutting chunks of equal work (rt_split.c).
+   OMPCL_NOTE: no kernel argument; name says why the loop cannot be split over devices */
+enum { OMPCL_VAL = 1, OMPCL_BUF = 2, OMPCL_TMP = 3, OMPCL_RED = 4, OMPCL_LASTP = 5, OMPCL_LOCKS = 6, OMPCL_WORK = 7,
+       OMPCL_NOTE = 8 };
 
 typedef struct ompcl_arg {
     int kind;

@@ -788,5 +788,3 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
     pthread_mutex_unlock(&g_launch);
     return ok;
 }
-
-#ifdef OMPCL_PTHREADS

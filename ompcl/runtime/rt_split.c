@@ -96,45 +96,56 @@ static void devices_open(const intptr_t *props) {
 
 /* ---- per-module programs of devices 1.. */
 typedef struct xmod {
-    int status[MAXDEV]; /* 0 not built, 1 built, -1 failed */
+    int status[MAXDEV]; /* the file's program on device d: 0 not built, 1 built, -1 failed */
     cl_program prog[MAXDEV];
     cl_kernel *kern[MAXDEV]; /* per region */
+    int *rstatus[MAXDEV];    /* per region: 0 not tried, 1 kernel made, -1 none */
 } xmod;
 
-/* Region rid's kernel on device d (d > 0), built the first time with device 0's options; NULL: the
+static cl_program xbuild(mstate *s, int d, const char *opts) {
+    cl_int e = 0;
+    const char *src = s->m->source;
+    cl_program p = cl.CreateProgramWithSource(g_xctx[d], 1, &src, NULL, &e);
+    if (!p || e) return NULL;
+    if (cl.BuildProgram(p, 1, &g_xdev[d], opts, NULL, NULL) == CL_SUCCESS) return p;
+    return NULL;
+}
+
+/* Region rid's kernel on device d (d > 0), built with device 0's options the first time (the
+   whole file, or the region alone where the file did not build whole on device 0); NULL: the
    region cannot be split. */
 static cl_kernel xkernel(mstate *s, int rid, int d, rstat *r) {
     if (!s->x) s->x = calloc(1, sizeof(xmod));
     xmod *x = s->x;
-    if (x->status[d] == 0) {
-        double t0 = ompcl_now();
-        x->status[d] = -1;
-        cl_int e = 0;
-        const char *src = s->m->source;
-        /* a file that did not build whole on device 0 is built for this region only */
-        char *opts = malloc(strlen(s->opts ? s->opts : "") + 64);
-        if (s->status == 2) sprintf(opts, "%s -DOMPCL_ONLY=%d", s->opts, rid);
-        else strcpy(opts, s->opts ? s->opts : "");
-        cl_program p = cl.CreateProgramWithSource(g_xctx[d], 1, &src, NULL, &e);
-        if (p && !e && cl.BuildProgram(p, 1, &g_xdev[d], opts, NULL, NULL) == CL_SUCCESS) {
-            x->prog[d] = p;
-            x->kern[d] = calloc(s->m->nregions > 0 ? s->m->nregions : 1, sizeof(cl_kernel));
-            x->status[d] = 1;
+    int nr = s->m->nregions > 0 ? s->m->nregions : 1;
+    if (!x->kern[d]) {
+        x->kern[d] = calloc(nr, sizeof(cl_kernel));
+        x->rstatus[d] = calloc(nr, sizeof(int));
+    }
+    if (x->rstatus[d][rid]) return x->kern[d][rid];
+    x->rstatus[d][rid] = -1;
+    double t0 = ompcl_now();
+    cl_program p = NULL;
+    if (s->status == 1) {
+        if (x->status[d] == 0) {
+            x->prog[d] = xbuild(s, d, s->opts ? s->opts : "");
+            x->status[d] = x->prog[d] ? 1 : -1;
         }
+        p = x->prog[d];
+    } else if (s->status == 2) {
+        char *opts = malloc(strlen(s->opts ? s->opts : "") + 64);
+        sprintf(opts, "%s -DOMPCL_ONLY=%d", s->opts ? s->opts : "", rid);
+        p = xbuild(s, d, opts);
         free(opts);
-        /* per-region builds: the next region builds again (status 0) */
-        if (s->status == 2 && x->status[d] == 1) x->status[d] = 2;
-        r->build += ompcl_now() - t0;
     }
-    if (x->status[d] < 0) return NULL;
-    if (!x->kern[d][rid]) {
-        char kn[64];
-        cl_int e = 0;
-        snprintf(kn, sizeof kn, "ompcl_r%d", rid);
-        x->kern[d][rid] = cl.CreateKernel(x->prog[d], kn, &e);
-        if (e) x->kern[d][rid] = NULL;
-    }
-    if (x->status[d] == 2) x->status[d] = 0; /* (the kernel made, the next region builds its own) */
+    r->build += ompcl_now() - t0;
+    if (!p) return NULL;
+    char kn[64];
+    cl_int e = 0;
+    snprintf(kn, sizeof kn, "ompcl_r%d", rid);
+    x->kern[d][rid] = cl.CreateKernel(p, kn, &e);
+    if (e) x->kern[d][rid] = NULL;
+    x->rstatus[d][rid] = x->kern[d][rid] ? 1 : -1;
     return x->kern[d][rid];
 }
 
@@ -349,8 +360,12 @@ static int no_split(rstat *r, const char *fmt, ...) {
 static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line, int hints, long long lb, long long st,
                         long long n, int nd, long long e0, long long e1, ompcl_arg *a, int na) {
     (void)line;
-    if (!(hints & OMPCL_HINT_SPLIT))
-        return no_split(r, "the translator did not find the loop splittable (directives in the loop, a flattened collapse, teams, safelen, or a sequential target body)");
+    if (!(hints & OMPCL_HINT_SPLIT)) {
+        const char *why = "the kernel's shape";
+        for (int i = 0; i < na; i++)
+            if (a[i].kind == OMPCL_NOTE) why = a[i].name;
+        return no_split(r, "%s", why);
+    }
     if (ompcl_in_target) return no_split(r, "an OpenMP target region");
     if (nd < 0) return no_split(r, "a league of teams");
     /* every element written is written by one iteration only (the translator's proof, checked at

@@ -1265,11 +1265,24 @@ impl<'a> Translator<'a> {
         // league or rounds of safelen) and the loop holds no directive (atomic, critical,
         // ordered: their effects cross iterations); the runtime checks the data
         let (ls, le) = lp.range();
-        let split = !single
-            && teams.is_none()
-            && locks.is_empty()
-            && (collapsed.is_empty() || nd != 1)
-            && self.pragmas_in(ls.off, le.off).is_empty();
+        let nosplit = if single {
+            Some("a sequential target body")
+        } else if teams.is_some() {
+            Some("the kernel asks for its team or thread, or runs rounds of safelen")
+        } else if !locks.is_empty() {
+            Some("critical sections under a device lock")
+        } else if !collapsed.is_empty() && nd == 1 {
+            Some("a collapsed nest flattened into one dimension")
+        } else if !self.pragmas_in(ls.off, le.off).is_empty() {
+            Some("a directive inside the loop (atomic, critical, ordered...)")
+        } else {
+            None
+        };
+        let split = nosplit.is_none();
+        if let Some(why) = nosplit {
+            // the reason, for the profile (no kernel argument)
+            host_args.push(format!("{{OMPCL_NOTE, \"{why}\", (void*)0, 0, 0, 0, 0}}"));
+        }
         Ok(KernelOut {
             split,
             code: k,
