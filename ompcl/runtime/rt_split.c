@@ -366,7 +366,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
             if (a[i].kind == OMPCL_NOTE) why = a[i].name;
         return no_split(r, "%s", why);
     }
-    if (ompcl_in_target) return no_split(r, "an OpenMP target region");
+    if (ompcl_in_target) return no_split(r, "a kernel of an OpenMP target construct");
     if (nd < 0) return no_split(r, "a league of teams");
     /* every element written is written by one iteration only (the translator's proof, checked at
        launch): written ranges that overlap can be merged element by element */
