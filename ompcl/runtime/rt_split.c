@@ -617,12 +617,11 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
             xrange keep[MAXDEV];
             for (int d = 0; d < ndev; d++) {
                 xrange v = valid_on(b, d);
-                if (b->unwritten && !w) v = (xrange){0, 0};
                 keep[d] = v;
                 if (w) keep[d] = merge[j] ? (xrange){0, 0} : wrote[d][j]; /* merged: each device lacks the others' elements */
+                else if (b->unwritten) keep[d] = (xrange){0, 0}; /* nothing was sent: the device holds whatever it held */
                 else if (need[d][j].lo < need[d][j].hi && (v.hi <= v.lo || (need[d][j].lo <= v.hi && v.lo <= need[d][j].hi)))
                     xr_add(&keep[d], need[d][j]); /* overlapping or adjacent: one range */
-                else if (v.hi <= v.lo) keep[d] = need[d][j];
             }
             if (w) b->unwritten = 0;
             protect(b); /* (empties the ranges of a block that was writable: set below) */
