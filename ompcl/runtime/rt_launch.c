@@ -16,6 +16,7 @@ typedef struct rstat {
     /* several devices (rt_split.c): runs split and on one device (and why), the last split's
        devices and iterations per device, each device's measured speed (iterations/s) */
     int xruns, xone, xndev;
+    double xshort; /* > 0: the split kernels took this long (ms, the slowest device): too short to split again */
     long long xcnt[MAXDEV];
     double xspeed[MAXDEV];
     char xwhy[200];

@@ -338,6 +338,18 @@ static void merge_back(blk *b, xjob *jobs, int ndev) {
     free(orig);
 }
 
+/* OMPCL_SPLIT_MIN_MS (default 1): a region whose split kernels took less (the slowest device)
+   runs on one device from then on. */
+static double split_min_ms(void) {
+    static double v = -1;
+    if (v < 0) {
+        const char *e = getenv("OMPCL_SPLIT_MIN_MS");
+        v = e && *e ? atof(e) : 1.0;
+        if (v < 0) v = 0;
+    }
+    return v;
+}
+
 /* The work of the iteration whose loop variable is i (OMPCL_WORK): its inner trip count, and 1
    for what every iteration costs anyway. */
 static double iter_work(const ompcl_arg *w, long long i) {
@@ -367,6 +379,9 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         return no_split(r, "%s", why);
     }
     if (ompcl_in_target) return no_split(r, "a kernel of an OpenMP target construct");
+    if (r->xshort > 0)
+        return no_split(r, "its kernel took %.3f ms split over %d devices, under OMPCL_SPLIT_MIN_MS=%g: not worth its transfers",
+                        r->xshort, r->xndev, split_min_ms());
     if (nd < 0) return no_split(r, "a league of teams");
     /* every element written is written by one iteration only (the translator's proof, checked at
        launch): written ranges that overlap can be merged element by element */
@@ -704,6 +719,9 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         r->bytes_d2h += bd;
         r->xruns++;
         r->xndev = ndev;
+        /* a kernel this short gains less from more devices than their transfers and threads cost
+           (an iterative stencil's thousand sweeps): the next runs stay on device 0 */
+        if (tk * 1e3 < split_min_ms()) r->xshort = tk * 1e3;
         /* (h2d, kernel, d2h: each the slowest device's; other: the rest of the wall time) */
         double rest = ompcl_now() - t_entry - busy;
         if (rest > 0) r->other += rest;

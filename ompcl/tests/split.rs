@@ -61,6 +61,9 @@ fn split_regions_match_gcc() {
                 ("OMPCL_DEVICE", "cpu"),
                 ("OMPCL_DEVICES", devs),
                 ("OMPCL_PROFILE", "1"),
+                // every run split, however short its kernels (the default keeps short ones on one
+                // device after their first split run)
+                ("OMPCL_SPLIT_MIN_MS", "0"),
             ];
             let (got, err) = exec(&exe, &env);
             if let Err(e) = same_numbers(&want, &got, TOL) {
@@ -131,4 +134,34 @@ fn device_lists_and_small_loops() {
             "OMPCL_DEVICES={devs}: the region did not run on the device:\n{err}"
         );
     }
+}
+
+/// A region whose split kernels are short (under OMPCL_SPLIT_MIN_MS) runs split once, then on one
+/// device, with the reason in the profile; the results stay gcc's.
+#[test]
+fn short_kernels_stop_splitting() {
+    let w = work("split-short");
+    let icd = icd_dir(&w);
+    let icd = icd.to_str().unwrap();
+    let p = root().join("tests/split/s4_stencil.c");
+    let gexe = w.join("stencil.gcc");
+    gcc(&[p.to_str().unwrap(), "-o", gexe.to_str().unwrap()], &w);
+    let (want, _) = exec(&gexe, &[]);
+    let exe = w.join("stencil");
+    let (ok, err) = ompcl(&[p.to_str().unwrap(), "-o", exe.to_str().unwrap()], &w);
+    assert!(ok, "{err}");
+    let env = [
+        ("OCL_ICD_VENDORS", icd),
+        ("OMPCL_DEVICE", "cpu"),
+        ("OMPCL_DEVICES", "split:2"),
+        ("OMPCL_PROFILE", "1"),
+        ("OMPCL_SPLIT_MIN_MS", "100000"),
+    ];
+    let (got, err) = exec(&exe, &env);
+    same_numbers(&want, &got, 1e-9).unwrap_or_else(|e| panic!("{e}:\n{want}\n{got}"));
+    assert!(err.contains("s4_stencil.c:14 on 2 devices: runs=1,"), "{err}");
+    assert!(
+        err.contains("s4_stencil.c:14 on 1 device: its kernel took") && err.contains("(runs=5)"),
+        "{err}"
+    );
 }
