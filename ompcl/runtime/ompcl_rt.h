@@ -18,7 +18,11 @@ typedef struct ompcl_module {
     int const_args;       /* the most __constant arguments one kernel takes */
 } ompcl_module;
 
-enum { OMPCL_VAL = 1, OMPCL_BUF = 2, OMPCL_TMP = 3, OMPCL_RED = 4, OMPCL_LASTP = 5, OMPCL_LOCKS = 6 };
+/* OMPCL_WORK: no kernel argument; the work of the iteration whose loop variable is i is about
+   sl_alo*i + sl_lo (a triangle's inner trip count), for cutting chunks of equal work (rt_split.c).
+   OMPCL_NOTE: no kernel argument; name says why the loop cannot be split over devices */
+enum { OMPCL_VAL = 1, OMPCL_BUF = 2, OMPCL_TMP = 3, OMPCL_RED = 4, OMPCL_LASTP = 5, OMPCL_LOCKS = 6, OMPCL_WORK = 7,
+       OMPCL_NOTE = 8 };
 
 typedef struct ompcl_arg {
     int kind;
@@ -33,7 +37,20 @@ typedef struct ompcl_arg {
     int rop;       /* RED: 1 + 2 * 3 - 4 & 5 | 6 ^ 7 && 8 || 9 max 10 min; BUF: 1 = an array object, which lies
                       inside its block (never taken for one past the end of another); TMP: 1 = a
                       scalar or struct (a pointer one past its end is not into it) */
+    /* BUF, for a region spread over several devices (rt_split.c): sl = 1 when every byte the
+       iteration whose loop variable is i touches through this pointer lies in
+       [sl_alo*i + sl_lo, sl_ahi*i + sl_hi) (bytes from addr; the translator's bound from the
+       subscripts and the inner loops' ranges); 0 (the default of older initializers): anywhere */
+    int sl;
+    long long sl_alo, sl_ahi, sl_lo, sl_hi;
 } ompcl_arg;
+
+/* hints bit: the kernel's outer iteration space may be cut into chunks (one per device), each run
+   by the same kernel with its own lb and n (rt_split.c) */
+#define OMPCL_HINT_SPLIT 256
+/* hints bit: every element the kernel writes is written by one iteration only (row spreading's
+   proof held at launch): devices' overlapping written ranges can be merged byte by byte */
+#define OMPCL_HINT_ONE_WRITER 512
 
 /* Run region `rid` as an OpenCL kernel over n iterations; 0 = use the CPU version. hints: bit 0 =
    a light kernel (O(1) work per work-item), the other bits MOMP's target clause. nd: the

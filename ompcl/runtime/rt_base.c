@@ -1,5 +1,6 @@
 /* ompcl runtime. The C file linked into every program is the concatenation, in this order, of
- * rt_base.c, rt_memory.c, rt_device.c, rt_launch.c, rt_omp.c, rt_target.c (ompcl/src/lib.rs: RT_C).
+ * rt_base.c, rt_memory.c, rt_device.c, rt_stage.c, rt_launch.c, rt_split.c, rt_omp.c, rt_target.c
+ * (ompcl/src/lib.rs: RT_C).
  *
  * Its parts: device choice, OpenCL loaded with dlopen, the host-allocation table with
  * write tracking, kernel launch with two-stage reductions, and the OMPCL_PROFILE report.
@@ -109,6 +110,13 @@ static cl_device_id g_dev;
 static cl_context g_ctx;
 static cl_command_queue g_q;
 static char g_devname[256], g_platname[256];
+/* the devices regions are split over (rt_split.c): [0] is g_dev, g_ctx, g_q */
+#define MAXDEV 16
+static int g_ndev = 1;
+static cl_device_id g_xdev[MAXDEV];
+static cl_context g_xctx[MAXDEV];
+static cl_command_queue g_xq[MAXDEV];
+static char g_devs_desc[96] = "1 device"; /* what OMPCL_DEVICES chose, for the profile */
 static int g_fp64;
 /* critical sections under a device lock may run on the device: it guarantees forward progress to
    diverged work-items (NVIDIA compute capability >= 7: independent thread scheduling), or

@@ -15,6 +15,8 @@ static int load_cl(void) {
 }
 
 static void print_profile(void);
+static cl_device_id devices_choose(cl_platform_id p, cl_bitfield type, cl_device_id dflt);
+static void devices_open(const intptr_t *props);
 
 static void init(void) {
     if (g_init) return;
@@ -62,7 +64,8 @@ static void init(void) {
         if (force_gpu || force_cpu) warnf("OMPCL_DEVICE=%s but no such OpenCL device; running on CPU threads", want);
         return;
     }
-    g_dev = best[pick];
+    /* OMPCL_DEVICES: the devices of this platform and type to use (rt_split.c); the first is g_dev */
+    g_dev = devices_choose(bestp[pick], pick == 2 ? CL_DEVICE_TYPE_CPU : CL_DEVICE_TYPE_GPU, best[pick]);
     cl.GetPlatformInfo(bestp[pick], CL_PLATFORM_NAME, sizeof g_platname, g_platname, NULL);
     cl.GetDeviceInfo(g_dev, CL_DEVICE_NAME, sizeof g_devname, g_devname, NULL);
     char ext[8192] = "";
@@ -100,5 +103,6 @@ static void init(void) {
     if (!g_ctx || err) { warnf("clCreateContext failed (%d); running on CPU threads", err); return; }
     g_q = cl.CreateCommandQueue(g_ctx, g_dev, 0, &err);
     if (!g_q || err) { warnf("clCreateCommandQueue failed (%d); running on CPU threads", err); return; }
+    devices_open(props);
     g_have_cl = 1;
 }

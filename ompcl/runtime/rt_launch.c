@@ -13,7 +13,18 @@ typedef struct rstat {
     int placed_cpu;
     int in_sequence; /* a kernel of a region of several: placed with its region, always the device */
     char why[160];
+    /* several devices (rt_split.c): runs split and on one device (and why), the last split's
+       devices and iterations per device, each device's measured speed (iterations/s) */
+    int xruns, xone, xndev;
+    double xshort; /* > 0: the split kernels took this long (ms, the slowest device): too short to split again */
+    long long xcnt[MAXDEV];
+    double xspeed[MAXDEV];
+    char xwhy[200];
 } rstat;
+static void split_profile_line(const char *file, rstat *r);
+struct mstate;
+static int split_region(ompcl_module *m, struct mstate *s, int rid, rstat *r, int line, int hints, long long lb, long long st,
+                        long long n, int nd, long long e0, long long e1, ompcl_arg *a, int na);
 
 typedef struct mstate {
     int status; /* 0 not built, 1 built, -1 unusable, 2 built region by region */
@@ -25,6 +36,7 @@ typedef struct mstate {
     rstat *st;
     ompcl_module *m;
     char *opts; /* the build options used (m->options and what the device needs) */
+    void *x;    /* the programs of the other devices (rt_split.c) */
     struct mstate *next;
 } mstate;
 static mstate *g_mods;
@@ -54,8 +66,8 @@ static const char *base_name(const char *f) {
 static void print_profile(void) {
     double tb = 0, th = 0, tk = 0, td = 0, tc = 0, ta = 0, to = 0;
     if (g_have_cl)
-        fprintf(stderr, "ompcl-profile: device: %s (platform %s), results copied back %s\n", g_devname, g_platname,
-                g_eager ? "after each kernel" : "on the host's first access");
+        fprintf(stderr, "ompcl-profile: device: %s (platform %s), results copied back %s; OMPCL_DEVICES=%s\n", g_devname, g_platname,
+                g_eager ? "after each kernel" : "on the host's first access", g_devs_desc);
     else fprintf(stderr, "ompcl-profile: device: none (CPU threads)\n");
     for (mstate *s = g_mods; s; s = s->next) {
         for (int i = 0; i < s->m->nregions; i++) {
@@ -73,6 +85,7 @@ static void print_profile(void) {
                     r->other * 1e3);
             /* (no " region " on this line: one line per region is the format tools read) */
             if (r->why[0]) fprintf(stderr, "ompcl-profile: %s:%d placed on the %s\n", base_name(s->m->file), r->line, r->why);
+            split_profile_line(base_name(s->m->file), r);
             tb += r->build; th += r->h2d; tk += r->kern; td += r->d2h; tc += r->cpu; ta += r->alloc; to += r->other;
         }
     }
@@ -236,6 +249,7 @@ static void protect(blk *b) {
     if (!b->big || b->prot || b->is_global < 0 || g_notrack) return;
     install_handler();
     b->dirty = 0;
+    xc_stale(b); /* writable until now: the host may have written it unseen */
     pthread_mutex_lock(&g_fault);
     if (mprotect(b->plo, b->phi - b->plo, PROT_READ) == 0) b->prot = PAGES_RO;
     pthread_mutex_unlock(&g_fault);
@@ -247,6 +261,7 @@ static void protect(blk *b) {
    be read. */
 static int written_on_device(blk *b) {
     b->unwritten = 0;
+    xc_stale(b); /* only device 0's copy has the kernel's results */
     if (!b->big || b->is_global < 0 || g_notrack) {
         pthread_mutex_lock(&g_fault);
         unprotect(b);
@@ -528,6 +543,15 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
     if (!r->in_sequence && !place_region(r, hints & 1, send)) { pthread_mutex_unlock(&g_launch); return 0; }
     double build_before = r->build;
     if (!kernel_for(m, s, rid, r, line)) { pthread_mutex_unlock(&g_launch); return 0; }
+    if (g_ndev > 1) {
+        /* several devices: the region in chunks, one per device, if it can be (rt_split.c) */
+        int sr = split_region(m, s, rid, r, line, hints, lb, st, n, nd, e0, e1, a, na);
+        if (sr >= 0) {
+            if (g_handler) install_handler(); /* see install_handler */
+            pthread_mutex_unlock(&g_launch);
+            return sr;
+        }
+    }
     cl_int err = 0;
     cl_kernel k = s->kern[rid];
     size_t L = s->wgs[rid];
@@ -765,5 +789,3 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
     pthread_mutex_unlock(&g_launch);
     return ok;
 }
-
-#ifdef OMPCL_PTHREADS

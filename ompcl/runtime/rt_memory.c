@@ -6,6 +6,15 @@ enum { PAGES_RW = 0,   /* not tracked: the host may write them freely */
        PAGES_NONE = 2  /* the device copy is newer (a kernel wrote it): the first host access faults and
                           copies the pages back (lazy copy-back, MOMP's page tracking in the other direction) */
 };
+/* A block's copies on the devices of regions spread over several devices (rt_split.c; device 0's
+   buffer is blk.mem). lo/hi: the byte range (offsets in the block) where device d's copy is known
+   to equal the current data; empty (lo == hi) when nothing is known. Any change of the data made
+   elsewhere (a host write, a single-device kernel's write) empties every range (xc_stale). */
+typedef struct xcopy {
+    cl_mem mem[MAXDEV]; /* [0] unused: device 0's buffer is blk.mem */
+    size_t lo[MAXDEV], hi[MAXDEV];
+} xcopy;
+
 typedef struct blk {
     char *base;
     size_t size;
@@ -21,7 +30,14 @@ typedef struct blk {
     struct blk *left, *right; /* the table: a treap ordered by base (O(log n) per operation) */
     unsigned prio;
     struct blk *next;       /* ephemeral blocks of one launch (rt_launch.c) */
+    xcopy *xc;              /* copies on several devices (rt_split.c), NULL until a split region uses it */
 } blk;
+
+/* b's data changed outside a split region: no device copy is known current any more */
+static void xc_stale(blk *b) {
+    if (b->xc)
+        for (int d = 0; d < MAXDEV; d++) b->xc->lo[d] = b->xc->hi[d] = 0;
+}
 
 #define MAXBIG 65536
 static blk *g_root;
@@ -86,6 +102,7 @@ static void host_access(blk *b, int write) {
         unprotect(b);
         b->dirty = 1;
         b->unwritten = 0;
+        xc_stale(b);
     }
 }
 
@@ -248,6 +265,12 @@ static void blk_release(blk *b) {
         g_freeslot[g_nfreeslot++] = b->bigslot;
     }
     if (b->mem && cl.ReleaseMemObject) cl.ReleaseMemObject(b->mem);
+    if (b->xc) {
+        for (int d = 1; d < MAXDEV; d++)
+            if (b->xc->mem[d] && cl.ReleaseMemObject) cl.ReleaseMemObject(b->xc->mem[d]);
+        free(b->xc);
+        b->xc = NULL;
+    }
     if (!b->big) free(b); /* big ones stay (the signal handler may read them) */
 }
 

@@ -1,4 +1,6 @@
 /* ompcl runtime, part of one C file (see rt_base.c): OpenMP on pthreads: the CPU versions' thread runtime and the omp_* library. */
+/* (only in OMPCL_PTHREADS builds: with --cpu=cc the C compiler's OpenMP runs the CPU versions) */
+#ifdef OMPCL_PTHREADS
 /* ================================================================ OpenMP on pthreads
  * The CPU version of every region: a team of threads from a persistent pool runs the region's
  * outlined function; worksharing constructs share per-construct slots in the team. */

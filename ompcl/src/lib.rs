@@ -17,6 +17,7 @@ pub const RT_C: &str = concat!(
     include_str!("../runtime/rt_device.c"),
     include_str!("../runtime/rt_stage.c"),
     include_str!("../runtime/rt_launch.c"),
+    include_str!("../runtime/rt_split.c"),
     include_str!("../runtime/rt_omp.c"),
     include_str!("../runtime/rt_target.c"),
 );

@@ -405,6 +405,8 @@ struct Region {
 }
 
 struct KernelOut {
+    /// chunks of the outer iteration space may run on different devices (OMPCL_HINT_SPLIT)
+    split: bool,
     code: String,
     host_args: Vec<String>,
     loopvar_after: Option<String>,

@@ -178,14 +178,13 @@ fn has_var_refs(n: Node) -> bool {
     })
 }
 
-/// Analyse `body`: `loopvars` are the variables the forms are affine in; `inside`: declared in
-/// the body; `private`: variables a clause makes private (never invariant).
-pub(super) fn analyse(
+/// The walker after visiting `body` (its forms, and the constants it found for more forms).
+fn walked<'x>(
     body: Node,
-    loopvars: &[Node],
-    inside: &dyn Fn(&Node) -> bool,
-    private: &dyn Fn(&Node) -> bool,
-) -> Memory {
+    loopvars: &'x [Node],
+    inside: &'x dyn Fn(&Node) -> bool,
+    private: &'x dyn Fn(&Node) -> bool,
+) -> Walker<'x> {
     let mut nodes = vec![body];
     body.walk(&mut |c| nodes.push(c));
     let mut assigned = HashSet::new();
@@ -229,7 +228,18 @@ pub(super) fn analyse(
         depth: 0,
     };
     w.visit(body);
-    w.mem
+    w
+}
+
+/// Analyse `body`: `loopvars` are the variables the forms are affine in; `inside`: declared in
+/// the body; `private`: variables a clause makes private (never invariant).
+pub(super) fn analyse(
+    body: Node,
+    loopvars: &[Node],
+    inside: &dyn Fn(&Node) -> bool,
+    private: &dyn Fn(&Node) -> bool,
+) -> Memory {
+    walked(body, loopvars, inside, private).mem
 }
 
 impl Walker<'_> {
@@ -677,4 +687,262 @@ impl Memory {
         }
         Ok(checks)
     }
+}
+
+/// The bytes one iteration of the parallel loop touches through a pointer, for a region split over
+/// several devices (rt_split.c): `[alo*i + lo, ahi*i + hi)` from the pointer, `i` the parallel
+/// loop variable (host C, long long, evaluated before the launch).
+pub(super) struct Slice {
+    pub alo: String,
+    pub ahi: String,
+    pub lo: String,
+    pub hi: String,
+}
+
+/// A `for` loop inside the parallel loop's body whose variable stays in a range affine in the
+/// parallel loop variable: `lo..=hi` while its body runs.
+struct InnerLoop {
+    var: Node,
+    /// the loop's body (byte offsets): only accesses in it have the variable in range
+    body: (usize, usize),
+    /// the header (init, test, increment): where the loop may assign its variable
+    head: (usize, usize),
+    /// the first value and the test's bound; the test's `<`, `<=` (counting up), `>`, `>=` (down)
+    first: Node,
+    bound: Node,
+    cmp: i32,
+}
+
+fn inner_loop(f: Node) -> Option<InnerLoop> {
+    let kids = f.children();
+    if kids.len() != 4 {
+        return None;
+    }
+    let (init, cond, inc, body) = (strip(kids[0]), strip(kids[1]), strip(kids[2]), kids[3]);
+    let (var, first) = if init.kind() == CXCursor_DeclStmt {
+        let vd = init.children();
+        let v = *vd.first().filter(|_| vd.len() == 1)?;
+        (v, *v.children().last()?)
+    } else if init.kind() == CXCursor_BinaryOperator && init.binop() == CXBinaryOperator_Assign {
+        let ch = init.children();
+        (strip(ch[0]).referenced()?, ch[1])
+    } else {
+        return None;
+    };
+    let is_var = |n: Node| {
+        let n = strip(n);
+        n.kind() == CXCursor_DeclRefExpr && n.referenced().is_some_and(|d| d.equals(&var))
+    };
+    if cond.kind() != CXCursor_BinaryOperator {
+        return None;
+    }
+    let cc = cond.children();
+    let (bound, cmp) = if is_var(cc[0]) {
+        (cc[1], cond.binop())
+    } else if is_var(cc[1]) {
+        let flipped = match cond.binop() {
+            CXBinaryOperator_LT => CXBinaryOperator_GT,
+            CXBinaryOperator_GT => CXBinaryOperator_LT,
+            CXBinaryOperator_LE => CXBinaryOperator_GE,
+            CXBinaryOperator_GE => CXBinaryOperator_LE,
+            x => x,
+        };
+        (cc[0], flipped)
+    } else {
+        return None;
+    };
+    // the step: its sign only (a constant); the test bounds the values either way
+    let up = match inc.kind() {
+        CXCursor_UnaryOperator if is_var(inc.children()[0]) => match inc.unop() {
+            CXUnaryOperator_PostInc | CXUnaryOperator_PreInc => true,
+            CXUnaryOperator_PostDec | CXUnaryOperator_PreDec => false,
+            _ => return None,
+        },
+        CXCursor_CompoundAssignOperator if is_var(inc.children()[0]) => {
+            let c = inc.children()[1].eval_int()?;
+            match inc.binop() {
+                CXBinaryOperator_AddAssign if c > 0 => true,
+                CXBinaryOperator_SubAssign if c > 0 => false,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    // counting up, the test must stop it from above (and down, from below)
+    let fits = match cmp {
+        CXBinaryOperator_LT | CXBinaryOperator_LE => up,
+        CXBinaryOperator_GT | CXBinaryOperator_GE => !up,
+        _ => false,
+    };
+    if !fits || !is_int(var.ty()) {
+        return None;
+    }
+    let (fs, _) = f.range();
+    let (bs, be) = body.range();
+    Some(InnerLoop { var, body: (bs.off, be.off), head: (fs.off, bs.off), first, bound, cmp })
+}
+
+/// For every base the body reaches only at offsets affine in the parallel loop variable `i` and the
+/// variables of inner `for` loops (each within its loop's range, itself affine in `i`): the bytes
+/// one iteration touches (see `Slice`). A base missing from the answer may be touched anywhere.
+pub(super) fn slices(
+    body: Node,
+    i: Node,
+    inside: &dyn Fn(&Node) -> bool,
+    private: &dyn Fn(&Node) -> bool,
+) -> HashMap<String, Slice> {
+    let mut nodes = vec![body];
+    body.walk(&mut |n| nodes.push(n));
+    let loops: Vec<InnerLoop> =
+        nodes.iter().filter(|n| n.kind() == CXCursor_ForStmt).filter_map(|n| inner_loop(*n)).collect();
+    // a loop variable assigned anywhere but in the headers of its loops is no loop variable
+    let mut bad: Vec<Node> = vec![];
+    for &n in &nodes {
+        let target = match n.kind() {
+            CXCursor_BinaryOperator | CXCursor_CompoundAssignOperator
+                if (CXBinaryOperator_Assign..=CXBinaryOperator_OrAssign).contains(&n.binop()) =>
+            {
+                n.children().first().copied()
+            }
+            CXCursor_UnaryOperator
+                if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&n.unop())
+                    || n.unop() == CXUnaryOperator_AddrOf =>
+            {
+                n.children().first().copied()
+            }
+            _ => None,
+        };
+        let Some(t) = target.map(strip).filter(|t| t.kind() == CXCursor_DeclRefExpr) else { continue };
+        let Some(d) = t.referenced() else { continue };
+        let at = n.range().0.off;
+        if d.equals(&i) {
+            bad.push(d);
+        }
+        let in_head = loops.iter().any(|l| l.var.equals(&d) && at >= l.head.0 && at < l.head.1);
+        if !in_head {
+            bad.push(d);
+        }
+    }
+    let mut loops = loops;
+    if bad.iter().any(|b| b.equals(&i)) {
+        return HashMap::new();
+    }
+    loops.retain(|l| !bad.iter().any(|b| b.equals(&l.var)));
+    let mut vars = vec![i];
+    for l in &loops {
+        if !vars.iter().any(|v| v.equals(&l.var)) {
+            vars.push(l.var);
+        }
+    }
+    let mut w = walked(body, &vars, inside, private);
+    if w.mem.refused.is_some() {
+        return HashMap::new();
+    }
+    // each loop's range [lo, hi] as affine forms in i alone
+    let mut ranges: Vec<Option<(Affine, Affine)>> = vec![];
+    for l in &loops {
+        let f = w.affine(l.first);
+        let b = w.affine(l.bound);
+        let only_i = |a: &Affine| a.coef.iter().skip(1).all(Poly::is_zero);
+        let r = match (f, b) {
+            (Some(f), Some(b)) if only_i(&f) && only_i(&b) => {
+                let one = Affine::konst(vars.len(), Poly::konst(1));
+                match l.cmp {
+                    // up: first ..= bound - 1 (or bound); down: bound + 1 (or bound) ..= first
+                    CXBinaryOperator_LT => b.add(&one.scale(&Poly::konst(-1)).unwrap()).map(|h| (f, h)),
+                    CXBinaryOperator_LE => Some((f, b)),
+                    CXBinaryOperator_GT => b.add(&one).map(|lo| (lo, f)),
+                    _ => Some((b, f)),
+                }
+            }
+            _ => None,
+        };
+        ranges.push(r);
+    }
+    let names = w.mem.names.clone();
+    let hc = |p: &Poly| p.host_c(&names);
+    // per base: the accesses' forms (alo, ahi, lo, hi) as host C, or None (anywhere)
+    let mut per: HashMap<String, Option<Vec<[String; 4]>>> = HashMap::new();
+    for acc in &w.mem.accesses {
+        let entry = per.entry(acc.base.clone()).or_insert_with(|| Some(vec![]));
+        let Some(list) = entry.as_mut() else { continue };
+        let Some(off) = &acc.off else {
+            *entry = None;
+            continue;
+        };
+        let at = acc.node.range().0.off;
+        let mut alo = vec![off.coef[0].clone()];
+        let mut ahi = vec![off.coef[0].clone()];
+        let mut lo = vec![off.c.clone()];
+        let mut hi = vec![off.c.add(&Poly::konst(acc.size as i128)).unwrap_or_default()];
+        let mut cond: Vec<(Poly, [Poly; 4], [Poly; 4])> = vec![];
+        let mut ok = true;
+        for (q, b) in off.coef.iter().enumerate().skip(1) {
+            if b.is_zero() {
+                continue;
+            }
+            // the innermost loop over this variable around the access
+            let l = loops
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.var.equals(&vars[q]) && at >= l.body.0 && at < l.body.1)
+                .max_by_key(|(_, l)| l.body.0);
+            let Some((rl, rh)) = l.and_then(|(k, _)| ranges[k].as_ref()) else {
+                ok = false;
+                break;
+            };
+            // b * v, v in [rl, rh]: b >= 0 gives [b*rl, b*rh], else [b*rh, b*rl]
+            let prod = |x: &Poly| b.mul(x);
+            let (Some(l1), Some(h1), Some(l0), Some(h0)) =
+                (prod(&rl.coef[0]), prod(&rh.coef[0]), prod(&rl.c), prod(&rh.c))
+            else {
+                ok = false;
+                break;
+            };
+            cond.push((b.clone(), [l1.clone(), h1.clone(), l0.clone(), h0.clone()], [h1, l1, h0, l0]));
+        }
+        if !ok {
+            *entry = None;
+            continue;
+        }
+        // host C: the fixed parts plus each (b >= 0 ? x : y) term
+        let mut out: [Vec<String>; 4] = [
+            alo.drain(..).map(|p| hc(&p)).collect(),
+            ahi.drain(..).map(|p| hc(&p)).collect(),
+            lo.drain(..).map(|p| hc(&p)).collect(),
+            hi.drain(..).map(|p| hc(&p)).collect(),
+        ];
+        for (b, pos, neg) in &cond {
+            // pos: [alo, ahi, lo, hi] contributions when b >= 0 (lower bound from rl ...)
+            for k in 0..4 {
+                out[k].push(format!("({} >= 0 ? {} : {})", hc(b), hc(&pos[k]), hc(&neg[k])));
+            }
+        }
+        list.push(out.map(|v| format!("({})", v.join(" + "))));
+    }
+    let mut res = HashMap::new();
+    for (base, list) in per {
+        let Some(list) = list else { continue };
+        if list.is_empty() || w.mem.escaped.contains(&base) {
+            continue;
+        }
+        // one stride for every access (else the union is no one range per iteration)
+        if list.iter().any(|f| f[0] != list[0][0] || f[1] != list[0][1]) {
+            continue;
+        }
+        let mut lo: Vec<String> = list.iter().map(|f| f[2].clone()).collect();
+        let mut hi: Vec<String> = list.iter().map(|f| f[3].clone()).collect();
+        lo.sort();
+        lo.dedup();
+        hi.sort();
+        hi.dedup();
+        let fold = |v: Vec<String>, op: &str| {
+            v.into_iter().reduce(|a, b| format!("(({a}) {op} ({b}) ? ({a}) : ({b}))")).unwrap_or_default()
+        };
+        res.insert(
+            base,
+            Slice { alo: list[0][0].clone(), ahi: list[0][1].clone(), lo: fold(lo, "<"), hi: fold(hi, ">") },
+        );
+    }
+    res
 }

@@ -144,6 +144,21 @@ impl<'a> Translator<'a> {
         } else {
             self.parse_loop(lp)?
         };
+        // the bytes each iteration touches per pointer, for a region split over several devices
+        // (affine.rs `slices`, rt_split.c): from the whole body of the parallel loop
+        let slices = if single {
+            HashMap::new()
+        } else {
+            let (os, oe) = body.range();
+            let in_outer = |d: &Node| {
+                let p = d.loc();
+                p.file == os.file && p.off >= os.off && p.off < oe.off
+            };
+            let privs: HashSet<String> =
+                private.iter().chain(&firstprivate).chain(&lastprivate).cloned().collect();
+            let is_private = |d: &Node| privs.contains(&d.spelling());
+            affine::slices(body, loopvar, &in_outer, &is_private)
+        };
         // collapse(n): the n nested loops become one flattened index space when they are
         // rectangular (bounds computable on the host before the loop); else only the outer loop
         // is spread over work-items and the inner loop variables are private, as OpenMP makes them
@@ -907,7 +922,16 @@ impl<'a> Translator<'a> {
                         }
                         _ => i32::from(w).to_string(),
                     };
-                    host_args.push(format!("{{{kind}, \"{n}\", {addr}, {size}, {back}, {konst}, {inside}}}"));
+                    // the bytes an iteration touches through it (for a split over several devices)
+                    let slice = match slices.get(&key_of(&v.decl)) {
+                        Some(sl) if kind == "OMPCL_BUF" && v.host.is_none() => {
+                            format!(", 1, {}, {}, {}, {}", sl.alo, sl.ahi, sl.lo, sl.hi)
+                        }
+                        _ => String::new(),
+                    };
+                    host_args.push(format!(
+                        "{{{kind}, \"{n}\", {addr}, {size}, {back}, {konst}, {inside}{slice}}}"
+                    ));
                 }
             }
         }
@@ -1053,6 +1077,18 @@ impl<'a> Translator<'a> {
                 None => (li.lb.clone(), li.ub.clone()),
             };
             inner.push((lb1, ub1, li.step.clone(), li.cmp));
+            // a triangle's rows do unequal work (its inner trip count, affine in i): the runtime
+            // cuts the rows into chunks of equal work when it splits them over devices
+            if let Some(t) = &tri {
+                let c = t.c;
+                let (wa, wb) = if t.lower {
+                    ("-1", format!("(long long)({}) - ({c}LL)", li.ub))
+                } else {
+                    ("1", format!("({c}LL) - (long long)({})", li.lb))
+                };
+                host_args
+                    .push(format!("{{OMPCL_WORK, \"work\", (void*)0, 0, 0, 0, 0, 0, {wa}, 0, {wb}, 0}}"));
+            }
         } else if single {
             // a sequential target body: one work-item runs it
             k.push_str("  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {\n");
@@ -1224,7 +1260,31 @@ impl<'a> Translator<'a> {
             _ => teams,
         };
         let light = work_item_is_light(body);
+        // chunks of the outer loop may run on different devices (rt_split.c) when the kernel
+        // takes its loop variable as `lb + id * st` for `id < n` (not a flattened collapse, a
+        // league or rounds of safelen) and the loop holds no directive (atomic, critical,
+        // ordered: their effects cross iterations); the runtime checks the data
+        let (ls, le) = lp.range();
+        let nosplit = if single {
+            Some("a sequential target body")
+        } else if teams.is_some() {
+            Some("the kernel asks for its team or thread, or runs rounds of safelen")
+        } else if !locks.is_empty() {
+            Some("critical sections under a device lock")
+        } else if !collapsed.is_empty() && nd == 1 {
+            Some("a collapsed nest flattened into one dimension")
+        } else if !self.pragmas_in(ls.off, le.off).is_empty() {
+            Some("a directive inside the loop (atomic, critical, ordered...)")
+        } else {
+            None
+        };
+        let split = nosplit.is_none();
+        if let Some(why) = nosplit {
+            // the reason, for the profile (no kernel argument)
+            host_args.push(format!("{{OMPCL_NOTE, \"{why}\", (void*)0, 0, 0, 0, 0}}"));
+        }
         Ok(KernelOut {
+            split,
             code: k,
             host_args,
             loopvar_after,

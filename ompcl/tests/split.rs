@@ -1,0 +1,167 @@
+//! Regions split over several devices (OMPCL_DEVICES, runtime/rt_split.c), tested without a GPU:
+//! `OMPCL_DEVICES=split:K` makes K logical devices of PoCL's CPU device, each with its own context,
+//! so their memory is as separate as that of K GPUs. Every program in tests/split/ is built with
+//! ompcl and with `gcc -fopenmp` and run with K = 1, 2, 3 (and `OMPCL_DEVICES=1`); outputs must
+//! match gcc's (numbers with a '.' within a relative 1e-9). The header comment
+//! `/* ompcl-split: split=L1,L2 one=L3 */` names the profile lines (`file.c:L`) of the regions that
+//! must run split over all K devices, and of those that must stay on one device (with a reason),
+//! checked from OMPCL_PROFILE, so a program whose regions silently stayed on one device fails.
+//!
+//! Needs: gcc with libgomp, Debian's pocl-opencl-icd and ocl-icd-libopencl1, libclang-19.
+
+mod common;
+use common::*;
+use std::path::PathBuf;
+
+const TOL: f64 = 1e-9;
+
+fn programs() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("tests/split"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The line numbers after `key=` in the program's `ompcl-split:` header.
+fn header_lines(src: &str, key: &str) -> Vec<u32> {
+    let first = src.lines().next().unwrap_or("");
+    assert!(first.contains("ompcl-split:"), "no ompcl-split header");
+    first
+        .split_whitespace()
+        .filter_map(|w| w.strip_prefix(&format!("{key}=")))
+        .flat_map(|l| l.split(',').map(|n| n.parse::<u32>().unwrap()).collect::<Vec<_>>())
+        .collect()
+}
+
+#[test]
+fn split_regions_match_gcc() {
+    let w = work("split");
+    let icd = icd_dir(&w);
+    let icd = icd.to_str().unwrap();
+    let mut failures = Vec::new();
+    let progs = programs();
+    assert!(progs.len() >= 8, "tests/split holds the programs");
+    for p in progs {
+        let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+        let file = p.file_name().unwrap().to_string_lossy().into_owned();
+        let src = std::fs::read_to_string(&p).unwrap();
+        let (split, one) = (header_lines(&src, "split"), header_lines(&src, "one"));
+        let gexe = w.join(format!("{name}.gcc"));
+        gcc(&[p.to_str().unwrap(), "-o", gexe.to_str().unwrap()], &w);
+        let (want, _) = exec(&gexe, &[]);
+        let exe = w.join(&name);
+        let (ok, err) = ompcl(&["-O2", p.to_str().unwrap(), "-o", exe.to_str().unwrap()], &w);
+        assert!(ok, "{name}: ompcl failed:\n{err}");
+        for devs in ["1", "split:1", "split:2", "split:3"] {
+            let env = [
+                ("OCL_ICD_VENDORS", icd),
+                ("OMPCL_DEVICE", "cpu"),
+                ("OMPCL_DEVICES", devs),
+                ("OMPCL_PROFILE", "1"),
+                // every run split, however short its kernels (the default keeps short ones on one
+                // device after their first split run)
+                ("OMPCL_SPLIT_MIN_MS", "0"),
+            ];
+            let (got, err) = exec(&exe, &env);
+            if let Err(e) = same_numbers(&want, &got, TOL) {
+                failures.push(format!(
+                    "{name} OMPCL_DEVICES={devs}: output differs from gcc's ({e}):\n{want}\n{got}"
+                ));
+            }
+            let k: usize = devs.strip_prefix("split:").map_or(1, |k| k.parse().unwrap());
+            let profile: Vec<&str> = err.lines().filter(|l| l.starts_with("ompcl-profile:")).collect();
+            let has = |s: &str| profile.iter().any(|l| l.contains(s));
+            if k == 1 {
+                // one device: no region is split, and none says why not
+                if has(" devices: runs=") || has(" on 1 device: ") {
+                    failures
+                        .push(format!("{name} OMPCL_DEVICES={devs}: a split report with one device:\n{err}"));
+                }
+                continue;
+            }
+            for l in &split {
+                if !has(&format!("{file}:{l} on {k} devices: runs=")) {
+                    failures.push(format!("{name} OMPCL_DEVICES={devs}: the region at line {l} did not run on {k} devices:\n{err}"));
+                }
+                if has(&format!("{file}:{l} on 1 device: ")) {
+                    failures.push(format!(
+                        "{name} OMPCL_DEVICES={devs}: the region at line {l} also ran on one device:\n{err}"
+                    ));
+                }
+            }
+            for l in &one {
+                if !has(&format!("{file}:{l} on 1 device: ")) || has(&format!("{file}:{l} on {k} devices")) {
+                    failures.push(format!("{name} OMPCL_DEVICES={devs}: the region at line {l} should stay on one device:\n{err}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failure(s):\n{}", failures.len(), failures.join("\n\n"));
+}
+
+/// `OMPCL_DEVICES=split:K` with more logical devices than iterations, and a list naming devices
+/// of the platform: the program still gives gcc's answer.
+#[test]
+fn device_lists_and_small_loops() {
+    let w = work("split-list");
+    let icd = icd_dir(&w);
+    let icd = icd.to_str().unwrap();
+    let src = w.join("small.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\nint main(void) {\n  double a[5] = {1, 2, 3, 4, 5}, s = 0;\n  int i;\n#pragma omp parallel for reduction(+ : s)\n  for (i = 0; i < 5; i++) s += a[i] * i;\n  printf(\"%.3f\\n\", s);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let exe = w.join("small");
+    let (ok, err) = ompcl(&[src.to_str().unwrap(), "-o", exe.to_str().unwrap()], &w);
+    assert!(ok, "{err}");
+    for devs in ["split:8", "0,0", "all", "7"] {
+        let (got, err) = exec(
+            &exe,
+            &[
+                ("OCL_ICD_VENDORS", icd),
+                ("OMPCL_DEVICE", "cpu"),
+                ("OMPCL_DEVICES", devs),
+                ("OMPCL_PROFILE", "1"),
+            ],
+        );
+        assert_eq!(got.trim(), "40.000", "OMPCL_DEVICES={devs}:\n{err}");
+        assert!(
+            err.contains("opencl runs=1"),
+            "OMPCL_DEVICES={devs}: the region did not run on the device:\n{err}"
+        );
+    }
+}
+
+/// A region whose split kernels are short (under OMPCL_SPLIT_MIN_MS) runs split once, then on one
+/// device, with the reason in the profile; the results stay gcc's.
+#[test]
+fn short_kernels_stop_splitting() {
+    let w = work("split-short");
+    let icd = icd_dir(&w);
+    let icd = icd.to_str().unwrap();
+    let p = root().join("tests/split/s4_stencil.c");
+    let gexe = w.join("stencil.gcc");
+    gcc(&[p.to_str().unwrap(), "-o", gexe.to_str().unwrap()], &w);
+    let (want, _) = exec(&gexe, &[]);
+    let exe = w.join("stencil");
+    let (ok, err) = ompcl(&[p.to_str().unwrap(), "-o", exe.to_str().unwrap()], &w);
+    assert!(ok, "{err}");
+    let env = [
+        ("OCL_ICD_VENDORS", icd),
+        ("OMPCL_DEVICE", "cpu"),
+        ("OMPCL_DEVICES", "split:2"),
+        ("OMPCL_PROFILE", "1"),
+        ("OMPCL_SPLIT_MIN_MS", "100000"),
+    ];
+    let (got, err) = exec(&exe, &env);
+    same_numbers(&want, &got, 1e-9).unwrap_or_else(|e| panic!("{e}:\n{want}\n{got}"));
+    assert!(err.contains("s4_stencil.c:14 on 2 devices: runs=1,"), "{err}");
+    assert!(
+        err.contains("s4_stencil.c:14 on 1 device: its kernel took") && err.contains("(runs=5)"),
+        "{err}"
+    );
+}
