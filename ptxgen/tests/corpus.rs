@@ -640,13 +640,14 @@ fn math_library_in_ptx() {
         }
     }
     // sqrt and rsqrt: the GPU's approximations (3 and 2 ulp allowed), sqrt correctly rounded
-    // with -cl-fp32-correctly-rounded-divide-sqrt; native_ and half_ quotients: div.approx.
+    // with -cl-fp32-correctly-rounded-divide-sqrt; native_ quotients div.approx, half_ ones div.full.
     let roots = "__kernel void r(__global float4 *a) { size_t i = get_global_id(0);\n\
                  a[i] = sqrt(a[i]) + rsqrt(a[i + 1]) + native_divide(a[i + 2], a[i + 3]) + half_recip(a[i + 4]); }\n";
     let p = build_nc(roots, "", &H100).unwrap();
     assert_eq!(p.ptx.matches("\tsqrt.approx.f32").count(), 4, "{}", p.ptx);
     assert_eq!(p.ptx.matches("rsqrt.approx.f32").count(), 4, "{}", p.ptx);
-    assert_eq!(p.ptx.matches("div.approx.f32").count(), 8, "{}", p.ptx);
+    assert_eq!(p.ptx.matches("div.approx.f32").count(), 4, "{}", p.ptx);
+    assert_eq!(p.ptx.matches("div.full.f32").count(), 4, "half_recip: {}", p.ptx);
     for op in ["sqrt.rn", "rcp.rn", "div.rn"] {
         assert!(!p.ptx.contains(op), "{op} left:\n{}", p.ptx);
     }
