@@ -338,6 +338,19 @@ static void merge_back(blk *b, xjob *jobs, int ndev) {
     free(orig);
 }
 
+/* OMPCL_SPLIT_MERGE=1: a region whose devices' written ranges overlap, each element written by
+   one iteration (covariance's symmetric fill), is split and its results merged byte by byte
+   (merge_back). Off by default: each device then copies back nearly the whole array and the host
+   compares all of it (on 4 H200s, PolyBench's covariance at 4096 took 13x its one-GPU time). */
+static int split_merge(void) {
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("OMPCL_SPLIT_MERGE");
+        v = e && *e && strcmp(e, "0") != 0;
+    }
+    return v;
+}
+
 /* OMPCL_SPLIT_MIN_MS (default 1): a region whose split kernels took less (the slowest device)
    runs on one device from then on. */
 static double split_min_ms(void) {
@@ -478,11 +491,11 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
             for (int e = d + 1; e < ndev && !why; e++) {
                 xrange x = wrote[d][j], y = wrote[e][j];
                 if (x.lo < x.hi && y.lo < y.hi && x.lo < y.hi && y.lo < x.hi) {
-                    if (one_writer) {
+                    if (one_writer && split_merge()) {
                         merge[j] = 1;
                         continue;
                     }
-                    why = 5;
+                    why = one_writer ? 6 : 5;
                     for (int i = 0; i < na; i++)
                         if (ab[i] == ub[j] && a[i].written) wname = a[i].name;
                 }
@@ -496,6 +509,8 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         if (why == 2) return no_split(r, "'%s' is mapped by a target data construct", wname);
         if (why == 3) return no_split(r, "writes through '%s' where the translator cannot bound the bytes per iteration", wname);
         if (why == 4) return no_split(r, "more than 256 blocks");
+        if (why == 6)
+            return no_split(r, "the devices' written ranges of '%s' overlap: merging them costs more than the split saves (OMPCL_SPLIT_MERGE=1 merges)", wname);
         return no_split(r, "the devices' written ranges of '%s' would overlap", wname);
     }
     /* the host's copy current (a single-device kernel may have left newer data on device 0) */

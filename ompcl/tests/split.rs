@@ -64,6 +64,8 @@ fn split_regions_match_gcc() {
                 // every run split, however short its kernels (the default keeps short ones on one
                 // device after their first split run)
                 ("OMPCL_SPLIT_MIN_MS", "0"),
+                // overlapping written ranges with one writer per element merged (s10)
+                ("OMPCL_SPLIT_MERGE", "1"),
             ];
             let (got, err) = exec(&exe, &env);
             if let Err(e) = same_numbers(&want, &got, TOL) {
@@ -134,6 +136,33 @@ fn device_lists_and_small_loops() {
             "OMPCL_DEVICES={devs}: the region did not run on the device:\n{err}"
         );
     }
+}
+
+/// By default a region whose devices' written ranges overlap (a symmetric fill) runs on one
+/// device, with the reason in the profile; the results stay gcc's.
+#[test]
+fn overlapping_writes_stay_on_one_device_by_default() {
+    let w = work("split-merge");
+    let icd = icd_dir(&w);
+    let icd = icd.to_str().unwrap();
+    let p = root().join("tests/split/s10_symmetric.c");
+    let gexe = w.join("sym.gcc");
+    gcc(&[p.to_str().unwrap(), "-o", gexe.to_str().unwrap()], &w);
+    let (want, _) = exec(&gexe, &[]);
+    let exe = w.join("sym");
+    let (ok, err) = ompcl(&[p.to_str().unwrap(), "-o", exe.to_str().unwrap()], &w);
+    assert!(ok, "{err}");
+    let env = [
+        ("OCL_ICD_VENDORS", icd),
+        ("OMPCL_DEVICE", "cpu"),
+        ("OMPCL_DEVICES", "split:3"),
+        ("OMPCL_PROFILE", "1"),
+        ("OMPCL_SPLIT_MIN_MS", "0"),
+    ];
+    let (got, err) = exec(&exe, &env);
+    same_numbers(&want, &got, 1e-9).unwrap_or_else(|e| panic!("{e}:\n{want}\n{got}"));
+    assert!(err.contains("s10_symmetric.c:13 on 1 device: the devices' written ranges of 'sym' overlap"), "{err}");
+    assert!(!err.contains("s10_symmetric.c:13 on 3 devices"), "{err}");
 }
 
 /// A region whose split kernels are short (under OMPCL_SPLIT_MIN_MS) runs split once, then on one
