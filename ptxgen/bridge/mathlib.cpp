@@ -1,6 +1,6 @@
-// ptxgen's link step for the float exponentials and logarithms of src/mathlib.cl (src/mathlib.rs):
-// before libclc is linked, a program that calls float exp, exp2, exp10, log, log2 or log10
-// (scalar or vector) gets mathlib.cl's definitions instead of libclc's.
+// ptxgen's link step for the float functions of src/mathlib.cl (src/mathlib.rs): before libclc
+// is linked, a program that calls float exp, exp2, exp10, log, log2, log10, sin or cos (scalar or
+// vector) gets mathlib.cl's definitions instead of libclc's.
 #include <llvm/IR/Module.h>
 #include <llvm-c/Types.h>
 
@@ -20,7 +20,7 @@ bool isMathlibBuiltin(StringRef n) {
     return false;
   StringRef name = n.substr(digits, len), args = n.substr(digits + len);
   bool known = name == "exp" || name == "exp2" || name == "exp10" || name == "log" || name == "log2" ||
-               name == "log10";
+               name == "log10" || name == "sin" || name == "cos";
   if (!known) return false;
   if (args == "f") return true;
   return args.consume_front("Dv") && args.ends_with("_f") &&

@@ -1,4 +1,4 @@
-// Float exponentials and logarithms for cudacl, in place of libclc's: compiled once per process by
+// Float exponentials, logarithms, sine and cosine for cudacl, in place of libclc's: compiled once per process by
 // ptxgen's own clang and linked into the programs that call them (src/mathlib.rs,
 // bridge/builtin_library.cpp), before libclc, as images.cl and subgroups.cl are.
 //
@@ -11,28 +11,32 @@
 //  - exp2(x) is ex2.approx.f32 (2 ulp over the whole range, subnormal results included; CUDA's
 //    exp2f is the same instruction).
 //  - exp(x) and exp10(x) are 2^(x * log2(b)): an integer j near the product scales exactly, the
-//    rest f goes through ex2.approx. At most 2.8 ulp: 0.79 from the reduction (every third float
-//    checked on the host with a correctly rounded 2^f), plus the instruction's 2.
+//    rest f goes through ex2.approx. At most 2.9 ulp: 0.87 from the reduction (every third float
+//    checked on the host with a correctly rounded 2^f), plus the instruction's 2 (the CTS's exp
+//    and exp10 over every float measured 2.07 and 2.09 with the reduction of 2026-11-28).
 //  - log(x), log2(x), log10(x): x = 2^e * m with m in [2/3, 4/3), log1p(m - 1) as f + f^2 p(f)
 //    with p of degree 8 (minimax for the relative error on [-1/3, 1/3], 2^-26.5), the sum with
 //    e * log(2) in two floats. Every operation is an IEEE float operation, so the host checked
 //    every third float exactly as the GPU computes it: at most 0.96, 1.23 and 1.27 ulp.
-// Results that are subnormal (exp below -87, exp2 below -125.5, exp10 below -37.7) are not taken
-// from here: the IR rewrites (bridge/libclc_fixes.cpp, fixFloatSubnormalCalls) compute those
-// lanes in double first. Subnormal arguments of the logarithms are scaled by 2^23 here.
+// exp and exp10 give subnormal results themselves; exp2's (below -125.5) are not taken from here:
+// the IR rewrites (bridge/libclc_fixes.cpp, fixFloatSubnormalCalls) compute those lanes in double
+// first. Subnormal arguments of the logarithms are scaled by 2^23 here.
 
 float __ml_ex2(float x) __asm("llvm.nvvm.ex2.approx.f");
 
-// 2^(x * (lh + ll)) as NVIDIA's OpenCL computes exp: j the product rounded to an integer, kept
-// in [-125, 128]; f = x * (lh + ll) - j by two fmas (|f| <= 0.5 where the result is normal, so
-// the reduction costs at most 0.79 ulp, checked over every float); 2^f from ex2.approx; the
-// scaling by 2^j exact (2 * 2^(j-1): 2^128 is no float). No branch, no special case: an infinite
-// or NaN x carries through f, and beyond the clamp 2^f itself overflows or vanishes.
+// 2^(x * (lh + ll)), computed as NVIDIA's OpenCL computes exp: j the product rounded to an
+// integer, kept in [-151, 128]; f = x * (lh + ll) - j by two fmas (|f| <= 0.5 wherever the result
+// is not 0 or inf); 2^f from ex2.approx; then the scaling by 2^j in two exact steps of normal
+// powers of two, so that a subnormal result is rounded once, by the last multiplication. At most
+// 0.87 ulp from the reduction and the scaling (every third float checked on the host with a
+// correctly rounded 2^f, subnormal results included). No branch and no special case: an
+// infinite or NaN x carries through f, and beyond the clamp 2^f itself overflows or vanishes.
 static inline float __ml_exp_base(float x, float lh, float ll) {
-    float j = fmin(fmax(__builtin_rintf(x * lh), -125.0f), 128.0f);
+    float j = fmin(fmax(__builtin_rintf(x * lh), -151.0f), 128.0f);
     float f = __builtin_fmaf(x, lh, -j);
     f = __builtin_fmaf(x, ll, f);
-    return (__ml_ex2(f) * 2.0f) * as_float(((int)j + 126) << 23);
+    int ji = (int)j, j1 = ji >> 1, j2 = ji - j1;
+    return (__ml_ex2(f) * as_float((j1 + 127) << 23)) * as_float((j2 + 127) << 23);
 }
 
 float __attribute__((overloadable)) exp(float x) {
@@ -93,6 +97,43 @@ float __attribute__((overloadable)) log10(float x) {
     return __ml_log_base(x, 0x1.344000p-2f, 0x1.3509f8p-18f, 0x1.bcb7b2p-2f, -0x1.5b235ep-27f, 0);
 }
 
+// sin and cos (4 ulp allowed) as NVIDIA's OpenCL computes them: for |x| <= 105615, q = x * 2/pi
+// rounded, r = x - q * pi/2 with pi/2 in three floats (exact enough while q < 2^17), then
+// minimax polynomials on [-pi/4, pi/4] (sin: r + r^3 S(r^2), cos: 1 - r^2/2 + r^4 C(r^2), fitted
+// here for the relative error: 2^-28 and 2^-33) and the quadrant's sign and swap. At most 1.53
+// ulp (every third float in range checked on the host, every operation an IEEE float one).
+// Beyond, and for inf and NaN, the double sin or cos (libclc's, whose reduction is exact for any
+// argument) rounded to float: a call, kept out of line so that its registers do not weigh on the
+// kernel's common path.
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+__attribute__((noinline)) static float __ml_sincos_big(float x, int cosine) {
+    return cosine ? (float)cos((double)x) : (float)sin((double)x);
+}
+
+static inline float __ml_sincos(float x, int cosine) {
+    if (!(fabs(x) <= 105615.0f)) return __ml_sincos_big(x, cosine);
+    float q = __builtin_rintf(x * 0x1.45f306p-1f);
+    float r = __builtin_fmaf(q, -0x1.921fb6p+0f, x);
+    r = __builtin_fmaf(q, 0x1.777a5cp-25f, r);
+    r = __builtin_fmaf(q, 0x1.ee59dap-50f, r);
+    float r2 = r * r;
+    float sp = __builtin_fmaf(__builtin_fmaf(-0x1.994388p-13f, r2, 0x1.11073ap-7f), r2, -0x1.555546p-3f);
+    float sn = __builtin_fmaf(sp, r2 * r, r);
+    float cp = __builtin_fmaf(__builtin_fmaf(0x1.99eb4ap-16f, r2, -0x1.6c0c32p-10f), r2, 0x1.55554ap-5f);
+    float cs = __builtin_fmaf(__builtin_fmaf(cp, r2, -0.5f), r2, 1.0f);
+    int quadrant = ((int)q + cosine) & 3;
+    float v = (quadrant & 1) ? cs : sn;
+    return (quadrant & 2) ? -v : v;
+}
+
+float __attribute__((overloadable)) sin(float x) {
+    return __ml_sincos(x, 0);
+}
+
+float __attribute__((overloadable)) cos(float x) {
+    return __ml_sincos(x, 1);
+}
+
 // The vector forms, lane by lane.
 #define ML_VECTORS(name)                                                                           \
     float2 __attribute__((overloadable)) name(float2 x) { return (float2)(name(x.s0), name(x.s1)); } \
@@ -111,3 +152,5 @@ ML_VECTORS(exp10)
 ML_VECTORS(log)
 ML_VECTORS(log2)
 ML_VECTORS(log10)
+ML_VECTORS(sin)
+ML_VECTORS(cos)
