@@ -1,6 +1,6 @@
 // ptxgen's link step for the float functions of src/mathlib.cl (src/mathlib.rs): before libclc
-// is linked, a program that calls float exp, exp2, exp10, log, log2, log10, sin or cos (scalar or
-// vector) gets mathlib.cl's definitions instead of libclc's.
+// is linked, a program that calls float exp, exp2, exp10, log, log2, log10, sin, cos, pow or powr
+// (scalar or vector) gets mathlib.cl's definitions instead of libclc's.
 #include <llvm/IR/Module.h>
 #include <llvm-c/Types.h>
 
@@ -19,12 +19,14 @@ bool isMathlibBuiltin(StringRef n) {
       n.size() < digits + len)
     return false;
   StringRef name = n.substr(digits, len), args = n.substr(digits + len);
-  bool known = name == "exp" || name == "exp2" || name == "exp10" || name == "log" || name == "log2" ||
+  bool unary = name == "exp" || name == "exp2" || name == "exp10" || name == "log" || name == "log2" ||
                name == "log10" || name == "sin" || name == "cos";
-  if (!known) return false;
-  if (args == "f") return true;
-  return args.consume_front("Dv") && args.ends_with("_f") &&
-         args.drop_back(2).find_first_not_of("0123456789") == StringRef::npos;
+  bool binary = name == "pow" || name == "powr";
+  if (!unary && !binary) return false;
+  if (args == (unary ? "f" : "ff")) return true;
+  // Dv<n>_f, or Dv<n>_fS_ for two arguments of that type
+  return args.consume_front("Dv") && args.consume_back(unary ? "_f" : "_fS_") &&
+         !args.empty() && args.find_first_not_of("0123456789") == StringRef::npos;
 }
 
 bool usesMathlibBuiltins(const Module &M) {

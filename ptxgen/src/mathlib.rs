@@ -1,4 +1,4 @@
-//! Float exp, exp2, exp10, log, log2, log10, sin and cos in place of libclc's (mathlib.cl says why and how
+//! Float exp, exp2, exp10, log, log2, log10, sin, cos, pow and powr in place of libclc's (mathlib.cl says why and how
 //! precise): compiled once per process by the in-process clang into bitcode, and linked into the
 //! programs that call them before libclc (bridge/mathlib.cpp), as the image built-ins are.
 use crate::builtin_library::Library;

@@ -662,6 +662,17 @@ fn math_library_in_ptx() {
     assert_eq!(p.ptx.matches("\tsqrt.rn.f32").count(), 4, "{}", p.ptx);
     let p = build_nc(roots, "-cl-denorms-are-zero", &H100).unwrap();
     assert_eq!(p.ptx.matches("\tsqrt.approx.ftz.f32").count(), 4, "{}", p.ptx);
+    // pow and powr: the fast path inline (through ex2.approx), libclc's __clc_pow/__clc_powr out of
+    // line for the special cases
+    for f in ["pow", "powr"] {
+        let src = format!(
+            "__kernel void s(__global float *a) {{ a[0] = {f}(a[1], a[2]); }}\n\
+             __kernel void v(__global float2 *a) {{ a[0] = {f}(a[1], a[2]); }}\n"
+        );
+        let p = build_nc(&src, "", &H100).unwrap();
+        assert_eq!(p.ptx.matches("ex2.approx.f32").count(), 3, "{f}:\n{}", p.ptx);
+        assert!(p.ptx.contains("__ml_pow_other"), "{f}:\n{}", p.ptx);
+    }
     let d = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
              __kernel void d(__global double *a) { a[get_global_id(0)] = exp(a[get_global_id(0)]); }\n";
     let p = build_nc(d, "", &H100).unwrap();
