@@ -161,7 +161,10 @@ fn overlapping_writes_stay_on_one_device_by_default() {
     ];
     let (got, err) = exec(&exe, &env);
     same_numbers(&want, &got, 1e-9).unwrap_or_else(|e| panic!("{e}:\n{want}\n{got}"));
-    assert!(err.contains("s10_symmetric.c:13 on 1 device: the devices' written ranges of 'sym' overlap"), "{err}");
+    assert!(
+        err.contains("s10_symmetric.c:13 on 1 device: the devices' written ranges of 'sym' overlap"),
+        "{err}"
+    );
     assert!(!err.contains("s10_symmetric.c:13 on 3 devices"), "{err}");
 }
 
