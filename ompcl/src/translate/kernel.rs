@@ -357,88 +357,14 @@ impl<'a> Translator<'a> {
         {
             bs = ls;
         }
-        {
-            let mut par_vars = vec![loopvar];
-            par_vars.extend(collapsed.iter().map(|li| li.loopvar));
-            let skip: Vec<(usize, usize)> = self
-                .pragmas_in(bs, be)
-                .into_iter()
-                .filter(|&i| matches!(self.cx.pragmas[i].directive[0].as_str(), "atomic" | "critical"))
-                .filter_map(|i| self.cx.assoc.get(&i).map(|a| (a.1, a.2)))
-                .collect();
-            // in a target region, what one thread of the league runs (`if (omp_get_team_num() ==
-            // 0 && omp_get_thread_num() == 0) ...`, SOLLVE's way of recording where it ran) is
-            // no race: the kernel's team and thread numbers are those of one work-item (a
-            // league kernel, see below)
-            let mut skip = skip;
-            // what one iteration runs (`if (i == 0) flag[0] = ...`, `i` the loop variable) is
-            // no race either
-            let lv_key = key_of(&loopvar);
-            body.walk(&mut |c| {
-                if c.kind() != CXCursor_IfStmt || !collapsed.is_empty() {
-                    return;
-                }
-                let ch = c.children();
-                let (Some(cond), Some(then)) = (ch.first(), ch.get(1)) else { return };
-                let cond = strip(*cond);
-                if cond.kind() != CXCursor_BinaryOperator || cond.binop() != CXBinaryOperator_EQ {
-                    return;
-                }
-                let is_lv = |n: &Node| {
-                    let n = strip(*n);
-                    n.kind() == CXCursor_DeclRefExpr && n.referenced().is_some_and(|d| key_of(&d) == lv_key)
-                };
-                let uses_lv = |n: &Node| {
-                    let mut u = is_lv(n);
-                    n.walk(&mut |x| u |= is_lv(&x));
-                    u
-                };
-                let sides = cond.children();
-                if sides.len() == 2
-                    && ((is_lv(&sides[0]) && !uses_lv(&sides[1]))
-                        || (is_lv(&sides[1]) && !uses_lv(&sides[0])))
-                {
-                    let (s, e) = then.range();
-                    skip.push((s.off, self.cx.stmt_end(e.off)));
-                }
-            });
-            if self.in_target.is_some() {
-                body.walk(&mut |c| {
-                    if c.kind() != CXCursor_IfStmt {
-                        return;
-                    }
-                    let ch = c.children();
-                    let (Some(cond), Some(then)) = (ch.first(), ch.get(1)) else { return };
-                    let mut one = false;
-                    let mut check = |n: Node| {
-                        if n.kind() == CXCursor_CallExpr
-                            && matches!(n.spelling().as_str(), "omp_get_thread_num" | "omp_get_team_num")
-                        {
-                            one = true;
-                        }
-                    };
-                    check(*cond);
-                    cond.walk(&mut check);
-                    if one {
-                        let (s, e) = then.range();
-                        skip.push((s.off, self.cx.stmt_end(e.off)));
-                    }
-                });
-            }
-            let file = self.cx.file.clone();
-            // the loop's locals and its private copies (private, firstprivate, lastprivate)
-            let privs: HashSet<String> =
-                private.iter().chain(&firstprivate).chain(&lastprivate).cloned().collect();
-            let local = |d: &Node| {
-                let p = d.loc();
-                (p.file == file && p.off >= bs && p.off < be) || privs.contains(&d.spelling())
-            };
-            if let Some(a) = races::racy_write(body, &par_vars, &skip, &local).filter(|_| !single) {
-                return Err(format!(
-                    "every iteration writes '{a}[...]' at an index that does not depend on the loop variable (a data race in the program: its result depends on the schedule)"
-                ));
-            }
-        }
+        self.check_races(
+            body,
+            (bs, be),
+            loopvar,
+            &collapsed,
+            [&private, &firstprivate, &lastprivate],
+            single,
+        )?;
         let mut edits: Vec<Edit> = Vec::new();
         let mut vars: BTreeMap<String, Var> = BTreeMap::new();
         let mut local_ptr_writes = false;
@@ -466,218 +392,25 @@ impl<'a> Translator<'a> {
         // in a target region, the variables of sequential loops inside the loop body are private
         // (OpenMP 5.0's rule, which GCC applies to C only from 5.0 on: loops written for 4.5
         // offloading rely on it, e.g. `for (k = 0; ...)` with `k` declared before the region)
-        let mut seq_loop_vars: HashSet<String> = HashSet::new();
-        if self.in_target.is_some() {
-            // (the body itself may be such a loop: a collapsed nest's innermost body)
-            let mut nodes = vec![body];
-            body.walk(&mut |c| nodes.push(c));
-            for c in nodes {
-                if c.kind() != CXCursor_ForStmt {
-                    continue;
-                }
-                let Some(init) = c.children().first().map(|n| strip(*n)) else { continue };
-                if init.kind() == CXCursor_BinaryOperator && init.binop() == CXBinaryOperator_Assign {
-                    if let Some(lhs) = init.children().first().map(|n| strip(*n)) {
-                        if lhs.kind() == CXCursor_DeclRefExpr {
-                            if let Some(d) = lhs.referenced() {
-                                seq_loop_vars.insert(key_of(&d));
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let seq_loop_vars = self.target_seq_loop_vars(body);
         let in_sync = !skip_sync_empty(&self.pragmas_in(bs, be), &self.cx.pragmas);
         // classify outside variables
-        for (_, v) in vars.iter_mut() {
-            let n = v.name.as_str();
-            if v.decl.equals(&loopvar) || collapsed.iter().any(|li| li.loopvar.equals(&v.decl)) {
-                v.kind = VK::LoopVar;
-            } else if inner_private.iter().any(|d| d.equals(&v.decl))
-                || (!in_sync
-                    && seq_loop_vars.contains(&key_of(&v.decl))
-                    && !v.global
-                    && v.ty.is_arith()
-                    && !reductions.iter().any(|(_, x)| x == n)
-                    && !lastprivate.iter().any(|x| x == n)
-                    && !firstprivate.iter().any(|x| x == n)
-                    && !self.target_scalars_out.as_ref().is_some_and(|(all, f, _)| *all || f.contains(n)))
-            {
-                v.kind = VK::Private;
-            } else if reductions.iter().any(|(_, x)| x == n) {
-                if !v.ty.is_arith() {
-                    return Err(format!("reduction over the array '{n}' in a form ompcl does not split"));
-                }
-                v.kind = VK::Reduction;
-                v.red_op = reductions.iter().find(|(_, x)| x == n).unwrap().0.clone();
-            } else if lastprivate.iter().any(|x| x == n) {
-                v.kind = VK::LastPrivate;
-            } else if private.iter().any(|x| x == n) {
-                v.kind = VK::Private;
-            } else if firstprivate.iter().any(|x| x == n) {
-                v.kind = VK::FirstPrivate;
-            } else if self.cx.threadprivate.contains(n) {
-                return Err(format!("threadprivate variable '{n}' is not translated to OpenCL"));
-            } else {
-                let c = v.ty.canonical();
-                v.kind = match c.kind() {
-                    CXType_Pointer => {
-                        if v.assigned {
-                            return Err(format!("shared pointer '{n}' is assigned inside the loop"));
-                        }
-                        VK::Buf
-                    }
-                    CXType_ConstantArray | CXType_IncompleteArray | CXType_VariableArray => {
-                        // a variable-length outer dimension is a pointer to rows; variable
-                        // inner dimensions have no OpenCL type
-                        let mut inner = c.elem();
-                        let mut variable_inner = false;
-                        while inner.is_array() {
-                            variable_inner |= inner.canonical().kind() == CXType_VariableArray;
-                            inner = inner.canonical().elem();
-                        }
-                        if variable_inner {
-                            return Err(format!("multi-dimensional variable-length array '{n}'"));
-                        }
-                        // an array parameter is a pointer (`float C[N][M]` is `float (*C)[M]`):
-                        // its block is found in the allocation table, never sized by `sizeof`
-                        if self.in_target.is_some() && !v.global && v.decl.kind() != CXCursor_ParmDecl {
-                            // in a `target` region a local array is mapped (explicitly or
-                            // implicitly): the runtime's present table knows its block
-                            let w = v.written_through || v.assigned || local_ptr_writes;
-                            if let Some(t) = self.in_target.as_mut() {
-                                t.push((n.to_string(), w));
-                            }
-                            VK::Buf
-                        } else if v.global
-                            || c.kind() == CXType_IncompleteArray
-                            || v.decl.kind() == CXCursor_ParmDecl
-                        {
-                            VK::Buf
-                        } else {
-                            VK::TmpArr
-                        }
-                    }
-                    CXType_Record => VK::Inout,
-                    _ if v.assigned => VK::Inout,
-                    _ => VK::ByValue,
-                };
-            }
-            if CL_RESERVED.contains(&n) {
-                return Err(format!("variable name '{n}' is reserved in OpenCL C"));
-            }
-            if local_ptr_writes && matches!(v.kind, VK::Buf | VK::TmpArr) {
-                v.written_through = true;
-            }
-        }
+        self.classify_vars(
+            &mut vars,
+            (loopvar, &collapsed, &inner_private),
+            &seq_loop_vars,
+            in_sync,
+            [&private, &firstprivate, &lastprivate],
+            &reductions,
+            local_ptr_writes,
+        )?;
         // the loop variable may also not be referenced in the body
         let lv_outside = init.kind() != CXCursor_DeclStmt;
         let loopvar_after =
             if lv_outside && lastprivate.contains(&lvname) { Some(lvname.clone()) } else { None };
 
-        // rewrite references to variables living in buffers as (*x)
-        let inout: HashSet<String> =
-            vars.values().filter(|v| v.kind == VK::Inout).map(|v| key_of(&v.decl)).collect();
-        if !inout.is_empty() {
-            for d in decl_refs(body) {
-                let Some(r) = d.referenced() else { continue };
-                let at = d.range().0.off;
-                if self.member_ptr_ranges.iter().any(|&(a, b)| at >= a && at < b) {
-                    continue; // inside `s.p`, which the kernel takes as a pointer of its own
-                }
-                if inout.contains(&key_of(&r)) {
-                    let ps = d.loc_spelling();
-                    let name = r.spelling();
-                    if ps.file != self.cx.file
-                        || !self.cx.text[ps.off..].starts_with(&name)
-                        || ps.off < bs
-                        || ps.off >= be
-                    {
-                        return Err(format!("shared variable '{name}' used inside a macro"));
-                    }
-                    edits.push(Edit { start: ps.off, end: ps.off + name.len(), text: format!("(*{name})") });
-                }
-            }
-        }
-        // nested pragmas: atomic / critical / flush
-        let buffers: HashSet<String> = vars
-            .values()
-            .filter(|v| matches!(v.kind, VK::Buf | VK::TmpArr | VK::Inout))
-            .map(|v| key_of(&v.decl))
-            .collect();
-        let mut locks: Vec<String> = Vec::new(); // names of the device-locked criticals
-        let mut lock_at: Vec<(u32, u32)> = Vec::new(); // where they are
-        for pi in self.pragmas_in(bs, be) {
-            let pp = self.cx.pragmas[pi].clone();
-            let d0 = pp.directive[0].as_str();
-            match d0 {
-                "flush" => edits.push(Edit { start: pp.line_start, end: pp.end, text: String::new() }),
-                // a loop a work-item runs: its iterations in order are one of simd's executions
-                "simd"
-                    if pp.is(&["simd"])
-                        && pp
-                            .clauses
-                            .iter()
-                            .all(|c| matches!(c.name.as_str(), "safelen" | "simdlen" | "aligned")) =>
-                {
-                    edits.push(Edit { start: pp.line_start, end: pp.end, text: String::new() })
-                }
-                "atomic" | "critical" => {
-                    let Some(&(st, _ss, se)) = self.cx.assoc.get(&pi) else {
-                        return Err(format!("'{d0}' without a statement"));
-                    };
-                    // a `critical` that is not one update runs under a device lock (the region
-                    // then needs a device with independent thread scheduling: decided at run time)
-                    let ed = match self.atomic_edit(&pp, st, se, &edits, &buffers) {
-                        Ok(ed) => ed,
-                        Err(_) if d0 == "critical" => {
-                            lock_at.push((pp.line, pp.col));
-                            self.lock_edit(&pp, st, se, &edits, &mut locks)?
-                        }
-                        Err(why) => return Err(why),
-                    };
-                    edits.push(ed);
-                }
-                // a `parallel` region inside an iteration (SOLLVE's thread_limit test: `if
-                // (omp_get_team_num() == 0)` then `parallel` asking its team's size): it runs
-                // with one thread, the work-item (the device's dyn-var is true: a region may get
-                // fewer threads than it asks for), so its thread queries are 0 and 1; inside it
-                // only what one thread needs no team for (atomic, critical, flush)
-                "parallel"
-                    if pp.is(&["parallel"])
-                        && pp.clauses.iter().all(|c| {
-                            matches!(
-                                c.name.as_str(),
-                                "num_threads" | "if" | "shared" | "default" | "proc_bind"
-                            )
-                        }) =>
-                {
-                    let Some(&(st, _, se)) = self.cx.assoc.get(&pi) else {
-                        return Err("'parallel' without a statement".into());
-                    };
-                    edits.push(Edit { start: pp.line_start, end: pp.end, text: String::new() });
-                    for c in std::iter::once(st).chain(nodes_of(st)) {
-                        let v = match c.spelling().as_str() {
-                            "omp_get_thread_num" => "0",
-                            "omp_get_num_threads" => "1",
-                            _ => continue,
-                        };
-                        if c.kind() != CXCursor_CallExpr {
-                            continue;
-                        }
-                        let (cs, ce) = c.range();
-                        if cs.file != self.cx.file
-                            || ce.off > se
-                            || !self.cx.text[cs.off..].starts_with("omp_")
-                        {
-                            return Err("a thread query of a nested 'parallel' inside a macro".into());
-                        }
-                        edits.push(Edit { start: cs.off, end: ce.off, text: format!("({v})") });
-                    }
-                }
-                _ => return Err(format!("'{}' inside the loop is not translated to OpenCL", pp.name())),
-            }
-        }
+        self.inout_edits(&vars, body, (bs, be), &mut edits)?;
+        let (locks, lock_at) = self.directive_edits(&vars, (bs, be), &mut edits)?;
 
         // ---- kernel text
         let mut params = vec!["long __lb".to_string(), "long __st".to_string(), "long __n".to_string()];
@@ -713,228 +446,8 @@ impl<'a> Translator<'a> {
                 host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&(long long){{ {v} }}, 8, 0, 0, 0}}"));
             }
         }
-        let mut setup = String::new();
-        let mut privs = String::new();
-        let mut reds_pre = String::new();
-        let mut reds_post = String::new();
-        let mut lp_post = String::new();
-        for v in vars.values() {
-            let n = &v.name;
-            let w = v.written_through || v.assigned;
-            self.types.note(v.ty, 0).map_err(|e| format!("variable '{n}': {e}"))?;
-            match v.kind {
-                VK::LoopVar => {}
-                VK::Private => {
-                    let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
-                }
-                VK::LastPrivate | VK::FirstPrivate if v.ty.is_array() => {
-                    // a private copy of a fixed-size array: a firstprivate one starts as a copy of
-                    // the original, the work-item of a lastprivate one's last iteration copies it
-                    // back; the original is passed as a shared array would be (mapped in a target
-                    // region, so a copy present on the device is the one read and written)
-                    if v.ty.canonical().kind() != CXType_ConstantArray || v.decl.kind() == CXCursor_ParmDecl {
-                        let what = if v.kind == VK::LastPrivate { "lastprivate" } else { "firstprivate" };
-                        return Err(format!("{what} array '{n}' of variable length (or a parameter)"));
-                    }
-                    let last = v.kind == VK::LastPrivate;
-                    let first = !last || firstprivate.iter().any(|x| x == n);
-                    let _ = self.global_array_space(v, kid, last);
-                    let (kind, size) = if v.global {
-                        ("OMPCL_BUF", "0".to_string())
-                    } else if let Some(t) = self.in_target.as_mut() {
-                        t.push((n.to_string(), last));
-                        ("OMPCL_BUF", "0".to_string())
-                    } else {
-                        ("OMPCL_TMP", format!("sizeof({n})"))
-                    };
-                    params.push(format!("__global char *{n}__b"));
-                    params.push(format!("long {n}__o"));
-                    host_args.push(format!(
-                        "{{{kind}, \"{n}\", (void*)({n}), {size}, {}, 0, 1}}",
-                        i32::from(last)
-                    ));
-                    let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
-                    if first {
-                        let _ = writeln!(
-                            privs,
-                            "    {{ __global const char *__fs = {n}__b + {n}__o; __private char *__fd = (__private char *){n}; for (ulong __q = 0; __q < sizeof({n}); __q++) __fd[__q] = __fs[__q]; }}"
-                        );
-                    }
-                    if last {
-                        let _ = writeln!(
-                            lp_post,
-                            "    if (__gid == __n - 1) {{ __global char *__ld = {n}__b + {n}__o; __private const char *__ls = (__private const char *){n}; for (ulong __q = 0; __q < sizeof({n}); __q++) __ld[__q] = __ls[__q]; }}"
-                        );
-                    }
-                }
-                VK::LastPrivate => {
-                    if firstprivate.iter().any(|x| x == n) {
-                        // firstprivate too: each work-item starts from the host value
-                        params.push(self.types.declr(v.ty, &format!("{n}__fp"))?);
-                        host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
-                        let _ = writeln!(privs, "    {} = {n}__fp;", self.types.declr(v.ty, n)?);
-                    } else {
-                        let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
-                    }
-                    params.push(format!(
-                        "__global {}",
-                        self.types.declr(v.ty, &format!("*{n}__lp"))?.trim_start_matches("__global ")
-                    ));
-                    host_args.push(format!("{{OMPCL_LASTP, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
-                    let _ = writeln!(lp_post, "    if (__gid == __n - 1) *{n}__lp = {n};");
-                }
-                VK::FirstPrivate | VK::ByValue => {
-                    if v.ty.is_array() {
-                        return Err(format!("array '{n}' passed by value"));
-                    }
-                    if v.ty.canonical().kind() == CXType_Bool {
-                        return Err(format!("_Bool variable '{n}' cannot be a kernel argument"));
-                    }
-                    params.push(self.types.declr(v.ty, n)?);
-                    host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
-                }
-                VK::Reduction => {
-                    let c = v.ty.canonical();
-                    let (tcode, tname) = match c.kind() {
-                        CXType_Int | CXType_Enum => (1, "int"),
-                        CXType_UInt => (2, "uint"),
-                        CXType_Long | CXType_LongLong => (3, "long"),
-                        CXType_ULong | CXType_ULongLong => (4, "ulong"),
-                        CXType_Float => (5, "float"),
-                        CXType_Double => (6, "double"),
-                        // narrow integers: the private copies, the work-group tree and the partials
-                        // in the variable's own type (every step converts back, as C's does)
-                        CXType_Char_S | CXType_SChar => (7, "char"),
-                        CXType_Char_U | CXType_UChar => (8, "uchar"),
-                        CXType_Short => (9, "short"),
-                        CXType_UShort => (10, "ushort"),
-                        _ => return Err(format!("reduction variable '{n}' of type '{}'", v.ty.spelling())),
-                    };
-                    let (ocode, ident, comb) = match v.red_op.as_str() {
-                        "+" => (1, "0", "+"),
-                        "*" => (2, "1", "*"),
-                        "-" => (3, "0", "+"),
-                        "&" => (4, "~0", "&"),
-                        "|" => (5, "0", "|"),
-                        "^" => (6, "0", "^"),
-                        "&&" => (7, "1", "&&"),
-                        "||" => (8, "0", "||"),
-                        // private copies start at the original value (max(x0, max(x0, v...)) =
-                        // max(x0, v...)), passed by value after the partials
-                        "max" => (9, "", ">"),
-                        "min" => (10, "", "<"),
-                        o => return Err(format!("reduction operator '{o}'")),
-                    };
-                    if matches!(tcode, 5 | 6) && matches!(ocode, 4..=6) {
-                        return Err(format!("bitwise reduction on floating '{n}'"));
-                    }
-                    let ident = if matches!(tcode, 5 | 6) && ident == "~0" { "0" } else { ident };
-                    params.push(format!("__global {tname} *{n}__part"));
-                    host_args.push(format!(
-                        "{{OMPCL_RED, \"{n}\", (void*)&{n}, sizeof({n}), 0, {tcode}, {ocode}}}"
-                    ));
-                    let ident = if ocode >= 9 {
-                        params.push(format!("{tname} {n}__init"));
-                        host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
-                        format!("{n}__init")
-                    } else {
-                        ident.to_string()
-                    };
-                    let combine = |a: &str, b: &str| {
-                        if ocode >= 9 {
-                            format!("({a} {comb} {b} ? {a} : {b})")
-                        } else {
-                            format!("{a} {comb} {b}")
-                        }
-                    };
-                    let step = combine(&format!("{n}__loc[__l]"), &format!("{n}__loc[__l + __s]"));
-                    // the work-group's scratch: static local memory (work-groups are at most 128)
-                    let _ = writeln!(
-                        reds_pre,
-                        "  __local {tname} {n}__loc[128];\n  {tname} {n} = ({tname})({ident});"
-                    );
-                    let _ = write!(
-                        reds_post,
-                        "  {n}__loc[__l] = {n};\n  barrier(CLK_LOCAL_MEM_FENCE);\n  for (uint __s = (uint)get_local_size(0) >> 1; __s > 0; __s >>= 1) {{\n    if (__l < __s) {n}__loc[__l] = {step};\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }}\n  if (__l == 0) {n}__part[get_group_id(0)] = {n}__loc[0];\n"
-                    );
-                }
-                VK::Buf | VK::TmpArr | VK::Inout => {
-                    // pointer to the element (arrays), the pointee (pointers) or the object itself
-                    let c = v.ty.canonical();
-                    // a global array the device code only reads may be a __constant parameter
-                    // (decided for the whole file at the end: see constant.rs)
-                    let space = self.global_array_space(v, kid, w);
-                    let (decl, cast) = if c.kind() == CXType_Pointer {
-                        (self.types.declr(v.ty, n)?, self.types.declr(v.ty, "")?)
-                    } else if v.ty.is_array() {
-                        let e = c.elem();
-                        let inner_n = if e.is_array() { format!("(*{n})") } else { format!("*{n}") };
-                        let inner_c = if e.is_array() { "(*)".to_string() } else { "*".to_string() };
-                        (
-                            format!("{space} {}", self.types.declr(e, &inner_n)?),
-                            format!("{space} {}", self.types.declr(e, &inner_c)?),
-                        )
-                    } else {
-                        (
-                            format!("__global {}", self.types.declr(v.ty, &format!("*{n}"))?),
-                            format!("__global {}", self.types.declr(v.ty, "*")?),
-                        )
-                    };
-                    params.push(format!("{space} char *{n}__b"));
-                    params.push(format!("long {n}__o"));
-                    let _ = writeln!(setup, "  {decl} = ({cast})({n}__b + {n}__o);");
-                    let addr = if c.kind() == CXType_Pointer || v.ty.is_array() {
-                        format!("(void*)({})", v.host.as_deref().unwrap_or(n))
-                    } else {
-                        format!("(void*)&{n}")
-                    };
-                    let (kind, size) = if v.kind == VK::TmpArr || (v.kind == VK::Inout && !v.global) {
-                        ("OMPCL_TMP", format!("sizeof({n})"))
-                    } else {
-                        ("OMPCL_BUF", "0".to_string())
-                    };
-                    let konst = if space == "__global" { "0".to_string() } else { konst_flag(n) };
-                    // an array object (not a pointer) lies inside its block: never one past the end
-                    // of another one (rop = 1 for the runtime)
-                    // (for a local scalar or struct copied in and out, rop = 1 says that no pointer
-                    // one past its end belongs to it: libgomp's target-18 points one at the next
-                    // local on the stack)
-                    let inside = i32::from(
-                        (v.ty.is_array() && v.decl.kind() != CXCursor_ParmDecl)
-                            || (kind == "OMPCL_TMP" && !v.ty.is_array()),
-                    );
-                    // a target region's local scalars are firstprivate unless a map clause names them
-                    // (or `defaultmap(tofrom: scalar)`); structs, like arrays, are mapped `tofrom`
-                    // when none does (OpenMP 4.5 2.15.5). What the region writes comes back when
-                    // it is mapped with `to`/`from` here (target.rs says why `to`), or was present
-                    // before (an enclosing construct may copy it out at its end: as the host keeps
-                    // no second copy, at once); `map(alloc: x)` alone leaves the host's x as it was
-                    let back = match &self.target_scalars_out {
-                        Some((all, named, from)) if v.kind == VK::Inout && !v.global => {
-                            let dflt = from.contains(n) || (!named.contains(n) && (v.ty.is_record() || *all));
-                            if !w {
-                                "0".to_string()
-                            } else if named.contains(n) || v.ty.is_record() {
-                                format!("ompcl_scalar_back((void*)&{n}, sizeof({n}), {})", i32::from(dflt))
-                            } else {
-                                i32::from(dflt).to_string()
-                            }
-                        }
-                        _ => i32::from(w).to_string(),
-                    };
-                    // the bytes an iteration touches through it (for a split over several devices)
-                    let slice = match slices.get(&key_of(&v.decl)) {
-                        Some(sl) if kind == "OMPCL_BUF" && v.host.is_none() => {
-                            format!(", 1, {}, {}, {}, {}", sl.alo, sl.ahi, sl.lo, sl.hi)
-                        }
-                        _ => String::new(),
-                    };
-                    host_args.push(format!(
-                        "{{{kind}, \"{n}\", {addr}, {size}, {back}, {konst}, {inside}{slice}}}"
-                    ));
-                }
-            }
-        }
+        let VarCode { setup, privs, reds_pre, reds_post, lp_post } =
+            self.var_code(&vars, kid, &firstprivate, &slices, &mut params, &mut host_args)?;
         if let (Some(&(l, c)), true) = (lock_at.first(), self.pending_notes.is_empty()) {
             let msg = format!(
                 "{}:{l}:{c}: note: 'critical' section not made of one update runs under a device lock: the region runs on the GPU only where the device guarantees forward progress to diverged work-items (NVIDIA sm_70+; OMPCL_DEVICE_LOCKS=1 forces it), elsewhere on the CPU (threads)",
@@ -1193,68 +706,8 @@ impl<'a> Translator<'a> {
         // threads, a work-group, each work-item running the body once
         let spmd = single && self.target_spmd;
         let mut ub = ub;
-        let teams = if team_queries || spmd {
-            let words: Vec<&str> =
-                clauses.iter().flat_map(|c| c.directive.iter().map(String::as_str)).collect();
-            let has_teams = words.contains(&"teams");
-            let has_parallel = words.contains(&"parallel");
-            let arg = |n: &str| clauses.iter().find_map(|c| c.clause(n).and_then(|x| x.arg.clone()));
-            // (omp_get_num_teams, omp_get_team_num, omp_get_num_threads, omp_get_thread_num,
-            // omp_get_thread_limit): a team is a work-group, its threads the work-items
-            let q: [&str; 5] = if spmd {
-                ["1", "0", "get_local_size(0)", "get_local_id(0)", "get_local_size(0)"]
-            } else if single {
-                ["1", "0", "1", "0", "1"]
-            } else {
-                match (has_teams, has_parallel) {
-                    (true, true) => [
-                        "get_num_groups(0)",
-                        "get_group_id(0)",
-                        "get_local_size(0)",
-                        "get_local_id(0)",
-                        "get_local_size(0)",
-                    ],
-                    (true, false) => ["get_num_groups(0)", "get_group_id(0)", "1", "0", "get_local_size(0)"],
-                    (false, true) => {
-                        ["1", "0", "get_global_size(0)", "get_global_id(0)", "get_global_size(0)"]
-                    }
-                    (false, false) => ["1", "0", "1", "0", "1"],
-                }
-            };
-            let mut defs = String::from("\n");
-            let mut undefs = String::new();
-            for (f, v) in TEAM_QUERIES.iter().zip(q) {
-                let _ = writeln!(defs, "#define {f}() ((int)({v}))");
-                let _ = writeln!(undefs, "#undef {f}");
-            }
-            k = format!("{defs}{k}{undefs}");
-            let threads = match (arg("num_threads"), arg("thread_limit")) {
-                (Some(a), Some(b)) => format!("ompcl_min_pos((long long)({a}), (long long)({b}))"),
-                (Some(a), None) | (None, Some(a)) => format!("(long long)({a})"),
-                (None, None) => "0".into(),
-            };
-            let threads = match arg("__if_parallel") {
-                Some(c) if has_parallel => format!("(({c}) ? (long long)({threads}) : 1LL)"),
-                _ => threads,
-            };
-            let groups = if has_teams {
-                arg("num_teams").map_or("0".to_string(), |a| format!("(long long)({a})"))
-            } else if arg("num_threads").is_some() {
-                "1".into() // one team of at most num_threads threads
-            } else {
-                "0".into()
-            };
-            if spmd {
-                // as many work-items as the team has threads (32 when no clause says)
-                let t = format!("(({threads}) > 0 ? (long long)({threads}) : 32LL)");
-                ub = t.clone();
-                Some(("1".to_string(), t))
-            } else {
-                (!single).then_some((groups, threads))
-            }
-        } else {
-            None
-        };
+        let teams =
+            if team_queries || spmd { league_shape(&clauses, single, spmd, &mut k, &mut ub) } else { None };
         let teams = match &safelen {
             Some(k_len) if !single => Some(("1".to_string(), format!("(long long)({k_len})"))),
             _ => teams,
@@ -1264,20 +717,13 @@ impl<'a> Translator<'a> {
         // takes its loop variable as `lb + id * st` for `id < n` (not a flattened collapse, a
         // league or rounds of safelen) and the loop holds no directive (atomic, critical,
         // ordered: their effects cross iterations); the runtime checks the data
-        let (ls, le) = lp.range();
-        let nosplit = if single {
-            Some("a sequential target body")
-        } else if teams.is_some() {
-            Some("the kernel asks for its team or thread, or runs rounds of safelen")
-        } else if !locks.is_empty() {
-            Some("critical sections under a device lock")
-        } else if !collapsed.is_empty() && nd == 1 {
-            Some("a collapsed nest flattened into one dimension")
-        } else if !self.pragmas_in(ls.off, le.off).is_empty() {
-            Some("a directive inside the loop (atomic, critical, ordered...)")
-        } else {
-            None
-        };
+        let nosplit = self.split_refusal(
+            lp,
+            single,
+            teams.is_some(),
+            !locks.is_empty(),
+            !collapsed.is_empty() && nd == 1,
+        );
         let split = nosplit.is_none();
         if let Some(why) = nosplit {
             // the reason, for the profile (no kernel argument)
@@ -1301,6 +747,631 @@ impl<'a> Translator<'a> {
             noalias_flag,
             teams,
         })
+    }
+
+    /// Phase of `loop_kernel`: refuses a loop whose iterations all write one shared element (an
+    /// index that does not follow the loop variables): a data race in the program, whose result
+    /// depends on the schedule, so no kernel can reproduce it. What only one thread or one
+    /// iteration runs (`if (i == 0)`, in a target region `if (omp_get_thread_num() == 0)`) and the
+    /// updates of `atomic`/`critical` are skipped. `(bs, be)`: the body's bytes; `privs`: the
+    /// private, firstprivate and lastprivate lists.
+    fn check_races(
+        &self,
+        body: Node,
+        (bs, be): (usize, usize),
+        loopvar: Node,
+        collapsed: &[LoopInfo],
+        [private, firstprivate, lastprivate]: [&[String]; 3],
+        single: bool,
+    ) -> Result<(), String> {
+        let mut par_vars = vec![loopvar];
+        par_vars.extend(collapsed.iter().map(|li| li.loopvar));
+        let skip: Vec<(usize, usize)> = self
+            .pragmas_in(bs, be)
+            .into_iter()
+            .filter(|&i| matches!(self.cx.pragmas[i].directive[0].as_str(), "atomic" | "critical"))
+            .filter_map(|i| self.cx.assoc.get(&i).map(|a| (a.1, a.2)))
+            .collect();
+        // in a target region, what one thread of the league runs (`if (omp_get_team_num() ==
+        // 0 && omp_get_thread_num() == 0) ...`, SOLLVE's way of recording where it ran) is
+        // no race: the kernel's team and thread numbers are those of one work-item (a
+        // league kernel, see below)
+        let mut skip = skip;
+        // what one iteration runs (`if (i == 0) flag[0] = ...`, `i` the loop variable) is
+        // no race either
+        let lv_key = key_of(&loopvar);
+        body.walk(&mut |c| {
+            if c.kind() != CXCursor_IfStmt || !collapsed.is_empty() {
+                return;
+            }
+            let ch = c.children();
+            let (Some(cond), Some(then)) = (ch.first(), ch.get(1)) else { return };
+            let cond = strip(*cond);
+            if cond.kind() != CXCursor_BinaryOperator || cond.binop() != CXBinaryOperator_EQ {
+                return;
+            }
+            let is_lv = |n: &Node| {
+                let n = strip(*n);
+                n.kind() == CXCursor_DeclRefExpr && n.referenced().is_some_and(|d| key_of(&d) == lv_key)
+            };
+            let uses_lv = |n: &Node| {
+                let mut u = is_lv(n);
+                n.walk(&mut |x| u |= is_lv(&x));
+                u
+            };
+            let sides = cond.children();
+            if sides.len() == 2
+                && ((is_lv(&sides[0]) && !uses_lv(&sides[1])) || (is_lv(&sides[1]) && !uses_lv(&sides[0])))
+            {
+                let (s, e) = then.range();
+                skip.push((s.off, self.cx.stmt_end(e.off)));
+            }
+        });
+        if self.in_target.is_some() {
+            body.walk(&mut |c| {
+                if c.kind() != CXCursor_IfStmt {
+                    return;
+                }
+                let ch = c.children();
+                let (Some(cond), Some(then)) = (ch.first(), ch.get(1)) else { return };
+                let mut one = false;
+                let mut check = |n: Node| {
+                    if n.kind() == CXCursor_CallExpr
+                        && matches!(n.spelling().as_str(), "omp_get_thread_num" | "omp_get_team_num")
+                    {
+                        one = true;
+                    }
+                };
+                check(*cond);
+                cond.walk(&mut check);
+                if one {
+                    let (s, e) = then.range();
+                    skip.push((s.off, self.cx.stmt_end(e.off)));
+                }
+            });
+        }
+        let file = self.cx.file.clone();
+        // the loop's locals and its private copies (private, firstprivate, lastprivate)
+        let privs: HashSet<String> = private.iter().chain(firstprivate).chain(lastprivate).cloned().collect();
+        let local = |d: &Node| {
+            let p = d.loc();
+            (p.file == file && p.off >= bs && p.off < be) || privs.contains(&d.spelling())
+        };
+        if let Some(a) = races::racy_write(body, &par_vars, &skip, &local).filter(|_| !single) {
+            return Err(format!(
+                "every iteration writes '{a}[...]' at an index that does not depend on the loop variable (a data race in the program: its result depends on the schedule)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Phase of `loop_kernel`: in a target region, the variables of the sequential loops inside
+    /// the loop body (keys: `key_of`), which the kernel makes private (OpenMP 5.0's rule, which
+    /// GCC applies to C only from 5.0 on: loops written for 4.5 offloading rely on it, e.g.
+    /// `for (k = 0; ...)` with `k` declared before the region). Empty outside target regions.
+    fn target_seq_loop_vars(&self, body: Node) -> HashSet<String> {
+        let mut seq_loop_vars: HashSet<String> = HashSet::new();
+        if self.in_target.is_some() {
+            // (the body itself may be such a loop: a collapsed nest's innermost body)
+            let mut nodes = vec![body];
+            body.walk(&mut |c| nodes.push(c));
+            for c in nodes {
+                if c.kind() != CXCursor_ForStmt {
+                    continue;
+                }
+                let Some(init) = c.children().first().map(|n| strip(*n)) else { continue };
+                if init.kind() == CXCursor_BinaryOperator && init.binop() == CXBinaryOperator_Assign {
+                    if let Some(lhs) = init.children().first().map(|n| strip(*n)) {
+                        if lhs.kind() == CXCursor_DeclRefExpr {
+                            if let Some(d) = lhs.referenced() {
+                                seq_loop_vars.insert(key_of(&d));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        seq_loop_vars
+    }
+
+    /// Phase of `loop_kernel`: the class of each variable the body uses from outside it (loop
+    /// variable, private, firstprivate, lastprivate, reduction, or shared: a buffer, a temporary
+    /// array, a scalar copied in and out, or a value), from the clauses and OpenMP's implicit
+    /// rules, which decides how the kernel receives it; or the reason the loop cannot be a kernel
+    /// (a shared pointer assigned, a threadprivate variable, a name OpenCL reserves...).
+    /// `nest`: the parallel loop's variable, the collapsed loops, and the variables of the inner
+    /// loops that are private.
+    #[allow(clippy::too_many_arguments)]
+    fn classify_vars(
+        &mut self,
+        vars: &mut BTreeMap<String, Var>,
+        (loopvar, collapsed, inner_private): (Node, &[LoopInfo], &[Node]),
+        seq_loop_vars: &HashSet<String>,
+        in_sync: bool,
+        [private, firstprivate, lastprivate]: [&[String]; 3],
+        reductions: &[(String, String)],
+        local_ptr_writes: bool,
+    ) -> Result<(), String> {
+        for (_, v) in vars.iter_mut() {
+            let n = v.name.as_str();
+            if v.decl.equals(&loopvar) || collapsed.iter().any(|li| li.loopvar.equals(&v.decl)) {
+                v.kind = VK::LoopVar;
+            } else if inner_private.iter().any(|d| d.equals(&v.decl))
+                || (!in_sync
+                    && seq_loop_vars.contains(&key_of(&v.decl))
+                    && !v.global
+                    && v.ty.is_arith()
+                    && !reductions.iter().any(|(_, x)| x == n)
+                    && !lastprivate.iter().any(|x| x == n)
+                    && !firstprivate.iter().any(|x| x == n)
+                    && !self.target_scalars_out.as_ref().is_some_and(|(all, f, _)| *all || f.contains(n)))
+            {
+                v.kind = VK::Private;
+            } else if reductions.iter().any(|(_, x)| x == n) {
+                if !v.ty.is_arith() {
+                    return Err(format!("reduction over the array '{n}' in a form ompcl does not split"));
+                }
+                v.kind = VK::Reduction;
+                v.red_op = reductions.iter().find(|(_, x)| x == n).unwrap().0.clone();
+            } else if lastprivate.iter().any(|x| x == n) {
+                v.kind = VK::LastPrivate;
+            } else if private.iter().any(|x| x == n) {
+                v.kind = VK::Private;
+            } else if firstprivate.iter().any(|x| x == n) {
+                v.kind = VK::FirstPrivate;
+            } else if self.cx.threadprivate.contains(n) {
+                return Err(format!("threadprivate variable '{n}' is not translated to OpenCL"));
+            } else {
+                let c = v.ty.canonical();
+                v.kind = match c.kind() {
+                    CXType_Pointer => {
+                        if v.assigned {
+                            return Err(format!("shared pointer '{n}' is assigned inside the loop"));
+                        }
+                        VK::Buf
+                    }
+                    CXType_ConstantArray | CXType_IncompleteArray | CXType_VariableArray => {
+                        // a variable-length outer dimension is a pointer to rows; variable
+                        // inner dimensions have no OpenCL type
+                        let mut inner = c.elem();
+                        let mut variable_inner = false;
+                        while inner.is_array() {
+                            variable_inner |= inner.canonical().kind() == CXType_VariableArray;
+                            inner = inner.canonical().elem();
+                        }
+                        if variable_inner {
+                            return Err(format!("multi-dimensional variable-length array '{n}'"));
+                        }
+                        // an array parameter is a pointer (`float C[N][M]` is `float (*C)[M]`):
+                        // its block is found in the allocation table, never sized by `sizeof`
+                        if self.in_target.is_some() && !v.global && v.decl.kind() != CXCursor_ParmDecl {
+                            // in a `target` region a local array is mapped (explicitly or
+                            // implicitly): the runtime's present table knows its block
+                            let w = v.written_through || v.assigned || local_ptr_writes;
+                            if let Some(t) = self.in_target.as_mut() {
+                                t.push((n.to_string(), w));
+                            }
+                            VK::Buf
+                        } else if v.global
+                            || c.kind() == CXType_IncompleteArray
+                            || v.decl.kind() == CXCursor_ParmDecl
+                        {
+                            VK::Buf
+                        } else {
+                            VK::TmpArr
+                        }
+                    }
+                    CXType_Record => VK::Inout,
+                    _ if v.assigned => VK::Inout,
+                    _ => VK::ByValue,
+                };
+            }
+            if CL_RESERVED.contains(&n) {
+                return Err(format!("variable name '{n}' is reserved in OpenCL C"));
+            }
+            if local_ptr_writes && matches!(v.kind, VK::Buf | VK::TmpArr) {
+                v.written_through = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase of `loop_kernel`: rewrites each reference to a variable the kernel receives in a
+    /// buffer (a scalar or struct copied in and out) as `(*x)`, so the body reads and writes the
+    /// buffer; a reference spelled inside a macro cannot be rewritten and refuses the loop.
+    /// `(bs, be)`: the body's bytes.
+    fn inout_edits(
+        &self,
+        vars: &BTreeMap<String, Var>,
+        body: Node,
+        (bs, be): (usize, usize),
+        edits: &mut Vec<Edit>,
+    ) -> Result<(), String> {
+        let inout: HashSet<String> =
+            vars.values().filter(|v| v.kind == VK::Inout).map(|v| key_of(&v.decl)).collect();
+        if !inout.is_empty() {
+            for d in decl_refs(body) {
+                let Some(r) = d.referenced() else { continue };
+                let at = d.range().0.off;
+                if self.member_ptr_ranges.iter().any(|&(a, b)| at >= a && at < b) {
+                    continue; // inside `s.p`, which the kernel takes as a pointer of its own
+                }
+                if inout.contains(&key_of(&r)) {
+                    let ps = d.loc_spelling();
+                    let name = r.spelling();
+                    if ps.file != self.cx.file
+                        || !self.cx.text[ps.off..].starts_with(&name)
+                        || ps.off < bs
+                        || ps.off >= be
+                    {
+                        return Err(format!("shared variable '{name}' used inside a macro"));
+                    }
+                    edits.push(Edit { start: ps.off, end: ps.off + name.len(), text: format!("(*{name})") });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase of `loop_kernel`: the edits for the directives inside the loop body: `flush` and a
+    /// plain `simd` vanish, `atomic`/`critical` become OpenCL atomics (analysis.rs) or, for a
+    /// `critical` that is not one update, a device lock (critical.rs), a nested `parallel` runs
+    /// with the work-item as its only thread; any other directive refuses the loop. Returns the
+    /// names of the device-locked criticals and where they are.
+    #[allow(clippy::type_complexity)]
+    fn directive_edits(
+        &mut self,
+        vars: &BTreeMap<String, Var>,
+        (bs, be): (usize, usize),
+        edits: &mut Vec<Edit>,
+    ) -> Result<(Vec<String>, Vec<(u32, u32)>), String> {
+        let buffers: HashSet<String> = vars
+            .values()
+            .filter(|v| matches!(v.kind, VK::Buf | VK::TmpArr | VK::Inout))
+            .map(|v| key_of(&v.decl))
+            .collect();
+        let mut locks: Vec<String> = Vec::new(); // names of the device-locked criticals
+        let mut lock_at: Vec<(u32, u32)> = Vec::new(); // where they are
+        for pi in self.pragmas_in(bs, be) {
+            let pp = self.cx.pragmas[pi].clone();
+            let d0 = pp.directive[0].as_str();
+            match d0 {
+                "flush" => edits.push(Edit { start: pp.line_start, end: pp.end, text: String::new() }),
+                // a loop a work-item runs: its iterations in order are one of simd's executions
+                "simd"
+                    if pp.is(&["simd"])
+                        && pp
+                            .clauses
+                            .iter()
+                            .all(|c| matches!(c.name.as_str(), "safelen" | "simdlen" | "aligned")) =>
+                {
+                    edits.push(Edit { start: pp.line_start, end: pp.end, text: String::new() })
+                }
+                "atomic" | "critical" => {
+                    let Some(&(st, _ss, se)) = self.cx.assoc.get(&pi) else {
+                        return Err(format!("'{d0}' without a statement"));
+                    };
+                    // a `critical` that is not one update runs under a device lock (the region
+                    // then needs a device with independent thread scheduling: decided at run time)
+                    let ed = match self.atomic_edit(&pp, st, se, edits, &buffers) {
+                        Ok(ed) => ed,
+                        Err(_) if d0 == "critical" => {
+                            lock_at.push((pp.line, pp.col));
+                            self.lock_edit(&pp, st, se, edits, &mut locks)?
+                        }
+                        Err(why) => return Err(why),
+                    };
+                    edits.push(ed);
+                }
+                // a `parallel` region inside an iteration (SOLLVE's thread_limit test: `if
+                // (omp_get_team_num() == 0)` then `parallel` asking its team's size): it runs
+                // with one thread, the work-item (the device's dyn-var is true: a region may get
+                // fewer threads than it asks for), so its thread queries are 0 and 1; inside it
+                // only what one thread needs no team for (atomic, critical, flush)
+                "parallel"
+                    if pp.is(&["parallel"])
+                        && pp.clauses.iter().all(|c| {
+                            matches!(
+                                c.name.as_str(),
+                                "num_threads" | "if" | "shared" | "default" | "proc_bind"
+                            )
+                        }) =>
+                {
+                    let Some(&(st, _, se)) = self.cx.assoc.get(&pi) else {
+                        return Err("'parallel' without a statement".into());
+                    };
+                    edits.push(Edit { start: pp.line_start, end: pp.end, text: String::new() });
+                    for c in std::iter::once(st).chain(nodes_of(st)) {
+                        let v = match c.spelling().as_str() {
+                            "omp_get_thread_num" => "0",
+                            "omp_get_num_threads" => "1",
+                            _ => continue,
+                        };
+                        if c.kind() != CXCursor_CallExpr {
+                            continue;
+                        }
+                        let (cs, ce) = c.range();
+                        if cs.file != self.cx.file
+                            || ce.off > se
+                            || !self.cx.text[cs.off..].starts_with("omp_")
+                        {
+                            return Err("a thread query of a nested 'parallel' inside a macro".into());
+                        }
+                        edits.push(Edit { start: cs.off, end: ce.off, text: format!("({v})") });
+                    }
+                }
+                _ => return Err(format!("'{}' inside the loop is not translated to OpenCL", pp.name())),
+            }
+        }
+        Ok((locks, lock_at))
+    }
+
+    /// Phase of `loop_kernel`: how the kernel receives each variable of the body, by its class
+    /// (`classify_vars`): the kernel parameters and the host's argument descriptors for the
+    /// runtime (pushed on `params` and `host_args`), and the kernel code that sets the variables
+    /// up (`VarCode`): buffer pointers, private copies, the work-group trees of reductions, the
+    /// copies out of lastprivate values.
+    fn var_code(
+        &mut self,
+        vars: &BTreeMap<String, Var>,
+        kid: usize,
+        firstprivate: &[String],
+        slices: &HashMap<String, affine::Slice>,
+        params: &mut Vec<String>,
+        host_args: &mut Vec<String>,
+    ) -> Result<VarCode, String> {
+        let mut setup = String::new();
+        let mut privs = String::new();
+        let mut reds_pre = String::new();
+        let mut reds_post = String::new();
+        let mut lp_post = String::new();
+        for v in vars.values() {
+            let n = &v.name;
+            let w = v.written_through || v.assigned;
+            self.types.note(v.ty, 0).map_err(|e| format!("variable '{n}': {e}"))?;
+            match v.kind {
+                VK::LoopVar => {}
+                VK::Private => {
+                    let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
+                }
+                VK::LastPrivate | VK::FirstPrivate if v.ty.is_array() => {
+                    // a private copy of a fixed-size array: a firstprivate one starts as a copy of
+                    // the original, the work-item of a lastprivate one's last iteration copies it
+                    // back; the original is passed as a shared array would be (mapped in a target
+                    // region, so a copy present on the device is the one read and written)
+                    if v.ty.canonical().kind() != CXType_ConstantArray || v.decl.kind() == CXCursor_ParmDecl {
+                        let what = if v.kind == VK::LastPrivate { "lastprivate" } else { "firstprivate" };
+                        return Err(format!("{what} array '{n}' of variable length (or a parameter)"));
+                    }
+                    let last = v.kind == VK::LastPrivate;
+                    let first = !last || firstprivate.iter().any(|x| x == n);
+                    let _ = self.global_array_space(v, kid, last);
+                    let (kind, size) = if v.global {
+                        ("OMPCL_BUF", "0".to_string())
+                    } else if let Some(t) = self.in_target.as_mut() {
+                        t.push((n.to_string(), last));
+                        ("OMPCL_BUF", "0".to_string())
+                    } else {
+                        ("OMPCL_TMP", format!("sizeof({n})"))
+                    };
+                    params.push(format!("__global char *{n}__b"));
+                    params.push(format!("long {n}__o"));
+                    host_args.push(format!(
+                        "{{{kind}, \"{n}\", (void*)({n}), {size}, {}, 0, 1}}",
+                        i32::from(last)
+                    ));
+                    let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
+                    if first {
+                        let _ = writeln!(
+                            privs,
+                            "    {{ __global const char *__fs = {n}__b + {n}__o; __private char *__fd = (__private char *){n}; for (ulong __q = 0; __q < sizeof({n}); __q++) __fd[__q] = __fs[__q]; }}"
+                        );
+                    }
+                    if last {
+                        let _ = writeln!(
+                            lp_post,
+                            "    if (__gid == __n - 1) {{ __global char *__ld = {n}__b + {n}__o; __private const char *__ls = (__private const char *){n}; for (ulong __q = 0; __q < sizeof({n}); __q++) __ld[__q] = __ls[__q]; }}"
+                        );
+                    }
+                }
+                VK::LastPrivate => {
+                    if firstprivate.iter().any(|x| x == n) {
+                        // firstprivate too: each work-item starts from the host value
+                        params.push(self.types.declr(v.ty, &format!("{n}__fp"))?);
+                        host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
+                        let _ = writeln!(privs, "    {} = {n}__fp;", self.types.declr(v.ty, n)?);
+                    } else {
+                        let _ = writeln!(privs, "    {};", self.types.declr(v.ty, n)?);
+                    }
+                    params.push(format!(
+                        "__global {}",
+                        self.types.declr(v.ty, &format!("*{n}__lp"))?.trim_start_matches("__global ")
+                    ));
+                    host_args.push(format!("{{OMPCL_LASTP, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
+                    let _ = writeln!(lp_post, "    if (__gid == __n - 1) *{n}__lp = {n};");
+                }
+                VK::FirstPrivate | VK::ByValue => {
+                    if v.ty.is_array() {
+                        return Err(format!("array '{n}' passed by value"));
+                    }
+                    if v.ty.canonical().kind() == CXType_Bool {
+                        return Err(format!("_Bool variable '{n}' cannot be a kernel argument"));
+                    }
+                    params.push(self.types.declr(v.ty, n)?);
+                    host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
+                }
+                VK::Reduction => {
+                    let c = v.ty.canonical();
+                    let (tcode, tname) = match c.kind() {
+                        CXType_Int | CXType_Enum => (1, "int"),
+                        CXType_UInt => (2, "uint"),
+                        CXType_Long | CXType_LongLong => (3, "long"),
+                        CXType_ULong | CXType_ULongLong => (4, "ulong"),
+                        CXType_Float => (5, "float"),
+                        CXType_Double => (6, "double"),
+                        // narrow integers: the private copies, the work-group tree and the partials
+                        // in the variable's own type (every step converts back, as C's does)
+                        CXType_Char_S | CXType_SChar => (7, "char"),
+                        CXType_Char_U | CXType_UChar => (8, "uchar"),
+                        CXType_Short => (9, "short"),
+                        CXType_UShort => (10, "ushort"),
+                        _ => return Err(format!("reduction variable '{n}' of type '{}'", v.ty.spelling())),
+                    };
+                    let (ocode, ident, comb) = match v.red_op.as_str() {
+                        "+" => (1, "0", "+"),
+                        "*" => (2, "1", "*"),
+                        "-" => (3, "0", "+"),
+                        "&" => (4, "~0", "&"),
+                        "|" => (5, "0", "|"),
+                        "^" => (6, "0", "^"),
+                        "&&" => (7, "1", "&&"),
+                        "||" => (8, "0", "||"),
+                        // private copies start at the original value (max(x0, max(x0, v...)) =
+                        // max(x0, v...)), passed by value after the partials
+                        "max" => (9, "", ">"),
+                        "min" => (10, "", "<"),
+                        o => return Err(format!("reduction operator '{o}'")),
+                    };
+                    if matches!(tcode, 5 | 6) && matches!(ocode, 4..=6) {
+                        return Err(format!("bitwise reduction on floating '{n}'"));
+                    }
+                    let ident = if matches!(tcode, 5 | 6) && ident == "~0" { "0" } else { ident };
+                    params.push(format!("__global {tname} *{n}__part"));
+                    host_args.push(format!(
+                        "{{OMPCL_RED, \"{n}\", (void*)&{n}, sizeof({n}), 0, {tcode}, {ocode}}}"
+                    ));
+                    let ident = if ocode >= 9 {
+                        params.push(format!("{tname} {n}__init"));
+                        host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&{n}, sizeof({n}), 0, 0, 0}}"));
+                        format!("{n}__init")
+                    } else {
+                        ident.to_string()
+                    };
+                    let combine = |a: &str, b: &str| {
+                        if ocode >= 9 {
+                            format!("({a} {comb} {b} ? {a} : {b})")
+                        } else {
+                            format!("{a} {comb} {b}")
+                        }
+                    };
+                    let step = combine(&format!("{n}__loc[__l]"), &format!("{n}__loc[__l + __s]"));
+                    // the work-group's scratch: static local memory (work-groups are at most 128)
+                    let _ = writeln!(
+                        reds_pre,
+                        "  __local {tname} {n}__loc[128];\n  {tname} {n} = ({tname})({ident});"
+                    );
+                    let _ = write!(
+                        reds_post,
+                        "  {n}__loc[__l] = {n};\n  barrier(CLK_LOCAL_MEM_FENCE);\n  for (uint __s = (uint)get_local_size(0) >> 1; __s > 0; __s >>= 1) {{\n    if (__l < __s) {n}__loc[__l] = {step};\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }}\n  if (__l == 0) {n}__part[get_group_id(0)] = {n}__loc[0];\n"
+                    );
+                }
+                VK::Buf | VK::TmpArr | VK::Inout => {
+                    // pointer to the element (arrays), the pointee (pointers) or the object itself
+                    let c = v.ty.canonical();
+                    // a global array the device code only reads may be a __constant parameter
+                    // (decided for the whole file at the end: see constant.rs)
+                    let space = self.global_array_space(v, kid, w);
+                    let (decl, cast) = if c.kind() == CXType_Pointer {
+                        (self.types.declr(v.ty, n)?, self.types.declr(v.ty, "")?)
+                    } else if v.ty.is_array() {
+                        let e = c.elem();
+                        let inner_n = if e.is_array() { format!("(*{n})") } else { format!("*{n}") };
+                        let inner_c = if e.is_array() { "(*)".to_string() } else { "*".to_string() };
+                        (
+                            format!("{space} {}", self.types.declr(e, &inner_n)?),
+                            format!("{space} {}", self.types.declr(e, &inner_c)?),
+                        )
+                    } else {
+                        (
+                            format!("__global {}", self.types.declr(v.ty, &format!("*{n}"))?),
+                            format!("__global {}", self.types.declr(v.ty, "*")?),
+                        )
+                    };
+                    params.push(format!("{space} char *{n}__b"));
+                    params.push(format!("long {n}__o"));
+                    let _ = writeln!(setup, "  {decl} = ({cast})({n}__b + {n}__o);");
+                    let addr = if c.kind() == CXType_Pointer || v.ty.is_array() {
+                        format!("(void*)({})", v.host.as_deref().unwrap_or(n))
+                    } else {
+                        format!("(void*)&{n}")
+                    };
+                    let (kind, size) = if v.kind == VK::TmpArr || (v.kind == VK::Inout && !v.global) {
+                        ("OMPCL_TMP", format!("sizeof({n})"))
+                    } else {
+                        ("OMPCL_BUF", "0".to_string())
+                    };
+                    let konst = if space == "__global" { "0".to_string() } else { konst_flag(n) };
+                    // an array object (not a pointer) lies inside its block: never one past the end
+                    // of another one (rop = 1 for the runtime)
+                    // (for a local scalar or struct copied in and out, rop = 1 says that no pointer
+                    // one past its end belongs to it: libgomp's target-18 points one at the next
+                    // local on the stack)
+                    let inside = i32::from(
+                        (v.ty.is_array() && v.decl.kind() != CXCursor_ParmDecl)
+                            || (kind == "OMPCL_TMP" && !v.ty.is_array()),
+                    );
+                    // a target region's local scalars are firstprivate unless a map clause names them
+                    // (or `defaultmap(tofrom: scalar)`); structs, like arrays, are mapped `tofrom`
+                    // when none does (OpenMP 4.5 2.15.5). What the region writes comes back when
+                    // it is mapped with `to`/`from` here (target.rs says why `to`), or was present
+                    // before (an enclosing construct may copy it out at its end: as the host keeps
+                    // no second copy, at once); `map(alloc: x)` alone leaves the host's x as it was
+                    let back = match &self.target_scalars_out {
+                        Some((all, named, from)) if v.kind == VK::Inout && !v.global => {
+                            let dflt = from.contains(n) || (!named.contains(n) && (v.ty.is_record() || *all));
+                            if !w {
+                                "0".to_string()
+                            } else if named.contains(n) || v.ty.is_record() {
+                                format!("ompcl_scalar_back((void*)&{n}, sizeof({n}), {})", i32::from(dflt))
+                            } else {
+                                i32::from(dflt).to_string()
+                            }
+                        }
+                        _ => i32::from(w).to_string(),
+                    };
+                    // the bytes an iteration touches through it (for a split over several devices)
+                    let slice = match slices.get(&key_of(&v.decl)) {
+                        Some(sl) if kind == "OMPCL_BUF" && v.host.is_none() => {
+                            format!(", 1, {}, {}, {}, {}", sl.alo, sl.ahi, sl.lo, sl.hi)
+                        }
+                        _ => String::new(),
+                    };
+                    host_args.push(format!(
+                        "{{{kind}, \"{n}\", {addr}, {size}, {back}, {konst}, {inside}{slice}}}"
+                    ));
+                }
+            }
+        }
+        Ok(VarCode { setup, privs, reds_pre, reds_post, lp_post })
+    }
+
+    /// Phase of `loop_kernel`: why chunks of the outer loop may not run on different devices
+    /// (rt_split.c), or None when they may: the kernel must take its loop variable as `lb + id *
+    /// st` for `id < n` (not a flattened collapse, `flat_collapse`, a league or rounds of
+    /// safelen, `teams`) and the loop must hold no directive (atomic, critical, ordered: their
+    /// effects cross iterations) and no device lock; the runtime checks the data.
+    fn split_refusal(
+        &self,
+        lp: Node,
+        single: bool,
+        teams: bool,
+        locks: bool,
+        flat_collapse: bool,
+    ) -> Option<&'static str> {
+        let (ls, le) = lp.range();
+        if single {
+            Some("a sequential target body")
+        } else if teams {
+            Some("the kernel asks for its team or thread, or runs rounds of safelen")
+        } else if locks {
+            Some("critical sections under a device lock")
+        } else if flat_collapse {
+            Some("a collapsed nest flattened into one dimension")
+        } else if !self.pragmas_in(ls.off, le.off).is_empty() {
+            Some("a directive inside the loop (atomic, critical, ordered...)")
+        } else {
+            None
+        }
     }
 
     /// `lb + id * st` in the type of a loop variable: in 32-bit arithmetic for a variable of 32
@@ -1457,6 +1528,92 @@ impl<'a> Translator<'a> {
         let lb = txt(lb_node);
         let ub = txt(ub_node);
         Ok(LoopInfo { loopvar, init, body, lb, ub, step, cmp, in_init: init.kind() == CXCursor_DeclStmt })
+    }
+}
+
+/// The kernel code that sets up the variables of a loop body (`var_code`), each piece a run of
+/// lines.
+struct VarCode {
+    /// pointers into the buffers, at the kernel's start
+    setup: String,
+    /// the private copies, at the start of an iteration
+    privs: String,
+    /// the reductions' work-group scratch and private copies, at the kernel's start
+    reds_pre: String,
+    /// the reductions' work-group trees and partial results, at the kernel's end
+    reds_post: String,
+    /// the copies out of lastprivate values, after the last iteration
+    lp_post: String,
+}
+
+/// Phase of `loop_kernel` for a kernel that asks for its team or thread (or a `target parallel`
+/// body every thread runs, `spmd`): defines the team queries (`omp_get_team_num()` ...) around
+/// the kernel `k` as the work-group and work-item numbers they are (a team is a work-group, its
+/// threads the work-items), and returns the launch's shape, at most `.0` work-groups of at most
+/// `.1` work-items (host C; "0": any number), from `num_teams`, `num_threads` and
+/// `thread_limit`; None for a sequential target body. For `spmd` the iteration count `ub`
+/// becomes the team's size.
+fn league_shape(
+    clauses: &[Pragma],
+    single: bool,
+    spmd: bool,
+    k: &mut String,
+    ub: &mut String,
+) -> Option<(String, String)> {
+    let words: Vec<&str> = clauses.iter().flat_map(|c| c.directive.iter().map(String::as_str)).collect();
+    let has_teams = words.contains(&"teams");
+    let has_parallel = words.contains(&"parallel");
+    let arg = |n: &str| clauses.iter().find_map(|c| c.clause(n).and_then(|x| x.arg.clone()));
+    // (omp_get_num_teams, omp_get_team_num, omp_get_num_threads, omp_get_thread_num,
+    // omp_get_thread_limit): a team is a work-group, its threads the work-items
+    let q: [&str; 5] = if spmd {
+        ["1", "0", "get_local_size(0)", "get_local_id(0)", "get_local_size(0)"]
+    } else if single {
+        ["1", "0", "1", "0", "1"]
+    } else {
+        match (has_teams, has_parallel) {
+            (true, true) => [
+                "get_num_groups(0)",
+                "get_group_id(0)",
+                "get_local_size(0)",
+                "get_local_id(0)",
+                "get_local_size(0)",
+            ],
+            (true, false) => ["get_num_groups(0)", "get_group_id(0)", "1", "0", "get_local_size(0)"],
+            (false, true) => ["1", "0", "get_global_size(0)", "get_global_id(0)", "get_global_size(0)"],
+            (false, false) => ["1", "0", "1", "0", "1"],
+        }
+    };
+    let mut defs = String::from("\n");
+    let mut undefs = String::new();
+    for (f, v) in TEAM_QUERIES.iter().zip(q) {
+        let _ = writeln!(defs, "#define {f}() ((int)({v}))");
+        let _ = writeln!(undefs, "#undef {f}");
+    }
+    *k = format!("{defs}{k}{undefs}");
+    let threads = match (arg("num_threads"), arg("thread_limit")) {
+        (Some(a), Some(b)) => format!("ompcl_min_pos((long long)({a}), (long long)({b}))"),
+        (Some(a), None) | (None, Some(a)) => format!("(long long)({a})"),
+        (None, None) => "0".into(),
+    };
+    let threads = match arg("__if_parallel") {
+        Some(c) if has_parallel => format!("(({c}) ? (long long)({threads}) : 1LL)"),
+        _ => threads,
+    };
+    let groups = if has_teams {
+        arg("num_teams").map_or("0".to_string(), |a| format!("(long long)({a})"))
+    } else if arg("num_threads").is_some() {
+        "1".into() // one team of at most num_threads threads
+    } else {
+        "0".into()
+    };
+    if spmd {
+        // as many work-items as the team has threads (32 when no clause says)
+        let t = format!("(({threads}) > 0 ? (long long)({threads}) : 32LL)");
+        *ub = t.clone();
+        Some(("1".to_string(), t))
+    } else {
+        (!single).then_some((groups, threads))
     }
 }
 
