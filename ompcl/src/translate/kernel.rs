@@ -162,165 +162,27 @@ impl<'a> Translator<'a> {
         // collapse(n): the n nested loops become one flattened index space when they are
         // rectangular (bounds computable on the host before the loop); else only the outer loop
         // is spread over work-items and the inner loop variables are private, as OpenMP makes them
-        let ncollapse: usize = clauses
-            .iter()
-            .find_map(|c| c.clause("collapse").and_then(|x| x.arg.clone()))
-            .map(|a| {
-                a.trim()
-                    .parse::<usize>()
-                    .ok()
-                    .or_else(|| self.object_macro_int(a.trim()))
-                    .ok_or_else(|| format!("collapse({a}): not a constant"))
-            })
-            .transpose()?
-            .unwrap_or(1);
-        let ncollapse = if single { 1 } else { ncollapse };
-        let mut collapsed: Vec<LoopInfo> = Vec::new(); // inner loops merged into the index space
-        let mut inner_private: Vec<Node> = Vec::new(); // their loop variables
-        let mut body = body;
-        {
-            let mut cur = body;
-            let mut outer_vars = vec![loopvar];
-            for _ in 1..ncollapse {
-                let st = strip(cur);
-                let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
-                if kids.len() != 1 || kids[0].kind() != CXCursor_ForStmt {
-                    return Err("collapse: the loops are not perfectly nested".into());
-                }
-                let li = self.parse_loop(kids[0])?;
-                inner_private.push(li.loopvar);
-                // the bounds may use nothing declared inside the collapsed nest (the host computes them)
-                let (ls, le) = lp.range();
-                let rectangular = kids[0].children()[..3]
-                    .iter()
-                    .flat_map(|c| decl_refs(*c))
-                    .filter_map(|d| d.referenced())
-                    .filter(|d| !d.equals(&li.loopvar))
-                    .all(|d| {
-                        let at = d.loc();
-                        let in_nest = at.file == ls.file && at.off >= ls.off && at.off < le.off;
-                        !(outer_vars.iter().any(|o| o.equals(&d)) || in_nest)
-                    });
-                outer_vars.push(li.loopvar);
-                cur = li.body;
-                if rectangular && collapsed.len() + 1 == outer_vars.len() - 1 {
-                    body = li.body;
-                    collapsed.push(li);
-                }
-            }
-        }
+        let ncollapse = self.collapse_count(&clauses, single)?;
+        // inner loops merged into the index space, and the variables of the nest's inner loops
+        let (mut collapsed, mut inner_private, mut body) =
+            self.collapse_nest(lp, loopvar, body, ncollapse)?;
         // no collapse: when the loop's body is a rectangular loop (after declarations it only
         // reads) whose iterations are independent, work-items take (i, j) pairs (or whole rows if
         // the run-time checks fail: pointers sharing memory, strides that overlap)
-        let mut auto_flat = false;
-        let mut spread_checks: Vec<affine::Disjoint> = Vec::new();
-        let mut spread_mem: Option<affine::Memory> = None;
-        let mut tri: Option<triangle::Triangle> = None;
-        let mut prefix_parts: Vec<(usize, usize, bool)> = Vec::new();
-        // the declarations before the inner loop, and the inner loop's body (byte ranges)
-        let mut prefix: Option<(usize, usize)> = None;
         let ibody = body;
+        let mut spread = RowSpread::default();
         if ncollapse == 1 && reductions.is_empty() && lastprivate.is_empty() && !single {
-            let st = strip(body);
-            let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
-            let (ls, le) = lp.range();
-            let no_directives = self.pragmas_in(ls.off, le.off).is_empty();
-            // before the inner loop: declarations, and assignments to array elements (run once
-            // per i: affine.rs proves that no pair touches those elements)
-            let shape_ok = kids.last().map(|l| l.kind() == CXCursor_ForStmt).unwrap_or(false)
-                && kids[..kids.len() - 1]
-                    .iter()
-                    .all(|k| k.kind() == CXCursor_DeclStmt || element_assignment(*k));
-            if shape_ok && no_directives {
-                let jloop = kids[kids.len() - 1];
-                if let Ok(li) = self.parse_loop(jloop) {
-                    // the bounds use nothing the nest changes (the host computes them), or one
-                    // follows the parallel loop's variable (a triangle, triangle.rs)
-                    let invariant = |n: Node| {
-                        decl_refs(n)
-                            .iter()
-                            .filter_map(|d| d.referenced())
-                            .filter(|d| !d.equals(&li.loopvar))
-                            .all(|d| {
-                                let at = d.loc();
-                                !(d.equals(&loopvar)
-                                    || (at.file == ls.file && at.off >= ls.off && at.off < le.off))
-                            })
-                    };
-                    let mut rectangular = jloop.children()[..3].iter().all(|c| invariant(*c));
-                    if !rectangular {
-                        tri = triangle::triangle(jloop, &li, &loopvar, &step, cmp, &invariant)
-                            .filter(|_| invariant(jloop.children()[2]));
-                        rectangular = tri.is_some();
-                    }
-                    let (js, je) = li.body.range();
-                    let local = |d: &Node| {
-                        let p = d.loc();
-                        p.file == js.file && p.off >= js.off && p.off < je.off
-                    };
-                    // the proof for any indexing style (affine.rs), else the older subscript rule
-                    let privs: HashSet<String> =
-                        private.iter().chain(&firstprivate).chain(&lastprivate).cloned().collect();
-                    let (bs0, be0) = body.range();
-                    let in_ibody = |d: &Node| {
-                        let p = d.loc();
-                        p.file == bs0.file && p.off >= bs0.off && p.off < be0.off
-                    };
-                    let is_private = |d: &Node| privs.contains(&d.spelling());
-                    let mem = affine::analyse(body, &[loopvar, li.loopvar], &in_ibody, &is_private);
-                    let nest = affine::Nest {
-                        jbody: (js.off, je.off),
-                        jloop_at: jloop.range().0.off,
-                        side: tri.as_ref().and_then(|t| t.side),
-                        strict: tri.as_ref().is_some_and(|t| t.strict),
-                    };
-                    let proof = if races::scalars_private(body, jloop, li.body) {
-                        mem.spread_proof(&nest)
-                    } else {
-                        Err("writes a scalar shared by the inner loop's iterations".into())
-                    };
-                    let old_rule = kids.len() == 1
-                        && tri.is_none()
-                        && races::inner_loop_independent(li.body, &loopvar, &li.loopvar, &local);
-                    let ok = match proof {
-                        Ok(checks) => {
-                            spread_checks = checks;
-                            spread_mem = Some(mem);
-                            true
-                        }
-                        Err(_) => {
-                            // spread by the subscript rule: the accesses still tell promotion
-                            // (promote.rs) which elements stay put across an inner loop
-                            if old_rule {
-                                spread_mem = Some(mem);
-                            }
-                            old_rule
-                        }
-                    };
-                    if rectangular && ok {
-                        auto_flat = true;
-                        inner_private.push(li.loopvar);
-                        if kids.len() > 1 {
-                            let (ps, _) = kids[0].range();
-                            let (fs, _) = jloop.range();
-                            prefix = Some((ps.off, fs.off));
-                            // each part up to the next: (start, end, an assignment to run once per i)
-                            prefix_parts = (0..kids.len() - 1)
-                                .map(|q| {
-                                    (
-                                        kids[q].range().0.off,
-                                        kids[q + 1].range().0.off,
-                                        kids[q].kind() != CXCursor_DeclStmt,
-                                    )
-                                })
-                                .collect();
-                        }
-                        body = li.body;
-                        collapsed.push(li);
-                    }
-                }
+            let (s, li) =
+                self.row_spread(lp, loopvar, body, (&step, cmp), [&private, &firstprivate, &lastprivate]);
+            spread = s;
+            if let Some(li) = li {
+                inner_private.push(li.loopvar);
+                body = li.body;
+                collapsed.push(li);
             }
         }
+        let RowSpread { auto_flat, checks: spread_checks, mem: spread_mem, tri, prefix, prefix_parts } =
+            spread;
         if !collapsed.is_empty() && clauses.iter().any(|c| !c.list("lastprivate").is_empty()) {
             return Err("'lastprivate' with 'collapse' is not translated to OpenCL".into());
         }
@@ -1374,6 +1236,191 @@ impl<'a> Translator<'a> {
         }
     }
 
+    /// Phase of `loop_kernel`: the `n` of `collapse(n)` (a number, or an object-like macro
+    /// defined as one); 1 without the clause or for a sequential target body.
+    fn collapse_count(&self, clauses: &[Pragma], single: bool) -> Result<usize, String> {
+        let ncollapse: usize = clauses
+            .iter()
+            .find_map(|c| c.clause("collapse").and_then(|x| x.arg.clone()))
+            .map(|a| {
+                a.trim()
+                    .parse::<usize>()
+                    .ok()
+                    .or_else(|| self.object_macro_int(a.trim()))
+                    .ok_or_else(|| format!("collapse({a}): not a constant"))
+            })
+            .transpose()?
+            .unwrap_or(1);
+        Ok(if single { 1 } else { ncollapse })
+    }
+
+    /// Phase of `loop_kernel`: the loops of a `collapse(n)` nest under the parallel loop `lp`.
+    /// Those that are rectangular (bounds computable on the host before the loop, from nothing
+    /// the nest declares or changes) become one flattened index space with the outer loop;
+    /// from the first that is not, only the loops above are spread over work-items and the inner
+    /// loop variables are private, as OpenMP makes them. Returns the merged loops, the variables
+    /// of all inner loops of the nest, and the body the kernel runs per work-item.
+    #[allow(clippy::type_complexity)]
+    fn collapse_nest(
+        &self,
+        lp: Node,
+        loopvar: Node,
+        body: Node,
+        ncollapse: usize,
+    ) -> Result<(Vec<LoopInfo>, Vec<Node>, Node), String> {
+        let mut collapsed: Vec<LoopInfo> = Vec::new();
+        let mut inner_private: Vec<Node> = Vec::new();
+        let mut body = body;
+        let mut cur = body;
+        let mut outer_vars = vec![loopvar];
+        for _ in 1..ncollapse {
+            let st = strip(cur);
+            let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
+            if kids.len() != 1 || kids[0].kind() != CXCursor_ForStmt {
+                return Err("collapse: the loops are not perfectly nested".into());
+            }
+            let li = self.parse_loop(kids[0])?;
+            inner_private.push(li.loopvar);
+            // the bounds may use nothing declared inside the collapsed nest (the host computes them)
+            let (ls, le) = lp.range();
+            let rectangular = kids[0].children()[..3]
+                .iter()
+                .flat_map(|c| decl_refs(*c))
+                .filter_map(|d| d.referenced())
+                .filter(|d| !d.equals(&li.loopvar))
+                .all(|d| {
+                    let at = d.loc();
+                    let in_nest = at.file == ls.file && at.off >= ls.off && at.off < le.off;
+                    !(outer_vars.iter().any(|o| o.equals(&d)) || in_nest)
+                });
+            outer_vars.push(li.loopvar);
+            cur = li.body;
+            if rectangular && collapsed.len() + 1 == outer_vars.len() - 1 {
+                body = li.body;
+                collapsed.push(li);
+            }
+        }
+        Ok((collapsed, inner_private, body))
+    }
+
+    /// Phase of `loop_kernel`, row spreading: when the parallel loop's body is a loop (after
+    /// declarations it only reads, and assignments to array elements run once per i) that is
+    /// rectangular or a triangle (triangle.rs) and whose iterations are independent (affine.rs's
+    /// proof, with its run-time checks, or the older subscript rule), work-items take (i, j)
+    /// pairs, or whole rows when the run-time checks fail (pointers sharing memory, strides that
+    /// overlap). Returns what the kernel needs for it, and the inner loop when it is spread.
+    fn row_spread(
+        &self,
+        lp: Node,
+        loopvar: Node,
+        body: Node,
+        (step, cmp): (&str, i32),
+        [private, firstprivate, lastprivate]: [&[String]; 3],
+    ) -> (RowSpread, Option<LoopInfo>) {
+        let mut auto_flat = false;
+        let mut spread_checks: Vec<affine::Disjoint> = Vec::new();
+        let mut spread_mem: Option<affine::Memory> = None;
+        let mut tri: Option<triangle::Triangle> = None;
+        let mut prefix_parts: Vec<(usize, usize, bool)> = Vec::new();
+        // the declarations before the inner loop, and the inner loop's body (byte ranges)
+        let mut prefix: Option<(usize, usize)> = None;
+        let mut found = None;
+        let st = strip(body);
+        let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
+        let (ls, le) = lp.range();
+        let no_directives = self.pragmas_in(ls.off, le.off).is_empty();
+        // before the inner loop: declarations, and assignments to array elements (run once
+        // per i: affine.rs proves that no pair touches those elements)
+        let shape_ok = kids.last().map(|l| l.kind() == CXCursor_ForStmt).unwrap_or(false)
+            && kids[..kids.len() - 1].iter().all(|k| k.kind() == CXCursor_DeclStmt || element_assignment(*k));
+        if shape_ok && no_directives {
+            let jloop = kids[kids.len() - 1];
+            if let Ok(li) = self.parse_loop(jloop) {
+                // the bounds use nothing the nest changes (the host computes them), or one
+                // follows the parallel loop's variable (a triangle, triangle.rs)
+                let invariant = |n: Node| {
+                    decl_refs(n).iter().filter_map(|d| d.referenced()).filter(|d| !d.equals(&li.loopvar)).all(
+                        |d| {
+                            let at = d.loc();
+                            !(d.equals(&loopvar)
+                                || (at.file == ls.file && at.off >= ls.off && at.off < le.off))
+                        },
+                    )
+                };
+                let mut rectangular = jloop.children()[..3].iter().all(|c| invariant(*c));
+                if !rectangular {
+                    tri = triangle::triangle(jloop, &li, &loopvar, step, cmp, &invariant)
+                        .filter(|_| invariant(jloop.children()[2]));
+                    rectangular = tri.is_some();
+                }
+                let (js, je) = li.body.range();
+                let local = |d: &Node| {
+                    let p = d.loc();
+                    p.file == js.file && p.off >= js.off && p.off < je.off
+                };
+                // the proof for any indexing style (affine.rs), else the older subscript rule
+                let privs: HashSet<String> =
+                    private.iter().chain(firstprivate).chain(lastprivate).cloned().collect();
+                let (bs0, be0) = body.range();
+                let in_ibody = |d: &Node| {
+                    let p = d.loc();
+                    p.file == bs0.file && p.off >= bs0.off && p.off < be0.off
+                };
+                let is_private = |d: &Node| privs.contains(&d.spelling());
+                let mem = affine::analyse(body, &[loopvar, li.loopvar], &in_ibody, &is_private);
+                let nest = affine::Nest {
+                    jbody: (js.off, je.off),
+                    jloop_at: jloop.range().0.off,
+                    side: tri.as_ref().and_then(|t| t.side),
+                    strict: tri.as_ref().is_some_and(|t| t.strict),
+                };
+                let proof = if races::scalars_private(body, jloop, li.body) {
+                    mem.spread_proof(&nest)
+                } else {
+                    Err("writes a scalar shared by the inner loop's iterations".into())
+                };
+                let old_rule = kids.len() == 1
+                    && tri.is_none()
+                    && races::inner_loop_independent(li.body, &loopvar, &li.loopvar, &local);
+                let ok = match proof {
+                    Ok(checks) => {
+                        spread_checks = checks;
+                        spread_mem = Some(mem);
+                        true
+                    }
+                    Err(_) => {
+                        // spread by the subscript rule: the accesses still tell promotion
+                        // (promote.rs) which elements stay put across an inner loop
+                        if old_rule {
+                            spread_mem = Some(mem);
+                        }
+                        old_rule
+                    }
+                };
+                if rectangular && ok {
+                    auto_flat = true;
+                    if kids.len() > 1 {
+                        let (ps, _) = kids[0].range();
+                        let (fs, _) = jloop.range();
+                        prefix = Some((ps.off, fs.off));
+                        // each part up to the next: (start, end, an assignment to run once per i)
+                        prefix_parts = (0..kids.len() - 1)
+                            .map(|q| {
+                                (
+                                    kids[q].range().0.off,
+                                    kids[q + 1].range().0.off,
+                                    kids[q].kind() != CXCursor_DeclStmt,
+                                )
+                            })
+                            .collect();
+                    }
+                    found = Some(li);
+                }
+            }
+        }
+        (RowSpread { auto_flat, checks: spread_checks, mem: spread_mem, tri, prefix, prefix_parts }, found)
+    }
+
     /// `lb + id * st` in the type of a loop variable: in 32-bit arithmetic for a variable of 32
     /// bits or fewer (its values wrap alike, and the GPU then needs no 64-bit multiply), in 64-bit
     /// otherwise.
@@ -1529,6 +1576,23 @@ impl<'a> Translator<'a> {
         let ub = txt(ub_node);
         Ok(LoopInfo { loopvar, init, body, lb, ub, step, cmp, in_init: init.kind() == CXCursor_DeclStmt })
     }
+}
+
+/// Row spreading (`row_spread`): work-items take (i, j) pairs of a loop and the loop in its body.
+#[derive(Default)]
+struct RowSpread {
+    /// the inner loop is spread (`KernelOut::auto_flat`)
+    auto_flat: bool,
+    /// the run-time checks that the pairs touch disjoint memory (`KernelOut::spread_checks`)
+    checks: Vec<affine::Disjoint>,
+    /// the body's accesses, for promotion (promote.rs)
+    mem: Option<affine::Memory>,
+    /// the inner loop's bounds follow the outer loop's variable
+    tri: Option<triangle::Triangle>,
+    /// the declarations before the inner loop (bytes)
+    prefix: Option<(usize, usize)>,
+    /// the parts of the prefix: (start, end, an assignment to run once per i)
+    prefix_parts: Vec<(usize, usize, bool)>,
 }
 
 /// The kernel code that sets up the variables of a loop body (`var_code`), each piece a run of
