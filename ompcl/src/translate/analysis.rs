@@ -34,54 +34,10 @@ impl<'a> Translator<'a> {
         let mut member_copies: HashSet<(String, usize, usize)> = HashSet::new();
         // pointer members a pointer is stored into (their names)
         let mut member_stores: Vec<String> = Vec::new();
-        let extent = |m: &Node| {
-            let (a, b) = m.range();
-            (a.file, a.off, b.off)
-        };
         for n in &nodes {
             let k = n.kind();
             if k == CXCursor_BinaryOperator && n.binop() == CXBinaryOperator_Assign {
-                let ch = n.children();
-                if ch.len() == 2 {
-                    let (l, r) = (strip(ch[0]), strip(ch[1]));
-                    let ptr_member = |m: &Node| {
-                        m.kind() == CXCursor_MemberRefExpr
-                            && m.referenced().is_some_and(|f| {
-                                f.kind() == CXCursor_FieldDecl && f.ty().canonical().kind() == CXType_Pointer
-                            })
-                    };
-                    if ptr_member(&l)
-                        && ptr_member(&r)
-                        && l.ty().canonical().spelling() == r.ty().canonical().spelling()
-                    {
-                        member_copies.insert(extent(&l));
-                        member_copies.insert(extent(&r));
-                    } else if ptr_member(&l) && ch[1].ty().canonical().kind() == CXType_Pointer {
-                        // a pointer stored into a pointer member (`n->next = cur`, a list linked
-                        // on the device): the member is an opaque `ulong` in the kernel source,
-                        // which OpenCL C does not convert a pointer to implicitly; the device
-                        // copy gets the device address, as on any device with memory of its own
-                        let (rs, re) = ch[1].range();
-                        if rs.file != file || re.off > ftext.len() {
-                            return Err(format!("pointer member '{}' set in a macro", l.spelling()));
-                        }
-                        // outside a target region the host shares the kernel's data (it is copied
-                        // back): a device address would reach it; only a null pointer is the same
-                        let rhs: String =
-                            ftext[rs.off..re.off].chars().filter(|c| !c.is_whitespace()).collect();
-                        let null = matches!(rhs.as_str(), "NULL" | "0" | "((void*)0)" | "(void*)0");
-                        if self.in_target.is_none() && !null {
-                            return Err(format!(
-                                "pointer member '{}' set in the loop (to an address the host would not share)",
-                                l.spelling()
-                            ));
-                        }
-                        member_copies.insert(extent(&l));
-                        member_stores.push(l.spelling());
-                        edits.push(Edit { start: rs.off, end: rs.off, text: "(ulong)(".into() });
-                        edits.push(Edit { start: re.off, end: re.off, text: ")".into() });
-                    }
-                }
+                self.member_assignment(*n, (&file, &ftext), &mut member_copies, &mut member_stores, edits)?;
             }
             // every type must be expressible
             let fnref = k == CXCursor_DeclRefExpr
@@ -134,64 +90,15 @@ impl<'a> Translator<'a> {
                     }
                 }
                 CXCursor_MemberRefExpr => {
-                    // pointer members are opaque integers in the kernel source (types.rs)
-                    if let Some(m) = n.referenced() {
-                        let mut t = m.ty().canonical();
-                        while t.kind() == CXType_ConstantArray {
-                            t = t.elem().canonical();
-                        }
-                        if m.kind() == CXCursor_FieldDecl
-                            && t.kind() == CXType_Pointer
-                            && !member_copies.contains(&extent(n))
-                        {
-                            // `v.p` of a struct variable from outside the region, used as a pointer
-                            // (not set): a pointer of its own, found in the runtime's tables at
-                            // the launch as any pointer (a buffer and an offset)
-                            let (ms, me) = n.range();
-                            let base = n
-                                .children()
-                                .first()
-                                .map(|c| strip(*c))
-                                .filter(|c| c.kind() == CXCursor_DeclRefExpr);
-                            let bvar = base.and_then(|b| b.referenced()).filter(|r| {
-                                matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl)
-                                    && r.ty().canonical().kind() == CXType_Record
-                                    && !inside(r)
-                            });
-                            let fname = m.spelling();
-                            let text = if ms.file == file && me.off <= ftext.len() {
-                                &ftext[ms.off..me.off]
-                            } else {
-                                ""
-                            };
-                            let squeezed: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-                            match bvar {
-                                Some(r)
-                                    if is_region
-                                        && m.ty().canonical().kind() == CXType_Pointer
-                                        && squeezed == format!("{}.{fname}", r.spelling()) =>
-                                {
-                                    let name = format!("{}__m_{fname}", r.spelling());
-                                    vars.entry(format!("member:{}:{fname}", key_of(&r))).or_insert_with(
-                                        || Var {
-                                            name: name.clone(),
-                                            host: Some(format!("{}.{fname}", r.spelling())),
-                                            decl: m,
-                                            ty: m.ty(),
-                                            global: false,
-                                            kind: VK::ByValue,
-                                            assigned: false,
-                                            written_through: false,
-                                            red_op: String::new(),
-                                        },
-                                    );
-                                    edits.push(Edit { start: ms.off, end: me.off, text: name });
-                                    self.member_ptr_ranges.push((ms.off, me.off));
-                                }
-                                _ => return Err(format!("pointer member '{fname}' used in the loop")),
-                            }
-                        }
-                    }
+                    self.member_ref_edits(
+                        n,
+                        (&file, &ftext),
+                        (s, e),
+                        &member_copies,
+                        vars,
+                        edits,
+                        is_region,
+                    )?;
                 }
                 CXCursor_ReturnStmt if is_region => return Err("return in the loop".into()),
                 CXCursor_GotoStmt => return Err("goto in the loop".into()),
@@ -242,169 +149,16 @@ impl<'a> Translator<'a> {
                     }
                 }
                 CXCursor_CallExpr => {
-                    let Some(f) = n.referenced() else {
-                        return Err("call through a function pointer".into());
-                    };
-                    let name = f.spelling();
-                    let def = f.definition();
-                    match def {
-                        Some(d) if !d.in_system_header() && !d.loc().file.is_empty() => {
-                            // pointer arguments may be written by the callee
-                            for a in n.children().into_iter().skip(1) {
-                                written.push((a, false));
-                            }
-                            let key = key_of(&d);
-                            if let Some(why) = self.bad_funcs.get(&key) {
-                                return Err(why.clone());
-                            }
-                            self.calls.entry(self.caller.clone()).or_default().insert(key.clone());
-                            if !self.funcs.contains_key(&key) {
-                                if d.is_variadic() {
-                                    return Err(format!("call to variadic function '{name}'"));
-                                }
-                                // a K&R definition is rewritten with a prototype for the kernel
-                                // (same values: the promoted argument converts back to the
-                                // parameter's type), if its parameters are numbers
-                                if knr_parameters(d, &self.cx.file_text(&d.range().0.file)).is_some()
-                                    && d.children()
-                                        .iter()
-                                        .any(|c| c.kind() == CXCursor_ParmDecl && !c.ty().is_arith())
-                                {
-                                    return Err(format!(
-                                        "function '{name}' has an old-style (K&R) definition with a parameter that is not a number"
-                                    ));
-                                }
-                                if d.result_ty().canonical().kind() == CXType_Pointer {
-                                    return Err(format!("function '{name}' returns a pointer"));
-                                }
-                                self.funcs.insert(key.clone(), d);
-                                let (fs, fe) = d.range();
-                                let mut fv: BTreeMap<String, Var> = BTreeMap::new();
-                                let mut fedits = Vec::new();
-                                let mut lpw = false;
-                                let saved = std::mem::replace(&mut self.caller, key.clone());
-                                let mut res = self.analyse_code(
-                                    d,
-                                    fs.off,
-                                    fe.off,
-                                    &mut fv,
-                                    &mut fedits,
-                                    &mut lpw,
-                                    false,
-                                );
-                                self.caller = saved;
-                                if res.is_ok() {
-                                    match function_globals(&name, &fv, &self.cx.threadprivate) {
-                                        Ok(g) => {
-                                            self.func_globals.insert(key.clone(), g);
-                                        }
-                                        Err(e) => res = Err(e),
-                                    }
-                                    if res.is_err() {
-                                    } else if (fs.file == self.cx.file
-                                        && !self.pragmas_in(fs.off, fe.off).is_empty())
-                                        || (fs.file != self.cx.file
-                                            && self.cx.file_text(&fs.file)[fs.off..fe.off].contains("omp"))
-                                    {
-                                        res = Err(format!("function '{name}' contains OpenMP directives"));
-                                    }
-                                }
-                                if let Err(why) = res {
-                                    self.funcs.remove(&key);
-                                    self.bad_funcs.insert(key, why.clone());
-                                    return Err(why);
-                                }
-                                if lpw {
-                                    *local_ptr_writes = true;
-                                }
-                            }
-                            // the globals the callee uses: extra arguments at this call, and
-                            // variables of the caller's code
-                            let globals = self.func_globals.get(&key).cloned().unwrap_or_default();
-                            if !globals.is_empty() {
-                                let (_, ce) = n.range();
-                                if ce.file != file || ce.off == 0 || ftext.as_bytes()[ce.off - 1] != b')' {
-                                    return Err(format!(
-                                        "call to '{name}' (which uses globals) inside a macro"
-                                    ));
-                                }
-                                let names: Vec<String> = globals.iter().map(|(g, _)| g.spelling()).collect();
-                                let sep = if n.num_args() > 0 { ", " } else { "" };
-                                edits.push(Edit {
-                                    start: ce.off - 1,
-                                    end: ce.off - 1,
-                                    text: format!("{sep}{}", names.join(", ")),
-                                });
-                                for (g, w) in globals {
-                                    let v = vars.entry(key_of(&g)).or_insert_with(|| Var {
-                                        name: g.spelling(),
-                                        host: None,
-                                        decl: g,
-                                        ty: g.ty(),
-                                        global: true,
-                                        kind: VK::ByValue,
-                                        assigned: false,
-                                        written_through: false,
-                                        red_op: String::new(),
-                                    });
-                                    v.written_through |= w;
-                                }
-                            }
-                        }
-                        // a thread query inside a `parallel` nested in the loop: that region has
-                        // one thread (kernel.rs replaces the query by its value)
-                        _ if matches!(name.as_str(), "omp_get_thread_num" | "omp_get_num_threads")
-                            && is_region
-                            && {
-                                let at = n.range().0;
-                                at.file == file
-                                    && self.pragmas_in(s, e).iter().any(|&q| {
-                                        self.cx.pragmas[q].is(&["parallel"])
-                                            && self
-                                                .cx
-                                                .assoc
-                                                .get(&q)
-                                                .is_some_and(|a| at.off >= a.1 && at.off < a.2)
-                                    })
-                            } => {}
-                        _ if TEAM_QUERIES.contains(&name.as_str())
-                            && self.in_target.is_some()
-                            && self.caller.starts_with("region:") =>
-                        {
-                            self.team_queries = true;
-                        }
-                        _ => {
-                            if !CL_BUILTINS.contains(&name.as_str()) {
-                                return Err(format!("call to '{name}' (no body available for the kernel)"));
-                            }
-                            // C's math functions take double (float for the `f` ones): integer
-                            // arguments are converted, where OpenCL's overloads would find the
-                            // call ambiguous (`fmin(i, j)` on ints, SOLLVE's min reduction)
-                            if !name.starts_with("omp_") {
-                                let float = name.strip_suffix('f').is_some_and(|b| CL_BUILTINS.contains(&b));
-                                for i in 0..n.num_args().max(0) as u32 {
-                                    let a = n.arg(i);
-                                    // the argument's own type, under the implicit conversion
-                                    let t = strip(a).ty().canonical();
-                                    let integer = t.is_arith()
-                                        && !matches!(
-                                            t.kind(),
-                                            CXType_Float | CXType_Double | CXType_LongDouble
-                                        );
-                                    let (s, e) = a.range();
-                                    if integer && s.file == file && e.file == file && s.off < e.off {
-                                        let ty = if float { "float" } else { "double" };
-                                        edits.push(Edit {
-                                            start: s.off,
-                                            end: s.off,
-                                            text: format!("(({ty})("),
-                                        });
-                                        edits.push(Edit { start: e.off, end: e.off, text: "))".into() });
-                                    }
-                                }
-                            }
-                        }
-                    }
+                    self.call_edits(
+                        *n,
+                        (&file, &ftext),
+                        (s, e),
+                        vars,
+                        edits,
+                        &mut written,
+                        local_ptr_writes,
+                        is_region,
+                    )?;
                 }
                 CXCursor_DeclRefExpr => {
                     let Some(r) = n.referenced() else { continue };
@@ -456,6 +210,27 @@ impl<'a> Translator<'a> {
                 _ => {}
             }
         }
+        self.record_writes(written, &member_stores, vars, (&file, (s, e)), local_ptr_writes)?;
+        Ok(())
+    }
+
+    /// Phase of `analyse_code`: what the code's writes (`written`: the assigned expressions,
+    /// and whether they are assigned directly) tell of the outside variables: assigned whole, or
+    /// written through (a pointer, an array); a pointer member passed on its own may be written
+    /// through but not set, nor its struct as a whole. A write through a local pointer sets
+    /// `local_ptr_writes`.
+    fn record_writes(
+        &self,
+        written: Vec<(Node, bool)>,
+        member_stores: &[String],
+        vars: &mut BTreeMap<String, Var>,
+        (file, (s, e)): (&str, (usize, usize)),
+        local_ptr_writes: &mut bool,
+    ) -> Result<(), String> {
+        let inside = |d: &Node| -> bool {
+            let p = d.loc();
+            p.file == file && p.off >= s && p.off < e
+        };
         // a member stored into here and passed as a pointer of its own (`s.d[i]`): the kernel's
         // argument would not follow the store
         if let Some(m) = member_stores
@@ -519,6 +294,298 @@ impl<'a> Translator<'a> {
                         v.assigned = true;
                     } else {
                         v.written_through = true;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase of `analyse_code`: an assignment to a pointer member. A copy from another pointer
+    /// member (`copy.p = orig.p;`) is of integers alike in the kernel source, the same bytes
+    /// (their extents go to `member_copies`); a pointer stored into one (`n->next = cur`, a list
+    /// linked on the device) is cast to the member's opaque `ulong` (its name goes to
+    /// `member_stores`), allowed only in a target region or for a null pointer.
+    fn member_assignment(
+        &self,
+        n: Node,
+        (file, ftext): (&str, &str),
+        member_copies: &mut HashSet<(String, usize, usize)>,
+        member_stores: &mut Vec<String>,
+        edits: &mut Vec<Edit>,
+    ) -> Result<(), String> {
+        let extent = |m: &Node| {
+            let (a, b) = m.range();
+            (a.file, a.off, b.off)
+        };
+        let ch = n.children();
+        if ch.len() == 2 {
+            let (l, r) = (strip(ch[0]), strip(ch[1]));
+            let ptr_member = |m: &Node| {
+                m.kind() == CXCursor_MemberRefExpr
+                    && m.referenced().is_some_and(|f| {
+                        f.kind() == CXCursor_FieldDecl && f.ty().canonical().kind() == CXType_Pointer
+                    })
+            };
+            if ptr_member(&l)
+                && ptr_member(&r)
+                && l.ty().canonical().spelling() == r.ty().canonical().spelling()
+            {
+                member_copies.insert(extent(&l));
+                member_copies.insert(extent(&r));
+            } else if ptr_member(&l) && ch[1].ty().canonical().kind() == CXType_Pointer {
+                // a pointer stored into a pointer member (`n->next = cur`, a list linked
+                // on the device): the member is an opaque `ulong` in the kernel source,
+                // which OpenCL C does not convert a pointer to implicitly; the device
+                // copy gets the device address, as on any device with memory of its own
+                let (rs, re) = ch[1].range();
+                if rs.file != file || re.off > ftext.len() {
+                    return Err(format!("pointer member '{}' set in a macro", l.spelling()));
+                }
+                // outside a target region the host shares the kernel's data (it is copied
+                // back): a device address would reach it; only a null pointer is the same
+                let rhs: String = ftext[rs.off..re.off].chars().filter(|c| !c.is_whitespace()).collect();
+                let null = matches!(rhs.as_str(), "NULL" | "0" | "((void*)0)" | "(void*)0");
+                if self.in_target.is_none() && !null {
+                    return Err(format!(
+                        "pointer member '{}' set in the loop (to an address the host would not share)",
+                        l.spelling()
+                    ));
+                }
+                member_copies.insert(extent(&l));
+                member_stores.push(l.spelling());
+                edits.push(Edit { start: rs.off, end: rs.off, text: "(ulong)(".into() });
+                edits.push(Edit { start: re.off, end: re.off, text: ")".into() });
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase of `analyse_code`: a use of a struct member in kernel code. Pointer members are
+    /// opaque integers in the kernel source (types.rs): `v.p` of a struct variable from outside
+    /// the region, used as a pointer (not set), becomes a pointer of its own (`v__m_p`), found in
+    /// the runtime's tables at the launch as any pointer; any other use refuses the code.
+    #[allow(clippy::too_many_arguments)]
+    fn member_ref_edits(
+        &mut self,
+        n: &Node,
+        (file, ftext): (&str, &str),
+        (s, e): (usize, usize),
+        member_copies: &HashSet<(String, usize, usize)>,
+        vars: &mut BTreeMap<String, Var>,
+        edits: &mut Vec<Edit>,
+        is_region: bool,
+    ) -> Result<(), String> {
+        let inside = |d: &Node| -> bool {
+            let p = d.loc();
+            p.file == file && p.off >= s && p.off < e
+        };
+        let extent = |m: &Node| {
+            let (a, b) = m.range();
+            (a.file, a.off, b.off)
+        };
+        // pointer members are opaque integers in the kernel source (types.rs)
+        if let Some(m) = n.referenced() {
+            let mut t = m.ty().canonical();
+            while t.kind() == CXType_ConstantArray {
+                t = t.elem().canonical();
+            }
+            if m.kind() == CXCursor_FieldDecl
+                && t.kind() == CXType_Pointer
+                && !member_copies.contains(&extent(n))
+            {
+                // `v.p` of a struct variable from outside the region, used as a pointer
+                // (not set): a pointer of its own, found in the runtime's tables at
+                // the launch as any pointer (a buffer and an offset)
+                let (ms, me) = n.range();
+                let base =
+                    n.children().first().map(|c| strip(*c)).filter(|c| c.kind() == CXCursor_DeclRefExpr);
+                let bvar = base.and_then(|b| b.referenced()).filter(|r| {
+                    matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl)
+                        && r.ty().canonical().kind() == CXType_Record
+                        && !inside(r)
+                });
+                let fname = m.spelling();
+                let text = if ms.file == file && me.off <= ftext.len() { &ftext[ms.off..me.off] } else { "" };
+                let squeezed: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+                match bvar {
+                    Some(r)
+                        if is_region
+                            && m.ty().canonical().kind() == CXType_Pointer
+                            && squeezed == format!("{}.{fname}", r.spelling()) =>
+                    {
+                        let name = format!("{}__m_{fname}", r.spelling());
+                        vars.entry(format!("member:{}:{fname}", key_of(&r))).or_insert_with(|| Var {
+                            name: name.clone(),
+                            host: Some(format!("{}.{fname}", r.spelling())),
+                            decl: m,
+                            ty: m.ty(),
+                            global: false,
+                            kind: VK::ByValue,
+                            assigned: false,
+                            written_through: false,
+                            red_op: String::new(),
+                        });
+                        edits.push(Edit { start: ms.off, end: me.off, text: name });
+                        self.member_ptr_ranges.push((ms.off, me.off));
+                    }
+                    _ => return Err(format!("pointer member '{fname}' used in the loop")),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase of `analyse_code`: a call in kernel code. A user function is analysed (once, its
+    /// verdict kept) and copied into the kernel, the globals it uses passed as extra arguments;
+    /// a thread query inside a nested `parallel` and the team queries of a target region are
+    /// kept (kernel.rs defines them); any other call must be an OpenCL builtin, its integer
+    /// arguments converted to the floating type C's math functions take.
+    #[allow(clippy::too_many_arguments)]
+    fn call_edits(
+        &mut self,
+        n: Node,
+        (file, ftext): (&str, &str),
+        (s, e): (usize, usize),
+        vars: &mut BTreeMap<String, Var>,
+        edits: &mut Vec<Edit>,
+        written: &mut Vec<(Node, bool)>,
+        local_ptr_writes: &mut bool,
+        is_region: bool,
+    ) -> Result<(), String> {
+        let Some(f) = n.referenced() else {
+            return Err("call through a function pointer".into());
+        };
+        let name = f.spelling();
+        let def = f.definition();
+        match def {
+            Some(d) if !d.in_system_header() && !d.loc().file.is_empty() => {
+                // pointer arguments may be written by the callee
+                for a in n.children().into_iter().skip(1) {
+                    written.push((a, false));
+                }
+                let key = key_of(&d);
+                if let Some(why) = self.bad_funcs.get(&key) {
+                    return Err(why.clone());
+                }
+                self.calls.entry(self.caller.clone()).or_default().insert(key.clone());
+                if !self.funcs.contains_key(&key) {
+                    if d.is_variadic() {
+                        return Err(format!("call to variadic function '{name}'"));
+                    }
+                    // a K&R definition is rewritten with a prototype for the kernel
+                    // (same values: the promoted argument converts back to the
+                    // parameter's type), if its parameters are numbers
+                    if knr_parameters(d, &self.cx.file_text(&d.range().0.file)).is_some()
+                        && d.children().iter().any(|c| c.kind() == CXCursor_ParmDecl && !c.ty().is_arith())
+                    {
+                        return Err(format!(
+                            "function '{name}' has an old-style (K&R) definition with a parameter that is not a number"
+                        ));
+                    }
+                    if d.result_ty().canonical().kind() == CXType_Pointer {
+                        return Err(format!("function '{name}' returns a pointer"));
+                    }
+                    self.funcs.insert(key.clone(), d);
+                    let (fs, fe) = d.range();
+                    let mut fv: BTreeMap<String, Var> = BTreeMap::new();
+                    let mut fedits = Vec::new();
+                    let mut lpw = false;
+                    let saved = std::mem::replace(&mut self.caller, key.clone());
+                    let mut res = self.analyse_code(d, fs.off, fe.off, &mut fv, &mut fedits, &mut lpw, false);
+                    self.caller = saved;
+                    if res.is_ok() {
+                        match function_globals(&name, &fv, &self.cx.threadprivate) {
+                            Ok(g) => {
+                                self.func_globals.insert(key.clone(), g);
+                            }
+                            Err(e) => res = Err(e),
+                        }
+                        if res.is_err() {
+                        } else if (fs.file == self.cx.file && !self.pragmas_in(fs.off, fe.off).is_empty())
+                            || (fs.file != self.cx.file
+                                && self.cx.file_text(&fs.file)[fs.off..fe.off].contains("omp"))
+                        {
+                            res = Err(format!("function '{name}' contains OpenMP directives"));
+                        }
+                    }
+                    if let Err(why) = res {
+                        self.funcs.remove(&key);
+                        self.bad_funcs.insert(key, why.clone());
+                        return Err(why);
+                    }
+                    if lpw {
+                        *local_ptr_writes = true;
+                    }
+                }
+                // the globals the callee uses: extra arguments at this call, and
+                // variables of the caller's code
+                let globals = self.func_globals.get(&key).cloned().unwrap_or_default();
+                if !globals.is_empty() {
+                    let (_, ce) = n.range();
+                    if ce.file != file || ce.off == 0 || ftext.as_bytes()[ce.off - 1] != b')' {
+                        return Err(format!("call to '{name}' (which uses globals) inside a macro"));
+                    }
+                    let names: Vec<String> = globals.iter().map(|(g, _)| g.spelling()).collect();
+                    let sep = if n.num_args() > 0 { ", " } else { "" };
+                    edits.push(Edit {
+                        start: ce.off - 1,
+                        end: ce.off - 1,
+                        text: format!("{sep}{}", names.join(", ")),
+                    });
+                    for (g, w) in globals {
+                        let v = vars.entry(key_of(&g)).or_insert_with(|| Var {
+                            name: g.spelling(),
+                            host: None,
+                            decl: g,
+                            ty: g.ty(),
+                            global: true,
+                            kind: VK::ByValue,
+                            assigned: false,
+                            written_through: false,
+                            red_op: String::new(),
+                        });
+                        v.written_through |= w;
+                    }
+                }
+            }
+            // a thread query inside a `parallel` nested in the loop: that region has
+            // one thread (kernel.rs replaces the query by its value)
+            _ if matches!(name.as_str(), "omp_get_thread_num" | "omp_get_num_threads") && is_region && {
+                let at = n.range().0;
+                at.file == file
+                    && self.pragmas_in(s, e).iter().any(|&q| {
+                        self.cx.pragmas[q].is(&["parallel"])
+                            && self.cx.assoc.get(&q).is_some_and(|a| at.off >= a.1 && at.off < a.2)
+                    })
+            } => {}
+            _ if TEAM_QUERIES.contains(&name.as_str())
+                && self.in_target.is_some()
+                && self.caller.starts_with("region:") =>
+            {
+                self.team_queries = true;
+            }
+            _ => {
+                if !CL_BUILTINS.contains(&name.as_str()) {
+                    return Err(format!("call to '{name}' (no body available for the kernel)"));
+                }
+                // C's math functions take double (float for the `f` ones): integer
+                // arguments are converted, where OpenCL's overloads would find the
+                // call ambiguous (`fmin(i, j)` on ints, SOLLVE's min reduction)
+                if !name.starts_with("omp_") {
+                    let float = name.strip_suffix('f').is_some_and(|b| CL_BUILTINS.contains(&b));
+                    for i in 0..n.num_args().max(0) as u32 {
+                        let a = n.arg(i);
+                        // the argument's own type, under the implicit conversion
+                        let t = strip(a).ty().canonical();
+                        let integer = t.is_arith()
+                            && !matches!(t.kind(), CXType_Float | CXType_Double | CXType_LongDouble);
+                        let (s, e) = a.range();
+                        if integer && s.file == file && e.file == file && s.off < e.off {
+                            let ty = if float { "float" } else { "double" };
+                            edits.push(Edit { start: s.off, end: s.off, text: format!("(({ty})(") });
+                            edits.push(Edit { start: e.off, end: e.off, text: "))".into() });
+                        }
                     }
                 }
             }
