@@ -24,10 +24,6 @@ impl<'a> Translator<'a> {
         // the file this code is in (a called function may come from a user header)
         let file = root.range().0.file;
         let ftext = self.cx.file_text(&file);
-        let inside = |d: &Node| -> bool {
-            let p = d.loc();
-            p.file == file && p.off >= s && p.off < e
-        };
         let mut written: Vec<(Node, bool)> = Vec::new(); // (lhs root, direct)
                                                          // pointer members copied from one to another (`copy.p = orig.p;`): integers alike in the
                                                          // kernel source, so the copy is the same bytes (their extents)
@@ -39,55 +35,11 @@ impl<'a> Translator<'a> {
             if k == CXCursor_BinaryOperator && n.binop() == CXBinaryOperator_Assign {
                 self.member_assignment(*n, (&file, &ftext), &mut member_copies, &mut member_stores, edits)?;
             }
-            // every type must be expressible
-            let fnref = k == CXCursor_DeclRefExpr
-                && n.referenced().map(|r| r.kind() == CXCursor_FunctionDecl).unwrap_or(false);
-            if (n.is_expr() || k == CXCursor_VarDecl) && !fnref {
-                let t = n.ty();
-                let tc = t.canonical();
-                let is_fn = matches!(tc.kind(), CXType_FunctionProto | CXType_FunctionNoProto)
-                    || (tc.kind() == CXType_Pointer
-                        && matches!(
-                            tc.pointee().canonical().kind(),
-                            CXType_FunctionProto | CXType_FunctionNoProto
-                        )
-                        && k != CXCursor_VarDecl);
-                if t.kind() != CXType_Invalid && !is_fn {
-                    self.types.note(t, 0).map_err(|x| format!("{x} used in the loop"))?;
-                }
-            }
-            if k == CXCursor_FloatingLiteral && n.ty().canonical().kind() == CXType_Double {
-                self.types.needs_fp64 = true;
-            }
+            self.note_node_type(n)?;
             match k {
                 CXCursor_StringLiteral => return Err("string literal in the loop".into()),
                 CXCursor_UnaryExpr => {
-                    // sizeof of an array that is a pointer in the kernel: use the host's size
-                    let ch = n.children();
-                    if ch.len() == 1 {
-                        let op = strip(ch[0]);
-                        if op.kind() == CXCursor_DeclRefExpr {
-                            if let Some(r) = op.referenced() {
-                                if matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl)
-                                    && !inside(&r)
-                                    && r.ty().is_array()
-                                {
-                                    let (ss, se) = n.range();
-                                    let t = &ftext[ss.off..se.off];
-                                    let sz = r.ty().size_of();
-                                    if ss.file == file && t.starts_with("sizeof") && sz > 0 {
-                                        edits.push(Edit {
-                                            start: ss.off,
-                                            end: se.off,
-                                            text: format!("((ulong){sz})"),
-                                        });
-                                    } else {
-                                        return Err(format!("sizeof/alignof of array '{}'", r.spelling()));
-                                    }
-                                }
-                            }
-                        }
-                    }
+                    self.sizeof_edit(n, (&file, &ftext), (s, e), edits)?;
                 }
                 CXCursor_MemberRefExpr => {
                     self.member_ref_edits(
@@ -161,56 +113,138 @@ impl<'a> Translator<'a> {
                     )?;
                 }
                 CXCursor_DeclRefExpr => {
-                    let Some(r) = n.referenced() else { continue };
-                    match r.kind() {
-                        CXCursor_VarDecl | CXCursor_ParmDecl => {
-                            if inside(&r) {
-                                continue;
-                            }
-                            // the struct of a pointer member passed on its own (above)
-                            let at = n.range().0;
-                            if at.file == file
-                                && self.member_ptr_ranges.iter().any(|&(a, b)| at.off >= a && at.off < b)
-                            {
-                                continue;
-                            }
-                            vars.entry(key_of(&r)).or_insert_with(|| Var {
-                                name: r.spelling(),
-                                host: None,
-                                decl: r,
-                                ty: r.ty(),
-                                global: r.semantic_parent().kind() == CXCursor_TranslationUnit,
-                                kind: VK::ByValue,
-                                assigned: false,
-                                written_through: false,
-                                red_op: String::new(),
-                            });
-                        }
-                        CXCursor_FunctionDecl => {
-                            // rename user functions copied into the kernel
-                            if let Some(d) = r.definition() {
-                                if !d.in_system_header() && !d.loc().file.is_empty() {
-                                    let ps = n.loc_spelling();
-                                    let name = r.spelling();
-                                    if ps.file == file && ftext[ps.off..].starts_with(&name) {
-                                        edits.push(Edit {
-                                            start: ps.off,
-                                            end: ps.off + name.len(),
-                                            text: format!("ompcl_f_{name}"),
-                                        });
-                                    } else {
-                                        return Err(format!("call to '{name}' inside a macro"));
-                                    }
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
+                    self.decl_ref_use(n, (&file, &ftext), (s, e), vars, edits)?;
                 }
                 _ => {}
             }
         }
         self.record_writes(written, &member_stores, vars, (&file, (s, e)), local_ptr_writes)?;
+        Ok(())
+    }
+
+    /// Phase of `analyse_code`: a reference in kernel code. A variable from outside the code
+    /// becomes one of `vars` (the struct of a pointer member passed on its own excepted); a user
+    /// function copied into the kernel is renamed `ompcl_f_...` (refused inside a macro).
+    fn decl_ref_use(
+        &self,
+        n: &Node,
+        (file, ftext): (&str, &str),
+        (s, e): (usize, usize),
+        vars: &mut BTreeMap<String, Var>,
+        edits: &mut Vec<Edit>,
+    ) -> Result<(), String> {
+        let inside = |d: &Node| -> bool {
+            let p = d.loc();
+            p.file == file && p.off >= s && p.off < e
+        };
+        let Some(r) = n.referenced() else { return Ok(()) };
+        match r.kind() {
+            CXCursor_VarDecl | CXCursor_ParmDecl => {
+                if inside(&r) {
+                    return Ok(());
+                }
+                // the struct of a pointer member passed on its own (above)
+                let at = n.range().0;
+                if at.file == file && self.member_ptr_ranges.iter().any(|&(a, b)| at.off >= a && at.off < b) {
+                    return Ok(());
+                }
+                vars.entry(key_of(&r)).or_insert_with(|| Var {
+                    name: r.spelling(),
+                    host: None,
+                    decl: r,
+                    ty: r.ty(),
+                    global: r.semantic_parent().kind() == CXCursor_TranslationUnit,
+                    kind: VK::ByValue,
+                    assigned: false,
+                    written_through: false,
+                    red_op: String::new(),
+                });
+            }
+            CXCursor_FunctionDecl => {
+                // rename user functions copied into the kernel
+                if let Some(d) = r.definition() {
+                    if !d.in_system_header() && !d.loc().file.is_empty() {
+                        let ps = n.loc_spelling();
+                        let name = r.spelling();
+                        if ps.file == file && ftext[ps.off..].starts_with(&name) {
+                            edits.push(Edit {
+                                start: ps.off,
+                                end: ps.off + name.len(),
+                                text: format!("ompcl_f_{name}"),
+                            });
+                        } else {
+                            return Err(format!("call to '{name}' inside a macro"));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Phase of `analyse_code`: `sizeof` of an array from outside the code, which is a pointer in
+    /// the kernel, becomes the host's size; `alignof`, or one inside a macro, refuses the code.
+    fn sizeof_edit(
+        &self,
+        n: &Node,
+        (file, ftext): (&str, &str),
+        (s, e): (usize, usize),
+        edits: &mut Vec<Edit>,
+    ) -> Result<(), String> {
+        let inside = |d: &Node| -> bool {
+            let p = d.loc();
+            p.file == file && p.off >= s && p.off < e
+        };
+        // sizeof of an array that is a pointer in the kernel: use the host's size
+        let ch = n.children();
+        if ch.len() == 1 {
+            let op = strip(ch[0]);
+            if op.kind() == CXCursor_DeclRefExpr {
+                if let Some(r) = op.referenced() {
+                    if matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl)
+                        && !inside(&r)
+                        && r.ty().is_array()
+                    {
+                        let (ss, se) = n.range();
+                        let t = &ftext[ss.off..se.off];
+                        let sz = r.ty().size_of();
+                        if ss.file == file && t.starts_with("sizeof") && sz > 0 {
+                            edits.push(Edit { start: ss.off, end: se.off, text: format!("((ulong){sz})") });
+                        } else {
+                            return Err(format!("sizeof/alignof of array '{}'", r.spelling()));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase of `analyse_code`: every type of kernel code must be expressible in OpenCL C: the
+    /// type of an expression or a declaration is noted for the kernel source (types.rs), and a
+    /// `double` literal makes the source need fp64.
+    fn note_node_type(&mut self, n: &Node) -> Result<(), String> {
+        let k = n.kind();
+        let fnref = k == CXCursor_DeclRefExpr
+            && n.referenced().map(|r| r.kind() == CXCursor_FunctionDecl).unwrap_or(false);
+        if (n.is_expr() || k == CXCursor_VarDecl) && !fnref {
+            let t = n.ty();
+            let tc = t.canonical();
+            let is_fn = matches!(tc.kind(), CXType_FunctionProto | CXType_FunctionNoProto)
+                || (tc.kind() == CXType_Pointer
+                    && matches!(
+                        tc.pointee().canonical().kind(),
+                        CXType_FunctionProto | CXType_FunctionNoProto
+                    )
+                    && k != CXCursor_VarDecl);
+            if t.kind() != CXType_Invalid && !is_fn {
+                self.types.note(t, 0).map_err(|x| format!("{x} used in the loop"))?;
+            }
+        }
+        if k == CXCursor_FloatingLiteral && n.ty().canonical().kind() == CXType_Double {
+            self.types.needs_fp64 = true;
+        }
         Ok(())
     }
 
