@@ -20,6 +20,7 @@ mod owned_reduction;
 mod promote;
 mod races;
 mod sequence;
+mod shared;
 mod target;
 mod target_body;
 mod triangle;
@@ -28,6 +29,7 @@ mod validate;
 
 use constant::konst_flag;
 use host::{command_line_macros, kernel_call, sequence_call};
+use shared::*;
 use types::{builtin_cl, Types};
 
 pub struct Options {
@@ -204,22 +206,6 @@ fn key_of(d: &Node) -> String {
 // ---------------------------------------------------------------------------------------------
 // Text edits
 
-#[derive(Clone)]
-struct Edit {
-    start: usize,
-    end: usize,
-    text: String,
-}
-
-/// Host-side edit with an order among edits at the same place (smaller first).
-#[derive(Clone)]
-struct HEdit {
-    start: usize,
-    end: usize,
-    text: String,
-    order: i32,
-}
-
 fn render_host(text: &str, edits: &mut [HEdit]) -> String {
     edits.sort_by(|a, b| {
         a.start.cmp(&b.start).then((a.end > a.start).cmp(&(b.end > b.start))).then(a.order.cmp(&b.order))
@@ -259,33 +245,6 @@ fn render(text: &str, edits: &[Edit], s: usize, e: usize) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-#[derive(Clone, Copy, PartialEq, Debug)]
-enum VK {
-    LoopVar,
-    Private,
-    FirstPrivate,
-    LastPrivate,
-    Reduction,
-    ByValue,
-    Buf,
-    TmpArr,
-    Inout,
-}
-
-struct Var {
-    name: String,
-    /// the host expression of a pointer member passed as a pointer of its own (`s.d` for the
-    /// kernel's `s__m_d`); None: the variable's name
-    host: Option<String>,
-    decl: Node,
-    ty: Type,
-    global: bool,
-    kind: VK,
-    assigned: bool,
-    written_through: bool,
-    red_op: String,
-}
 
 const CL_BUILTINS: &[&str] = &[
     "sqrt",
@@ -387,70 +346,6 @@ const CL_RESERVED: &[&str] = &[
     "uniform",
     "pipe",
 ];
-
-struct LoopInfo {
-    loopvar: Node,
-    init: Node,
-    body: Node,
-    lb: String,
-    ub: String,
-    step: String,
-    cmp: i32,
-    in_init: bool,
-}
-
-struct Region {
-    pragma: usize,
-    id: usize,
-}
-
-struct KernelOut {
-    /// chunks of the outer iteration space may run on different devices (OMPCL_HINT_SPLIT)
-    split: bool,
-    code: String,
-    host_args: Vec<String>,
-    loopvar_after: Option<String>,
-    lb: String,
-    ub: String,
-    step: String,
-    cmp: i32,
-    ifcond: Option<String>,
-    /// collapse(n): the inner loops merged into the index space (lb, ub, step, comparison)
-    inner: Vec<(String, String, String, i32)>,
-    /// `inner[0]` is spread over work-items only when `ompcl_no_alias` allows (no collapse clause)
-    auto_flat: bool,
-    /// the NDRange's dimensions: 1 (collapsed loops flattened), 2 or 3 (one per loop, the
-    /// innermost in dimension 0), 0 (row spreading: 2 when the run-time checks allow, else 1)
-    nd: usize,
-    /// row spreading: per written array, the host C of its byte strides along the outer and the
-    /// inner loop variable, its element size and the pairs covered (`ompcl_disjoint` must accept
-    /// them)
-    spread_checks: Vec<affine::Disjoint>,
-    /// the kernel takes `__noalias` (ompcl_no_alias's answer): its promoted code needs it
-    noalias_flag: bool,
-    /// a work-item does O(1) work (no loop, no call of a user function): the runtime's placement
-    /// keeps such a kernel on the CPU when its data would first have to cross to the device
-    light: bool,
-    /// the kernel asks for its team or thread (`omp_get_team_num()` ...): it loops over the
-    /// iterations by the global size, in at most `.0` work-groups (teams) of at most `.1`
-    /// work-items (threads) (host C; "0": any number)
-    teams: Option<(String, String)>,
-}
-
-/// What an offloaded region does, in order.
-enum Step {
-    /// a worksharing loop: kernel `kid` (the `for` is at `line`)
-    Kernel { k: Box<KernelOut>, kid: usize, line: u32 },
-    /// a `single`/`master` body that the host runs between kernels
-    Host(HostStep),
-}
-
-struct HostStep {
-    line: u32,
-    text: String,
-    /// statements every thread runs, which compute only the region's locals (run once)
-    replicated: bool,
-}
 
 struct Translator<'a> {
     cx: Ctx<'a>,
