@@ -627,6 +627,91 @@ impl<'a> Translator<'a> {
         Ok(())
     }
 
+    /// Phase of `atomic_edit`: the update of a `critical` section `if (v > x) x = v;` (or
+    /// `x < v`, and the min forms): an atomic max or min of the target with the operand.
+    fn if_minmax_update(&self, n: Node, edits: &[Edit]) -> Result<(Node, &'static str, String), String> {
+        let text = self.cx.text;
+        let rr = |x: Node| -> String {
+            let (s, e) = x.range();
+            render(text, edits, s.off, e.off)
+        };
+        // if (v > x) x = v;  /  if (x < v) x = v;  (and min): an atomic max/min
+        let c = n.children();
+        let bad = || "'critical' section is not a single update (cannot become an OpenCL atomic)".to_string();
+        if c.len() != 2 {
+            return Err(bad());
+        }
+        let cond = strip(c[0]);
+        let mut th = strip(c[1]);
+        if th.kind() == CXCursor_CompoundStmt {
+            let k = th.children();
+            if k.len() != 1 {
+                return Err(bad());
+            }
+            th = strip(k[0]);
+        }
+        if cond.kind() != CXCursor_BinaryOperator
+            || th.kind() != CXCursor_BinaryOperator
+            || th.binop() != CXBinaryOperator_Assign
+        {
+            return Err(bad());
+        }
+        let cc = cond.children();
+        let tc = th.children();
+        let (c0, c1, l, r) = (rr(cc[0]), rr(cc[1]), rr(tc[0]), rr(tc[1]));
+        let (c0, c1, l, r) = (c0.trim(), c1.trim(), l.trim(), r.trim());
+        let op = match cond.binop() {
+            CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == r && c1 == l => "max",
+            CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == l && c1 == r => "min",
+            CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == l && c1 == r => "max",
+            CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == r && c1 == l => "min",
+            _ => return Err(bad()),
+        };
+        Ok((tc[0], op, r.to_string()))
+    }
+
+    /// Phase of `atomic_edit`: the update of `x = x op e` or `x = e op x` (op commutative),
+    /// which `atomic [update]` allows too: the target, the atomic operation and the operand.
+    fn assign_update(&self, n: Node, edits: &[Edit]) -> Result<(Node, &'static str, String), String> {
+        let text = self.cx.text;
+        let rr = |x: Node| -> String {
+            let (s, e) = x.range();
+            render(text, edits, s.off, e.off)
+        };
+        // x = x op e  /  x = e op x (commutative): `atomic [update]` allows them too
+        let c = n.children();
+        let r = strip(c[1]);
+        let lt = rr(c[0]);
+        let rc = r.children();
+        if r.kind() != CXCursor_BinaryOperator || rc.len() != 2 {
+            return Err("'critical' section is not a single update (cannot become an OpenCL atomic)".into());
+        }
+        let op = match r.binop() {
+            CXBinaryOperator_Add => "add",
+            CXBinaryOperator_Mul => "mul",
+            CXBinaryOperator_Sub => "sub",
+            CXBinaryOperator_And => "and",
+            CXBinaryOperator_Or => "or",
+            CXBinaryOperator_Xor => "xor",
+            _ => {
+                return Err(
+                    "'critical' section is not a single update (cannot become an OpenCL atomic)".into()
+                )
+            }
+        };
+        if rr(rc[0]).trim() == lt.trim() {
+            Ok((c[0], op, rr(rc[1])))
+        } else if rr(rc[1]).trim() == lt.trim() && op != "sub" {
+            Ok((c[0], op, rr(rc[0])))
+        } else {
+            Err("'critical' section is not a single update (cannot become an OpenCL atomic)".into())
+        }
+    }
+
+    /// The edit that makes an `atomic` or `critical` statement `st` (ending at `se`) one
+    /// OpenCL atomic update of its target (a device function, `atomic_function`), or the
+    /// statement as it is when the target is private; the reason when it is no single update.
+    /// `atomic capture` is `atomic_capture`'s.
     pub(super) fn atomic_edit(
         &mut self,
         pp: &Pragma,
@@ -680,92 +765,15 @@ impl<'a> Translator<'a> {
             }
             CXCursor_CompoundAssignOperator => {
                 let c = n.children();
-                let op = match n.binop() {
-                    CXBinaryOperator_AddAssign => "add",
-                    CXBinaryOperator_SubAssign => "sub",
-                    CXBinaryOperator_MulAssign => "mul",
-                    CXBinaryOperator_DivAssign => "div",
-                    CXBinaryOperator_AndAssign => "and",
-                    CXBinaryOperator_OrAssign => "or",
-                    CXBinaryOperator_XorAssign => "xor",
-                    CXBinaryOperator_ShlAssign => "shl",
-                    CXBinaryOperator_ShrAssign => "shr",
-                    _ => return Err(format!("'{what}' statement is not an update")),
+                let Some(op) = compound_assign_op(n.binop()) else {
+                    return Err(format!("'{what}' statement is not an update"));
                 };
                 (c[0], op, rr(c[1]))
             }
             CXCursor_BinaryOperator if n.binop() == CXBinaryOperator_Assign => {
-                // x = x op e  /  x = e op x (commutative): `atomic [update]` allows them too
-                let c = n.children();
-                let r = strip(c[1]);
-                let lt = rr(c[0]);
-                let rc = r.children();
-                if r.kind() != CXCursor_BinaryOperator || rc.len() != 2 {
-                    return Err(
-                        "'critical' section is not a single update (cannot become an OpenCL atomic)".into()
-                    );
-                }
-                let op = match r.binop() {
-                    CXBinaryOperator_Add => "add",
-                    CXBinaryOperator_Mul => "mul",
-                    CXBinaryOperator_Sub => "sub",
-                    CXBinaryOperator_And => "and",
-                    CXBinaryOperator_Or => "or",
-                    CXBinaryOperator_Xor => "xor",
-                    _ => {
-                        return Err(
-                            "'critical' section is not a single update (cannot become an OpenCL atomic)"
-                                .into(),
-                        )
-                    }
-                };
-                if rr(rc[0]).trim() == lt.trim() {
-                    (c[0], op, rr(rc[1]))
-                } else if rr(rc[1]).trim() == lt.trim() && op != "sub" {
-                    (c[0], op, rr(rc[0]))
-                } else {
-                    return Err(
-                        "'critical' section is not a single update (cannot become an OpenCL atomic)".into()
-                    );
-                }
+                self.assign_update(n, edits)?
             }
-            CXCursor_IfStmt if what == "critical" => {
-                // if (v > x) x = v;  /  if (x < v) x = v;  (and min): an atomic max/min
-                let c = n.children();
-                let bad = || {
-                    "'critical' section is not a single update (cannot become an OpenCL atomic)".to_string()
-                };
-                if c.len() != 2 {
-                    return Err(bad());
-                }
-                let cond = strip(c[0]);
-                let mut th = strip(c[1]);
-                if th.kind() == CXCursor_CompoundStmt {
-                    let k = th.children();
-                    if k.len() != 1 {
-                        return Err(bad());
-                    }
-                    th = strip(k[0]);
-                }
-                if cond.kind() != CXCursor_BinaryOperator
-                    || th.kind() != CXCursor_BinaryOperator
-                    || th.binop() != CXBinaryOperator_Assign
-                {
-                    return Err(bad());
-                }
-                let cc = cond.children();
-                let tc = th.children();
-                let (c0, c1, l, r) = (rr(cc[0]), rr(cc[1]), rr(tc[0]), rr(tc[1]));
-                let (c0, c1, l, r) = (c0.trim(), c1.trim(), l.trim(), r.trim());
-                let op = match cond.binop() {
-                    CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == r && c1 == l => "max",
-                    CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == l && c1 == r => "min",
-                    CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == l && c1 == r => "max",
-                    CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == r && c1 == l => "min",
-                    _ => return Err(bad()),
-                };
-                (tc[0], op, r.to_string())
-            }
+            CXCursor_IfStmt if what == "critical" => self.if_minmax_update(n, edits)?,
             _ => {
                 return Err(format!(
                     "'{what}' section is not a single update (cannot become an OpenCL atomic)"
@@ -1156,4 +1164,21 @@ fn atomic_type(target: Node, op: &str) -> Result<&'static str, String> {
         return Err("bitwise atomic on a floating type".into());
     }
     Ok(tn)
+}
+
+/// Phase of `Translator::atomic_edit`: the atomic operation of a compound assignment
+/// (`x += e`: `add`), or None when OpenCL has none.
+fn compound_assign_op(op: CXBinaryOperatorKind) -> Option<&'static str> {
+    match op {
+        CXBinaryOperator_AddAssign => Some("add"),
+        CXBinaryOperator_SubAssign => Some("sub"),
+        CXBinaryOperator_MulAssign => Some("mul"),
+        CXBinaryOperator_DivAssign => Some("div"),
+        CXBinaryOperator_AndAssign => Some("and"),
+        CXBinaryOperator_OrAssign => Some("or"),
+        CXBinaryOperator_XorAssign => Some("xor"),
+        CXBinaryOperator_ShlAssign => Some("shl"),
+        CXBinaryOperator_ShrAssign => Some("shr"),
+        _ => None,
+    }
 }
