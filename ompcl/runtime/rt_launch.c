@@ -623,6 +623,37 @@ static void release_launch_memory(cl_mem *tmpmem, int na, blk *eph) {
     }
 }
 
+/* Phase of ompcl_region_opencl, after the kernel ran: the results the host writes (reductions
+   combined from their per-group partials, lastprivate values) read back, and the blocks the kernel
+   may have written marked as current on the device only (lazy copy-back). Returns NULL, or the
+   name of the OpenCL call that failed. */
+static const char *read_back(ompcl_arg *a, int na, cl_mem *tmpmem, size_t groups, long long n, use *u, int nu) {
+    const char *fail = NULL;
+    /* results the host writes below: their blocks must be current first */
+    for (int i = 0; i < na; i++)
+        if (a[i].kind == OMPCL_RED || a[i].kind == OMPCL_LASTP) host_range(a[i].addr, a[i].size, 1);
+    /* reductions: finish the per-group partials on the host */
+    for (int i = 0; i < na && !fail; i++) {
+        ompcl_arg *x = &a[i];
+        if (x->kind == OMPCL_RED && groups > 0) {
+            char *part = malloc(groups * x->size);
+            if (rd(tmpmem[i], 0, groups * x->size, part)) { fail = "clEnqueueReadBuffer"; free(part); break; }
+            combine_partials(x, part, groups);
+            free(part);
+        } else if (x->kind == OMPCL_LASTP && n > 0) {
+            if (rd(tmpmem[i], 0, x->size, x->addr)) { fail = "clEnqueueReadBuffer"; }
+        }
+    }
+    /* what the region may have written: the host's copy is stale now (lazy copy-back) */
+    pthread_mutex_lock(&g_lock);
+    for (int j = 0; j < nu && !fail; j++)
+        if (u[j].written && groups > 0 && !u[j].b->held && written_on_device(u[j].b)) fail = "clEnqueueReadBuffer";
+    for (int j = 0; j < nu && !fail; j++)
+        if (!u[j].b->held) protect(u[j].b);
+    pthread_mutex_unlock(&g_lock);
+    return fail;
+}
+
 int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long lb, long long st, long long n,
                         int nd, long long e0, long long e1, ompcl_arg *a, int na) {
     pthread_mutex_lock(&g_launch);
@@ -761,31 +792,8 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
         if (err) { ok = 0; failname = "clEnqueueNDRangeKernel"; }
     }
     if (ok) {
-        /* results the host writes below: their blocks must be current first */
-        for (int i = 0; i < na; i++)
-            if (a[i].kind == OMPCL_RED || a[i].kind == OMPCL_LASTP) host_range(a[i].addr, a[i].size, 1);
-        /* reductions: finish the per-group partials on the host */
-        for (int i = 0; i < na && ok; i++) {
-            ompcl_arg *x = &a[i];
-            if (x->kind == OMPCL_RED && groups > 0) {
-                char *part = malloc(groups * x->size);
-                if (rd(tmpmem[i], 0, groups * x->size, part)) { ok = 0; failname = "clEnqueueReadBuffer"; free(part); break; }
-                combine_partials(x, part, groups);
-                free(part);
-            } else if (x->kind == OMPCL_LASTP && n > 0) {
-                if (rd(tmpmem[i], 0, x->size, x->addr)) { ok = 0; failname = "clEnqueueReadBuffer"; }
-            }
-        }
-        /* what the region may have written: the host's copy is stale now (lazy copy-back) */
-        pthread_mutex_lock(&g_lock);
-        for (int j = 0; j < nu && ok; j++)
-            if (u[j].written && groups > 0 && !u[j].b->held && written_on_device(u[j].b)) {
-                ok = 0;
-                failname = "clEnqueueReadBuffer";
-            }
-        for (int j = 0; j < nu && ok; j++)
-            if (!u[j].b->held) protect(u[j].b);
-        pthread_mutex_unlock(&g_lock);
+        const char *f = read_back(a, na, tmpmem, groups, n, u, nu);
+        if (f) { ok = 0; failname = f; }
     }
     release_launch_memory(tmpmem, na, eph);
     if (!ok) {
