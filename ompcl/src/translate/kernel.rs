@@ -346,17 +346,14 @@ impl<'a> Translator<'a> {
             && self.pragmas_in(bs, be).is_empty()
             && collapsed.len() <= 2
         {
-            let mut lvs = vec![loopvar];
-            lvs.extend(collapsed.iter().map(|li| li.loopvar));
-            let privs: HashSet<String> = private.iter().chain(&firstprivate).cloned().collect();
-            let file = self.cx.file.clone();
-            let in_body = |d: &Node| {
-                let p = d.loc();
-                p.file == file && p.off >= bs && p.off < be
-            };
-            let is_private = |d: &Node| privs.contains(&d.spelling());
-            let mem = affine::analyse(body, &lvs, &in_body, &is_private);
-            fast_edits = self.promotion_edits(&mem, body, &edits);
+            fast_edits = self.noalias_promotion(
+                body,
+                (bs, be),
+                loopvar,
+                &collapsed,
+                [&private, &firstprivate],
+                &edits,
+            );
             if !fast_edits.is_empty() {
                 noalias_flag = true;
                 params.push("int __noalias".into());
@@ -364,43 +361,9 @@ impl<'a> Translator<'a> {
                     .push("{OMPCL_VAL, \"__noalias\", (void*)&__ompcl_noalias, sizeof(int), 0, 0, 0}".into());
             }
         }
-        let fast_all: Vec<Edit> = edits.iter().cloned().chain(fast_edits.iter().cloned()).collect();
-        // the code of one iteration; with declarations before the inner loop, those apart
-        let (prefix_text, body_text) = match prefix {
-            Some((ps, pe)) => {
-                let (js, je) = jbody.range();
-                (
-                    render(self.cx.text, &edits, ps, pe),
-                    render(self.cx.text, &edits, js.off, self.cx.stmt_end(je.off)),
-                )
-            }
-            None => (String::new(), render(self.cx.text, &edits, bs, be)),
-        };
-        // in the (i, j) branch, assignments before the inner loop run once per i (by the work-item
-        // of the rectangle's first j): affine.rs proved that no pair touches their elements
-        let pair_prefix_text = if prefix_parts.iter().any(|p| p.2) {
-            prefix_parts
-                .iter()
-                .map(|&(ps, pe, once)| {
-                    let t = render(self.cx.text, &edits, ps, pe);
-                    if once {
-                        format!("if (get_global_id(0) == 0) {{ {t} }}\n")
-                    } else {
-                        t
-                    }
-                })
-                .collect()
-        } else {
-            prefix_text.clone()
-        };
-        let fast_text = if fast_edits.is_empty() {
-            body_text.clone()
-        } else if prefix.is_some() || auto_flat {
-            let (js, je) = jbody.range();
-            render(self.cx.text, &fast_all, js.off, self.cx.stmt_end(je.off))
-        } else {
-            render(self.cx.text, &fast_all, bs, be)
-        };
+        // the code of one iteration
+        let IterationText { prefix_text, body_text, pair_prefix_text, fast_text } =
+            self.iteration_text(&edits, &fast_edits, (prefix, &prefix_parts), jbody, (bs, be), auto_flat);
         let mut k = String::new();
         let _ = writeln!(
             k,
@@ -1421,6 +1384,84 @@ impl<'a> Translator<'a> {
         (RowSpread { auto_flat, checks: spread_checks, mem: spread_mem, tri, prefix, prefix_parts }, found)
     }
 
+    /// Phase of `loop_kernel`, outside row spreading: the edits keeping shared elements in
+    /// registers across inner loops (promote.rs), from the accesses of the body (`(bs, be)`) in
+    /// the loop variables; the kernel runs the promoted code only under its no-alias flag.
+    fn noalias_promotion(
+        &mut self,
+        body: Node,
+        (bs, be): (usize, usize),
+        loopvar: Node,
+        collapsed: &[LoopInfo],
+        [private, firstprivate]: [&[String]; 2],
+        edits: &[Edit],
+    ) -> Vec<Edit> {
+        let mut lvs = vec![loopvar];
+        lvs.extend(collapsed.iter().map(|li| li.loopvar));
+        let privs: HashSet<String> = private.iter().chain(firstprivate).cloned().collect();
+        let file = self.cx.file.clone();
+        let in_body = |d: &Node| {
+            let p = d.loc();
+            p.file == file && p.off >= bs && p.off < be
+        };
+        let is_private = |d: &Node| privs.contains(&d.spelling());
+        let mem = affine::analyse(body, &lvs, &in_body, &is_private);
+        self.promotion_edits(&mem, body, edits)
+    }
+
+    /// Phase of `loop_kernel`: the code of one iteration, rendered with the edits (and with the
+    /// promotion edits `fast_edits` for the no-alias or (i, j) branch). `prefix`: row spreading's
+    /// declarations before the inner loop (`jbody`'s), which then stand apart.
+    #[allow(clippy::type_complexity)]
+    fn iteration_text(
+        &self,
+        edits: &[Edit],
+        fast_edits: &[Edit],
+        (prefix, prefix_parts): (Option<(usize, usize)>, &[(usize, usize, bool)]),
+        jbody: Node,
+        (bs, be): (usize, usize),
+        auto_flat: bool,
+    ) -> IterationText {
+        let fast_all: Vec<Edit> = edits.iter().cloned().chain(fast_edits.iter().cloned()).collect();
+        // the code of one iteration; with declarations before the inner loop, those apart
+        let (prefix_text, body_text) = match prefix {
+            Some((ps, pe)) => {
+                let (js, je) = jbody.range();
+                (
+                    render(self.cx.text, edits, ps, pe),
+                    render(self.cx.text, edits, js.off, self.cx.stmt_end(je.off)),
+                )
+            }
+            None => (String::new(), render(self.cx.text, edits, bs, be)),
+        };
+        // in the (i, j) branch, assignments before the inner loop run once per i (by the work-item
+        // of the rectangle's first j): affine.rs proved that no pair touches their elements
+        let pair_prefix_text = if prefix_parts.iter().any(|p| p.2) {
+            prefix_parts
+                .iter()
+                .map(|&(ps, pe, once)| {
+                    let t = render(self.cx.text, edits, ps, pe);
+                    if once {
+                        format!("if (get_global_id(0) == 0) {{ {t} }}\n")
+                    } else {
+                        t
+                    }
+                })
+                .collect()
+        } else {
+            prefix_text.clone()
+        };
+        let fast_text = if fast_edits.is_empty() {
+            body_text.clone()
+        } else if prefix.is_some() || auto_flat {
+            let (js, je) = jbody.range();
+            render(self.cx.text, &fast_all, js.off, self.cx.stmt_end(je.off))
+        } else {
+            render(self.cx.text, &fast_all, bs, be)
+        };
+        IterationText { prefix_text, body_text, pair_prefix_text, fast_text }
+    }
+
     /// `lb + id * st` in the type of a loop variable: in 32-bit arithmetic for a variable of 32
     /// bits or fewer (its values wrap alike, and the GPU then needs no 64-bit multiply), in 64-bit
     /// otherwise.
@@ -1593,6 +1634,18 @@ struct RowSpread {
     prefix: Option<(usize, usize)>,
     /// the parts of the prefix: (start, end, an assignment to run once per i)
     prefix_parts: Vec<(usize, usize, bool)>,
+}
+
+/// The code of one iteration of a loop kernel (`iteration_text`).
+struct IterationText {
+    /// row spreading's declarations before the inner loop, run per i
+    prefix_text: String,
+    /// the body (the inner loop's, under row spreading)
+    body_text: String,
+    /// the prefix in the (i, j) branch: its assignments run once per i
+    pair_prefix_text: String,
+    /// the body with the promotion edits
+    fast_text: String,
 }
 
 /// The kernel code that sets up the variables of a loop body (`var_code`), each piece a run of
