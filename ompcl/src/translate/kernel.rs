@@ -275,39 +275,8 @@ impl<'a> Translator<'a> {
         let (locks, lock_at) = self.directive_edits(&vars, (bs, be), &mut edits)?;
 
         // ---- kernel text
-        let mut params = vec!["long __lb".to_string(), "long __st".to_string(), "long __n".to_string()];
-        let mut host_args = Vec::new();
-        for q in 1..=collapsed.len() {
-            for x in ["lb", "st", "n"] {
-                params.push(format!("long __{x}{q}"));
-                host_args.push(format!("{{OMPCL_VAL, \"__{x}{q}\", (void*)&__ompcl_{x}{q}, 8, 0, 0, 0}}"));
-            }
-        }
-        if auto_flat {
-            params.push("int __flat".into());
-            host_args.push("{OMPCL_VAL, \"__flat\", (void*)&__ompcl_flat, sizeof(int), 0, 0, 0}".into());
-        }
-        // a league (team queries): the chunk of `dist_schedule(static, c)` (0: OpenMP's static
-        // blocks, one per team) and of `schedule` (0: static blocks, one per thread; 1 for the
-        // schedules that promise no order), so that the iterations a query observes are those
-        // OpenMP gives each team and thread, and a private variable lives across a thread's
-        // iterations (SOLLVE's schedule_private)
-        if team_queries && !single {
-            let arg = |n: &str| clauses.iter().find_map(|c| c.clause(n).and_then(|x| x.arg.clone()));
-            let chunk = |a: Option<String>| -> String {
-                let Some(a) = a else { return "0".into() };
-                let parts = split_top_comma(&a);
-                match (parts.first().map(|k| k.trim()), parts.get(1)) {
-                    (Some("static"), Some(c)) => format!("(long long)({c})"),
-                    (Some("static"), None) => "0".into(),
-                    _ => "1".into(),
-                }
-            };
-            for (n, v) in [("__dc", chunk(arg("dist_schedule"))), ("__sc", chunk(arg("schedule")))] {
-                params.push(format!("long {n}"));
-                host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&(long long){{ {v} }}, 8, 0, 0, 0}}"));
-            }
-        }
+        let (mut params, mut host_args) =
+            index_space_params(collapsed.len(), auto_flat, team_queries && !single, &clauses);
         let VarCode { setup, privs, reds_pre, reds_post, lp_post } =
             self.var_code(&vars, kid, &firstprivate, &slices, &mut params, &mut host_args)?;
         if let (Some(&(l, c)), true) = (lock_at.first(), self.pending_notes.is_empty()) {
@@ -1732,6 +1701,52 @@ fn league_shape(
     } else {
         (!single).then_some((groups, threads))
     }
+}
+
+/// Phase of `loop_kernel`: the kernel parameters (and the host's argument descriptors) of the
+/// index space: the parallel loop's lower bound, step and trip count, those of the `ncollapsed`
+/// loops merged into it, row spreading's flag (`auto_flat`), and for a league (`league`: the
+/// kernel asks for its team or thread) the chunks of its schedules.
+fn index_space_params(
+    ncollapsed: usize,
+    auto_flat: bool,
+    league: bool,
+    clauses: &[Pragma],
+) -> (Vec<String>, Vec<String>) {
+    let mut params = vec!["long __lb".to_string(), "long __st".to_string(), "long __n".to_string()];
+    let mut host_args = Vec::new();
+    for q in 1..=ncollapsed {
+        for x in ["lb", "st", "n"] {
+            params.push(format!("long __{x}{q}"));
+            host_args.push(format!("{{OMPCL_VAL, \"__{x}{q}\", (void*)&__ompcl_{x}{q}, 8, 0, 0, 0}}"));
+        }
+    }
+    if auto_flat {
+        params.push("int __flat".into());
+        host_args.push("{OMPCL_VAL, \"__flat\", (void*)&__ompcl_flat, sizeof(int), 0, 0, 0}".into());
+    }
+    // a league (team queries): the chunk of `dist_schedule(static, c)` (0: OpenMP's static
+    // blocks, one per team) and of `schedule` (0: static blocks, one per thread; 1 for the
+    // schedules that promise no order), so that the iterations a query observes are those
+    // OpenMP gives each team and thread, and a private variable lives across a thread's
+    // iterations (SOLLVE's schedule_private)
+    if league {
+        let arg = |n: &str| clauses.iter().find_map(|c| c.clause(n).and_then(|x| x.arg.clone()));
+        let chunk = |a: Option<String>| -> String {
+            let Some(a) = a else { return "0".into() };
+            let parts = split_top_comma(&a);
+            match (parts.first().map(|k| k.trim()), parts.get(1)) {
+                (Some("static"), Some(c)) => format!("(long long)({c})"),
+                (Some("static"), None) => "0".into(),
+                _ => "1".into(),
+            }
+        };
+        for (n, v) in [("__dc", chunk(arg("dist_schedule"))), ("__sc", chunk(arg("schedule")))] {
+            params.push(format!("long {n}"));
+            host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&(long long){{ {v} }}, 8, 0, 0, 0}}"));
+        }
+    }
+    (params, host_args)
 }
 
 /// Whether one work-item's code does O(1) work: no loop and no call of a function of the program
