@@ -522,6 +522,138 @@ static int place_region(rstat *r, int light, size_t send) {
     return dev;
 }
 
+/* Phase of ompcl_region_opencl: the ephemeral blocks of a launch (its OMPCL_TMP arguments: local
+   arrays and scalars copied in and out), a list through `next`, so that pointers into them
+   resolve before the allocation table is searched. */
+static blk *ephemeral_blocks(ompcl_arg *a, int na) {
+    blk *eph = NULL;
+    for (int i = 0; i < na; i++) {
+        if (a[i].kind == OMPCL_TMP) {
+            blk *b = calloc(1, sizeof *b);
+            b->base = a[i].addr;
+            b->size = a[i].size;
+            b->is_global = a[i].rop ? -2 : -1; /* -2: a scalar or struct, no pointer one past its end is its */
+            b->dirty = 1;
+            b->next = eph;
+            eph = b;
+        }
+    }
+    return eph;
+}
+
+/* Phase of ompcl_region_opencl: the block an OMPCL_BUF or OMPCL_TMP argument points into (an
+   ephemeral block of the launch, or one of the allocation table), or NULL when ompcl knows none.
+   An object's block is never the one it is one past the end of (`rop`). */
+static blk *arg_block(ompcl_arg *x, blk *eph) {
+    blk *b = NULL;
+    for (blk *e = eph; e && !b; e = e->next)
+        if (x->kind == OMPCL_TMP ? (char *)x->addr == e->base
+                                 : ((char *)x->addr >= e->base && (char *)x->addr < e->base + e->size)) b = e;
+    if (!b && x->kind == OMPCL_BUF) {
+        /* a block holding the address beats a local object it is one past the end of */
+        blk *t = tab_find(x->addr);
+        if (t && (char *)x->addr < t->base + t->size) b = t;
+    }
+    for (blk *e = eph; e && !b && x->kind == OMPCL_BUF && !x->rop; e = e->next)
+        if ((char *)x->addr == e->base + e->size && e->is_global != -2) b = e;
+    if (!b) b = tab_find(x->addr);
+    if (b && x->kind == OMPCL_BUF && x->rop && (char *)x->addr >= b->base + b->size) b = NULL;
+    return b;
+}
+
+#define COMB(T)                                                                                      \
+    {                                                                                                \
+        T acc = *(T *)x->addr;                                                                       \
+        T *pp = (T *)part;                                                                           \
+        for (size_t g = 0; g < groups; g++) switch (x->rop) {                                        \
+            case 1: case 3: acc = acc + pp[g]; break;                                                \
+            case 2: acc = acc * pp[g]; break;                                                        \
+            case 7: acc = acc && pp[g]; break;                                                       \
+            case 8: acc = acc || pp[g]; break;                                                       \
+            case 9: if (pp[g] > acc) acc = pp[g]; break;                                             \
+            case 10: if (pp[g] < acc) acc = pp[g]; break;                                            \
+            }                                                                                        \
+        *(T *)x->addr = acc;                                                                         \
+    }
+#define COMBI(T)                                                                                     \
+    {                                                                                                \
+        T acc = *(T *)x->addr;                                                                       \
+        T *pp = (T *)part;                                                                           \
+        for (size_t g = 0; g < groups; g++) switch (x->rop) {                                        \
+            case 1: case 3: acc = acc + pp[g]; break;                                                \
+            case 2: acc = acc * pp[g]; break;                                                        \
+            case 4: acc = acc & pp[g]; break;                                                        \
+            case 5: acc = acc | pp[g]; break;                                                        \
+            case 6: acc = acc ^ pp[g]; break;                                                        \
+            case 7: acc = acc && pp[g]; break;                                                       \
+            case 8: acc = acc || pp[g]; break;                                                       \
+            case 9: if (pp[g] > acc) acc = pp[g]; break;                                             \
+            case 10: if (pp[g] < acc) acc = pp[g]; break;                                            \
+            }                                                                                        \
+        *(T *)x->addr = acc;                                                                         \
+    }
+/* Phase of ompcl_region_opencl: a reduction's per-work-group partial results (`part`, `groups` of
+   them) combined on the host into the variable, with the reduction's operator (`rop`) in its type
+   (`rtype`). (COMB and COMBI serve rt_split.c too.) */
+static void combine_partials(ompcl_arg *x, char *part, size_t groups) {
+    switch (x->rtype) {
+    case 1: COMBI(int32_t) break;
+    case 2: COMBI(uint32_t) break;
+    case 3: COMBI(int64_t) break;
+    case 4: COMBI(uint64_t) break;
+    case 7: COMBI(int8_t) break;
+    case 8: COMBI(uint8_t) break;
+    case 9: COMBI(int16_t) break;
+    case 10: COMBI(uint16_t) break;
+    case 5: COMB(float) break;
+    case 6: COMB(double) break;
+    }
+}
+
+/* Phase of ompcl_region_opencl: the launch's temporary device buffers (reduction partials,
+   locks, lastprivate values) and its ephemeral blocks, with their device copies, released. */
+static void release_launch_memory(cl_mem *tmpmem, int na, blk *eph) {
+    for (int i = 0; i < na; i++)
+        if (tmpmem[i]) cl.ReleaseMemObject(tmpmem[i]);
+    while (eph) {
+        blk *nx = eph->next;
+        if (eph->mem) cl.ReleaseMemObject(eph->mem);
+        free(eph);
+        eph = nx;
+    }
+}
+
+/* Phase of ompcl_region_opencl, after the kernel ran: the results the host writes (reductions
+   combined from their per-group partials, lastprivate values) read back, and the blocks the kernel
+   may have written marked as current on the device only (lazy copy-back). Returns NULL, or the
+   name of the OpenCL call that failed. */
+static const char *read_back(ompcl_arg *a, int na, cl_mem *tmpmem, size_t groups, long long n, use *u, int nu) {
+    const char *fail = NULL;
+    /* results the host writes below: their blocks must be current first */
+    for (int i = 0; i < na; i++)
+        if (a[i].kind == OMPCL_RED || a[i].kind == OMPCL_LASTP) host_range(a[i].addr, a[i].size, 1);
+    /* reductions: finish the per-group partials on the host */
+    for (int i = 0; i < na && !fail; i++) {
+        ompcl_arg *x = &a[i];
+        if (x->kind == OMPCL_RED && groups > 0) {
+            char *part = malloc(groups * x->size);
+            if (rd(tmpmem[i], 0, groups * x->size, part)) { fail = "clEnqueueReadBuffer"; free(part); break; }
+            combine_partials(x, part, groups);
+            free(part);
+        } else if (x->kind == OMPCL_LASTP && n > 0) {
+            if (rd(tmpmem[i], 0, x->size, x->addr)) { fail = "clEnqueueReadBuffer"; }
+        }
+    }
+    /* what the region may have written: the host's copy is stale now (lazy copy-back) */
+    pthread_mutex_lock(&g_lock);
+    for (int j = 0; j < nu && !fail; j++)
+        if (u[j].written && groups > 0 && !u[j].b->held && written_on_device(u[j].b)) fail = "clEnqueueReadBuffer";
+    for (int j = 0; j < nu && !fail; j++)
+        if (!u[j].b->held) protect(u[j].b);
+    pthread_mutex_unlock(&g_lock);
+    return fail;
+}
+
 int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long lb, long long st, long long n,
                         int nd, long long e0, long long e1, ompcl_arg *a, int na) {
     pthread_mutex_lock(&g_launch);
@@ -567,18 +699,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
     const char *failname = NULL;
     pthread_mutex_lock(&g_lock);
     /* ephemeral blocks (local arrays and scalars) first, so pointers into them resolve */
-    blk *eph = NULL;
-    for (int i = 0; i < na; i++) {
-        if (a[i].kind == OMPCL_TMP) {
-            blk *b = calloc(1, sizeof *b);
-            b->base = a[i].addr;
-            b->size = a[i].size;
-            b->is_global = a[i].rop ? -2 : -1; /* -2: a scalar or struct, no pointer one past its end is its */
-            b->dirty = 1;
-            b->next = eph;
-            eph = b;
-        }
-    }
+    blk *eph = ephemeral_blocks(a, na);
     cl_uint ai = 0;
     cl_long lb_ = lb, st_ = st, n_ = n;
 #define SET(sz, p) do { if (cl.SetKernelArg(k, ai++, sz, p) != CL_SUCCESS) { ok = 0; failname = "clSetKernelArg"; } } while (0)
@@ -594,19 +715,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
             break;
         case OMPCL_BUF:
         case OMPCL_TMP: {
-            blk *b = NULL;
-            for (blk *e = eph; e && !b; e = e->next)
-                if (x->kind == OMPCL_TMP ? (char *)x->addr == e->base
-                                         : ((char *)x->addr >= e->base && (char *)x->addr < e->base + e->size)) b = e;
-            if (!b && x->kind == OMPCL_BUF) {
-                /* a block holding the address beats a local object it is one past the end of */
-                blk *t = tab_find(x->addr);
-                if (t && (char *)x->addr < t->base + t->size) b = t;
-            }
-            for (blk *e = eph; e && !b && x->kind == OMPCL_BUF && !x->rop; e = e->next)
-                if ((char *)x->addr == e->base + e->size && e->is_global != -2) b = e;
-            if (!b) b = tab_find(x->addr);
-            if (b && x->kind == OMPCL_BUF && x->rop && (char *)x->addr >= b->base + b->size) b = NULL;
+            blk *b = arg_block(x, eph);
             if (!b) {
                 ok = 0;
                 if (!r->warned++)
@@ -683,82 +792,10 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
         if (err) { ok = 0; failname = "clEnqueueNDRangeKernel"; }
     }
     if (ok) {
-        /* results the host writes below: their blocks must be current first */
-        for (int i = 0; i < na; i++)
-            if (a[i].kind == OMPCL_RED || a[i].kind == OMPCL_LASTP) host_range(a[i].addr, a[i].size, 1);
-        /* reductions: finish the per-group partials on the host */
-        for (int i = 0; i < na && ok; i++) {
-            ompcl_arg *x = &a[i];
-            if (x->kind == OMPCL_RED && groups > 0) {
-                char *part = malloc(groups * x->size);
-                if (rd(tmpmem[i], 0, groups * x->size, part)) { ok = 0; failname = "clEnqueueReadBuffer"; free(part); break; }
-#define COMB(T)                                                                                      \
-    {                                                                                                \
-        T acc = *(T *)x->addr;                                                                       \
-        T *pp = (T *)part;                                                                           \
-        for (size_t g = 0; g < groups; g++) switch (x->rop) {                                        \
-            case 1: case 3: acc = acc + pp[g]; break;                                                \
-            case 2: acc = acc * pp[g]; break;                                                        \
-            case 7: acc = acc && pp[g]; break;                                                       \
-            case 8: acc = acc || pp[g]; break;                                                       \
-            case 9: if (pp[g] > acc) acc = pp[g]; break;                                             \
-            case 10: if (pp[g] < acc) acc = pp[g]; break;                                            \
-            }                                                                                        \
-        *(T *)x->addr = acc;                                                                         \
+        const char *f = read_back(a, na, tmpmem, groups, n, u, nu);
+        if (f) { ok = 0; failname = f; }
     }
-#define COMBI(T)                                                                                     \
-    {                                                                                                \
-        T acc = *(T *)x->addr;                                                                       \
-        T *pp = (T *)part;                                                                           \
-        for (size_t g = 0; g < groups; g++) switch (x->rop) {                                        \
-            case 1: case 3: acc = acc + pp[g]; break;                                                \
-            case 2: acc = acc * pp[g]; break;                                                        \
-            case 4: acc = acc & pp[g]; break;                                                        \
-            case 5: acc = acc | pp[g]; break;                                                        \
-            case 6: acc = acc ^ pp[g]; break;                                                        \
-            case 7: acc = acc && pp[g]; break;                                                       \
-            case 8: acc = acc || pp[g]; break;                                                       \
-            case 9: if (pp[g] > acc) acc = pp[g]; break;                                             \
-            case 10: if (pp[g] < acc) acc = pp[g]; break;                                            \
-            }                                                                                        \
-        *(T *)x->addr = acc;                                                                         \
-    }
-                switch (x->rtype) {
-                case 1: COMBI(int32_t) break;
-                case 2: COMBI(uint32_t) break;
-                case 3: COMBI(int64_t) break;
-                case 4: COMBI(uint64_t) break;
-                case 7: COMBI(int8_t) break;
-                case 8: COMBI(uint8_t) break;
-                case 9: COMBI(int16_t) break;
-                case 10: COMBI(uint16_t) break;
-                case 5: COMB(float) break;
-                case 6: COMB(double) break;
-                }
-                free(part);
-            } else if (x->kind == OMPCL_LASTP && n > 0) {
-                if (rd(tmpmem[i], 0, x->size, x->addr)) { ok = 0; failname = "clEnqueueReadBuffer"; }
-            }
-        }
-        /* what the region may have written: the host's copy is stale now (lazy copy-back) */
-        pthread_mutex_lock(&g_lock);
-        for (int j = 0; j < nu && ok; j++)
-            if (u[j].written && groups > 0 && !u[j].b->held && written_on_device(u[j].b)) {
-                ok = 0;
-                failname = "clEnqueueReadBuffer";
-            }
-        for (int j = 0; j < nu && ok; j++)
-            if (!u[j].b->held) protect(u[j].b);
-        pthread_mutex_unlock(&g_lock);
-    }
-    for (int i = 0; i < na; i++)
-        if (tmpmem[i]) cl.ReleaseMemObject(tmpmem[i]);
-    while (eph) {
-        blk *nx = eph->next;
-        if (eph->mem) cl.ReleaseMemObject(eph->mem);
-        free(eph);
-        eph = nx;
-    }
+    release_launch_memory(tmpmem, na, eph);
     if (!ok) {
         /* device copies may be stale now: forget them */
         for (int j = 0; j < nu; j++)

@@ -20,6 +20,7 @@ mod owned_reduction;
 mod promote;
 mod races;
 mod sequence;
+mod shared;
 mod target;
 mod target_body;
 mod triangle;
@@ -28,6 +29,7 @@ mod validate;
 
 use constant::konst_flag;
 use host::{command_line_macros, kernel_call, sequence_call};
+use shared::*;
 use types::{builtin_cl, Types};
 
 pub struct Options {
@@ -204,22 +206,6 @@ fn key_of(d: &Node) -> String {
 // ---------------------------------------------------------------------------------------------
 // Text edits
 
-#[derive(Clone)]
-struct Edit {
-    start: usize,
-    end: usize,
-    text: String,
-}
-
-/// Host-side edit with an order among edits at the same place (smaller first).
-#[derive(Clone)]
-struct HEdit {
-    start: usize,
-    end: usize,
-    text: String,
-    order: i32,
-}
-
 fn render_host(text: &str, edits: &mut [HEdit]) -> String {
     edits.sort_by(|a, b| {
         a.start.cmp(&b.start).then((a.end > a.start).cmp(&(b.end > b.start))).then(a.order.cmp(&b.order))
@@ -259,33 +245,6 @@ fn render(text: &str, edits: &[Edit], s: usize, e: usize) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-#[derive(Clone, Copy, PartialEq, Debug)]
-enum VK {
-    LoopVar,
-    Private,
-    FirstPrivate,
-    LastPrivate,
-    Reduction,
-    ByValue,
-    Buf,
-    TmpArr,
-    Inout,
-}
-
-struct Var {
-    name: String,
-    /// the host expression of a pointer member passed as a pointer of its own (`s.d` for the
-    /// kernel's `s__m_d`); None: the variable's name
-    host: Option<String>,
-    decl: Node,
-    ty: Type,
-    global: bool,
-    kind: VK,
-    assigned: bool,
-    written_through: bool,
-    red_op: String,
-}
 
 const CL_BUILTINS: &[&str] = &[
     "sqrt",
@@ -387,70 +346,6 @@ const CL_RESERVED: &[&str] = &[
     "uniform",
     "pipe",
 ];
-
-struct LoopInfo {
-    loopvar: Node,
-    init: Node,
-    body: Node,
-    lb: String,
-    ub: String,
-    step: String,
-    cmp: i32,
-    in_init: bool,
-}
-
-struct Region {
-    pragma: usize,
-    id: usize,
-}
-
-struct KernelOut {
-    /// chunks of the outer iteration space may run on different devices (OMPCL_HINT_SPLIT)
-    split: bool,
-    code: String,
-    host_args: Vec<String>,
-    loopvar_after: Option<String>,
-    lb: String,
-    ub: String,
-    step: String,
-    cmp: i32,
-    ifcond: Option<String>,
-    /// collapse(n): the inner loops merged into the index space (lb, ub, step, comparison)
-    inner: Vec<(String, String, String, i32)>,
-    /// `inner[0]` is spread over work-items only when `ompcl_no_alias` allows (no collapse clause)
-    auto_flat: bool,
-    /// the NDRange's dimensions: 1 (collapsed loops flattened), 2 or 3 (one per loop, the
-    /// innermost in dimension 0), 0 (row spreading: 2 when the run-time checks allow, else 1)
-    nd: usize,
-    /// row spreading: per written array, the host C of its byte strides along the outer and the
-    /// inner loop variable, its element size and the pairs covered (`ompcl_disjoint` must accept
-    /// them)
-    spread_checks: Vec<affine::Disjoint>,
-    /// the kernel takes `__noalias` (ompcl_no_alias's answer): its promoted code needs it
-    noalias_flag: bool,
-    /// a work-item does O(1) work (no loop, no call of a user function): the runtime's placement
-    /// keeps such a kernel on the CPU when its data would first have to cross to the device
-    light: bool,
-    /// the kernel asks for its team or thread (`omp_get_team_num()` ...): it loops over the
-    /// iterations by the global size, in at most `.0` work-groups (teams) of at most `.1`
-    /// work-items (threads) (host C; "0": any number)
-    teams: Option<(String, String)>,
-}
-
-/// What an offloaded region does, in order.
-enum Step {
-    /// a worksharing loop: kernel `kid` (the `for` is at `line`)
-    Kernel { k: Box<KernelOut>, kid: usize, line: u32 },
-    /// a `single`/`master` body that the host runs between kernels
-    Host(HostStep),
-}
-
-struct HostStep {
-    line: u32,
-    text: String,
-    /// statements every thread runs, which compute only the region's locals (run once)
-    replicated: bool,
-}
 
 struct Translator<'a> {
     cx: Ctx<'a>,
@@ -774,15 +669,10 @@ impl<'a> Translator<'a> {
             .collect()
     }
 
-    fn run(mut self, tu: &clang::Tu, opts: &Options) -> Result<Output, String> {
-        let text = self.cx.text;
-        let file = self.cx.file.clone();
-        let mut host_edits: Vec<HEdit> = Vec::new();
-        let mut kernels = String::new();
-        let mut regions_out = Vec::new();
-        let mut offloaded: Vec<usize> = Vec::new();
-
-        // outermost parallel regions
+    /// Phase of `run`: the outermost `parallel` regions, each with its kernel id (the regions
+    /// inside target regions belong to those: target.rs); a directive no statement follows is
+    /// warned about and skipped.
+    fn parallel_regions(&mut self) -> Vec<Region> {
         let mut regions: Vec<Region> = Vec::new();
         // parallel regions inside target regions are part of those (target.rs)
         let mut covered: Vec<(usize, usize)> = self.target_ranges();
@@ -802,142 +692,113 @@ impl<'a> Translator<'a> {
             covered.push((p.line_start, e));
             regions.push(Region { pragma: i, id: regions.len() });
         }
+        regions
+    }
 
-        self.next_kid = regions.len();
-        for r in &regions {
-            let p = self.cx.pragmas[r.pragma].clone();
-            let (node, _s, e) = self.cx.assoc[&r.pragma];
-            let target = match p.clause("target").and_then(|c| c.arg.clone()).as_deref() {
-                Some("pthread") => 2,
-                Some("opencl") => 1,
-                Some(other) => {
-                    self.cx.warn(p.line, p.col, &format!("unknown target '{other}' ignored"));
-                    0
-                }
-                None => 0,
-            };
-            // strip target(...) for the C compiler
-            if let Some(c) = p.clause("target") {
-                if !self.pthreads {
-                    host_edits.push(HEdit {
-                        start: c.start,
-                        end: c.end,
-                        text: " ".repeat(c.end - c.start),
-                        order: 0,
-                    });
-                }
+    /// Phase of `run`: one outermost `parallel` region: its kernels (appended to `kernels`, their
+    /// ids to `offloaded`) and the host code around it that runs them or, when the region cannot
+    /// be offloaded or they cannot run, the CPU version (`host_edits`); the region's outcome goes
+    /// to `regions_out`, the reason it stays on the CPU to the diagnostics.
+    fn parallel_region(
+        &mut self,
+        r: &Region,
+        host_edits: &mut Vec<HEdit>,
+        kernels: &mut String,
+        regions_out: &mut Vec<(u32, bool, String)>,
+        offloaded: &mut Vec<usize>,
+    ) {
+        let file = self.cx.file.clone();
+        let p = self.cx.pragmas[r.pragma].clone();
+        let (node, _s, e) = self.cx.assoc[&r.pragma];
+        let target = match p.clause("target").and_then(|c| c.arg.clone()).as_deref() {
+            Some("pthread") => 2,
+            Some("opencl") => 1,
+            Some(other) => {
+                self.cx.warn(p.line, p.col, &format!("unknown target '{other}' ignored"));
+                0
             }
-            self.pending_notes.clear();
-            let res = if target == 2 {
-                Err("its 'target(pthread)' clause asks for the CPU".into())
-            } else {
-                self.region_kernel(r, &p, node)
-            };
-            let notes = std::mem::take(&mut self.pending_notes);
-            let rid = r.id;
-            let line = p.line;
-            let mut pre = String::new();
-            let post = format!(" ompcl_cpu_end(&__ompcl_mod, {rid}, {line}, __ompcl_t0); }} }}");
-            match res {
-                Ok(steps) => {
-                    self.cx.diags.extend(notes);
-                    let cond = steps.iter().find_map(|st| match st {
-                        Step::Kernel { k, .. } => k.ifcond.clone(),
-                        Step::Host(_) => None,
-                    });
-                    let cond = cond.unwrap_or_else(|| "1".into());
-                    let _ = write!(pre, "{{ int __ompcl_ok = 0; double __ompcl_t0; if ({cond}) {{ ");
-                    for st in &steps {
-                        if let Step::Kernel { k, kid, .. } = st {
-                            let _ = write!(
-                                kernels,
-                                "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {kid}{}#endif\n",
-                                k.code
-                            );
-                            offloaded.push(*kid);
-                        }
-                    }
-                    if let [Step::Kernel { k, kid, line: kline }] = steps.as_slice() {
-                        // one loop: its kernel, or the CPU version if it cannot run
-                        pre.push_str(&kernel_call(k, *kid, *kline, target));
-                    } else {
-                        // a sequence of kernels (and host code for single/master): all or nothing,
-                        // decided before any of them runs
-                        pre.push_str(&sequence_call(&steps, target, &file));
-                    }
-                    let _ = write!(
-                        pre,
-                        "}} if (!__ompcl_ok) {{ __ompcl_t0 = ompcl_now();\n#line {line} \"{file}\"\n"
-                    );
-                    regions_out.push((line, true, String::new()));
-                }
-                Err(reason) => {
-                    // every region kept on the CPU says why, once (a note when the program asked)
-                    let msg = format!(
-                        "parallel region not offloaded to OpenCL: {reason}; it runs on the CPU (threads)"
-                    );
-                    if target == 2 {
-                        self.cx.diags.push(format!("{}:{}:{}: note: {msg}", self.cx.file, p.line, p.col));
-                    } else {
-                        self.cx.warn(p.line, p.col, &msg);
-                    }
-                    regions_out.push((line, false, reason));
-                    let _ = write!(
-                        pre,
-                        "{{ double __ompcl_t0; {{ __ompcl_t0 = ompcl_now();\n#line {line} \"{file}\"\n"
-                    );
-                }
+            None => 0,
+        };
+        // strip target(...) for the C compiler
+        if let Some(c) = p.clause("target") {
+            if !self.pthreads {
+                host_edits.push(HEdit {
+                    start: c.start,
+                    end: c.end,
+                    text: " ".repeat(c.end - c.start),
+                    order: 0,
+                });
             }
-            host_edits.push(HEdit { start: p.line_start, end: p.line_start, text: pre, order: -1000 });
-            host_edits.push(HEdit { start: e, end: e, text: post, order: 1000 });
         }
+        self.pending_notes.clear();
+        let res = if target == 2 {
+            Err("its 'target(pthread)' clause asks for the CPU".into())
+        } else {
+            self.region_kernel(r, &p, node)
+        };
+        let notes = std::mem::take(&mut self.pending_notes);
+        let rid = r.id;
+        let line = p.line;
+        let mut pre = String::new();
+        let post = format!(" ompcl_cpu_end(&__ompcl_mod, {rid}, {line}, __ompcl_t0); }} }}");
+        match res {
+            Ok(steps) => {
+                self.cx.diags.extend(notes);
+                let cond = steps.iter().find_map(|st| match st {
+                    Step::Kernel { k, .. } => k.ifcond.clone(),
+                    Step::Host(_) => None,
+                });
+                let cond = cond.unwrap_or_else(|| "1".into());
+                let _ = write!(pre, "{{ int __ompcl_ok = 0; double __ompcl_t0; if ({cond}) {{ ");
+                for st in &steps {
+                    if let Step::Kernel { k, kid, .. } = st {
+                        let _ = write!(
+                            kernels,
+                            "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {kid}{}#endif\n",
+                            k.code
+                        );
+                        offloaded.push(*kid);
+                    }
+                }
+                if let [Step::Kernel { k, kid, line: kline }] = steps.as_slice() {
+                    // one loop: its kernel, or the CPU version if it cannot run
+                    pre.push_str(&kernel_call(k, *kid, *kline, target));
+                } else {
+                    // a sequence of kernels (and host code for single/master): all or nothing,
+                    // decided before any of them runs
+                    pre.push_str(&sequence_call(&steps, target, &file));
+                }
+                let _ = write!(
+                    pre,
+                    "}} if (!__ompcl_ok) {{ __ompcl_t0 = ompcl_now();\n#line {line} \"{file}\"\n"
+                );
+                regions_out.push((line, true, String::new()));
+            }
+            Err(reason) => {
+                // every region kept on the CPU says why, once (a note when the program asked)
+                let msg = format!(
+                    "parallel region not offloaded to OpenCL: {reason}; it runs on the CPU (threads)"
+                );
+                if target == 2 {
+                    self.cx.diags.push(format!("{}:{}:{}: note: {msg}", self.cx.file, p.line, p.col));
+                } else {
+                    self.cx.warn(p.line, p.col, &msg);
+                }
+                regions_out.push((line, false, reason));
+                let _ = write!(
+                    pre,
+                    "{{ double __ompcl_t0; {{ __ompcl_t0 = ompcl_now();\n#line {line} \"{file}\"\n"
+                );
+            }
+        }
+        host_edits.push(HEdit { start: p.line_start, end: p.line_start, text: pre, order: -1000 });
+        host_edits.push(HEdit { start: e, end: e, text: post, order: 1000 });
+    }
 
-        // OpenMP 4.5 device constructs
-        self.target_pass(tu, &mut host_edits, &mut kernels, &mut regions_out, &mut offloaded);
-
-        // wrap allocation and I/O calls
-        let mut seen = HashSet::new();
-        tu.root().walk(&mut |c| {
-            if c.kind() != CXCursor_DeclRefExpr {
-                return;
-            }
-            let Some(r) = c.referenced() else { return };
-            if r.kind() != CXCursor_FunctionDecl || !r.in_system_header() {
-                return;
-            }
-            let name = r.spelling();
-            if !matches!(
-                name.as_str(),
-                "malloc"
-                    | "calloc"
-                    | "realloc"
-                    | "free"
-                    | "valloc"
-                    | "aligned_alloc"
-                    | "memalign"
-                    | "posix_memalign"
-                    | "fread"
-                    | "read"
-                    | "pread"
-                    | "fwrite"
-                    | "write"
-                    | "pwrite"
-            ) {
-                return;
-            }
-            let p = c.loc_spelling();
-            if p.file != file || !text[p.off..].starts_with(&name) || !seen.insert(p.off) {
-                return;
-            }
-            host_edits.push(HEdit {
-                start: p.off,
-                end: p.off + name.len(),
-                text: format!("ompcl_{name}"),
-                order: 0,
-            });
-        });
-
-        // globals: register, align big arrays
+    /// Phase of `run`: the host code registering the program's globals with the runtime (its
+    /// allocation table: a kernel may use them), and edits aligning the big arrays of the file
+    /// to pages.
+    fn register_globals(&self, tu: &clang::Tu, file: &str, host_edits: &mut Vec<HEdit>) -> String {
         let mut regs = String::new();
         let mut aligned = HashSet::new();
         let mut reg_names = HashSet::new();
@@ -973,8 +834,20 @@ impl<'a> Translator<'a> {
                 });
             }
         }
+        regs
+    }
 
-        // kernel source
+    /// Phase of `run`: the OpenCL source: the extensions it needs, the preludes, the command
+    /// line's macros, then, when a region was offloaded, the user's macros and types, the atomic
+    /// helpers, the functions the kernels call and the kernels. Returns it (`long long` spelt
+    /// `long`) and whether it uses `double`.
+    fn kernel_source(
+        &mut self,
+        tu: &clang::Tu,
+        opts: &Options,
+        kernels: &str,
+        offloaded: &[usize],
+    ) -> Result<(String, bool), String> {
         let mut cl = String::new();
         let uses_fp64 = self.types.needs_fp64 || kernels.contains("double");
         if uses_fp64 {
@@ -987,105 +860,146 @@ impl<'a> Translator<'a> {
         cl.push_str(constant::CONST_PRELUDE);
         cl.push_str(&command_line_macros(&opts.cl_defines));
         if !kernels.is_empty() {
-            // user macros
-            let mut macros = String::new();
-            let mut macro_nodes = Vec::new();
-            {
-                let root = tu.root();
-                for c in root.children() {
-                    if c.kind() == CXCursor_MacroDefinition && !c.is_macro_builtin() && !c.in_system_header()
-                    {
-                        let (s, e) = c.range();
-                        if !s.file.is_empty() {
-                            macro_nodes.push((s.file.clone(), s.off, e.off));
-                        }
-                    }
-                }
-            }
-            for (f, s, e) in macro_nodes {
-                let ft = self.cx.file_text(&f);
-                if e <= ft.len() && s < e {
-                    let body = ft[s..e].replace("\\\n", " \\\n");
-                    // OpenCL C 1.2 has no variadic macros (NVIDIA's compiler refuses the whole
-                    // program: every SOLLVE region fell back to the CPU there); the kernels need
-                    // one only if they use it, and then the build says so.
-                    if variadic_macro_name(&body).is_some_and(|name| !mentions(&kernels, name)) {
-                        continue;
-                    }
-                    let _ = writeln!(macros, "#define {body}");
-                }
-            }
-            cl.push_str(&macros);
-            // user types
-            let mut decls: Vec<(String, usize, usize)> =
-                self.types.decls.iter().map(|((f, s), e)| (f.clone(), *s, *e)).collect();
-            decls.sort_by(|a, b| (a.0 != file, &a.0, a.1).cmp(&(b.0 != file, &b.0, b.1)).reverse());
-            decls.reverse();
-            let mut last: Option<(String, usize)> = None;
-            // the same text once: local types of several functions spelt alike (SOLLVE's
-            // `enum { VAL1 = 1, ... }` in two functions) are one type at file scope
-            let mut seen: HashSet<String> = HashSet::new();
-            for (f, s, e) in decls {
-                if let Some((lf, le)) = &last {
-                    if *lf == f && s < *le {
-                        continue;
-                    }
-                }
-                let ft = self.cx.file_text(&f);
-                if e <= ft.len() {
-                    // pointer members as opaque 64-bit integers (types.rs)
-                    let mut text = String::new();
-                    let mut at = s;
-                    for ((_, ms), (me, rep)) in self.types.member_edits.range((f.clone(), s)..(f.clone(), e))
-                    {
-                        if *ms >= at && *me <= e {
-                            text.push_str(&ft[at..*ms]);
-                            text.push_str(rep);
-                            at = *me;
-                        }
-                    }
-                    text.push_str(&ft[at..e]);
-                    let text = match self.types.anon_typedefs.get(&(f.clone(), s)) {
-                        Some(td) => format!("typedef {text} {td}"),
-                        None => text,
-                    };
-                    if seen.insert(text.split_whitespace().collect::<Vec<_>>().join(" ")) {
-                        let _ = writeln!(cl, "{text};");
-                    }
-                }
-                last = Some((f, e));
-            }
+            cl.push_str(&self.user_macros(tu, kernels));
+            cl.push_str(&self.user_types());
             for a in self.atomics.values() {
                 cl.push_str(a);
             }
-            // functions: prototypes, then bodies
-            // only functions reachable from offloaded regions, each guarded by the regions using
-            // it (OMPCL_ONLY=N builds one region alone when the whole file does not build)
-            let mut users: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-            for &rid in &offloaded {
-                for f in self.reachable(&format!("region:{rid}")) {
-                    users.entry(f).or_default().push(rid);
+            cl.push_str(&self.device_functions(offloaded)?);
+            cl.push_str(kernels);
+        }
+        Ok((cl.replace("long long", "long"), uses_fp64))
+    }
+
+    /// Phase of `run` (`kernel_source`): the user's macros as `#define` lines (those of the
+    /// file and of its own headers), so that the kernels' code reads as in the program; a
+    /// variadic macro only when the kernels use it (OpenCL C 1.2 has none).
+    fn user_macros(&mut self, tu: &clang::Tu, kernels: &str) -> String {
+        let mut macros = String::new();
+        let mut macro_nodes = Vec::new();
+        {
+            let root = tu.root();
+            for c in root.children() {
+                if c.kind() == CXCursor_MacroDefinition && !c.is_macro_builtin() && !c.in_system_header() {
+                    let (s, e) = c.range();
+                    if !s.file.is_empty() {
+                        macro_nodes.push((s.file.clone(), s.off, e.off));
+                    }
                 }
             }
-            let funcs: Vec<(String, Node)> = self
-                .funcs
-                .iter()
-                .filter(|(k, _)| users.contains_key(*k))
-                .map(|(k, n)| (k.clone(), *n))
-                .collect();
-            let mut protos = String::new();
-            let mut bodies = String::new();
-            for (key, f) in funcs {
-                let guard = users[&key].iter().map(|r| format!(" || OMPCL_ONLY == {r}")).collect::<String>();
-                let (p, b) = self.render_function(f)?;
-                let _ = write!(protos, "#if !defined(OMPCL_ONLY){guard}\n{p}#endif\n");
-                let _ = write!(bodies, "#if !defined(OMPCL_ONLY){guard}\n{b}#endif\n");
-            }
-            cl.push_str(&protos);
-            cl.push_str(&bodies);
-            cl.push_str(&kernels);
         }
-        let mut cl = cl.replace("long long", "long");
+        for (f, s, e) in macro_nodes {
+            let ft = self.cx.file_text(&f);
+            if e <= ft.len() && s < e {
+                let body = ft[s..e].replace("\\\n", " \\\n");
+                // OpenCL C 1.2 has no variadic macros (NVIDIA's compiler refuses the whole
+                // program: every SOLLVE region fell back to the CPU there); the kernels need
+                // one only if they use it, and then the build says so.
+                if variadic_macro_name(&body).is_some_and(|name| !mentions(kernels, name)) {
+                    continue;
+                }
+                let _ = writeln!(macros, "#define {body}");
+            }
+        }
+        macros
+    }
+
+    /// Phase of `run` (`kernel_source`): the declarations of the user's types the kernels use
+    /// (types.rs), in source order, each text once, pointer members as opaque 64-bit integers.
+    fn user_types(&mut self) -> String {
+        let file = self.cx.file.clone();
+        let mut cl = String::new();
+        let mut decls: Vec<(String, usize, usize)> =
+            self.types.decls.iter().map(|((f, s), e)| (f.clone(), *s, *e)).collect();
+        decls.sort_by(|a, b| (a.0 != file, &a.0, a.1).cmp(&(b.0 != file, &b.0, b.1)).reverse());
+        decls.reverse();
+        let mut last: Option<(String, usize)> = None;
+        // the same text once: local types of several functions spelt alike (SOLLVE's
+        // `enum { VAL1 = 1, ... }` in two functions) are one type at file scope
+        let mut seen: HashSet<String> = HashSet::new();
+        for (f, s, e) in decls {
+            if let Some((lf, le)) = &last {
+                if *lf == f && s < *le {
+                    continue;
+                }
+            }
+            let ft = self.cx.file_text(&f);
+            if e <= ft.len() {
+                // pointer members as opaque 64-bit integers (types.rs)
+                let mut text = String::new();
+                let mut at = s;
+                for ((_, ms), (me, rep)) in self.types.member_edits.range((f.clone(), s)..(f.clone(), e)) {
+                    if *ms >= at && *me <= e {
+                        text.push_str(&ft[at..*ms]);
+                        text.push_str(rep);
+                        at = *me;
+                    }
+                }
+                text.push_str(&ft[at..e]);
+                let text = match self.types.anon_typedefs.get(&(f.clone(), s)) {
+                    Some(td) => format!("typedef {text} {td}"),
+                    None => text,
+                };
+                if seen.insert(text.split_whitespace().collect::<Vec<_>>().join(" ")) {
+                    let _ = writeln!(cl, "{text};");
+                }
+            }
+            last = Some((f, e));
+        }
+        cl
+    }
+
+    /// Phase of `run` (`kernel_source`): the functions reachable from the offloaded regions,
+    /// prototypes then bodies, each guarded by the regions using it (OMPCL_ONLY=N builds one
+    /// region alone when the whole file does not build).
+    fn device_functions(&mut self, offloaded: &[usize]) -> Result<String, String> {
+        // only functions reachable from offloaded regions, each guarded by the regions using
+        // it (OMPCL_ONLY=N builds one region alone when the whole file does not build)
+        let mut users: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for &rid in offloaded {
+            for f in self.reachable(&format!("region:{rid}")) {
+                users.entry(f).or_default().push(rid);
+            }
+        }
+        let funcs: Vec<(String, Node)> =
+            self.funcs.iter().filter(|(k, _)| users.contains_key(*k)).map(|(k, n)| (k.clone(), *n)).collect();
+        let mut protos = String::new();
+        let mut bodies = String::new();
+        for (key, f) in funcs {
+            let guard = users[&key].iter().map(|r| format!(" || OMPCL_ONLY == {r}")).collect::<String>();
+            let (p, b) = self.render_function(f)?;
+            let _ = write!(protos, "#if !defined(OMPCL_ONLY){guard}\n{p}#endif\n");
+            let _ = write!(bodies, "#if !defined(OMPCL_ONLY){guard}\n{b}#endif\n");
+        }
+        Ok(protos + &bodies)
+    }
+
+    fn run(mut self, tu: &clang::Tu, opts: &Options) -> Result<Output, String> {
+        let text = self.cx.text;
+        let file = self.cx.file.clone();
+        let mut host_edits: Vec<HEdit> = Vec::new();
+        let mut kernels = String::new();
+        let mut regions_out = Vec::new();
+        let mut offloaded: Vec<usize> = Vec::new();
+
+        let regions = self.parallel_regions();
+
+        self.next_kid = regions.len();
+        for r in &regions {
+            self.parallel_region(r, &mut host_edits, &mut kernels, &mut regions_out, &mut offloaded);
+        }
+
+        // OpenMP 4.5 device constructs
+        self.target_pass(tu, &mut host_edits, &mut kernels, &mut regions_out, &mut offloaded);
+
+        // wrap allocation and I/O calls
+        wrap_alloc_io_calls(tu, &file, text, &mut host_edits);
+
+        // globals: register, align big arrays
+        let regs = self.register_globals(tu, &file, &mut host_edits);
+
+        // kernel source
+        let (mut cl, uses_fp64) = self.kernel_source(tu, opts, &kernels, &offloaded)?;
         let (const_bytes, const_args) = self.settle_constants(&mut cl, &offloaded);
 
         // host prefix
@@ -1138,6 +1052,52 @@ impl<'a> Translator<'a> {
             latin1: false,
         })
     }
+}
+
+/// Phase of `Translator::run`: the host's calls of the C library's allocation and I/O functions
+/// (`malloc`, `free`, `fread`, `write`...) become calls of the runtime's wrappers
+/// (`ompcl_malloc`...), which keep the allocation table and the device copies in step.
+fn wrap_alloc_io_calls(tu: &clang::Tu, file: &str, text: &str, host_edits: &mut Vec<HEdit>) {
+    let mut seen = HashSet::new();
+    tu.root().walk(&mut |c| {
+        if c.kind() != CXCursor_DeclRefExpr {
+            return;
+        }
+        let Some(r) = c.referenced() else { return };
+        if r.kind() != CXCursor_FunctionDecl || !r.in_system_header() {
+            return;
+        }
+        let name = r.spelling();
+        if !matches!(
+            name.as_str(),
+            "malloc"
+                | "calloc"
+                | "realloc"
+                | "free"
+                | "valloc"
+                | "aligned_alloc"
+                | "memalign"
+                | "posix_memalign"
+                | "fread"
+                | "read"
+                | "pread"
+                | "fwrite"
+                | "write"
+                | "pwrite"
+        ) {
+            return;
+        }
+        let p = c.loc_spelling();
+        if p.file != file || !text[p.off..].starts_with(&name) || !seen.insert(p.off) {
+            return;
+        }
+        host_edits.push(HEdit {
+            start: p.off,
+            end: p.off + name.len(),
+            text: format!("ompcl_{name}"),
+            order: 0,
+        });
+    });
 }
 
 fn pp_range(p: &Pragma) -> (usize, usize) {

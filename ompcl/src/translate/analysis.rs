@@ -24,174 +24,33 @@ impl<'a> Translator<'a> {
         // the file this code is in (a called function may come from a user header)
         let file = root.range().0.file;
         let ftext = self.cx.file_text(&file);
-        let inside = |d: &Node| -> bool {
-            let p = d.loc();
-            p.file == file && p.off >= s && p.off < e
-        };
         let mut written: Vec<(Node, bool)> = Vec::new(); // (lhs root, direct)
                                                          // pointer members copied from one to another (`copy.p = orig.p;`): integers alike in the
                                                          // kernel source, so the copy is the same bytes (their extents)
         let mut member_copies: HashSet<(String, usize, usize)> = HashSet::new();
         // pointer members a pointer is stored into (their names)
         let mut member_stores: Vec<String> = Vec::new();
-        let extent = |m: &Node| {
-            let (a, b) = m.range();
-            (a.file, a.off, b.off)
-        };
         for n in &nodes {
             let k = n.kind();
             if k == CXCursor_BinaryOperator && n.binop() == CXBinaryOperator_Assign {
-                let ch = n.children();
-                if ch.len() == 2 {
-                    let (l, r) = (strip(ch[0]), strip(ch[1]));
-                    let ptr_member = |m: &Node| {
-                        m.kind() == CXCursor_MemberRefExpr
-                            && m.referenced().is_some_and(|f| {
-                                f.kind() == CXCursor_FieldDecl && f.ty().canonical().kind() == CXType_Pointer
-                            })
-                    };
-                    if ptr_member(&l)
-                        && ptr_member(&r)
-                        && l.ty().canonical().spelling() == r.ty().canonical().spelling()
-                    {
-                        member_copies.insert(extent(&l));
-                        member_copies.insert(extent(&r));
-                    } else if ptr_member(&l) && ch[1].ty().canonical().kind() == CXType_Pointer {
-                        // a pointer stored into a pointer member (`n->next = cur`, a list linked
-                        // on the device): the member is an opaque `ulong` in the kernel source,
-                        // which OpenCL C does not convert a pointer to implicitly; the device
-                        // copy gets the device address, as on any device with memory of its own
-                        let (rs, re) = ch[1].range();
-                        if rs.file != file || re.off > ftext.len() {
-                            return Err(format!("pointer member '{}' set in a macro", l.spelling()));
-                        }
-                        // outside a target region the host shares the kernel's data (it is copied
-                        // back): a device address would reach it; only a null pointer is the same
-                        let rhs: String =
-                            ftext[rs.off..re.off].chars().filter(|c| !c.is_whitespace()).collect();
-                        let null = matches!(rhs.as_str(), "NULL" | "0" | "((void*)0)" | "(void*)0");
-                        if self.in_target.is_none() && !null {
-                            return Err(format!(
-                                "pointer member '{}' set in the loop (to an address the host would not share)",
-                                l.spelling()
-                            ));
-                        }
-                        member_copies.insert(extent(&l));
-                        member_stores.push(l.spelling());
-                        edits.push(Edit { start: rs.off, end: rs.off, text: "(ulong)(".into() });
-                        edits.push(Edit { start: re.off, end: re.off, text: ")".into() });
-                    }
-                }
+                self.member_assignment(*n, (&file, &ftext), &mut member_copies, &mut member_stores, edits)?;
             }
-            // every type must be expressible
-            let fnref = k == CXCursor_DeclRefExpr
-                && n.referenced().map(|r| r.kind() == CXCursor_FunctionDecl).unwrap_or(false);
-            if (n.is_expr() || k == CXCursor_VarDecl) && !fnref {
-                let t = n.ty();
-                let tc = t.canonical();
-                let is_fn = matches!(tc.kind(), CXType_FunctionProto | CXType_FunctionNoProto)
-                    || (tc.kind() == CXType_Pointer
-                        && matches!(
-                            tc.pointee().canonical().kind(),
-                            CXType_FunctionProto | CXType_FunctionNoProto
-                        )
-                        && k != CXCursor_VarDecl);
-                if t.kind() != CXType_Invalid && !is_fn {
-                    self.types.note(t, 0).map_err(|x| format!("{x} used in the loop"))?;
-                }
-            }
-            if k == CXCursor_FloatingLiteral && n.ty().canonical().kind() == CXType_Double {
-                self.types.needs_fp64 = true;
-            }
+            self.note_node_type(n)?;
             match k {
                 CXCursor_StringLiteral => return Err("string literal in the loop".into()),
                 CXCursor_UnaryExpr => {
-                    // sizeof of an array that is a pointer in the kernel: use the host's size
-                    let ch = n.children();
-                    if ch.len() == 1 {
-                        let op = strip(ch[0]);
-                        if op.kind() == CXCursor_DeclRefExpr {
-                            if let Some(r) = op.referenced() {
-                                if matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl)
-                                    && !inside(&r)
-                                    && r.ty().is_array()
-                                {
-                                    let (ss, se) = n.range();
-                                    let t = &ftext[ss.off..se.off];
-                                    let sz = r.ty().size_of();
-                                    if ss.file == file && t.starts_with("sizeof") && sz > 0 {
-                                        edits.push(Edit {
-                                            start: ss.off,
-                                            end: se.off,
-                                            text: format!("((ulong){sz})"),
-                                        });
-                                    } else {
-                                        return Err(format!("sizeof/alignof of array '{}'", r.spelling()));
-                                    }
-                                }
-                            }
-                        }
-                    }
+                    self.sizeof_edit(n, (&file, &ftext), (s, e), edits)?;
                 }
                 CXCursor_MemberRefExpr => {
-                    // pointer members are opaque integers in the kernel source (types.rs)
-                    if let Some(m) = n.referenced() {
-                        let mut t = m.ty().canonical();
-                        while t.kind() == CXType_ConstantArray {
-                            t = t.elem().canonical();
-                        }
-                        if m.kind() == CXCursor_FieldDecl
-                            && t.kind() == CXType_Pointer
-                            && !member_copies.contains(&extent(n))
-                        {
-                            // `v.p` of a struct variable from outside the region, used as a pointer
-                            // (not set): a pointer of its own, found in the runtime's tables at
-                            // the launch as any pointer (a buffer and an offset)
-                            let (ms, me) = n.range();
-                            let base = n
-                                .children()
-                                .first()
-                                .map(|c| strip(*c))
-                                .filter(|c| c.kind() == CXCursor_DeclRefExpr);
-                            let bvar = base.and_then(|b| b.referenced()).filter(|r| {
-                                matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl)
-                                    && r.ty().canonical().kind() == CXType_Record
-                                    && !inside(r)
-                            });
-                            let fname = m.spelling();
-                            let text = if ms.file == file && me.off <= ftext.len() {
-                                &ftext[ms.off..me.off]
-                            } else {
-                                ""
-                            };
-                            let squeezed: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-                            match bvar {
-                                Some(r)
-                                    if is_region
-                                        && m.ty().canonical().kind() == CXType_Pointer
-                                        && squeezed == format!("{}.{fname}", r.spelling()) =>
-                                {
-                                    let name = format!("{}__m_{fname}", r.spelling());
-                                    vars.entry(format!("member:{}:{fname}", key_of(&r))).or_insert_with(
-                                        || Var {
-                                            name: name.clone(),
-                                            host: Some(format!("{}.{fname}", r.spelling())),
-                                            decl: m,
-                                            ty: m.ty(),
-                                            global: false,
-                                            kind: VK::ByValue,
-                                            assigned: false,
-                                            written_through: false,
-                                            red_op: String::new(),
-                                        },
-                                    );
-                                    edits.push(Edit { start: ms.off, end: me.off, text: name });
-                                    self.member_ptr_ranges.push((ms.off, me.off));
-                                }
-                                _ => return Err(format!("pointer member '{fname}' used in the loop")),
-                            }
-                        }
-                    }
+                    self.member_ref_edits(
+                        n,
+                        (&file, &ftext),
+                        (s, e),
+                        &member_copies,
+                        vars,
+                        edits,
+                        is_region,
+                    )?;
                 }
                 CXCursor_ReturnStmt if is_region => return Err("return in the loop".into()),
                 CXCursor_GotoStmt => return Err("goto in the loop".into()),
@@ -242,220 +101,170 @@ impl<'a> Translator<'a> {
                     }
                 }
                 CXCursor_CallExpr => {
-                    let Some(f) = n.referenced() else {
-                        return Err("call through a function pointer".into());
-                    };
-                    let name = f.spelling();
-                    let def = f.definition();
-                    match def {
-                        Some(d) if !d.in_system_header() && !d.loc().file.is_empty() => {
-                            // pointer arguments may be written by the callee
-                            for a in n.children().into_iter().skip(1) {
-                                written.push((a, false));
-                            }
-                            let key = key_of(&d);
-                            if let Some(why) = self.bad_funcs.get(&key) {
-                                return Err(why.clone());
-                            }
-                            self.calls.entry(self.caller.clone()).or_default().insert(key.clone());
-                            if !self.funcs.contains_key(&key) {
-                                if d.is_variadic() {
-                                    return Err(format!("call to variadic function '{name}'"));
-                                }
-                                // a K&R definition is rewritten with a prototype for the kernel
-                                // (same values: the promoted argument converts back to the
-                                // parameter's type), if its parameters are numbers
-                                if knr_parameters(d, &self.cx.file_text(&d.range().0.file)).is_some()
-                                    && d.children()
-                                        .iter()
-                                        .any(|c| c.kind() == CXCursor_ParmDecl && !c.ty().is_arith())
-                                {
-                                    return Err(format!(
-                                        "function '{name}' has an old-style (K&R) definition with a parameter that is not a number"
-                                    ));
-                                }
-                                if d.result_ty().canonical().kind() == CXType_Pointer {
-                                    return Err(format!("function '{name}' returns a pointer"));
-                                }
-                                self.funcs.insert(key.clone(), d);
-                                let (fs, fe) = d.range();
-                                let mut fv: BTreeMap<String, Var> = BTreeMap::new();
-                                let mut fedits = Vec::new();
-                                let mut lpw = false;
-                                let saved = std::mem::replace(&mut self.caller, key.clone());
-                                let mut res = self.analyse_code(
-                                    d,
-                                    fs.off,
-                                    fe.off,
-                                    &mut fv,
-                                    &mut fedits,
-                                    &mut lpw,
-                                    false,
-                                );
-                                self.caller = saved;
-                                if res.is_ok() {
-                                    match function_globals(&name, &fv, &self.cx.threadprivate) {
-                                        Ok(g) => {
-                                            self.func_globals.insert(key.clone(), g);
-                                        }
-                                        Err(e) => res = Err(e),
-                                    }
-                                    if res.is_err() {
-                                    } else if (fs.file == self.cx.file
-                                        && !self.pragmas_in(fs.off, fe.off).is_empty())
-                                        || (fs.file != self.cx.file
-                                            && self.cx.file_text(&fs.file)[fs.off..fe.off].contains("omp"))
-                                    {
-                                        res = Err(format!("function '{name}' contains OpenMP directives"));
-                                    }
-                                }
-                                if let Err(why) = res {
-                                    self.funcs.remove(&key);
-                                    self.bad_funcs.insert(key, why.clone());
-                                    return Err(why);
-                                }
-                                if lpw {
-                                    *local_ptr_writes = true;
-                                }
-                            }
-                            // the globals the callee uses: extra arguments at this call, and
-                            // variables of the caller's code
-                            let globals = self.func_globals.get(&key).cloned().unwrap_or_default();
-                            if !globals.is_empty() {
-                                let (_, ce) = n.range();
-                                if ce.file != file || ce.off == 0 || ftext.as_bytes()[ce.off - 1] != b')' {
-                                    return Err(format!(
-                                        "call to '{name}' (which uses globals) inside a macro"
-                                    ));
-                                }
-                                let names: Vec<String> = globals.iter().map(|(g, _)| g.spelling()).collect();
-                                let sep = if n.num_args() > 0 { ", " } else { "" };
-                                edits.push(Edit {
-                                    start: ce.off - 1,
-                                    end: ce.off - 1,
-                                    text: format!("{sep}{}", names.join(", ")),
-                                });
-                                for (g, w) in globals {
-                                    let v = vars.entry(key_of(&g)).or_insert_with(|| Var {
-                                        name: g.spelling(),
-                                        host: None,
-                                        decl: g,
-                                        ty: g.ty(),
-                                        global: true,
-                                        kind: VK::ByValue,
-                                        assigned: false,
-                                        written_through: false,
-                                        red_op: String::new(),
-                                    });
-                                    v.written_through |= w;
-                                }
-                            }
-                        }
-                        // a thread query inside a `parallel` nested in the loop: that region has
-                        // one thread (kernel.rs replaces the query by its value)
-                        _ if matches!(name.as_str(), "omp_get_thread_num" | "omp_get_num_threads")
-                            && is_region
-                            && {
-                                let at = n.range().0;
-                                at.file == file
-                                    && self.pragmas_in(s, e).iter().any(|&q| {
-                                        self.cx.pragmas[q].is(&["parallel"])
-                                            && self
-                                                .cx
-                                                .assoc
-                                                .get(&q)
-                                                .is_some_and(|a| at.off >= a.1 && at.off < a.2)
-                                    })
-                            } => {}
-                        _ if TEAM_QUERIES.contains(&name.as_str())
-                            && self.in_target.is_some()
-                            && self.caller.starts_with("region:") =>
-                        {
-                            self.team_queries = true;
-                        }
-                        _ => {
-                            if !CL_BUILTINS.contains(&name.as_str()) {
-                                return Err(format!("call to '{name}' (no body available for the kernel)"));
-                            }
-                            // C's math functions take double (float for the `f` ones): integer
-                            // arguments are converted, where OpenCL's overloads would find the
-                            // call ambiguous (`fmin(i, j)` on ints, SOLLVE's min reduction)
-                            if !name.starts_with("omp_") {
-                                let float = name.strip_suffix('f').is_some_and(|b| CL_BUILTINS.contains(&b));
-                                for i in 0..n.num_args().max(0) as u32 {
-                                    let a = n.arg(i);
-                                    // the argument's own type, under the implicit conversion
-                                    let t = strip(a).ty().canonical();
-                                    let integer = t.is_arith()
-                                        && !matches!(
-                                            t.kind(),
-                                            CXType_Float | CXType_Double | CXType_LongDouble
-                                        );
-                                    let (s, e) = a.range();
-                                    if integer && s.file == file && e.file == file && s.off < e.off {
-                                        let ty = if float { "float" } else { "double" };
-                                        edits.push(Edit {
-                                            start: s.off,
-                                            end: s.off,
-                                            text: format!("(({ty})("),
-                                        });
-                                        edits.push(Edit { start: e.off, end: e.off, text: "))".into() });
-                                    }
-                                }
-                            }
-                        }
-                    }
+                    self.call_edits(
+                        *n,
+                        (&file, &ftext),
+                        (s, e),
+                        vars,
+                        edits,
+                        &mut written,
+                        local_ptr_writes,
+                        is_region,
+                    )?;
                 }
                 CXCursor_DeclRefExpr => {
-                    let Some(r) = n.referenced() else { continue };
-                    match r.kind() {
-                        CXCursor_VarDecl | CXCursor_ParmDecl => {
-                            if inside(&r) {
-                                continue;
-                            }
-                            // the struct of a pointer member passed on its own (above)
-                            let at = n.range().0;
-                            if at.file == file
-                                && self.member_ptr_ranges.iter().any(|&(a, b)| at.off >= a && at.off < b)
-                            {
-                                continue;
-                            }
-                            vars.entry(key_of(&r)).or_insert_with(|| Var {
-                                name: r.spelling(),
-                                host: None,
-                                decl: r,
-                                ty: r.ty(),
-                                global: r.semantic_parent().kind() == CXCursor_TranslationUnit,
-                                kind: VK::ByValue,
-                                assigned: false,
-                                written_through: false,
-                                red_op: String::new(),
-                            });
-                        }
-                        CXCursor_FunctionDecl => {
-                            // rename user functions copied into the kernel
-                            if let Some(d) = r.definition() {
-                                if !d.in_system_header() && !d.loc().file.is_empty() {
-                                    let ps = n.loc_spelling();
-                                    let name = r.spelling();
-                                    if ps.file == file && ftext[ps.off..].starts_with(&name) {
-                                        edits.push(Edit {
-                                            start: ps.off,
-                                            end: ps.off + name.len(),
-                                            text: format!("ompcl_f_{name}"),
-                                        });
-                                    } else {
-                                        return Err(format!("call to '{name}' inside a macro"));
-                                    }
-                                }
-                            }
-                        }
-                        _ => {}
-                    }
+                    self.decl_ref_use(n, (&file, &ftext), (s, e), vars, edits)?;
                 }
                 _ => {}
             }
         }
+        self.record_writes(written, &member_stores, vars, (&file, (s, e)), local_ptr_writes)?;
+        Ok(())
+    }
+
+    /// Phase of `analyse_code`: a reference in kernel code. A variable from outside the code
+    /// becomes one of `vars` (the struct of a pointer member passed on its own excepted); a user
+    /// function copied into the kernel is renamed `ompcl_f_...` (refused inside a macro).
+    fn decl_ref_use(
+        &self,
+        n: &Node,
+        (file, ftext): (&str, &str),
+        (s, e): (usize, usize),
+        vars: &mut BTreeMap<String, Var>,
+        edits: &mut Vec<Edit>,
+    ) -> Result<(), String> {
+        let inside = |d: &Node| -> bool {
+            let p = d.loc();
+            p.file == file && p.off >= s && p.off < e
+        };
+        let Some(r) = n.referenced() else { return Ok(()) };
+        match r.kind() {
+            CXCursor_VarDecl | CXCursor_ParmDecl => {
+                if inside(&r) {
+                    return Ok(());
+                }
+                // the struct of a pointer member passed on its own (above)
+                let at = n.range().0;
+                if at.file == file && self.member_ptr_ranges.iter().any(|&(a, b)| at.off >= a && at.off < b) {
+                    return Ok(());
+                }
+                vars.entry(key_of(&r)).or_insert_with(|| Var {
+                    name: r.spelling(),
+                    host: None,
+                    decl: r,
+                    ty: r.ty(),
+                    global: r.semantic_parent().kind() == CXCursor_TranslationUnit,
+                    kind: VK::ByValue,
+                    assigned: false,
+                    written_through: false,
+                    red_op: String::new(),
+                });
+            }
+            CXCursor_FunctionDecl => {
+                // rename user functions copied into the kernel
+                if let Some(d) = r.definition() {
+                    if !d.in_system_header() && !d.loc().file.is_empty() {
+                        let ps = n.loc_spelling();
+                        let name = r.spelling();
+                        if ps.file == file && ftext[ps.off..].starts_with(&name) {
+                            edits.push(Edit {
+                                start: ps.off,
+                                end: ps.off + name.len(),
+                                text: format!("ompcl_f_{name}"),
+                            });
+                        } else {
+                            return Err(format!("call to '{name}' inside a macro"));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Phase of `analyse_code`: `sizeof` of an array from outside the code, which is a pointer in
+    /// the kernel, becomes the host's size; `alignof`, or one inside a macro, refuses the code.
+    fn sizeof_edit(
+        &self,
+        n: &Node,
+        (file, ftext): (&str, &str),
+        (s, e): (usize, usize),
+        edits: &mut Vec<Edit>,
+    ) -> Result<(), String> {
+        let inside = |d: &Node| -> bool {
+            let p = d.loc();
+            p.file == file && p.off >= s && p.off < e
+        };
+        // sizeof of an array that is a pointer in the kernel: use the host's size
+        let ch = n.children();
+        if ch.len() == 1 {
+            let op = strip(ch[0]);
+            if op.kind() == CXCursor_DeclRefExpr {
+                if let Some(r) = op.referenced() {
+                    if matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl)
+                        && !inside(&r)
+                        && r.ty().is_array()
+                    {
+                        let (ss, se) = n.range();
+                        let t = &ftext[ss.off..se.off];
+                        let sz = r.ty().size_of();
+                        if ss.file == file && t.starts_with("sizeof") && sz > 0 {
+                            edits.push(Edit { start: ss.off, end: se.off, text: format!("((ulong){sz})") });
+                        } else {
+                            return Err(format!("sizeof/alignof of array '{}'", r.spelling()));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase of `analyse_code`: every type of kernel code must be expressible in OpenCL C: the
+    /// type of an expression or a declaration is noted for the kernel source (types.rs), and a
+    /// `double` literal makes the source need fp64.
+    fn note_node_type(&mut self, n: &Node) -> Result<(), String> {
+        let k = n.kind();
+        let fnref = k == CXCursor_DeclRefExpr
+            && n.referenced().map(|r| r.kind() == CXCursor_FunctionDecl).unwrap_or(false);
+        if (n.is_expr() || k == CXCursor_VarDecl) && !fnref {
+            let t = n.ty();
+            let tc = t.canonical();
+            let is_fn = matches!(tc.kind(), CXType_FunctionProto | CXType_FunctionNoProto)
+                || (tc.kind() == CXType_Pointer
+                    && matches!(
+                        tc.pointee().canonical().kind(),
+                        CXType_FunctionProto | CXType_FunctionNoProto
+                    )
+                    && k != CXCursor_VarDecl);
+            if t.kind() != CXType_Invalid && !is_fn {
+                self.types.note(t, 0).map_err(|x| format!("{x} used in the loop"))?;
+            }
+        }
+        if k == CXCursor_FloatingLiteral && n.ty().canonical().kind() == CXType_Double {
+            self.types.needs_fp64 = true;
+        }
+        Ok(())
+    }
+
+    /// Phase of `analyse_code`: what the code's writes (`written`: the assigned expressions,
+    /// and whether they are assigned directly) tell of the outside variables: assigned whole, or
+    /// written through (a pointer, an array); a pointer member passed on its own may be written
+    /// through but not set, nor its struct as a whole. A write through a local pointer sets
+    /// `local_ptr_writes`.
+    fn record_writes(
+        &self,
+        written: Vec<(Node, bool)>,
+        member_stores: &[String],
+        vars: &mut BTreeMap<String, Var>,
+        (file, (s, e)): (&str, (usize, usize)),
+        local_ptr_writes: &mut bool,
+    ) -> Result<(), String> {
+        let inside = |d: &Node| -> bool {
+            let p = d.loc();
+            p.file == file && p.off >= s && p.off < e
+        };
         // a member stored into here and passed as a pointer of its own (`s.d[i]`): the kernel's
         // argument would not follow the store
         if let Some(m) = member_stores
@@ -526,6 +335,383 @@ impl<'a> Translator<'a> {
         Ok(())
     }
 
+    /// Phase of `analyse_code`: an assignment to a pointer member. A copy from another pointer
+    /// member (`copy.p = orig.p;`) is of integers alike in the kernel source, the same bytes
+    /// (their extents go to `member_copies`); a pointer stored into one (`n->next = cur`, a list
+    /// linked on the device) is cast to the member's opaque `ulong` (its name goes to
+    /// `member_stores`), allowed only in a target region or for a null pointer.
+    fn member_assignment(
+        &self,
+        n: Node,
+        (file, ftext): (&str, &str),
+        member_copies: &mut HashSet<(String, usize, usize)>,
+        member_stores: &mut Vec<String>,
+        edits: &mut Vec<Edit>,
+    ) -> Result<(), String> {
+        let extent = |m: &Node| {
+            let (a, b) = m.range();
+            (a.file, a.off, b.off)
+        };
+        let ch = n.children();
+        if ch.len() == 2 {
+            let (l, r) = (strip(ch[0]), strip(ch[1]));
+            let ptr_member = |m: &Node| {
+                m.kind() == CXCursor_MemberRefExpr
+                    && m.referenced().is_some_and(|f| {
+                        f.kind() == CXCursor_FieldDecl && f.ty().canonical().kind() == CXType_Pointer
+                    })
+            };
+            if ptr_member(&l)
+                && ptr_member(&r)
+                && l.ty().canonical().spelling() == r.ty().canonical().spelling()
+            {
+                member_copies.insert(extent(&l));
+                member_copies.insert(extent(&r));
+            } else if ptr_member(&l) && ch[1].ty().canonical().kind() == CXType_Pointer {
+                // a pointer stored into a pointer member (`n->next = cur`, a list linked
+                // on the device): the member is an opaque `ulong` in the kernel source,
+                // which OpenCL C does not convert a pointer to implicitly; the device
+                // copy gets the device address, as on any device with memory of its own
+                let (rs, re) = ch[1].range();
+                if rs.file != file || re.off > ftext.len() {
+                    return Err(format!("pointer member '{}' set in a macro", l.spelling()));
+                }
+                // outside a target region the host shares the kernel's data (it is copied
+                // back): a device address would reach it; only a null pointer is the same
+                let rhs: String = ftext[rs.off..re.off].chars().filter(|c| !c.is_whitespace()).collect();
+                let null = matches!(rhs.as_str(), "NULL" | "0" | "((void*)0)" | "(void*)0");
+                if self.in_target.is_none() && !null {
+                    return Err(format!(
+                        "pointer member '{}' set in the loop (to an address the host would not share)",
+                        l.spelling()
+                    ));
+                }
+                member_copies.insert(extent(&l));
+                member_stores.push(l.spelling());
+                edits.push(Edit { start: rs.off, end: rs.off, text: "(ulong)(".into() });
+                edits.push(Edit { start: re.off, end: re.off, text: ")".into() });
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase of `analyse_code`: a use of a struct member in kernel code. Pointer members are
+    /// opaque integers in the kernel source (types.rs): `v.p` of a struct variable from outside
+    /// the region, used as a pointer (not set), becomes a pointer of its own (`v__m_p`), found in
+    /// the runtime's tables at the launch as any pointer; any other use refuses the code.
+    #[allow(clippy::too_many_arguments)]
+    fn member_ref_edits(
+        &mut self,
+        n: &Node,
+        (file, ftext): (&str, &str),
+        (s, e): (usize, usize),
+        member_copies: &HashSet<(String, usize, usize)>,
+        vars: &mut BTreeMap<String, Var>,
+        edits: &mut Vec<Edit>,
+        is_region: bool,
+    ) -> Result<(), String> {
+        let inside = |d: &Node| -> bool {
+            let p = d.loc();
+            p.file == file && p.off >= s && p.off < e
+        };
+        let extent = |m: &Node| {
+            let (a, b) = m.range();
+            (a.file, a.off, b.off)
+        };
+        // pointer members are opaque integers in the kernel source (types.rs)
+        if let Some(m) = n.referenced() {
+            let mut t = m.ty().canonical();
+            while t.kind() == CXType_ConstantArray {
+                t = t.elem().canonical();
+            }
+            if m.kind() == CXCursor_FieldDecl
+                && t.kind() == CXType_Pointer
+                && !member_copies.contains(&extent(n))
+            {
+                // `v.p` of a struct variable from outside the region, used as a pointer
+                // (not set): a pointer of its own, found in the runtime's tables at
+                // the launch as any pointer (a buffer and an offset)
+                let (ms, me) = n.range();
+                let base =
+                    n.children().first().map(|c| strip(*c)).filter(|c| c.kind() == CXCursor_DeclRefExpr);
+                let bvar = base.and_then(|b| b.referenced()).filter(|r| {
+                    matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl)
+                        && r.ty().canonical().kind() == CXType_Record
+                        && !inside(r)
+                });
+                let fname = m.spelling();
+                let text = if ms.file == file && me.off <= ftext.len() { &ftext[ms.off..me.off] } else { "" };
+                let squeezed: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+                match bvar {
+                    Some(r)
+                        if is_region
+                            && m.ty().canonical().kind() == CXType_Pointer
+                            && squeezed == format!("{}.{fname}", r.spelling()) =>
+                    {
+                        let name = format!("{}__m_{fname}", r.spelling());
+                        vars.entry(format!("member:{}:{fname}", key_of(&r))).or_insert_with(|| Var {
+                            name: name.clone(),
+                            host: Some(format!("{}.{fname}", r.spelling())),
+                            decl: m,
+                            ty: m.ty(),
+                            global: false,
+                            kind: VK::ByValue,
+                            assigned: false,
+                            written_through: false,
+                            red_op: String::new(),
+                        });
+                        edits.push(Edit { start: ms.off, end: me.off, text: name });
+                        self.member_ptr_ranges.push((ms.off, me.off));
+                    }
+                    _ => return Err(format!("pointer member '{fname}' used in the loop")),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase of `analyse_code`: a call in kernel code. A user function is analysed (once, its
+    /// verdict kept) and copied into the kernel, the globals it uses passed as extra arguments;
+    /// a thread query inside a nested `parallel` and the team queries of a target region are
+    /// kept (kernel.rs defines them); any other call must be an OpenCL builtin, its integer
+    /// arguments converted to the floating type C's math functions take.
+    #[allow(clippy::too_many_arguments)]
+    fn call_edits(
+        &mut self,
+        n: Node,
+        (file, ftext): (&str, &str),
+        (s, e): (usize, usize),
+        vars: &mut BTreeMap<String, Var>,
+        edits: &mut Vec<Edit>,
+        written: &mut Vec<(Node, bool)>,
+        local_ptr_writes: &mut bool,
+        is_region: bool,
+    ) -> Result<(), String> {
+        let Some(f) = n.referenced() else {
+            return Err("call through a function pointer".into());
+        };
+        let name = f.spelling();
+        let def = f.definition();
+        match def {
+            Some(d) if !d.in_system_header() && !d.loc().file.is_empty() => {
+                // pointer arguments may be written by the callee
+                for a in n.children().into_iter().skip(1) {
+                    written.push((a, false));
+                }
+                let key = key_of(&d);
+                if let Some(why) = self.bad_funcs.get(&key) {
+                    return Err(why.clone());
+                }
+                self.calls.entry(self.caller.clone()).or_default().insert(key.clone());
+                if !self.funcs.contains_key(&key) {
+                    if d.is_variadic() {
+                        return Err(format!("call to variadic function '{name}'"));
+                    }
+                    // a K&R definition is rewritten with a prototype for the kernel
+                    // (same values: the promoted argument converts back to the
+                    // parameter's type), if its parameters are numbers
+                    if knr_parameters(d, &self.cx.file_text(&d.range().0.file)).is_some()
+                        && d.children().iter().any(|c| c.kind() == CXCursor_ParmDecl && !c.ty().is_arith())
+                    {
+                        return Err(format!(
+                            "function '{name}' has an old-style (K&R) definition with a parameter that is not a number"
+                        ));
+                    }
+                    if d.result_ty().canonical().kind() == CXType_Pointer {
+                        return Err(format!("function '{name}' returns a pointer"));
+                    }
+                    self.funcs.insert(key.clone(), d);
+                    let (fs, fe) = d.range();
+                    let mut fv: BTreeMap<String, Var> = BTreeMap::new();
+                    let mut fedits = Vec::new();
+                    let mut lpw = false;
+                    let saved = std::mem::replace(&mut self.caller, key.clone());
+                    let mut res = self.analyse_code(d, fs.off, fe.off, &mut fv, &mut fedits, &mut lpw, false);
+                    self.caller = saved;
+                    if res.is_ok() {
+                        match function_globals(&name, &fv, &self.cx.threadprivate) {
+                            Ok(g) => {
+                                self.func_globals.insert(key.clone(), g);
+                            }
+                            Err(e) => res = Err(e),
+                        }
+                        if res.is_err() {
+                        } else if (fs.file == self.cx.file && !self.pragmas_in(fs.off, fe.off).is_empty())
+                            || (fs.file != self.cx.file
+                                && self.cx.file_text(&fs.file)[fs.off..fe.off].contains("omp"))
+                        {
+                            res = Err(format!("function '{name}' contains OpenMP directives"));
+                        }
+                    }
+                    if let Err(why) = res {
+                        self.funcs.remove(&key);
+                        self.bad_funcs.insert(key, why.clone());
+                        return Err(why);
+                    }
+                    if lpw {
+                        *local_ptr_writes = true;
+                    }
+                }
+                // the globals the callee uses: extra arguments at this call, and
+                // variables of the caller's code
+                let globals = self.func_globals.get(&key).cloned().unwrap_or_default();
+                if !globals.is_empty() {
+                    let (_, ce) = n.range();
+                    if ce.file != file || ce.off == 0 || ftext.as_bytes()[ce.off - 1] != b')' {
+                        return Err(format!("call to '{name}' (which uses globals) inside a macro"));
+                    }
+                    let names: Vec<String> = globals.iter().map(|(g, _)| g.spelling()).collect();
+                    let sep = if n.num_args() > 0 { ", " } else { "" };
+                    edits.push(Edit {
+                        start: ce.off - 1,
+                        end: ce.off - 1,
+                        text: format!("{sep}{}", names.join(", ")),
+                    });
+                    for (g, w) in globals {
+                        let v = vars.entry(key_of(&g)).or_insert_with(|| Var {
+                            name: g.spelling(),
+                            host: None,
+                            decl: g,
+                            ty: g.ty(),
+                            global: true,
+                            kind: VK::ByValue,
+                            assigned: false,
+                            written_through: false,
+                            red_op: String::new(),
+                        });
+                        v.written_through |= w;
+                    }
+                }
+            }
+            // a thread query inside a `parallel` nested in the loop: that region has
+            // one thread (kernel.rs replaces the query by its value)
+            _ if matches!(name.as_str(), "omp_get_thread_num" | "omp_get_num_threads") && is_region && {
+                let at = n.range().0;
+                at.file == file
+                    && self.pragmas_in(s, e).iter().any(|&q| {
+                        self.cx.pragmas[q].is(&["parallel"])
+                            && self.cx.assoc.get(&q).is_some_and(|a| at.off >= a.1 && at.off < a.2)
+                    })
+            } => {}
+            _ if TEAM_QUERIES.contains(&name.as_str())
+                && self.in_target.is_some()
+                && self.caller.starts_with("region:") =>
+            {
+                self.team_queries = true;
+            }
+            _ => {
+                if !CL_BUILTINS.contains(&name.as_str()) {
+                    return Err(format!("call to '{name}' (no body available for the kernel)"));
+                }
+                // C's math functions take double (float for the `f` ones): integer
+                // arguments are converted, where OpenCL's overloads would find the
+                // call ambiguous (`fmin(i, j)` on ints, SOLLVE's min reduction)
+                if !name.starts_with("omp_") {
+                    let float = name.strip_suffix('f').is_some_and(|b| CL_BUILTINS.contains(&b));
+                    for i in 0..n.num_args().max(0) as u32 {
+                        let a = n.arg(i);
+                        // the argument's own type, under the implicit conversion
+                        let t = strip(a).ty().canonical();
+                        let integer = t.is_arith()
+                            && !matches!(t.kind(), CXType_Float | CXType_Double | CXType_LongDouble);
+                        let (s, e) = a.range();
+                        if integer && s.file == file && e.file == file && s.off < e.off {
+                            let ty = if float { "float" } else { "double" };
+                            edits.push(Edit { start: s.off, end: s.off, text: format!("(({ty})(") });
+                            edits.push(Edit { start: e.off, end: e.off, text: "))".into() });
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase of `atomic_edit`: the update of a `critical` section `if (v > x) x = v;` (or
+    /// `x < v`, and the min forms): an atomic max or min of the target with the operand.
+    fn if_minmax_update(&self, n: Node, edits: &[Edit]) -> Result<(Node, &'static str, String), String> {
+        let text = self.cx.text;
+        let rr = |x: Node| -> String {
+            let (s, e) = x.range();
+            render(text, edits, s.off, e.off)
+        };
+        // if (v > x) x = v;  /  if (x < v) x = v;  (and min): an atomic max/min
+        let c = n.children();
+        let bad = || "'critical' section is not a single update (cannot become an OpenCL atomic)".to_string();
+        if c.len() != 2 {
+            return Err(bad());
+        }
+        let cond = strip(c[0]);
+        let mut th = strip(c[1]);
+        if th.kind() == CXCursor_CompoundStmt {
+            let k = th.children();
+            if k.len() != 1 {
+                return Err(bad());
+            }
+            th = strip(k[0]);
+        }
+        if cond.kind() != CXCursor_BinaryOperator
+            || th.kind() != CXCursor_BinaryOperator
+            || th.binop() != CXBinaryOperator_Assign
+        {
+            return Err(bad());
+        }
+        let cc = cond.children();
+        let tc = th.children();
+        let (c0, c1, l, r) = (rr(cc[0]), rr(cc[1]), rr(tc[0]), rr(tc[1]));
+        let (c0, c1, l, r) = (c0.trim(), c1.trim(), l.trim(), r.trim());
+        let op = match cond.binop() {
+            CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == r && c1 == l => "max",
+            CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == l && c1 == r => "min",
+            CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == l && c1 == r => "max",
+            CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == r && c1 == l => "min",
+            _ => return Err(bad()),
+        };
+        Ok((tc[0], op, r.to_string()))
+    }
+
+    /// Phase of `atomic_edit`: the update of `x = x op e` or `x = e op x` (op commutative),
+    /// which `atomic [update]` allows too: the target, the atomic operation and the operand.
+    fn assign_update(&self, n: Node, edits: &[Edit]) -> Result<(Node, &'static str, String), String> {
+        let text = self.cx.text;
+        let rr = |x: Node| -> String {
+            let (s, e) = x.range();
+            render(text, edits, s.off, e.off)
+        };
+        // x = x op e  /  x = e op x (commutative): `atomic [update]` allows them too
+        let c = n.children();
+        let r = strip(c[1]);
+        let lt = rr(c[0]);
+        let rc = r.children();
+        if r.kind() != CXCursor_BinaryOperator || rc.len() != 2 {
+            return Err("'critical' section is not a single update (cannot become an OpenCL atomic)".into());
+        }
+        let op = match r.binop() {
+            CXBinaryOperator_Add => "add",
+            CXBinaryOperator_Mul => "mul",
+            CXBinaryOperator_Sub => "sub",
+            CXBinaryOperator_And => "and",
+            CXBinaryOperator_Or => "or",
+            CXBinaryOperator_Xor => "xor",
+            _ => {
+                return Err(
+                    "'critical' section is not a single update (cannot become an OpenCL atomic)".into()
+                )
+            }
+        };
+        if rr(rc[0]).trim() == lt.trim() {
+            Ok((c[0], op, rr(rc[1])))
+        } else if rr(rc[1]).trim() == lt.trim() && op != "sub" {
+            Ok((c[0], op, rr(rc[0])))
+        } else {
+            Err("'critical' section is not a single update (cannot become an OpenCL atomic)".into())
+        }
+    }
+
+    /// The edit that makes an `atomic` or `critical` statement `st` (ending at `se`) one
+    /// OpenCL atomic update of its target (a device function, `atomic_function`), or the
+    /// statement as it is when the target is private; the reason when it is no single update.
+    /// `atomic capture` is `atomic_capture`'s.
     pub(super) fn atomic_edit(
         &mut self,
         pp: &Pragma,
@@ -579,92 +765,15 @@ impl<'a> Translator<'a> {
             }
             CXCursor_CompoundAssignOperator => {
                 let c = n.children();
-                let op = match n.binop() {
-                    CXBinaryOperator_AddAssign => "add",
-                    CXBinaryOperator_SubAssign => "sub",
-                    CXBinaryOperator_MulAssign => "mul",
-                    CXBinaryOperator_DivAssign => "div",
-                    CXBinaryOperator_AndAssign => "and",
-                    CXBinaryOperator_OrAssign => "or",
-                    CXBinaryOperator_XorAssign => "xor",
-                    CXBinaryOperator_ShlAssign => "shl",
-                    CXBinaryOperator_ShrAssign => "shr",
-                    _ => return Err(format!("'{what}' statement is not an update")),
+                let Some(op) = compound_assign_op(n.binop()) else {
+                    return Err(format!("'{what}' statement is not an update"));
                 };
                 (c[0], op, rr(c[1]))
             }
             CXCursor_BinaryOperator if n.binop() == CXBinaryOperator_Assign => {
-                // x = x op e  /  x = e op x (commutative): `atomic [update]` allows them too
-                let c = n.children();
-                let r = strip(c[1]);
-                let lt = rr(c[0]);
-                let rc = r.children();
-                if r.kind() != CXCursor_BinaryOperator || rc.len() != 2 {
-                    return Err(
-                        "'critical' section is not a single update (cannot become an OpenCL atomic)".into()
-                    );
-                }
-                let op = match r.binop() {
-                    CXBinaryOperator_Add => "add",
-                    CXBinaryOperator_Mul => "mul",
-                    CXBinaryOperator_Sub => "sub",
-                    CXBinaryOperator_And => "and",
-                    CXBinaryOperator_Or => "or",
-                    CXBinaryOperator_Xor => "xor",
-                    _ => {
-                        return Err(
-                            "'critical' section is not a single update (cannot become an OpenCL atomic)"
-                                .into(),
-                        )
-                    }
-                };
-                if rr(rc[0]).trim() == lt.trim() {
-                    (c[0], op, rr(rc[1]))
-                } else if rr(rc[1]).trim() == lt.trim() && op != "sub" {
-                    (c[0], op, rr(rc[0]))
-                } else {
-                    return Err(
-                        "'critical' section is not a single update (cannot become an OpenCL atomic)".into()
-                    );
-                }
+                self.assign_update(n, edits)?
             }
-            CXCursor_IfStmt if what == "critical" => {
-                // if (v > x) x = v;  /  if (x < v) x = v;  (and min): an atomic max/min
-                let c = n.children();
-                let bad = || {
-                    "'critical' section is not a single update (cannot become an OpenCL atomic)".to_string()
-                };
-                if c.len() != 2 {
-                    return Err(bad());
-                }
-                let cond = strip(c[0]);
-                let mut th = strip(c[1]);
-                if th.kind() == CXCursor_CompoundStmt {
-                    let k = th.children();
-                    if k.len() != 1 {
-                        return Err(bad());
-                    }
-                    th = strip(k[0]);
-                }
-                if cond.kind() != CXCursor_BinaryOperator
-                    || th.kind() != CXCursor_BinaryOperator
-                    || th.binop() != CXBinaryOperator_Assign
-                {
-                    return Err(bad());
-                }
-                let cc = cond.children();
-                let tc = th.children();
-                let (c0, c1, l, r) = (rr(cc[0]), rr(cc[1]), rr(tc[0]), rr(tc[1]));
-                let (c0, c1, l, r) = (c0.trim(), c1.trim(), l.trim(), r.trim());
-                let op = match cond.binop() {
-                    CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == r && c1 == l => "max",
-                    CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == l && c1 == r => "min",
-                    CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == l && c1 == r => "max",
-                    CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == r && c1 == l => "min",
-                    _ => return Err(bad()),
-                };
-                (tc[0], op, r.to_string())
-            }
+            CXCursor_IfStmt if what == "critical" => self.if_minmax_update(n, edits)?,
             _ => {
                 return Err(format!(
                     "'{what}' section is not a single update (cannot become an OpenCL atomic)"
@@ -1055,4 +1164,21 @@ fn atomic_type(target: Node, op: &str) -> Result<&'static str, String> {
         return Err("bitwise atomic on a floating type".into());
     }
     Ok(tn)
+}
+
+/// Phase of `Translator::atomic_edit`: the atomic operation of a compound assignment
+/// (`x += e`: `add`), or None when OpenCL has none.
+fn compound_assign_op(op: CXBinaryOperatorKind) -> Option<&'static str> {
+    match op {
+        CXBinaryOperator_AddAssign => Some("add"),
+        CXBinaryOperator_SubAssign => Some("sub"),
+        CXBinaryOperator_MulAssign => Some("mul"),
+        CXBinaryOperator_DivAssign => Some("div"),
+        CXBinaryOperator_AndAssign => Some("and"),
+        CXBinaryOperator_OrAssign => Some("or"),
+        CXBinaryOperator_XorAssign => Some("xor"),
+        CXBinaryOperator_ShlAssign => Some("shl"),
+        CXBinaryOperator_ShrAssign => Some("shr"),
+        _ => None,
+    }
 }

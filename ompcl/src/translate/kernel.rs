@@ -162,165 +162,27 @@ impl<'a> Translator<'a> {
         // collapse(n): the n nested loops become one flattened index space when they are
         // rectangular (bounds computable on the host before the loop); else only the outer loop
         // is spread over work-items and the inner loop variables are private, as OpenMP makes them
-        let ncollapse: usize = clauses
-            .iter()
-            .find_map(|c| c.clause("collapse").and_then(|x| x.arg.clone()))
-            .map(|a| {
-                a.trim()
-                    .parse::<usize>()
-                    .ok()
-                    .or_else(|| self.object_macro_int(a.trim()))
-                    .ok_or_else(|| format!("collapse({a}): not a constant"))
-            })
-            .transpose()?
-            .unwrap_or(1);
-        let ncollapse = if single { 1 } else { ncollapse };
-        let mut collapsed: Vec<LoopInfo> = Vec::new(); // inner loops merged into the index space
-        let mut inner_private: Vec<Node> = Vec::new(); // their loop variables
-        let mut body = body;
-        {
-            let mut cur = body;
-            let mut outer_vars = vec![loopvar];
-            for _ in 1..ncollapse {
-                let st = strip(cur);
-                let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
-                if kids.len() != 1 || kids[0].kind() != CXCursor_ForStmt {
-                    return Err("collapse: the loops are not perfectly nested".into());
-                }
-                let li = self.parse_loop(kids[0])?;
-                inner_private.push(li.loopvar);
-                // the bounds may use nothing declared inside the collapsed nest (the host computes them)
-                let (ls, le) = lp.range();
-                let rectangular = kids[0].children()[..3]
-                    .iter()
-                    .flat_map(|c| decl_refs(*c))
-                    .filter_map(|d| d.referenced())
-                    .filter(|d| !d.equals(&li.loopvar))
-                    .all(|d| {
-                        let at = d.loc();
-                        let in_nest = at.file == ls.file && at.off >= ls.off && at.off < le.off;
-                        !(outer_vars.iter().any(|o| o.equals(&d)) || in_nest)
-                    });
-                outer_vars.push(li.loopvar);
-                cur = li.body;
-                if rectangular && collapsed.len() + 1 == outer_vars.len() - 1 {
-                    body = li.body;
-                    collapsed.push(li);
-                }
-            }
-        }
+        let ncollapse = self.collapse_count(&clauses, single)?;
+        // inner loops merged into the index space, and the variables of the nest's inner loops
+        let (mut collapsed, mut inner_private, mut body) =
+            self.collapse_nest(lp, loopvar, body, ncollapse)?;
         // no collapse: when the loop's body is a rectangular loop (after declarations it only
         // reads) whose iterations are independent, work-items take (i, j) pairs (or whole rows if
         // the run-time checks fail: pointers sharing memory, strides that overlap)
-        let mut auto_flat = false;
-        let mut spread_checks: Vec<affine::Disjoint> = Vec::new();
-        let mut spread_mem: Option<affine::Memory> = None;
-        let mut tri: Option<triangle::Triangle> = None;
-        let mut prefix_parts: Vec<(usize, usize, bool)> = Vec::new();
-        // the declarations before the inner loop, and the inner loop's body (byte ranges)
-        let mut prefix: Option<(usize, usize)> = None;
         let ibody = body;
+        let mut spread = RowSpread::default();
         if ncollapse == 1 && reductions.is_empty() && lastprivate.is_empty() && !single {
-            let st = strip(body);
-            let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
-            let (ls, le) = lp.range();
-            let no_directives = self.pragmas_in(ls.off, le.off).is_empty();
-            // before the inner loop: declarations, and assignments to array elements (run once
-            // per i: affine.rs proves that no pair touches those elements)
-            let shape_ok = kids.last().map(|l| l.kind() == CXCursor_ForStmt).unwrap_or(false)
-                && kids[..kids.len() - 1]
-                    .iter()
-                    .all(|k| k.kind() == CXCursor_DeclStmt || element_assignment(*k));
-            if shape_ok && no_directives {
-                let jloop = kids[kids.len() - 1];
-                if let Ok(li) = self.parse_loop(jloop) {
-                    // the bounds use nothing the nest changes (the host computes them), or one
-                    // follows the parallel loop's variable (a triangle, triangle.rs)
-                    let invariant = |n: Node| {
-                        decl_refs(n)
-                            .iter()
-                            .filter_map(|d| d.referenced())
-                            .filter(|d| !d.equals(&li.loopvar))
-                            .all(|d| {
-                                let at = d.loc();
-                                !(d.equals(&loopvar)
-                                    || (at.file == ls.file && at.off >= ls.off && at.off < le.off))
-                            })
-                    };
-                    let mut rectangular = jloop.children()[..3].iter().all(|c| invariant(*c));
-                    if !rectangular {
-                        tri = triangle::triangle(jloop, &li, &loopvar, &step, cmp, &invariant)
-                            .filter(|_| invariant(jloop.children()[2]));
-                        rectangular = tri.is_some();
-                    }
-                    let (js, je) = li.body.range();
-                    let local = |d: &Node| {
-                        let p = d.loc();
-                        p.file == js.file && p.off >= js.off && p.off < je.off
-                    };
-                    // the proof for any indexing style (affine.rs), else the older subscript rule
-                    let privs: HashSet<String> =
-                        private.iter().chain(&firstprivate).chain(&lastprivate).cloned().collect();
-                    let (bs0, be0) = body.range();
-                    let in_ibody = |d: &Node| {
-                        let p = d.loc();
-                        p.file == bs0.file && p.off >= bs0.off && p.off < be0.off
-                    };
-                    let is_private = |d: &Node| privs.contains(&d.spelling());
-                    let mem = affine::analyse(body, &[loopvar, li.loopvar], &in_ibody, &is_private);
-                    let nest = affine::Nest {
-                        jbody: (js.off, je.off),
-                        jloop_at: jloop.range().0.off,
-                        side: tri.as_ref().and_then(|t| t.side),
-                        strict: tri.as_ref().is_some_and(|t| t.strict),
-                    };
-                    let proof = if races::scalars_private(body, jloop, li.body) {
-                        mem.spread_proof(&nest)
-                    } else {
-                        Err("writes a scalar shared by the inner loop's iterations".into())
-                    };
-                    let old_rule = kids.len() == 1
-                        && tri.is_none()
-                        && races::inner_loop_independent(li.body, &loopvar, &li.loopvar, &local);
-                    let ok = match proof {
-                        Ok(checks) => {
-                            spread_checks = checks;
-                            spread_mem = Some(mem);
-                            true
-                        }
-                        Err(_) => {
-                            // spread by the subscript rule: the accesses still tell promotion
-                            // (promote.rs) which elements stay put across an inner loop
-                            if old_rule {
-                                spread_mem = Some(mem);
-                            }
-                            old_rule
-                        }
-                    };
-                    if rectangular && ok {
-                        auto_flat = true;
-                        inner_private.push(li.loopvar);
-                        if kids.len() > 1 {
-                            let (ps, _) = kids[0].range();
-                            let (fs, _) = jloop.range();
-                            prefix = Some((ps.off, fs.off));
-                            // each part up to the next: (start, end, an assignment to run once per i)
-                            prefix_parts = (0..kids.len() - 1)
-                                .map(|q| {
-                                    (
-                                        kids[q].range().0.off,
-                                        kids[q + 1].range().0.off,
-                                        kids[q].kind() != CXCursor_DeclStmt,
-                                    )
-                                })
-                                .collect();
-                        }
-                        body = li.body;
-                        collapsed.push(li);
-                    }
-                }
+            let (s, li) =
+                self.row_spread(lp, loopvar, body, (&step, cmp), [&private, &firstprivate, &lastprivate]);
+            spread = s;
+            if let Some(li) = li {
+                inner_private.push(li.loopvar);
+                body = li.body;
+                collapsed.push(li);
             }
         }
+        let RowSpread { auto_flat, checks: spread_checks, mem: spread_mem, tri, prefix, prefix_parts } =
+            spread;
         if !collapsed.is_empty() && clauses.iter().any(|c| !c.list("lastprivate").is_empty()) {
             return Err("'lastprivate' with 'collapse' is not translated to OpenCL".into());
         }
@@ -357,88 +219,14 @@ impl<'a> Translator<'a> {
         {
             bs = ls;
         }
-        {
-            let mut par_vars = vec![loopvar];
-            par_vars.extend(collapsed.iter().map(|li| li.loopvar));
-            let skip: Vec<(usize, usize)> = self
-                .pragmas_in(bs, be)
-                .into_iter()
-                .filter(|&i| matches!(self.cx.pragmas[i].directive[0].as_str(), "atomic" | "critical"))
-                .filter_map(|i| self.cx.assoc.get(&i).map(|a| (a.1, a.2)))
-                .collect();
-            // in a target region, what one thread of the league runs (`if (omp_get_team_num() ==
-            // 0 && omp_get_thread_num() == 0) ...`, SOLLVE's way of recording where it ran) is
-            // no race: the kernel's team and thread numbers are those of one work-item (a
-            // league kernel, see below)
-            let mut skip = skip;
-            // what one iteration runs (`if (i == 0) flag[0] = ...`, `i` the loop variable) is
-            // no race either
-            let lv_key = key_of(&loopvar);
-            body.walk(&mut |c| {
-                if c.kind() != CXCursor_IfStmt || !collapsed.is_empty() {
-                    return;
-                }
-                let ch = c.children();
-                let (Some(cond), Some(then)) = (ch.first(), ch.get(1)) else { return };
-                let cond = strip(*cond);
-                if cond.kind() != CXCursor_BinaryOperator || cond.binop() != CXBinaryOperator_EQ {
-                    return;
-                }
-                let is_lv = |n: &Node| {
-                    let n = strip(*n);
-                    n.kind() == CXCursor_DeclRefExpr && n.referenced().is_some_and(|d| key_of(&d) == lv_key)
-                };
-                let uses_lv = |n: &Node| {
-                    let mut u = is_lv(n);
-                    n.walk(&mut |x| u |= is_lv(&x));
-                    u
-                };
-                let sides = cond.children();
-                if sides.len() == 2
-                    && ((is_lv(&sides[0]) && !uses_lv(&sides[1]))
-                        || (is_lv(&sides[1]) && !uses_lv(&sides[0])))
-                {
-                    let (s, e) = then.range();
-                    skip.push((s.off, self.cx.stmt_end(e.off)));
-                }
-            });
-            if self.in_target.is_some() {
-                body.walk(&mut |c| {
-                    if c.kind() != CXCursor_IfStmt {
-                        return;
-                    }
-                    let ch = c.children();
-                    let (Some(cond), Some(then)) = (ch.first(), ch.get(1)) else { return };
-                    let mut one = false;
-                    let mut check = |n: Node| {
-                        if n.kind() == CXCursor_CallExpr
-                            && matches!(n.spelling().as_str(), "omp_get_thread_num" | "omp_get_team_num")
-                        {
-                            one = true;
-                        }
-                    };
-                    check(*cond);
-                    cond.walk(&mut check);
-                    if one {
-                        let (s, e) = then.range();
-                        skip.push((s.off, self.cx.stmt_end(e.off)));
-                    }
-                });
-            }
-            let file = self.cx.file.clone();
-            // the loop's locals and its private copies (private, firstprivate, lastprivate)
-            let privs: HashSet<String> =
-                private.iter().chain(&firstprivate).chain(&lastprivate).cloned().collect();
-            let local = |d: &Node| {
-                let p = d.loc();
-                (p.file == file && p.off >= bs && p.off < be) || privs.contains(&d.spelling())
-            };
-            if let Some(a) = races::racy_write(body, &par_vars, &skip, &local).filter(|_| !single) {
-                return Err(format!(
-                    "every iteration writes '{a}[...]' at an index that does not depend on the loop variable (a data race in the program: its result depends on the schedule)"
-                ));
-            }
-        }
+        self.check_races(
+            body,
+            (bs, be),
+            loopvar,
+            &collapsed,
+            [&private, &firstprivate, &lastprivate],
+            single,
+        )?;
         let mut edits: Vec<Edit> = Vec::new();
         let mut vars: BTreeMap<String, Var> = BTreeMap::new();
         let mut local_ptr_writes = false;
@@ -466,6 +254,396 @@ impl<'a> Translator<'a> {
         // in a target region, the variables of sequential loops inside the loop body are private
         // (OpenMP 5.0's rule, which GCC applies to C only from 5.0 on: loops written for 4.5
         // offloading rely on it, e.g. `for (k = 0; ...)` with `k` declared before the region)
+        let seq_loop_vars = self.target_seq_loop_vars(body);
+        let in_sync = !skip_sync_empty(&self.pragmas_in(bs, be), &self.cx.pragmas);
+        // classify outside variables
+        self.classify_vars(
+            &mut vars,
+            (loopvar, &collapsed, &inner_private),
+            &seq_loop_vars,
+            in_sync,
+            [&private, &firstprivate, &lastprivate],
+            &reductions,
+            local_ptr_writes,
+        )?;
+        // the loop variable may also not be referenced in the body
+        let lv_outside = init.kind() != CXCursor_DeclStmt;
+        let loopvar_after =
+            if lv_outside && lastprivate.contains(&lvname) { Some(lvname.clone()) } else { None };
+
+        self.inout_edits(&vars, body, (bs, be), &mut edits)?;
+        let (locks, lock_at) = self.directive_edits(&vars, (bs, be), &mut edits)?;
+
+        // ---- kernel text
+        let (mut params, mut host_args) =
+            index_space_params(collapsed.len(), auto_flat, team_queries && !single, &clauses);
+        let VarCode { setup, privs, reds_pre, reds_post, lp_post } =
+            self.var_code(&vars, kid, &firstprivate, &slices, &mut params, &mut host_args)?;
+        if let (Some(&(l, c)), true) = (lock_at.first(), self.pending_notes.is_empty()) {
+            let msg = format!(
+                "{}:{l}:{c}: note: 'critical' section not made of one update runs under a device lock: the region runs on the GPU only where the device guarantees forward progress to diverged work-items (NVIDIA sm_70+; OMPCL_DEVICE_LOCKS=1 forces it), elsewhere on the CPU (threads)",
+                self.cx.file
+            );
+            self.pending_notes.push(msg);
+        }
+        if !locks.is_empty() {
+            // one int per critical name, zeroed by the runtime before each launch
+            params.push("__global int *__ompcl_locks".into());
+            host_args.push(format!(
+                "{{OMPCL_LOCKS, \"critical\", (void*)0, {} * sizeof(int), 0, 0, 0}}",
+                locks.len()
+            ));
+        }
+        let lvdecl = if single {
+            String::new()
+        } else {
+            self.types.note(lvty, 0)?;
+            self.types.declr(lvty, &lvname)?
+        };
+        // shared elements kept in registers across inner loops (promote.rs): in the (i, j) branch
+        // of row spreading (its checks include ompcl_no_alias), else under a no-alias flag
+        let mut fast_edits = Vec::new();
+        let mut noalias_flag = false;
+        if auto_flat {
+            if let Some(mem) = &spread_mem {
+                fast_edits = self.promotion_edits(mem, jbody, &edits);
+            }
+        } else if !single
+            && reductions.is_empty()
+            && lastprivate.is_empty()
+            && lp_post.is_empty()
+            && self.pragmas_in(bs, be).is_empty()
+            && collapsed.len() <= 2
+        {
+            fast_edits = self.noalias_promotion(
+                body,
+                (bs, be),
+                loopvar,
+                &collapsed,
+                [&private, &firstprivate],
+                &edits,
+            );
+            if !fast_edits.is_empty() {
+                noalias_flag = true;
+                params.push("int __noalias".into());
+                host_args
+                    .push("{OMPCL_VAL, \"__noalias\", (void*)&__ompcl_noalias, sizeof(int), 0, 0, 0}".into());
+            }
+        }
+        // the code of one iteration
+        let IterationText { prefix_text, body_text, pair_prefix_text, fast_text } =
+            self.iteration_text(&edits, &fast_edits, (prefix, &prefix_parts), jbody, (bs, be), auto_flat);
+        let mut k = String::new();
+        let _ = writeln!(
+            k,
+            "\n/* {}:{} */\n__kernel void ompcl_r{}({}) {{",
+            self.cx.file,
+            line,
+            kid,
+            params.join(", ")
+        );
+        k.push_str(&setup);
+        k.push_str(&reds_pre);
+        let mut inner = Vec::new();
+        // the NDRange: 1 = one dimension (host.rs multiplies flattened collapse counts);
+        // 2, 3 = one dimension per loop, the innermost loop fastest (dimension 0); 0 = row
+        // spreading: 2 when the run-time checks allow, else 1
+        let mut nd = 1;
+        let iter = |body: &str| {
+            if noalias_flag {
+                format!("    if (__noalias) do {{\n{fast_text}\n    }} while (0);\n    else do {{\n{body}\n    }} while (0);\n")
+            } else {
+                format!("    do {{\n{body}\n    }} while (0);\n")
+            }
+        };
+        if auto_flat {
+            let li = &collapsed[0];
+            let ty = li.loopvar.ty();
+            self.types.note(ty, 0)?;
+            // declared among the declarations before it: assigned, not declared again
+            let jname = li.loopvar.spelling();
+            let at = li.loopvar.loc().off;
+            let jdecl = match prefix {
+                Some((ps, pe)) if at >= ps && at < pe => jname.clone(),
+                _ => self.types.declr(ty, &jname)?,
+            };
+            let skip = tri.as_ref().map(|t| t.skip(&lvname, &jname, li.cmp)).unwrap_or_default();
+            let pair_i = self.index_expr(lvty, "__lb", "__p1", "__st")?;
+            let pair_j = self.index_expr(ty, "__lb1", "get_global_id(0)", "__st1")?;
+            let row_i = self.index_expr(lvty, "__lb", "__gid", "__st")?;
+            let row_j = self.index_expr(ty, "__lb1", "__jj", "__st1")?;
+            nd = 0;
+            let _ = write!(
+                k,
+                "  if (__flat) {{\n  /* (i, j) pairs: j in dimension 0, i in dimension 1 (a loop: the runtime launches at most 65535 groups along it) */\n  if (get_global_id(0) < (ulong)__n1)\n  for (ulong __p1 = get_global_id(1); __p1 < (ulong)__n; __p1 += get_global_size(1)) {{\n    {lvdecl} = {pair_i};\n{privs}{pair_prefix_text}\n    {jdecl} = {pair_j};\n{skip}{}  }}\n  }} else {{\n  /* whole rows */\n  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {row_i};\n{privs}{prefix_text}\n    for (long __jj = 0; __jj < __n1; __jj++) {{\n    {jdecl} = {row_j};\n{skip}{}    }}\n  }}\n  }}\n",
+                iter(&fast_text),
+                iter(&body_text)
+            );
+            let (lb1, ub1) = match &tri {
+                Some(t) => t.hull(&li.lb, &li.ub),
+                None => (li.lb.clone(), li.ub.clone()),
+            };
+            inner.push((lb1, ub1, li.step.clone(), li.cmp));
+            // a triangle's rows do unequal work (its inner trip count, affine in i): the runtime
+            // cuts the rows into chunks of equal work when it splits them over devices
+            if let Some(t) = &tri {
+                let c = t.c;
+                let (wa, wb) = if t.lower {
+                    ("-1", format!("(long long)({}) - ({c}LL)", li.ub))
+                } else {
+                    ("1", format!("({c}LL) - (long long)({})", li.lb))
+                };
+                host_args
+                    .push(format!("{{OMPCL_WORK, \"work\", (void*)0, 0, 0, 0, 0, 0, {wa}, 0, {wb}, 0}}"));
+            }
+        } else if single {
+            // a sequential target body: one work-item runs it
+            k.push_str("  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {\n");
+            k.push_str(&privs);
+            k.push_str(&iter(&body_text));
+            k.push_str("  }\n");
+        } else if collapsed.is_empty() {
+            if !reds_post.is_empty() {
+                k.push_str("  uint __l = (uint)get_local_id(0);\n");
+            }
+            if let Some(k_len) = &safelen {
+                let _ = writeln!(
+                    k,
+                    "  /* safelen({k_len}): rounds of get_local_size(0) <= {k_len} consecutive iterations */\n  for (long __r = 0; __r < __n; __r += (long)get_local_size(0)) {{\n  long __gid = __r + (long)get_local_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {};",
+                    self.index_expr(lvty, "__lb", "__gid", "__st")?
+                );
+                k.push_str(&privs);
+                k.push_str(&iter(&body_text));
+                k.push_str(&lp_post);
+                k.push_str("  }\n  barrier(CLK_GLOBAL_MEM_FENCE);\n  }\n");
+            } else if team_queries {
+                let set = format!("    {lvdecl} = {};\n", self.index_expr(lvty, "__lb", "__gid", "__st")?);
+                k.push_str(&league_loop(&clauses, &privs, &set, &iter(&body_text), &lp_post));
+            } else {
+                let _ = writeln!(
+                    k,
+                    "  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {};",
+                    self.index_expr(lvty, "__lb", "__gid", "__st")?
+                );
+                k.push_str(&privs);
+                k.push_str(&iter(&body_text));
+                k.push_str(&lp_post);
+                k.push_str("  }\n");
+            }
+        } else if team_queries && !single {
+            // a league over a collapsed nest: the flattened iteration number, as below, taken
+            // from the league's schedule
+            if !reds_post.is_empty() {
+                k.push_str("  uint __l = (uint)get_local_id(0);\n");
+            }
+            let mut set = String::from("    long __rem = __gid;\n");
+            set.push_str(&self.collapsed_indices(&collapsed, &mut inner)?);
+            let _ = writeln!(set, "    {lvdecl} = ({})(__lb + __rem * __st);", self.types.base(lvty)?);
+            k.push_str(&league_loop(&clauses, &privs, &set, &iter(&body_text), &lp_post));
+        } else if collapsed.len() <= 2 && reds_post.is_empty() && lp_post.is_empty() {
+            // one NDRange dimension per loop: no division, neighbouring work-items take
+            // neighbouring iterations of the innermost loop
+            // dimensions above 0 are loops: the runtime launches at most 65535 groups along them
+            // (CUDA's grid limit in y and z), each work-item then takes several
+            nd = collapsed.len() + 1;
+            let innermost = collapsed.len();
+            let mut open = format!("  if (get_global_id(0) < (ulong)__n{innermost})\n");
+            let mut assigns = String::new();
+            for lvl in 0..nd {
+                // lvl 0: the parallel loop (dimension nd - 1) ... lvl nd - 1: the innermost (0)
+                let dim = nd - 1 - lvl;
+                let (n, lb, st) = if lvl == 0 {
+                    ("__n".to_string(), "__lb".to_string(), "__st".to_string())
+                } else {
+                    (format!("__n{lvl}"), format!("__lb{lvl}"), format!("__st{lvl}"))
+                };
+                let id = if dim == 0 { "get_global_id(0)".to_string() } else { format!("__p{dim}") };
+                if dim > 0 {
+                    let _ = writeln!(
+                        open,
+                        "  for (ulong __p{dim} = get_global_id({dim}); __p{dim} < (ulong){n}; __p{dim} += get_global_size({dim}))"
+                    );
+                }
+                let (ty, d) = if lvl == 0 {
+                    (lvty, lvdecl.clone())
+                } else {
+                    let li = &collapsed[lvl - 1];
+                    let ty = li.loopvar.ty();
+                    self.types.note(ty, 0)?;
+                    inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
+                    (ty, self.types.declr(ty, &li.loopvar.spelling())?)
+                };
+                let _ = writeln!(assigns, "    {d} = {};", self.index_expr(ty, &lb, &id, &st)?);
+            }
+            let _ = write!(k, "{open}  {{\n{assigns}");
+            k.push_str(&privs);
+            k.push_str(&iter(&body_text));
+            k.push_str("  }\n");
+        } else {
+            // flattened index: gid = ((i0 * n1) + i1) * n2 + i2 ...
+            k.push_str("  long __gid = (long)get_global_id(0);\n");
+            if !reds_post.is_empty() {
+                k.push_str("  uint __l = (uint)get_local_id(0);\n");
+            }
+            k.push_str("  if (__gid < __n) {\n    long __rem = __gid;\n");
+            let assigns = self.collapsed_indices(&collapsed, &mut inner)?;
+            k.push_str(&assigns);
+            let _ = writeln!(k, "    {lvdecl} = ({})(__lb + __rem * __st);", self.types.base(lvty)?);
+            k.push_str(&privs);
+            k.push_str(&iter(&body_text));
+            k.push_str(&lp_post);
+            k.push_str("  }\n");
+        }
+        k.push_str(&reds_post);
+        k.push_str("}\n");
+        // a `target parallel` whose body every thread runs (no worksharing inside): one team of
+        // threads, a work-group, each work-item running the body once
+        let spmd = single && self.target_spmd;
+        let mut ub = ub;
+        let teams =
+            if team_queries || spmd { league_shape(&clauses, single, spmd, &mut k, &mut ub) } else { None };
+        let teams = match &safelen {
+            Some(k_len) if !single => Some(("1".to_string(), format!("(long long)({k_len})"))),
+            _ => teams,
+        };
+        let light = work_item_is_light(body);
+        // chunks of the outer loop may run on different devices (rt_split.c) when the kernel
+        // takes its loop variable as `lb + id * st` for `id < n` (not a flattened collapse, a
+        // league or rounds of safelen) and the loop holds no directive (atomic, critical,
+        // ordered: their effects cross iterations); the runtime checks the data
+        let nosplit = self.split_refusal(
+            lp,
+            single,
+            teams.is_some(),
+            !locks.is_empty(),
+            !collapsed.is_empty() && nd == 1,
+        );
+        let split = nosplit.is_none();
+        if let Some(why) = nosplit {
+            // the reason, for the profile (no kernel argument)
+            host_args.push(format!("{{OMPCL_NOTE, \"{why}\", (void*)0, 0, 0, 0, 0}}"));
+        }
+        Ok(KernelOut {
+            split,
+            code: k,
+            host_args,
+            loopvar_after,
+            lb,
+            ub,
+            step,
+            cmp,
+            ifcond,
+            inner,
+            auto_flat,
+            light,
+            nd,
+            spread_checks,
+            noalias_flag,
+            teams,
+        })
+    }
+
+    /// Phase of `loop_kernel`: refuses a loop whose iterations all write one shared element (an
+    /// index that does not follow the loop variables): a data race in the program, whose result
+    /// depends on the schedule, so no kernel can reproduce it. What only one thread or one
+    /// iteration runs (`if (i == 0)`, in a target region `if (omp_get_thread_num() == 0)`) and the
+    /// updates of `atomic`/`critical` are skipped. `(bs, be)`: the body's bytes; `privs`: the
+    /// private, firstprivate and lastprivate lists.
+    fn check_races(
+        &self,
+        body: Node,
+        (bs, be): (usize, usize),
+        loopvar: Node,
+        collapsed: &[LoopInfo],
+        [private, firstprivate, lastprivate]: [&[String]; 3],
+        single: bool,
+    ) -> Result<(), String> {
+        let mut par_vars = vec![loopvar];
+        par_vars.extend(collapsed.iter().map(|li| li.loopvar));
+        let skip: Vec<(usize, usize)> = self
+            .pragmas_in(bs, be)
+            .into_iter()
+            .filter(|&i| matches!(self.cx.pragmas[i].directive[0].as_str(), "atomic" | "critical"))
+            .filter_map(|i| self.cx.assoc.get(&i).map(|a| (a.1, a.2)))
+            .collect();
+        // in a target region, what one thread of the league runs (`if (omp_get_team_num() ==
+        // 0 && omp_get_thread_num() == 0) ...`, SOLLVE's way of recording where it ran) is
+        // no race: the kernel's team and thread numbers are those of one work-item (a
+        // league kernel, see below)
+        let mut skip = skip;
+        // what one iteration runs (`if (i == 0) flag[0] = ...`, `i` the loop variable) is
+        // no race either
+        let lv_key = key_of(&loopvar);
+        body.walk(&mut |c| {
+            if c.kind() != CXCursor_IfStmt || !collapsed.is_empty() {
+                return;
+            }
+            let ch = c.children();
+            let (Some(cond), Some(then)) = (ch.first(), ch.get(1)) else { return };
+            let cond = strip(*cond);
+            if cond.kind() != CXCursor_BinaryOperator || cond.binop() != CXBinaryOperator_EQ {
+                return;
+            }
+            let is_lv = |n: &Node| {
+                let n = strip(*n);
+                n.kind() == CXCursor_DeclRefExpr && n.referenced().is_some_and(|d| key_of(&d) == lv_key)
+            };
+            let uses_lv = |n: &Node| {
+                let mut u = is_lv(n);
+                n.walk(&mut |x| u |= is_lv(&x));
+                u
+            };
+            let sides = cond.children();
+            if sides.len() == 2
+                && ((is_lv(&sides[0]) && !uses_lv(&sides[1])) || (is_lv(&sides[1]) && !uses_lv(&sides[0])))
+            {
+                let (s, e) = then.range();
+                skip.push((s.off, self.cx.stmt_end(e.off)));
+            }
+        });
+        if self.in_target.is_some() {
+            body.walk(&mut |c| {
+                if c.kind() != CXCursor_IfStmt {
+                    return;
+                }
+                let ch = c.children();
+                let (Some(cond), Some(then)) = (ch.first(), ch.get(1)) else { return };
+                let mut one = false;
+                let mut check = |n: Node| {
+                    if n.kind() == CXCursor_CallExpr
+                        && matches!(n.spelling().as_str(), "omp_get_thread_num" | "omp_get_team_num")
+                    {
+                        one = true;
+                    }
+                };
+                check(*cond);
+                cond.walk(&mut check);
+                if one {
+                    let (s, e) = then.range();
+                    skip.push((s.off, self.cx.stmt_end(e.off)));
+                }
+            });
+        }
+        let file = self.cx.file.clone();
+        // the loop's locals and its private copies (private, firstprivate, lastprivate)
+        let privs: HashSet<String> = private.iter().chain(firstprivate).chain(lastprivate).cloned().collect();
+        let local = |d: &Node| {
+            let p = d.loc();
+            (p.file == file && p.off >= bs && p.off < be) || privs.contains(&d.spelling())
+        };
+        if let Some(a) = races::racy_write(body, &par_vars, &skip, &local).filter(|_| !single) {
+            return Err(format!(
+                "every iteration writes '{a}[...]' at an index that does not depend on the loop variable (a data race in the program: its result depends on the schedule)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Phase of `loop_kernel`: in a target region, the variables of the sequential loops inside
+    /// the loop body (keys: `key_of`), which the kernel makes private (OpenMP 5.0's rule, which
+    /// GCC applies to C only from 5.0 on: loops written for 4.5 offloading rely on it, e.g.
+    /// `for (k = 0; ...)` with `k` declared before the region). Empty outside target regions.
+    fn target_seq_loop_vars(&self, body: Node) -> HashSet<String> {
         let mut seq_loop_vars: HashSet<String> = HashSet::new();
         if self.in_target.is_some() {
             // (the body itself may be such a loop: a collapsed nest's innermost body)
@@ -487,8 +665,27 @@ impl<'a> Translator<'a> {
                 }
             }
         }
-        let in_sync = !skip_sync_empty(&self.pragmas_in(bs, be), &self.cx.pragmas);
-        // classify outside variables
+        seq_loop_vars
+    }
+
+    /// Phase of `loop_kernel`: the class of each variable the body uses from outside it (loop
+    /// variable, private, firstprivate, lastprivate, reduction, or shared: a buffer, a temporary
+    /// array, a scalar copied in and out, or a value), from the clauses and OpenMP's implicit
+    /// rules, which decides how the kernel receives it; or the reason the loop cannot be a kernel
+    /// (a shared pointer assigned, a threadprivate variable, a name OpenCL reserves...).
+    /// `nest`: the parallel loop's variable, the collapsed loops, and the variables of the inner
+    /// loops that are private.
+    #[allow(clippy::too_many_arguments)]
+    fn classify_vars(
+        &mut self,
+        vars: &mut BTreeMap<String, Var>,
+        (loopvar, collapsed, inner_private): (Node, &[LoopInfo], &[Node]),
+        seq_loop_vars: &HashSet<String>,
+        in_sync: bool,
+        [private, firstprivate, lastprivate]: [&[String]; 3],
+        reductions: &[(String, String)],
+        local_ptr_writes: bool,
+    ) -> Result<(), String> {
         for (_, v) in vars.iter_mut() {
             let n = v.name.as_str();
             if v.decl.equals(&loopvar) || collapsed.iter().any(|li| li.loopvar.equals(&v.decl)) {
@@ -570,12 +767,20 @@ impl<'a> Translator<'a> {
                 v.written_through = true;
             }
         }
-        // the loop variable may also not be referenced in the body
-        let lv_outside = init.kind() != CXCursor_DeclStmt;
-        let loopvar_after =
-            if lv_outside && lastprivate.contains(&lvname) { Some(lvname.clone()) } else { None };
+        Ok(())
+    }
 
-        // rewrite references to variables living in buffers as (*x)
+    /// Phase of `loop_kernel`: rewrites each reference to a variable the kernel receives in a
+    /// buffer (a scalar or struct copied in and out) as `(*x)`, so the body reads and writes the
+    /// buffer; a reference spelled inside a macro cannot be rewritten and refuses the loop.
+    /// `(bs, be)`: the body's bytes.
+    fn inout_edits(
+        &self,
+        vars: &BTreeMap<String, Var>,
+        body: Node,
+        (bs, be): (usize, usize),
+        edits: &mut Vec<Edit>,
+    ) -> Result<(), String> {
         let inout: HashSet<String> =
             vars.values().filter(|v| v.kind == VK::Inout).map(|v| key_of(&v.decl)).collect();
         if !inout.is_empty() {
@@ -599,7 +804,21 @@ impl<'a> Translator<'a> {
                 }
             }
         }
-        // nested pragmas: atomic / critical / flush
+        Ok(())
+    }
+
+    /// Phase of `loop_kernel`: the edits for the directives inside the loop body: `flush` and a
+    /// plain `simd` vanish, `atomic`/`critical` become OpenCL atomics (analysis.rs) or, for a
+    /// `critical` that is not one update, a device lock (critical.rs), a nested `parallel` runs
+    /// with the work-item as its only thread; any other directive refuses the loop. Returns the
+    /// names of the device-locked criticals and where they are.
+    #[allow(clippy::type_complexity)]
+    fn directive_edits(
+        &mut self,
+        vars: &BTreeMap<String, Var>,
+        (bs, be): (usize, usize),
+        edits: &mut Vec<Edit>,
+    ) -> Result<(Vec<String>, Vec<(u32, u32)>), String> {
         let buffers: HashSet<String> = vars
             .values()
             .filter(|v| matches!(v.kind, VK::Buf | VK::TmpArr | VK::Inout))
@@ -628,11 +847,11 @@ impl<'a> Translator<'a> {
                     };
                     // a `critical` that is not one update runs under a device lock (the region
                     // then needs a device with independent thread scheduling: decided at run time)
-                    let ed = match self.atomic_edit(&pp, st, se, &edits, &buffers) {
+                    let ed = match self.atomic_edit(&pp, st, se, edits, &buffers) {
                         Ok(ed) => ed,
                         Err(_) if d0 == "critical" => {
                             lock_at.push((pp.line, pp.col));
-                            self.lock_edit(&pp, st, se, &edits, &mut locks)?
+                            self.lock_edit(&pp, st, se, edits, &mut locks)?
                         }
                         Err(why) => return Err(why),
                     };
@@ -678,41 +897,23 @@ impl<'a> Translator<'a> {
                 _ => return Err(format!("'{}' inside the loop is not translated to OpenCL", pp.name())),
             }
         }
+        Ok((locks, lock_at))
+    }
 
-        // ---- kernel text
-        let mut params = vec!["long __lb".to_string(), "long __st".to_string(), "long __n".to_string()];
-        let mut host_args = Vec::new();
-        for q in 1..=collapsed.len() {
-            for x in ["lb", "st", "n"] {
-                params.push(format!("long __{x}{q}"));
-                host_args.push(format!("{{OMPCL_VAL, \"__{x}{q}\", (void*)&__ompcl_{x}{q}, 8, 0, 0, 0}}"));
-            }
-        }
-        if auto_flat {
-            params.push("int __flat".into());
-            host_args.push("{OMPCL_VAL, \"__flat\", (void*)&__ompcl_flat, sizeof(int), 0, 0, 0}".into());
-        }
-        // a league (team queries): the chunk of `dist_schedule(static, c)` (0: OpenMP's static
-        // blocks, one per team) and of `schedule` (0: static blocks, one per thread; 1 for the
-        // schedules that promise no order), so that the iterations a query observes are those
-        // OpenMP gives each team and thread, and a private variable lives across a thread's
-        // iterations (SOLLVE's schedule_private)
-        if team_queries && !single {
-            let arg = |n: &str| clauses.iter().find_map(|c| c.clause(n).and_then(|x| x.arg.clone()));
-            let chunk = |a: Option<String>| -> String {
-                let Some(a) = a else { return "0".into() };
-                let parts = split_top_comma(&a);
-                match (parts.first().map(|k| k.trim()), parts.get(1)) {
-                    (Some("static"), Some(c)) => format!("(long long)({c})"),
-                    (Some("static"), None) => "0".into(),
-                    _ => "1".into(),
-                }
-            };
-            for (n, v) in [("__dc", chunk(arg("dist_schedule"))), ("__sc", chunk(arg("schedule")))] {
-                params.push(format!("long {n}"));
-                host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&(long long){{ {v} }}, 8, 0, 0, 0}}"));
-            }
-        }
+    /// Phase of `loop_kernel`: how the kernel receives each variable of the body, by its class
+    /// (`classify_vars`): the kernel parameters and the host's argument descriptors for the
+    /// runtime (pushed on `params` and `host_args`), and the kernel code that sets the variables
+    /// up (`VarCode`): buffer pointers, private copies, the work-group trees of reductions, the
+    /// copies out of lastprivate values.
+    fn var_code(
+        &mut self,
+        vars: &BTreeMap<String, Var>,
+        kid: usize,
+        firstprivate: &[String],
+        slices: &HashMap<String, affine::Slice>,
+        params: &mut Vec<String>,
+        host_args: &mut Vec<String>,
+    ) -> Result<VarCode, String> {
         let mut setup = String::new();
         let mut privs = String::new();
         let mut reds_pre = String::new();
@@ -935,71 +1136,272 @@ impl<'a> Translator<'a> {
                 }
             }
         }
-        if let (Some(&(l, c)), true) = (lock_at.first(), self.pending_notes.is_empty()) {
-            let msg = format!(
-                "{}:{l}:{c}: note: 'critical' section not made of one update runs under a device lock: the region runs on the GPU only where the device guarantees forward progress to diverged work-items (NVIDIA sm_70+; OMPCL_DEVICE_LOCKS=1 forces it), elsewhere on the CPU (threads)",
-                self.cx.file
-            );
-            self.pending_notes.push(msg);
-        }
-        if !locks.is_empty() {
-            // one int per critical name, zeroed by the runtime before each launch
-            params.push("__global int *__ompcl_locks".into());
-            host_args.push(format!(
-                "{{OMPCL_LOCKS, \"critical\", (void*)0, {} * sizeof(int), 0, 0, 0}}",
-                locks.len()
-            ));
-        }
-        let lvdecl = if single {
-            String::new()
+        Ok(VarCode { setup, privs, reds_pre, reds_post, lp_post })
+    }
+
+    /// Phase of `loop_kernel`: why chunks of the outer loop may not run on different devices
+    /// (rt_split.c), or None when they may: the kernel must take its loop variable as `lb + id *
+    /// st` for `id < n` (not a flattened collapse, `flat_collapse`, a league or rounds of
+    /// safelen, `teams`) and the loop must hold no directive (atomic, critical, ordered: their
+    /// effects cross iterations) and no device lock; the runtime checks the data.
+    fn split_refusal(
+        &self,
+        lp: Node,
+        single: bool,
+        teams: bool,
+        locks: bool,
+        flat_collapse: bool,
+    ) -> Option<&'static str> {
+        let (ls, le) = lp.range();
+        if single {
+            Some("a sequential target body")
+        } else if teams {
+            Some("the kernel asks for its team or thread, or runs rounds of safelen")
+        } else if locks {
+            Some("critical sections under a device lock")
+        } else if flat_collapse {
+            Some("a collapsed nest flattened into one dimension")
+        } else if !self.pragmas_in(ls.off, le.off).is_empty() {
+            Some("a directive inside the loop (atomic, critical, ordered...)")
         } else {
-            self.types.note(lvty, 0)?;
-            self.types.declr(lvty, &lvname)?
-        };
-        // shared elements kept in registers across inner loops (promote.rs): in the (i, j) branch
-        // of row spreading (its checks include ompcl_no_alias), else under a no-alias flag
-        let mut fast_edits = Vec::new();
-        let mut noalias_flag = false;
-        if auto_flat {
-            if let Some(mem) = &spread_mem {
-                fast_edits = self.promotion_edits(mem, jbody, &edits);
+            None
+        }
+    }
+
+    /// Phase of `loop_kernel`: the `n` of `collapse(n)` (a number, or an object-like macro
+    /// defined as one); 1 without the clause or for a sequential target body.
+    fn collapse_count(&self, clauses: &[Pragma], single: bool) -> Result<usize, String> {
+        let ncollapse: usize = clauses
+            .iter()
+            .find_map(|c| c.clause("collapse").and_then(|x| x.arg.clone()))
+            .map(|a| {
+                a.trim()
+                    .parse::<usize>()
+                    .ok()
+                    .or_else(|| self.object_macro_int(a.trim()))
+                    .ok_or_else(|| format!("collapse({a}): not a constant"))
+            })
+            .transpose()?
+            .unwrap_or(1);
+        Ok(if single { 1 } else { ncollapse })
+    }
+
+    /// Phase of `loop_kernel`: the loops of a `collapse(n)` nest under the parallel loop `lp`.
+    /// Those that are rectangular (bounds computable on the host before the loop, from nothing
+    /// the nest declares or changes) become one flattened index space with the outer loop;
+    /// from the first that is not, only the loops above are spread over work-items and the inner
+    /// loop variables are private, as OpenMP makes them. Returns the merged loops, the variables
+    /// of all inner loops of the nest, and the body the kernel runs per work-item.
+    #[allow(clippy::type_complexity)]
+    fn collapse_nest(
+        &self,
+        lp: Node,
+        loopvar: Node,
+        body: Node,
+        ncollapse: usize,
+    ) -> Result<(Vec<LoopInfo>, Vec<Node>, Node), String> {
+        let mut collapsed: Vec<LoopInfo> = Vec::new();
+        let mut inner_private: Vec<Node> = Vec::new();
+        let mut body = body;
+        let mut cur = body;
+        let mut outer_vars = vec![loopvar];
+        for _ in 1..ncollapse {
+            let st = strip(cur);
+            let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
+            if kids.len() != 1 || kids[0].kind() != CXCursor_ForStmt {
+                return Err("collapse: the loops are not perfectly nested".into());
             }
-        } else if !single
-            && reductions.is_empty()
-            && lastprivate.is_empty()
-            && lp_post.is_empty()
-            && self.pragmas_in(bs, be).is_empty()
-            && collapsed.len() <= 2
-        {
-            let mut lvs = vec![loopvar];
-            lvs.extend(collapsed.iter().map(|li| li.loopvar));
-            let privs: HashSet<String> = private.iter().chain(&firstprivate).cloned().collect();
-            let file = self.cx.file.clone();
-            let in_body = |d: &Node| {
-                let p = d.loc();
-                p.file == file && p.off >= bs && p.off < be
-            };
-            let is_private = |d: &Node| privs.contains(&d.spelling());
-            let mem = affine::analyse(body, &lvs, &in_body, &is_private);
-            fast_edits = self.promotion_edits(&mem, body, &edits);
-            if !fast_edits.is_empty() {
-                noalias_flag = true;
-                params.push("int __noalias".into());
-                host_args
-                    .push("{OMPCL_VAL, \"__noalias\", (void*)&__ompcl_noalias, sizeof(int), 0, 0, 0}".into());
+            let li = self.parse_loop(kids[0])?;
+            inner_private.push(li.loopvar);
+            // the bounds may use nothing declared inside the collapsed nest (the host computes them)
+            let (ls, le) = lp.range();
+            let rectangular = kids[0].children()[..3]
+                .iter()
+                .flat_map(|c| decl_refs(*c))
+                .filter_map(|d| d.referenced())
+                .filter(|d| !d.equals(&li.loopvar))
+                .all(|d| {
+                    let at = d.loc();
+                    let in_nest = at.file == ls.file && at.off >= ls.off && at.off < le.off;
+                    !(outer_vars.iter().any(|o| o.equals(&d)) || in_nest)
+                });
+            outer_vars.push(li.loopvar);
+            cur = li.body;
+            if rectangular && collapsed.len() + 1 == outer_vars.len() - 1 {
+                body = li.body;
+                collapsed.push(li);
             }
         }
+        Ok((collapsed, inner_private, body))
+    }
+
+    /// Phase of `loop_kernel`, row spreading: when the parallel loop's body is a loop (after
+    /// declarations it only reads, and assignments to array elements run once per i) that is
+    /// rectangular or a triangle (triangle.rs) and whose iterations are independent (affine.rs's
+    /// proof, with its run-time checks, or the older subscript rule), work-items take (i, j)
+    /// pairs, or whole rows when the run-time checks fail (pointers sharing memory, strides that
+    /// overlap). Returns what the kernel needs for it, and the inner loop when it is spread.
+    fn row_spread(
+        &self,
+        lp: Node,
+        loopvar: Node,
+        body: Node,
+        (step, cmp): (&str, i32),
+        [private, firstprivate, lastprivate]: [&[String]; 3],
+    ) -> (RowSpread, Option<LoopInfo>) {
+        let mut auto_flat = false;
+        let mut spread_checks: Vec<affine::Disjoint> = Vec::new();
+        let mut spread_mem: Option<affine::Memory> = None;
+        let mut tri: Option<triangle::Triangle> = None;
+        let mut prefix_parts: Vec<(usize, usize, bool)> = Vec::new();
+        // the declarations before the inner loop, and the inner loop's body (byte ranges)
+        let mut prefix: Option<(usize, usize)> = None;
+        let mut found = None;
+        let st = strip(body);
+        let kids = if st.kind() == CXCursor_CompoundStmt { st.children() } else { vec![st] };
+        let (ls, le) = lp.range();
+        let no_directives = self.pragmas_in(ls.off, le.off).is_empty();
+        // before the inner loop: declarations, and assignments to array elements (run once
+        // per i: affine.rs proves that no pair touches those elements)
+        let shape_ok = kids.last().map(|l| l.kind() == CXCursor_ForStmt).unwrap_or(false)
+            && kids[..kids.len() - 1].iter().all(|k| k.kind() == CXCursor_DeclStmt || element_assignment(*k));
+        if shape_ok && no_directives {
+            let jloop = kids[kids.len() - 1];
+            if let Ok(li) = self.parse_loop(jloop) {
+                // the bounds use nothing the nest changes (the host computes them), or one
+                // follows the parallel loop's variable (a triangle, triangle.rs)
+                let invariant = |n: Node| {
+                    decl_refs(n).iter().filter_map(|d| d.referenced()).filter(|d| !d.equals(&li.loopvar)).all(
+                        |d| {
+                            let at = d.loc();
+                            !(d.equals(&loopvar)
+                                || (at.file == ls.file && at.off >= ls.off && at.off < le.off))
+                        },
+                    )
+                };
+                let mut rectangular = jloop.children()[..3].iter().all(|c| invariant(*c));
+                if !rectangular {
+                    tri = triangle::triangle(jloop, &li, &loopvar, step, cmp, &invariant)
+                        .filter(|_| invariant(jloop.children()[2]));
+                    rectangular = tri.is_some();
+                }
+                let (js, je) = li.body.range();
+                let local = |d: &Node| {
+                    let p = d.loc();
+                    p.file == js.file && p.off >= js.off && p.off < je.off
+                };
+                // the proof for any indexing style (affine.rs), else the older subscript rule
+                let privs: HashSet<String> =
+                    private.iter().chain(firstprivate).chain(lastprivate).cloned().collect();
+                let (bs0, be0) = body.range();
+                let in_ibody = |d: &Node| {
+                    let p = d.loc();
+                    p.file == bs0.file && p.off >= bs0.off && p.off < be0.off
+                };
+                let is_private = |d: &Node| privs.contains(&d.spelling());
+                let mem = affine::analyse(body, &[loopvar, li.loopvar], &in_ibody, &is_private);
+                let nest = affine::Nest {
+                    jbody: (js.off, je.off),
+                    jloop_at: jloop.range().0.off,
+                    side: tri.as_ref().and_then(|t| t.side),
+                    strict: tri.as_ref().is_some_and(|t| t.strict),
+                };
+                let proof = if races::scalars_private(body, jloop, li.body) {
+                    mem.spread_proof(&nest)
+                } else {
+                    Err("writes a scalar shared by the inner loop's iterations".into())
+                };
+                let old_rule = kids.len() == 1
+                    && tri.is_none()
+                    && races::inner_loop_independent(li.body, &loopvar, &li.loopvar, &local);
+                let ok = match proof {
+                    Ok(checks) => {
+                        spread_checks = checks;
+                        spread_mem = Some(mem);
+                        true
+                    }
+                    Err(_) => {
+                        // spread by the subscript rule: the accesses still tell promotion
+                        // (promote.rs) which elements stay put across an inner loop
+                        if old_rule {
+                            spread_mem = Some(mem);
+                        }
+                        old_rule
+                    }
+                };
+                if rectangular && ok {
+                    auto_flat = true;
+                    if kids.len() > 1 {
+                        let (ps, _) = kids[0].range();
+                        let (fs, _) = jloop.range();
+                        prefix = Some((ps.off, fs.off));
+                        // each part up to the next: (start, end, an assignment to run once per i)
+                        prefix_parts = (0..kids.len() - 1)
+                            .map(|q| {
+                                (
+                                    kids[q].range().0.off,
+                                    kids[q + 1].range().0.off,
+                                    kids[q].kind() != CXCursor_DeclStmt,
+                                )
+                            })
+                            .collect();
+                    }
+                    found = Some(li);
+                }
+            }
+        }
+        (RowSpread { auto_flat, checks: spread_checks, mem: spread_mem, tri, prefix, prefix_parts }, found)
+    }
+
+    /// Phase of `loop_kernel`, outside row spreading: the edits keeping shared elements in
+    /// registers across inner loops (promote.rs), from the accesses of the body (`(bs, be)`) in
+    /// the loop variables; the kernel runs the promoted code only under its no-alias flag.
+    fn noalias_promotion(
+        &mut self,
+        body: Node,
+        (bs, be): (usize, usize),
+        loopvar: Node,
+        collapsed: &[LoopInfo],
+        [private, firstprivate]: [&[String]; 2],
+        edits: &[Edit],
+    ) -> Vec<Edit> {
+        let mut lvs = vec![loopvar];
+        lvs.extend(collapsed.iter().map(|li| li.loopvar));
+        let privs: HashSet<String> = private.iter().chain(firstprivate).cloned().collect();
+        let file = self.cx.file.clone();
+        let in_body = |d: &Node| {
+            let p = d.loc();
+            p.file == file && p.off >= bs && p.off < be
+        };
+        let is_private = |d: &Node| privs.contains(&d.spelling());
+        let mem = affine::analyse(body, &lvs, &in_body, &is_private);
+        self.promotion_edits(&mem, body, edits)
+    }
+
+    /// Phase of `loop_kernel`: the code of one iteration, rendered with the edits (and with the
+    /// promotion edits `fast_edits` for the no-alias or (i, j) branch). `prefix`: row spreading's
+    /// declarations before the inner loop (`jbody`'s), which then stand apart.
+    #[allow(clippy::type_complexity)]
+    fn iteration_text(
+        &self,
+        edits: &[Edit],
+        fast_edits: &[Edit],
+        (prefix, prefix_parts): (Option<(usize, usize)>, &[(usize, usize, bool)]),
+        jbody: Node,
+        (bs, be): (usize, usize),
+        auto_flat: bool,
+    ) -> IterationText {
         let fast_all: Vec<Edit> = edits.iter().cloned().chain(fast_edits.iter().cloned()).collect();
         // the code of one iteration; with declarations before the inner loop, those apart
         let (prefix_text, body_text) = match prefix {
             Some((ps, pe)) => {
                 let (js, je) = jbody.range();
                 (
-                    render(self.cx.text, &edits, ps, pe),
-                    render(self.cx.text, &edits, js.off, self.cx.stmt_end(je.off)),
+                    render(self.cx.text, edits, ps, pe),
+                    render(self.cx.text, edits, js.off, self.cx.stmt_end(je.off)),
                 )
             }
-            None => (String::new(), render(self.cx.text, &edits, bs, be)),
+            None => (String::new(), render(self.cx.text, edits, bs, be)),
         };
         // in the (i, j) branch, assignments before the inner loop run once per i (by the work-item
         // of the rectangle's first j): affine.rs proved that no pair touches their elements
@@ -1007,7 +1409,7 @@ impl<'a> Translator<'a> {
             prefix_parts
                 .iter()
                 .map(|&(ps, pe, once)| {
-                    let t = render(self.cx.text, &edits, ps, pe);
+                    let t = render(self.cx.text, edits, ps, pe);
                     if once {
                         format!("if (get_global_id(0) == 0) {{ {t} }}\n")
                     } else {
@@ -1026,281 +1428,7 @@ impl<'a> Translator<'a> {
         } else {
             render(self.cx.text, &fast_all, bs, be)
         };
-        let mut k = String::new();
-        let _ = writeln!(
-            k,
-            "\n/* {}:{} */\n__kernel void ompcl_r{}({}) {{",
-            self.cx.file,
-            line,
-            kid,
-            params.join(", ")
-        );
-        k.push_str(&setup);
-        k.push_str(&reds_pre);
-        let mut inner = Vec::new();
-        // the NDRange: 1 = one dimension (host.rs multiplies flattened collapse counts);
-        // 2, 3 = one dimension per loop, the innermost loop fastest (dimension 0); 0 = row
-        // spreading: 2 when the run-time checks allow, else 1
-        let mut nd = 1;
-        let iter = |body: &str| {
-            if noalias_flag {
-                format!("    if (__noalias) do {{\n{fast_text}\n    }} while (0);\n    else do {{\n{body}\n    }} while (0);\n")
-            } else {
-                format!("    do {{\n{body}\n    }} while (0);\n")
-            }
-        };
-        if auto_flat {
-            let li = &collapsed[0];
-            let ty = li.loopvar.ty();
-            self.types.note(ty, 0)?;
-            // declared among the declarations before it: assigned, not declared again
-            let jname = li.loopvar.spelling();
-            let at = li.loopvar.loc().off;
-            let jdecl = match prefix {
-                Some((ps, pe)) if at >= ps && at < pe => jname.clone(),
-                _ => self.types.declr(ty, &jname)?,
-            };
-            let skip = tri.as_ref().map(|t| t.skip(&lvname, &jname, li.cmp)).unwrap_or_default();
-            let pair_i = self.index_expr(lvty, "__lb", "__p1", "__st")?;
-            let pair_j = self.index_expr(ty, "__lb1", "get_global_id(0)", "__st1")?;
-            let row_i = self.index_expr(lvty, "__lb", "__gid", "__st")?;
-            let row_j = self.index_expr(ty, "__lb1", "__jj", "__st1")?;
-            nd = 0;
-            let _ = write!(
-                k,
-                "  if (__flat) {{\n  /* (i, j) pairs: j in dimension 0, i in dimension 1 (a loop: the runtime launches at most 65535 groups along it) */\n  if (get_global_id(0) < (ulong)__n1)\n  for (ulong __p1 = get_global_id(1); __p1 < (ulong)__n; __p1 += get_global_size(1)) {{\n    {lvdecl} = {pair_i};\n{privs}{pair_prefix_text}\n    {jdecl} = {pair_j};\n{skip}{}  }}\n  }} else {{\n  /* whole rows */\n  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {row_i};\n{privs}{prefix_text}\n    for (long __jj = 0; __jj < __n1; __jj++) {{\n    {jdecl} = {row_j};\n{skip}{}    }}\n  }}\n  }}\n",
-                iter(&fast_text),
-                iter(&body_text)
-            );
-            let (lb1, ub1) = match &tri {
-                Some(t) => t.hull(&li.lb, &li.ub),
-                None => (li.lb.clone(), li.ub.clone()),
-            };
-            inner.push((lb1, ub1, li.step.clone(), li.cmp));
-            // a triangle's rows do unequal work (its inner trip count, affine in i): the runtime
-            // cuts the rows into chunks of equal work when it splits them over devices
-            if let Some(t) = &tri {
-                let c = t.c;
-                let (wa, wb) = if t.lower {
-                    ("-1", format!("(long long)({}) - ({c}LL)", li.ub))
-                } else {
-                    ("1", format!("({c}LL) - (long long)({})", li.lb))
-                };
-                host_args
-                    .push(format!("{{OMPCL_WORK, \"work\", (void*)0, 0, 0, 0, 0, 0, {wa}, 0, {wb}, 0}}"));
-            }
-        } else if single {
-            // a sequential target body: one work-item runs it
-            k.push_str("  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {\n");
-            k.push_str(&privs);
-            k.push_str(&iter(&body_text));
-            k.push_str("  }\n");
-        } else if collapsed.is_empty() {
-            if !reds_post.is_empty() {
-                k.push_str("  uint __l = (uint)get_local_id(0);\n");
-            }
-            if let Some(k_len) = &safelen {
-                let _ = writeln!(
-                    k,
-                    "  /* safelen({k_len}): rounds of get_local_size(0) <= {k_len} consecutive iterations */\n  for (long __r = 0; __r < __n; __r += (long)get_local_size(0)) {{\n  long __gid = __r + (long)get_local_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {};",
-                    self.index_expr(lvty, "__lb", "__gid", "__st")?
-                );
-                k.push_str(&privs);
-                k.push_str(&iter(&body_text));
-                k.push_str(&lp_post);
-                k.push_str("  }\n  barrier(CLK_GLOBAL_MEM_FENCE);\n  }\n");
-            } else if team_queries {
-                let set = format!("    {lvdecl} = {};\n", self.index_expr(lvty, "__lb", "__gid", "__st")?);
-                k.push_str(&league_loop(&clauses, &privs, &set, &iter(&body_text), &lp_post));
-            } else {
-                let _ = writeln!(
-                    k,
-                    "  long __gid = (long)get_global_id(0);\n  if (__gid < __n) {{\n    {lvdecl} = {};",
-                    self.index_expr(lvty, "__lb", "__gid", "__st")?
-                );
-                k.push_str(&privs);
-                k.push_str(&iter(&body_text));
-                k.push_str(&lp_post);
-                k.push_str("  }\n");
-            }
-        } else if team_queries && !single {
-            // a league over a collapsed nest: the flattened iteration number, as below, taken
-            // from the league's schedule
-            if !reds_post.is_empty() {
-                k.push_str("  uint __l = (uint)get_local_id(0);\n");
-            }
-            let mut set = String::from("    long __rem = __gid;\n");
-            set.push_str(&self.collapsed_indices(&collapsed, &mut inner)?);
-            let _ = writeln!(set, "    {lvdecl} = ({})(__lb + __rem * __st);", self.types.base(lvty)?);
-            k.push_str(&league_loop(&clauses, &privs, &set, &iter(&body_text), &lp_post));
-        } else if collapsed.len() <= 2 && reds_post.is_empty() && lp_post.is_empty() {
-            // one NDRange dimension per loop: no division, neighbouring work-items take
-            // neighbouring iterations of the innermost loop
-            // dimensions above 0 are loops: the runtime launches at most 65535 groups along them
-            // (CUDA's grid limit in y and z), each work-item then takes several
-            nd = collapsed.len() + 1;
-            let innermost = collapsed.len();
-            let mut open = format!("  if (get_global_id(0) < (ulong)__n{innermost})\n");
-            let mut assigns = String::new();
-            for lvl in 0..nd {
-                // lvl 0: the parallel loop (dimension nd - 1) ... lvl nd - 1: the innermost (0)
-                let dim = nd - 1 - lvl;
-                let (n, lb, st) = if lvl == 0 {
-                    ("__n".to_string(), "__lb".to_string(), "__st".to_string())
-                } else {
-                    (format!("__n{lvl}"), format!("__lb{lvl}"), format!("__st{lvl}"))
-                };
-                let id = if dim == 0 { "get_global_id(0)".to_string() } else { format!("__p{dim}") };
-                if dim > 0 {
-                    let _ = writeln!(
-                        open,
-                        "  for (ulong __p{dim} = get_global_id({dim}); __p{dim} < (ulong){n}; __p{dim} += get_global_size({dim}))"
-                    );
-                }
-                let (ty, d) = if lvl == 0 {
-                    (lvty, lvdecl.clone())
-                } else {
-                    let li = &collapsed[lvl - 1];
-                    let ty = li.loopvar.ty();
-                    self.types.note(ty, 0)?;
-                    inner.push((li.lb.clone(), li.ub.clone(), li.step.clone(), li.cmp));
-                    (ty, self.types.declr(ty, &li.loopvar.spelling())?)
-                };
-                let _ = writeln!(assigns, "    {d} = {};", self.index_expr(ty, &lb, &id, &st)?);
-            }
-            let _ = write!(k, "{open}  {{\n{assigns}");
-            k.push_str(&privs);
-            k.push_str(&iter(&body_text));
-            k.push_str("  }\n");
-        } else {
-            // flattened index: gid = ((i0 * n1) + i1) * n2 + i2 ...
-            k.push_str("  long __gid = (long)get_global_id(0);\n");
-            if !reds_post.is_empty() {
-                k.push_str("  uint __l = (uint)get_local_id(0);\n");
-            }
-            k.push_str("  if (__gid < __n) {\n    long __rem = __gid;\n");
-            let assigns = self.collapsed_indices(&collapsed, &mut inner)?;
-            k.push_str(&assigns);
-            let _ = writeln!(k, "    {lvdecl} = ({})(__lb + __rem * __st);", self.types.base(lvty)?);
-            k.push_str(&privs);
-            k.push_str(&iter(&body_text));
-            k.push_str(&lp_post);
-            k.push_str("  }\n");
-        }
-        k.push_str(&reds_post);
-        k.push_str("}\n");
-        // a `target parallel` whose body every thread runs (no worksharing inside): one team of
-        // threads, a work-group, each work-item running the body once
-        let spmd = single && self.target_spmd;
-        let mut ub = ub;
-        let teams = if team_queries || spmd {
-            let words: Vec<&str> =
-                clauses.iter().flat_map(|c| c.directive.iter().map(String::as_str)).collect();
-            let has_teams = words.contains(&"teams");
-            let has_parallel = words.contains(&"parallel");
-            let arg = |n: &str| clauses.iter().find_map(|c| c.clause(n).and_then(|x| x.arg.clone()));
-            // (omp_get_num_teams, omp_get_team_num, omp_get_num_threads, omp_get_thread_num,
-            // omp_get_thread_limit): a team is a work-group, its threads the work-items
-            let q: [&str; 5] = if spmd {
-                ["1", "0", "get_local_size(0)", "get_local_id(0)", "get_local_size(0)"]
-            } else if single {
-                ["1", "0", "1", "0", "1"]
-            } else {
-                match (has_teams, has_parallel) {
-                    (true, true) => [
-                        "get_num_groups(0)",
-                        "get_group_id(0)",
-                        "get_local_size(0)",
-                        "get_local_id(0)",
-                        "get_local_size(0)",
-                    ],
-                    (true, false) => ["get_num_groups(0)", "get_group_id(0)", "1", "0", "get_local_size(0)"],
-                    (false, true) => {
-                        ["1", "0", "get_global_size(0)", "get_global_id(0)", "get_global_size(0)"]
-                    }
-                    (false, false) => ["1", "0", "1", "0", "1"],
-                }
-            };
-            let mut defs = String::from("\n");
-            let mut undefs = String::new();
-            for (f, v) in TEAM_QUERIES.iter().zip(q) {
-                let _ = writeln!(defs, "#define {f}() ((int)({v}))");
-                let _ = writeln!(undefs, "#undef {f}");
-            }
-            k = format!("{defs}{k}{undefs}");
-            let threads = match (arg("num_threads"), arg("thread_limit")) {
-                (Some(a), Some(b)) => format!("ompcl_min_pos((long long)({a}), (long long)({b}))"),
-                (Some(a), None) | (None, Some(a)) => format!("(long long)({a})"),
-                (None, None) => "0".into(),
-            };
-            let threads = match arg("__if_parallel") {
-                Some(c) if has_parallel => format!("(({c}) ? (long long)({threads}) : 1LL)"),
-                _ => threads,
-            };
-            let groups = if has_teams {
-                arg("num_teams").map_or("0".to_string(), |a| format!("(long long)({a})"))
-            } else if arg("num_threads").is_some() {
-                "1".into() // one team of at most num_threads threads
-            } else {
-                "0".into()
-            };
-            if spmd {
-                // as many work-items as the team has threads (32 when no clause says)
-                let t = format!("(({threads}) > 0 ? (long long)({threads}) : 32LL)");
-                ub = t.clone();
-                Some(("1".to_string(), t))
-            } else {
-                (!single).then_some((groups, threads))
-            }
-        } else {
-            None
-        };
-        let teams = match &safelen {
-            Some(k_len) if !single => Some(("1".to_string(), format!("(long long)({k_len})"))),
-            _ => teams,
-        };
-        let light = work_item_is_light(body);
-        // chunks of the outer loop may run on different devices (rt_split.c) when the kernel
-        // takes its loop variable as `lb + id * st` for `id < n` (not a flattened collapse, a
-        // league or rounds of safelen) and the loop holds no directive (atomic, critical,
-        // ordered: their effects cross iterations); the runtime checks the data
-        let (ls, le) = lp.range();
-        let nosplit = if single {
-            Some("a sequential target body")
-        } else if teams.is_some() {
-            Some("the kernel asks for its team or thread, or runs rounds of safelen")
-        } else if !locks.is_empty() {
-            Some("critical sections under a device lock")
-        } else if !collapsed.is_empty() && nd == 1 {
-            Some("a collapsed nest flattened into one dimension")
-        } else if !self.pragmas_in(ls.off, le.off).is_empty() {
-            Some("a directive inside the loop (atomic, critical, ordered...)")
-        } else {
-            None
-        };
-        let split = nosplit.is_none();
-        if let Some(why) = nosplit {
-            // the reason, for the profile (no kernel argument)
-            host_args.push(format!("{{OMPCL_NOTE, \"{why}\", (void*)0, 0, 0, 0, 0}}"));
-        }
-        Ok(KernelOut {
-            split,
-            code: k,
-            host_args,
-            loopvar_after,
-            lb,
-            ub,
-            step,
-            cmp,
-            ifcond,
-            inner,
-            auto_flat,
-            light,
-            nd,
-            spread_checks,
-            noalias_flag,
-            teams,
-        })
+        IterationText { prefix_text, body_text, pair_prefix_text, fast_text }
     }
 
     /// `lb + id * st` in the type of a loop variable: in 32-bit arithmetic for a variable of 32
@@ -1458,6 +1586,167 @@ impl<'a> Translator<'a> {
         let ub = txt(ub_node);
         Ok(LoopInfo { loopvar, init, body, lb, ub, step, cmp, in_init: init.kind() == CXCursor_DeclStmt })
     }
+}
+
+/// Row spreading (`row_spread`): work-items take (i, j) pairs of a loop and the loop in its body.
+#[derive(Default)]
+struct RowSpread {
+    /// the inner loop is spread (`KernelOut::auto_flat`)
+    auto_flat: bool,
+    /// the run-time checks that the pairs touch disjoint memory (`KernelOut::spread_checks`)
+    checks: Vec<affine::Disjoint>,
+    /// the body's accesses, for promotion (promote.rs)
+    mem: Option<affine::Memory>,
+    /// the inner loop's bounds follow the outer loop's variable
+    tri: Option<triangle::Triangle>,
+    /// the declarations before the inner loop (bytes)
+    prefix: Option<(usize, usize)>,
+    /// the parts of the prefix: (start, end, an assignment to run once per i)
+    prefix_parts: Vec<(usize, usize, bool)>,
+}
+
+/// The code of one iteration of a loop kernel (`iteration_text`).
+struct IterationText {
+    /// row spreading's declarations before the inner loop, run per i
+    prefix_text: String,
+    /// the body (the inner loop's, under row spreading)
+    body_text: String,
+    /// the prefix in the (i, j) branch: its assignments run once per i
+    pair_prefix_text: String,
+    /// the body with the promotion edits
+    fast_text: String,
+}
+
+/// The kernel code that sets up the variables of a loop body (`var_code`), each piece a run of
+/// lines.
+struct VarCode {
+    /// pointers into the buffers, at the kernel's start
+    setup: String,
+    /// the private copies, at the start of an iteration
+    privs: String,
+    /// the reductions' work-group scratch and private copies, at the kernel's start
+    reds_pre: String,
+    /// the reductions' work-group trees and partial results, at the kernel's end
+    reds_post: String,
+    /// the copies out of lastprivate values, after the last iteration
+    lp_post: String,
+}
+
+/// Phase of `loop_kernel` for a kernel that asks for its team or thread (or a `target parallel`
+/// body every thread runs, `spmd`): defines the team queries (`omp_get_team_num()` ...) around
+/// the kernel `k` as the work-group and work-item numbers they are (a team is a work-group, its
+/// threads the work-items), and returns the launch's shape, at most `.0` work-groups of at most
+/// `.1` work-items (host C; "0": any number), from `num_teams`, `num_threads` and
+/// `thread_limit`; None for a sequential target body. For `spmd` the iteration count `ub`
+/// becomes the team's size.
+fn league_shape(
+    clauses: &[Pragma],
+    single: bool,
+    spmd: bool,
+    k: &mut String,
+    ub: &mut String,
+) -> Option<(String, String)> {
+    let words: Vec<&str> = clauses.iter().flat_map(|c| c.directive.iter().map(String::as_str)).collect();
+    let has_teams = words.contains(&"teams");
+    let has_parallel = words.contains(&"parallel");
+    let arg = |n: &str| clauses.iter().find_map(|c| c.clause(n).and_then(|x| x.arg.clone()));
+    // (omp_get_num_teams, omp_get_team_num, omp_get_num_threads, omp_get_thread_num,
+    // omp_get_thread_limit): a team is a work-group, its threads the work-items
+    let q: [&str; 5] = if spmd {
+        ["1", "0", "get_local_size(0)", "get_local_id(0)", "get_local_size(0)"]
+    } else if single {
+        ["1", "0", "1", "0", "1"]
+    } else {
+        match (has_teams, has_parallel) {
+            (true, true) => [
+                "get_num_groups(0)",
+                "get_group_id(0)",
+                "get_local_size(0)",
+                "get_local_id(0)",
+                "get_local_size(0)",
+            ],
+            (true, false) => ["get_num_groups(0)", "get_group_id(0)", "1", "0", "get_local_size(0)"],
+            (false, true) => ["1", "0", "get_global_size(0)", "get_global_id(0)", "get_global_size(0)"],
+            (false, false) => ["1", "0", "1", "0", "1"],
+        }
+    };
+    let mut defs = String::from("\n");
+    let mut undefs = String::new();
+    for (f, v) in TEAM_QUERIES.iter().zip(q) {
+        let _ = writeln!(defs, "#define {f}() ((int)({v}))");
+        let _ = writeln!(undefs, "#undef {f}");
+    }
+    *k = format!("{defs}{k}{undefs}");
+    let threads = match (arg("num_threads"), arg("thread_limit")) {
+        (Some(a), Some(b)) => format!("ompcl_min_pos((long long)({a}), (long long)({b}))"),
+        (Some(a), None) | (None, Some(a)) => format!("(long long)({a})"),
+        (None, None) => "0".into(),
+    };
+    let threads = match arg("__if_parallel") {
+        Some(c) if has_parallel => format!("(({c}) ? (long long)({threads}) : 1LL)"),
+        _ => threads,
+    };
+    let groups = if has_teams {
+        arg("num_teams").map_or("0".to_string(), |a| format!("(long long)({a})"))
+    } else if arg("num_threads").is_some() {
+        "1".into() // one team of at most num_threads threads
+    } else {
+        "0".into()
+    };
+    if spmd {
+        // as many work-items as the team has threads (32 when no clause says)
+        let t = format!("(({threads}) > 0 ? (long long)({threads}) : 32LL)");
+        *ub = t.clone();
+        Some(("1".to_string(), t))
+    } else {
+        (!single).then_some((groups, threads))
+    }
+}
+
+/// Phase of `loop_kernel`: the kernel parameters (and the host's argument descriptors) of the
+/// index space: the parallel loop's lower bound, step and trip count, those of the `ncollapsed`
+/// loops merged into it, row spreading's flag (`auto_flat`), and for a league (`league`: the
+/// kernel asks for its team or thread) the chunks of its schedules.
+fn index_space_params(
+    ncollapsed: usize,
+    auto_flat: bool,
+    league: bool,
+    clauses: &[Pragma],
+) -> (Vec<String>, Vec<String>) {
+    let mut params = vec!["long __lb".to_string(), "long __st".to_string(), "long __n".to_string()];
+    let mut host_args = Vec::new();
+    for q in 1..=ncollapsed {
+        for x in ["lb", "st", "n"] {
+            params.push(format!("long __{x}{q}"));
+            host_args.push(format!("{{OMPCL_VAL, \"__{x}{q}\", (void*)&__ompcl_{x}{q}, 8, 0, 0, 0}}"));
+        }
+    }
+    if auto_flat {
+        params.push("int __flat".into());
+        host_args.push("{OMPCL_VAL, \"__flat\", (void*)&__ompcl_flat, sizeof(int), 0, 0, 0}".into());
+    }
+    // a league (team queries): the chunk of `dist_schedule(static, c)` (0: OpenMP's static
+    // blocks, one per team) and of `schedule` (0: static blocks, one per thread; 1 for the
+    // schedules that promise no order), so that the iterations a query observes are those
+    // OpenMP gives each team and thread, and a private variable lives across a thread's
+    // iterations (SOLLVE's schedule_private)
+    if league {
+        let arg = |n: &str| clauses.iter().find_map(|c| c.clause(n).and_then(|x| x.arg.clone()));
+        let chunk = |a: Option<String>| -> String {
+            let Some(a) = a else { return "0".into() };
+            let parts = split_top_comma(&a);
+            match (parts.first().map(|k| k.trim()), parts.get(1)) {
+                (Some("static"), Some(c)) => format!("(long long)({c})"),
+                (Some("static"), None) => "0".into(),
+                _ => "1".into(),
+            }
+        };
+        for (n, v) in [("__dc", chunk(arg("dist_schedule"))), ("__sc", chunk(arg("schedule")))] {
+            params.push(format!("long {n}"));
+            host_args.push(format!("{{OMPCL_VAL, \"{n}\", (void*)&(long long){{ {v} }}, 8, 0, 0, 0}}"));
+        }
+    }
+    (params, host_args)
 }
 
 /// Whether one work-item's code does O(1) work: no loop and no call of a function of the program
