@@ -680,18 +680,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
                     memcpy(part + at * x->size, jobs[d].part[i], jobs[d].groups * x->size);
                     at += jobs[d].groups;
                 }
-                switch (x->rtype) {
-                case 1: COMBI(int32_t) break;
-                case 2: COMBI(uint32_t) break;
-                case 3: COMBI(int64_t) break;
-                case 4: COMBI(uint64_t) break;
-                case 7: COMBI(int8_t) break;
-                case 8: COMBI(uint8_t) break;
-                case 9: COMBI(int16_t) break;
-                case 10: COMBI(uint16_t) break;
-                case 5: COMB(float) break;
-                case 6: COMB(double) break;
-                }
+                combine_partials(x, part, groups);
                 free(part);
             } else if (x->kind == OMPCL_LASTP) {
                 memcpy(x->addr, jobs[lastdev].part[i], x->size);
