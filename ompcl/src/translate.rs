@@ -750,16 +750,7 @@ impl<'a> Translator<'a> {
                 });
                 let cond = cond.unwrap_or_else(|| "1".into());
                 let _ = write!(pre, "{{ int __ompcl_ok = 0; double __ompcl_t0; if ({cond}) {{ ");
-                for st in &steps {
-                    if let Step::Kernel { k, kid, .. } = st {
-                        let _ = write!(
-                            kernels,
-                            "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {kid}{}#endif\n",
-                            k.code
-                        );
-                        offloaded.push(*kid);
-                    }
-                }
+                emit_step_kernels(&steps, kernels, offloaded);
                 if let [Step::Kernel { k, kid, line: kline }] = steps.as_slice() {
                     // one loop: its kernel, or the CPU version if it cannot run
                     pre.push_str(&kernel_call(k, *kid, *kline, target));

@@ -110,6 +110,18 @@ pub(super) enum Step {
     Host(HostStep),
 }
 
+/// Appends the kernels of `steps` to the file's kernel source, each under `#if !defined(OMPCL_ONLY)
+/// || OMPCL_ONLY == kid` (so a file whose build fails can be built region by region), and notes
+/// their ids as offloaded.
+pub(super) fn emit_step_kernels(steps: &[Step], kernels: &mut String, offloaded: &mut Vec<usize>) {
+    for st in steps {
+        if let Step::Kernel { k, kid, .. } = st {
+            let _ = write!(kernels, "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {kid}{}#endif\n", k.code);
+            offloaded.push(*kid);
+        }
+    }
+}
+
 /// Host code that runs between the kernels of a sequence (sequence.rs).
 pub(super) struct HostStep {
     pub(super) line: u32,

@@ -577,16 +577,7 @@ impl<'a> Translator<'a> {
                     pre,
                     "{depend}{{ ompcl_map __ompcl_tm[] = {arr}; int __ompcl_td = ompcl_target_device(&__ompcl_mod, {line}, (long long)({dev}), ({ifc})); ompcl_target_map_enter(__ompcl_td, __ompcl_tm, {n}); int __ompcl_ok = 0; double __ompcl_t0; if (__ompcl_td) {{ ompcl_in_target = 1; "
                 );
-                for st in &steps {
-                    if let Step::Kernel { k, kid, .. } = st {
-                        let _ = write!(
-                            kernels,
-                            "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {kid}{}#endif\n",
-                            k.code
-                        );
-                        offloaded.push(*kid);
-                    }
-                }
+                emit_step_kernels(&steps, kernels, offloaded);
                 // the target body's locals the host holds (target_body.rs)
                 pre.push_str(&std::mem::take(&mut self.target_hoisted));
                 if let [Step::Kernel { k, kid, line: kline }] = steps.as_slice() {
