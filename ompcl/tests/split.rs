@@ -138,29 +138,38 @@ fn device_lists_and_small_loops() {
     }
 }
 
-/// By default a region whose devices' written ranges overlap (a symmetric fill) runs on one
-/// device, with the reason in the profile; the results stay gcc's.
-#[test]
-fn overlapping_writes_stay_on_one_device_by_default() {
-    let w = work("split-merge");
+/// One program of tests/split built with gcc and with ompcl, run on PoCL's CPU device as
+/// `devices` with OMPCL_SPLIT_MIN_MS=`min_ms` and the profile on; checks its output against gcc's
+/// and returns the profile (stderr).
+fn run_split_program(file: &str, devices: &str, min_ms: &str) -> String {
+    let name = file.trim_end_matches(".c");
+    let w = work(&format!("split-{name}"));
     let icd = icd_dir(&w);
     let icd = icd.to_str().unwrap();
-    let p = root().join("tests/split/s10_symmetric.c");
-    let gexe = w.join("sym.gcc");
+    let p = root().join("tests/split").join(file);
+    let gexe = w.join(format!("{name}.gcc"));
     gcc(&[p.to_str().unwrap(), "-o", gexe.to_str().unwrap()], &w);
     let (want, _) = exec(&gexe, &[]);
-    let exe = w.join("sym");
+    let exe = w.join(name);
     let (ok, err) = ompcl(&[p.to_str().unwrap(), "-o", exe.to_str().unwrap()], &w);
     assert!(ok, "{err}");
     let env = [
         ("OCL_ICD_VENDORS", icd),
         ("OMPCL_DEVICE", "cpu"),
-        ("OMPCL_DEVICES", "split:3"),
+        ("OMPCL_DEVICES", devices),
         ("OMPCL_PROFILE", "1"),
-        ("OMPCL_SPLIT_MIN_MS", "0"),
+        ("OMPCL_SPLIT_MIN_MS", min_ms),
     ];
     let (got, err) = exec(&exe, &env);
     same_numbers(&want, &got, 1e-9).unwrap_or_else(|e| panic!("{e}:\n{want}\n{got}"));
+    err
+}
+
+/// By default a region whose devices' written ranges overlap (a symmetric fill) runs on one
+/// device, with the reason in the profile; the results stay gcc's.
+#[test]
+fn overlapping_writes_stay_on_one_device_by_default() {
+    let err = run_split_program("s10_symmetric.c", "split:3", "0");
     assert!(
         err.contains("s10_symmetric.c:13 on 1 device: the devices' written ranges of 'sym' overlap"),
         "{err}"
@@ -172,25 +181,7 @@ fn overlapping_writes_stay_on_one_device_by_default() {
 /// device, with the reason in the profile; the results stay gcc's.
 #[test]
 fn short_kernels_stop_splitting() {
-    let w = work("split-short");
-    let icd = icd_dir(&w);
-    let icd = icd.to_str().unwrap();
-    let p = root().join("tests/split/s4_stencil.c");
-    let gexe = w.join("stencil.gcc");
-    gcc(&[p.to_str().unwrap(), "-o", gexe.to_str().unwrap()], &w);
-    let (want, _) = exec(&gexe, &[]);
-    let exe = w.join("stencil");
-    let (ok, err) = ompcl(&[p.to_str().unwrap(), "-o", exe.to_str().unwrap()], &w);
-    assert!(ok, "{err}");
-    let env = [
-        ("OCL_ICD_VENDORS", icd),
-        ("OMPCL_DEVICE", "cpu"),
-        ("OMPCL_DEVICES", "split:2"),
-        ("OMPCL_PROFILE", "1"),
-        ("OMPCL_SPLIT_MIN_MS", "100000"),
-    ];
-    let (got, err) = exec(&exe, &env);
-    same_numbers(&want, &got, 1e-9).unwrap_or_else(|e| panic!("{e}:\n{want}\n{got}"));
+    let err = run_split_program("s4_stencil.c", "split:2", "100000");
     assert!(err.contains("s4_stencil.c:14 on 2 devices: runs=1,"), "{err}");
     assert!(
         err.contains("s4_stencil.c:14 on 1 device: its kernel took") && err.contains("(runs=5)"),
