@@ -53,9 +53,7 @@ pub fn build_il(
 ) -> Result<Program, BuildError> {
     guarded(|| {
         let opts = parse(options)?;
-        target::validate(target).map_err(|e| failed(format!("error: {e}\n")))?;
-        let (_, clc_id) = libclc::locate().map_err(failed)?;
-        let tgt = format!("sm_{}:ptx{}.{}", target.sm, target.ptx_isa.0, target.ptx_isa.1);
+        let (tgt, clc_id) = crate::pipeline::target_and_libclc(target)?;
         let key = cache::key(&[
             VERSION.as_bytes(),
             cache::code_id(),

@@ -542,6 +542,14 @@ pub fn build(source: &str, options: &str, target: &Target) -> Result<Program, Bu
     build_timed(source, options, target, true).0
 }
 
+/// The start of every build for a device: the target checked, and the two identities the cache
+/// key holds besides the program: "sm_N:ptxX.Y" and the libclc file's.
+pub(crate) fn target_and_libclc(target: &Target) -> Result<(String, String), BuildError> {
+    target::validate(target).map_err(|e| failed(format!("error: {e}\n")))?;
+    let (_, clc_id) = libclc::locate().map_err(failed)?;
+    Ok((format!("sm_{}:ptx{}.{}", target.sm, target.ptx_isa.0, target.ptx_isa.1), clc_id))
+}
+
 /// build() with the time of each stage; `use_cache: false` skips both caches (benchmarks).
 pub fn build_timed(
     source: &str,
@@ -552,9 +560,7 @@ pub fn build_timed(
     let mut t = Timer::new();
     let r = guarded(|| {
         let opts = options::build_options(options)?;
-        target::validate(target).map_err(|e| failed(format!("error: {e}\n")))?;
-        let (_, clc_id) = libclc::locate().map_err(failed)?;
-        let tgt = format!("sm_{}:ptx{}.{}", target.sm, target.ptx_isa.0, target.ptx_isa.1);
+        let (tgt, clc_id) = target_and_libclc(target)?;
         let key = cache::key(&[
             VERSION.as_bytes(),
             cache::code_id(),
