@@ -95,6 +95,7 @@ static struct {
     cl_int (*GetKernelWorkGroupInfo)(cl_kernel, cl_device_id, cl_uint, size_t, void *, size_t *);
     cl_int (*EnqueueWriteBuffer)(cl_command_queue, cl_mem, cl_uint, size_t, size_t, const void *, cl_uint, const cl_event *, cl_event *);
     cl_int (*EnqueueReadBuffer)(cl_command_queue, cl_mem, cl_uint, size_t, size_t, void *, cl_uint, const cl_event *, cl_event *);
+    cl_int (*EnqueueCopyBuffer)(cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *);
     cl_int (*EnqueueNDRangeKernel)(cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *, const size_t *, cl_uint, const cl_event *, cl_event *);
     cl_int (*Finish)(cl_command_queue);
     void *(*EnqueueMapBuffer)(cl_command_queue, cl_mem, cl_uint, cl_bitfield, size_t, size_t, cl_uint, const cl_event *, cl_event *, cl_int *);
@@ -117,6 +118,9 @@ static cl_device_id g_xdev[MAXDEV];
 static cl_context g_xctx[MAXDEV];
 static cl_command_queue g_xq[MAXDEV];
 static char g_devs_desc[96] = "1 device"; /* what OMPCL_DEVICES chose, for the profile */
+/* the devices share one context (g_ctx), and a split region's data moves between them with
+   clEnqueueCopyBuffer (rt_split.c, OMPCL_PEER) */
+static int g_peer;
 static int g_fp64;
 /* critical sections under a device lock may run on the device: it guarantees forward progress to
    diverged work-items (NVIDIA compute capability >= 7: independent thread scheduling), or

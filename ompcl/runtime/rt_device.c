@@ -9,13 +9,14 @@ static int load_cl(void) {
     LOAD(GetPlatformIDs) LOAD(GetPlatformInfo) LOAD(GetDeviceIDs) LOAD(GetDeviceInfo) LOAD(CreateContext)
     LOAD(CreateCommandQueue) LOAD(CreateBuffer) LOAD(ReleaseMemObject) LOAD(CreateProgramWithSource)
     LOAD(BuildProgram) LOAD(GetProgramBuildInfo) LOAD(CreateKernel) LOAD(SetKernelArg)
-    LOAD(GetKernelWorkGroupInfo) LOAD(EnqueueWriteBuffer) LOAD(EnqueueReadBuffer) LOAD(EnqueueNDRangeKernel)
+    LOAD(GetKernelWorkGroupInfo) LOAD(EnqueueWriteBuffer) LOAD(EnqueueReadBuffer) LOAD(EnqueueCopyBuffer) LOAD(EnqueueNDRangeKernel)
     LOAD(Finish) LOAD(EnqueueMapBuffer) LOAD(WaitForEvents) LOAD(ReleaseEvent)
     return 1;
 }
 
 static void print_profile(void);
 static cl_device_id devices_choose(cl_platform_id p, cl_bitfield type, cl_device_id dflt);
+static cl_context devices_context(const intptr_t *props, cl_int *err);
 static void devices_open(const intptr_t *props);
 
 static void init(void) {
@@ -99,7 +100,7 @@ static void init(void) {
     if (f64 && !strcmp(f64, "0")) g_fp64 = 0;
     intptr_t props[3] = {CL_CONTEXT_PLATFORM, (intptr_t)bestp[pick], 0};
     cl_int err;
-    g_ctx = cl.CreateContext(props, 1, &g_dev, NULL, NULL, &err);
+    g_ctx = devices_context(props, &err);
     if (!g_ctx || err) { warnf("clCreateContext failed (%d); running on CPU threads", err); return; }
     g_q = cl.CreateCommandQueue(g_ctx, g_dev, 0, &err);
     if (!g_q || err) { warnf("clCreateCommandQueue failed (%d); running on CPU threads", err); return; }

@@ -17,6 +17,8 @@ typedef struct rstat {
        devices and iterations per device, each device's measured speed (iterations/s) */
     int xruns, xone, xndev;
     double xshort; /* > 0: the split kernels took this long (ms, the slowest device): too short to split again */
+    double xp2p;       /* copies between the devices (OMPCL_PEER): time (the slowest device's) and bytes */
+    size_t xbytes_p2p;
     long long xcnt[MAXDEV];
     double xspeed[MAXDEV];
     char xwhy[200];

@@ -29,9 +29,17 @@
  * empty all ranges (xc_stale). Device 0 stays "wholly current" (blk.dirty == 0) only when the
  * split region did not write the block.
  *
- * Devices work concurrently: one host thread per device uploads its slices, launches and waits;
- * after every kernel has finished, one thread per device copies its written range back. A region
- * that cannot be split runs on device 0 as before; OMPCL_PROFILE says why.
+ * One context or several (OMPCL_PEER, default on with cudacl): where the devices share one
+ * context, a byte crosses from the host once at most. Bytes a device needs that another device holds
+ * current are copied from it (clEnqueueCopyBuffer, peer to peer on cudacl): 2mm's second loop takes
+ * the rows of tmp the first loop left on the other devices. Bytes several devices need that none
+ * holds (gemm's B, read whole by every device) are cut into one piece per device: each uploads its
+ * piece, then copies the others' (plan_block). With a context per device each uploads all it needs.
+ *
+ * Devices work concurrently: one host thread per device uploads its slices; once every upload is
+ * done, copies its pieces from the other devices; once those are done, launches and waits. After
+ * every kernel has finished, one thread per device copies its written range back. A region that
+ * cannot be split runs on device 0 as before; OMPCL_PROFILE says why.
  */
 
 /* The devices of platform p (of `type`) that OMPCL_DEVICES names; returns device 0. */
@@ -77,14 +85,42 @@ static cl_device_id devices_choose(cl_platform_id p, cl_bitfield type, cl_device
     return g_xdev[0];
 }
 
-/* A context and a queue for every device but 0 (whose are g_ctx, g_q); a device whose set-up fails
-   ends the list there. */
+/* OMPCL_PEER: whether the devices share one context and a split region's data moves between them
+   (clEnqueueCopyBuffer on the receiving device's queue; see plan_block). `1` on, `0` off; by default
+   on with cudacl, whose copies between the GPUs of one context go peer to peer (383.6 GB/s
+   between two H200s, conformance/results/2026-11-28-multigpu-math.md), and off elsewhere (NVIDIA's
+   OpenCL copied between two GPUs of one context at 1.3 GB/s there, slower than from the host). */
+static int peer_wanted(void) {
+    const char *e = getenv("OMPCL_PEER");
+    if (e && *e) return strcmp(e, "0") != 0;
+    return strstr(g_platname, "cudacl") != NULL;
+}
+
+/* The runtime's context: over every device OMPCL_DEVICES chose where they can share one (distinct
+   devices, OMPCL_PEER), else over device 0 alone. */
+static cl_context devices_context(const intptr_t *props, cl_int *err) {
+    int distinct = g_ndev > 1;
+    for (int d = 0; d < g_ndev; d++)
+        for (int e = d + 1; e < g_ndev; e++) distinct &= g_xdev[d] != g_xdev[e];
+    if (distinct && peer_wanted()) {
+        cl_context c = cl.CreateContext(props, (cl_uint)g_ndev, g_xdev, NULL, NULL, err);
+        if (c && !*err) {
+            g_peer = 1;
+            return c;
+        }
+        warnf("OMPCL_PEER: one context over %d devices could not be made (%d); one context per device", g_ndev, *err);
+    }
+    return cl.CreateContext(props, 1, &g_dev, NULL, NULL, err);
+}
+
+/* A context (g_ctx itself where they share it) and a queue for every device but 0 (whose are g_ctx,
+   g_q); a device whose set-up fails ends the list there. */
 static void devices_open(const intptr_t *props) {
     g_xctx[0] = g_ctx;
     g_xq[0] = g_q;
     for (int d = 1; d < g_ndev; d++) {
         cl_int err = 0;
-        g_xctx[d] = cl.CreateContext(props, 1, &g_xdev[d], NULL, NULL, &err);
+        g_xctx[d] = g_peer ? g_ctx : cl.CreateContext(props, 1, &g_xdev[d], NULL, NULL, &err);
         if (g_xctx[d] && !err) g_xq[d] = cl.CreateCommandQueue(g_xctx[d], g_xdev[d], 0, &err);
         if (!g_xctx[d] || !g_xq[d] || err) {
             warnf("OMPCL_DEVICES: device %d could not be set up (%d); using %d device%s", d, err, d, d > 1 ? "s" : "");
@@ -102,13 +138,24 @@ typedef struct xmod {
     int *rstatus[MAXDEV];    /* per region: 0 not tried, 1 kernel made, -1 none */
 } xmod;
 
+/* The file's program for device d. In one context shared with other platforms' devices than
+   cudacl's (OMPCL_PEER=1 with PoCL's CPU devices) each device's build gets its own options: PoCL
+   before 2024 (Debian 12's 3.1) keys the loaded kernel binaries of all its CPU devices by the
+   program's hash and released them wrongly when one kernel ran on several devices at once with
+   different sizes (an abort in pocl_release_dlhandle_cache, fixed by PoCL's commit c9ac4c0c3);
+   distinct options give each device's program its own hash. cudacl's builds of one source for
+   several GPUs share its compile cache, so they keep the same options. */
 static cl_program xbuild(mstate *s, int d, const char *opts) {
     cl_int e = 0;
     const char *src = s->m->source;
     cl_program p = cl.CreateProgramWithSource(g_xctx[d], 1, &src, NULL, &e);
     if (!p || e) return NULL;
-    if (cl.BuildProgram(p, 1, &g_xdev[d], opts, NULL, NULL) == CL_SUCCESS) return p;
-    return NULL;
+    char *own = NULL;
+    if (g_peer && !strstr(g_platname, "cudacl") && (own = malloc(strlen(opts) + 40)))
+        sprintf(own, "%s -DOMPCL_DEVICE_INDEX=%d", opts, d);
+    cl_int b = cl.BuildProgram(p, 1, &g_xdev[d], own ? own : opts, NULL, NULL);
+    free(own);
+    return b == CL_SUCCESS ? p : NULL;
 }
 
 /* Region rid's kernel on device d (d > 0), built with device 0's options the first time (the
@@ -176,10 +223,11 @@ static xrange arg_range(const ompcl_arg *x, const blk *b, long long lb, long lon
     return r;
 }
 
-/* Where device d's copy of b is known current (whole pages of a tracked block only). */
+/* Where device d's copy of b is known current (whole pages of a tracked block only: read-only, or
+   inaccessible while device 0 holds the newest copy). */
 static xrange valid_on(const blk *b, int d) {
     xrange v = {0, 0};
-    if (!b->big || b->prot != PAGES_RO || g_notrack || b->is_global < 0) return v;
+    if (!b->big || b->prot == PAGES_RW || g_notrack || b->is_global < 0) return v;
     size_t plo = b->plo - b->base, phi = b->phi - b->base;
     if (d == 0 && b->mem && !b->dirty) { v.lo = plo; v.hi = phi; return v; }
     if (!b->xc || b->xc->hi[d] <= b->xc->lo[d]) return v;
@@ -189,11 +237,41 @@ static xrange valid_on(const blk *b, int d) {
     return v;
 }
 
+/* One copy of a split launch: [off, off+len) of block b between the host and a device's buffer
+   mem, or from another device's buffer src into mem (the same range). */
 typedef struct xsend {
-    cl_mem mem;
+    blk *b;
+    cl_mem mem, src;
+    cl_mem orig; /* merges on device 0 (device_merge): the block as it was before the kernels */
     size_t off, len;
     char *tmp; /* copies back: NULL = into the host's block, else into this buffer (merged later) */
 } xsend;
+
+/* A growing list of copies. */
+typedef struct xlist {
+    xsend *v;
+    int n, cap;
+} xlist;
+
+/* Appends a copy, joined to the last one where it continues it (same buffers, adjacent bytes);
+   0 when out of memory. */
+static int xl_push(xlist *l, blk *b, cl_mem mem, cl_mem src, size_t off, size_t len) {
+    if (len == 0) return 1;
+    xsend *t = l->n ? &l->v[l->n - 1] : NULL;
+    if (t && t->b == b && t->mem == mem && t->src == src && !t->tmp && t->off + t->len == off) {
+        t->len += len;
+        return 1;
+    }
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 8;
+        xsend *v = realloc(l->v, cap * sizeof *v);
+        if (!v) return 0;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = (xsend){b, mem, src, NULL, off, len, NULL};
+    return 1;
+}
 
 /* One device's work in one split launch. */
 typedef struct xjob {
@@ -207,34 +285,125 @@ typedef struct xjob {
     int na;
     cl_mem *argmem;  /* per argument: this device's buffer (BUF) or scratch (RED, LASTP) */
     cl_long *argoff; /* per argument: the byte offset into it (BUF) */
-    xsend *send;     /* uploads before the kernel */
-    int nsend;
-    char *base_of_send; /* (host addresses: block base + off) */
-    blk **send_blk;
-    xsend *back; /* copies back after every kernel finished */
-    blk **back_blk;
-    int nback;
+    xlist send;      /* uploads from the host, first */
+    xlist peer;      /* then copies from other devices' buffers (OMPCL_PEER), once every upload is done */
+    xlist back;      /* copies back after every kernel finished */
+    xlist snap;      /* device 0, before its kernel: copies of blocks merged on it (device_merge) */
+    xlist gather;    /* device 0 (results that stay, lazy_block): the other devices' written ranges */
+    xlist merge;     /* device 0, after those: each other device's written range of a merged block
+                        into a scratch buffer (mem), then merged into the block (device_merge) */
     char **part;      /* per RED argument: this device's partials (host) */
     int last;         /* this device has the last chunk: it gives lastprivate values */
-    double t_h2d, t_k, t_d2h;
-    size_t b_h2d, b_d2h;
+    double t_h2d, t_p2p, t_k, t_d2h;
+    size_t b_h2d, b_p2p, b_d2h;
     cl_int err;
     const char *fail;
 } xjob;
 
-/* Phase 1 of a device: uploads, arguments, the kernel, and its partial results. */
-static void *xjob_run(void *p) {
+/* Phase 1 of a device: its uploads from the host. */
+static void *xjob_send(void *p) {
     xjob *j = p;
     double t0 = ompcl_now();
-    for (int i = 0; i < j->nsend && !j->err; i++) {
-        xsend *s = &j->send[i];
-        j->err = cl.EnqueueWriteBuffer(j->q, s->mem, 0, s->off, s->len, j->send_blk[i]->base + s->off, 0, NULL, NULL);
+    for (int i = 0; i < j->send.n && !j->err; i++) {
+        xsend *s = &j->send.v[i];
+        j->err = cl.EnqueueWriteBuffer(j->q, s->mem, 0, s->off, s->len, s->b->base + s->off, 0, NULL, NULL);
         j->b_h2d += s->len;
         if (j->err) j->fail = "clEnqueueWriteBuffer";
     }
-    if (!j->err && j->nsend && (j->err = cl.Finish(j->q))) j->fail = "clFinish";
+    if (!j->err && j->send.n && (j->err = cl.Finish(j->q))) j->fail = "clFinish";
     j->t_h2d = ompcl_now() - t0;
+    return NULL;
+}
+
+/* Phase 2 (OMPCL_PEER): its copies from the other devices' buffers, which phase 1 filled. */
+static void *xjob_peer(void *p) {
+    xjob *j = p;
+    double t0 = ompcl_now();
+    for (int i = 0; i < j->peer.n && !j->err; i++) {
+        xsend *s = &j->peer.v[i];
+        j->err = cl.EnqueueCopyBuffer(j->q, s->src, s->mem, s->off, s->off, s->len, 0, NULL, NULL);
+        j->b_p2p += s->len;
+        if (j->err) j->fail = "clEnqueueCopyBuffer";
+    }
+    if (!j->err && j->peer.n && (j->err = cl.Finish(j->q))) j->fail = "clFinish";
+    j->t_p2p = ompcl_now() - t0;
+    return NULL;
+}
+
+/* Copies [off, off+len) of every entry's src into its mem on j's queue (no wait). */
+static void xl_copy(xjob *j, const xlist *l) {
+    for (int i = 0; i < l->n && !j->err; i++) {
+        xsend *s = &l->v[i];
+        j->err = cl.EnqueueCopyBuffer(j->q, s->src, s->mem, s->off, s->off, s->len, 0, NULL, NULL);
+        j->b_p2p += s->len;
+        if (j->err) j->fail = "clEnqueueCopyBuffer";
+    }
+}
+
+/* ---- merging on device 0 (one shared context): a region whose devices' written ranges of a block
+   overlap, one iteration writing each element (covariance's symmetric fill), splits at little
+   cost: device 0 keeps a copy of the block as it was (orig), and after the kernels takes each other
+   device's written range into a scratch buffer and keeps the bytes that differ from orig there
+   (the ones that device wrote; a write of the value already there changes nothing either way). */
+static const char *MERGE_SOURCE =
+    "__kernel void ompcl_merge(__global uchar *out, __global const uchar *s, __global const uchar *o, ulong off, ulong n) {\n"
+    "    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {\n"
+    "        uchar v = s[off + i];\n"
+    "        if (v != o[off + i]) out[off + i] = v;\n"
+    "    }\n"
+    "}\n";
+static cl_kernel g_merge_kernel;
+static int g_merge_state; /* 0 not built yet, 1 built, -1 failed */
+
+/* The merge kernel on device 0, built the first time; NULL if it does not build. */
+static cl_kernel merge_kernel(void) {
+    if (g_merge_state == 0) {
+        g_merge_state = -1;
+        cl_int e = 0;
+        cl_program p = cl.CreateProgramWithSource(g_ctx, 1, &MERGE_SOURCE, NULL, &e);
+        if (p && !e && cl.BuildProgram(p, 1, &g_dev, "", NULL, NULL) == CL_SUCCESS) {
+            g_merge_kernel = cl.CreateKernel(p, "ompcl_merge", &e);
+            if (g_merge_kernel && !e) g_merge_state = 1;
+        }
+    }
+    return g_merge_state > 0 ? g_merge_kernel : NULL;
+}
+
+/* Whether block b's overlapping results can be merged on device 0: one shared context, lazy
+   copy-back (the merged block stays there, lazy_block), a tracked block, the kernel built. */
+static int device_merge(const blk *b) {
+    return g_peer && !g_eager && b->big && b->is_global >= 0 && !g_notrack && merge_kernel();
+}
+
+/* Device 0's merges: each entry's range of another device's copy (src) into the scratch buffer
+   (mem), then the merge into the block (the in-order queue runs each after the one before). */
+static void xl_merge(xjob *j, const xlist *l) {
+    for (int i = 0; i < l->n && !j->err; i++) {
+        xsend *s = &l->v[i];
+        j->err = cl.EnqueueCopyBuffer(j->q, s->src, s->mem, s->off, s->off, s->len, 0, NULL, NULL);
+        j->b_p2p += s->len;
+        if (j->err) { j->fail = "clEnqueueCopyBuffer"; break; }
+        cl_ulong off = s->off, n = s->len;
+        cl_mem out = s->b->mem;
+        size_t lsz = 256, gsz = (n + lsz - 1) / lsz * lsz;
+        if (gsz > ((size_t)1 << 22)) gsz = (size_t)1 << 22;
+        cl_kernel k = g_merge_kernel;
+        j->err = cl.SetKernelArg(k, 0, sizeof out, &out);
+        if (!j->err) j->err = cl.SetKernelArg(k, 1, sizeof(cl_mem), &s->mem);
+        if (!j->err) j->err = cl.SetKernelArg(k, 2, sizeof(cl_mem), &s->orig);
+        if (!j->err) j->err = cl.SetKernelArg(k, 3, sizeof off, &off);
+        if (!j->err) j->err = cl.SetKernelArg(k, 4, sizeof n, &n);
+        if (!j->err) j->err = cl.EnqueueNDRangeKernel(j->q, k, 1, NULL, &gsz, &lsz, 0, NULL, NULL);
+        if (j->err) j->fail = "the merge kernel";
+    }
+}
+
+/* Phase 3: arguments, the kernel, and its partial results. */
+static void *xjob_run(void *p) {
+    xjob *j = p;
+    double t0;
     cl_uint ai = 0;
+    xl_copy(j, &j->snap);
     cl_long lb = j->lb, n = j->n, st = j->st;
 #define XSET(sz, v) do { if (!j->err && (j->err = cl.SetKernelArg(j->k, ai++, sz, v))) j->fail = "clSetKernelArg"; } while (0)
     XSET(sizeof lb, &lb);
@@ -276,13 +445,19 @@ static void *xjob_run(void *p) {
     return NULL;
 }
 
-/* Phase 2 of a device: its written ranges back into the host's memory. */
+/* Phase 4 of a device: its written ranges back into the host's memory; on device 0 first the
+   other devices' written ranges of the blocks whose results stay on it (split_lazy). */
 static void *xjob_back(void *p) {
     xjob *j = p;
     double t0 = ompcl_now();
-    for (int i = 0; i < j->nback && !j->err; i++) {
-        xsend *s = &j->back[i];
-        char *dst = s->tmp ? s->tmp : j->back_blk[i]->base + s->off;
+    xl_copy(j, &j->gather);
+    xl_merge(j, &j->merge);
+    if (!j->err && (j->gather.n || j->merge.n) && (j->err = cl.Finish(j->q))) j->fail = "clFinish";
+    j->t_p2p += ompcl_now() - t0;
+    t0 = ompcl_now();
+    for (int i = 0; i < j->back.n && !j->err; i++) {
+        xsend *s = &j->back.v[i];
+        char *dst = s->tmp ? s->tmp : s->b->base + s->off;
         j->err = cl.EnqueueReadBuffer(j->q, s->mem, 1, s->off, s->len, dst, 0, NULL, NULL);
         j->b_d2h += s->len;
         if (j->err) j->fail = "clEnqueueReadBuffer";
@@ -311,8 +486,8 @@ static void xjobs(xjob *jobs, int nj, void *(*fn)(void *)) {
 static void merge_back(blk *b, xjob *jobs, int ndev) {
     xrange all = {0, 0};
     for (int d = 0; d < ndev; d++)
-        for (int i = 0; i < jobs[d].nback; i++)
-            if (jobs[d].back_blk[i] == b) xr_add(&all, (xrange){jobs[d].back[i].off, jobs[d].back[i].off + jobs[d].back[i].len});
+        for (int i = 0; i < jobs[d].back.n; i++)
+            if (jobs[d].back.v[i].b == b) xr_add(&all, (xrange){jobs[d].back.v[i].off, jobs[d].back.v[i].off + jobs[d].back.v[i].len});
     if (all.lo >= all.hi) return;
     char *orig = malloc(all.hi - all.lo);
     if (!orig) {
@@ -321,9 +496,9 @@ static void merge_back(blk *b, xjob *jobs, int ndev) {
     }
     memcpy(orig, b->base + all.lo, all.hi - all.lo);
     for (int d = 0; d < ndev; d++)
-        for (int i = 0; i < jobs[d].nback; i++) {
-            xsend *s = &jobs[d].back[i];
-            if (jobs[d].back_blk[i] != b || !s->tmp) continue;
+        for (int i = 0; i < jobs[d].back.n; i++) {
+            xsend *s = &jobs[d].back.v[i];
+            if (s->b != b || !s->tmp) continue;
             const char *was = orig + (s->off - all.lo);
             char *host = b->base + s->off;
             for (size_t x = 0; x < s->len;) {
@@ -378,6 +553,158 @@ static int no_split(rstat *r, const char *fmt, ...) {
     va_end(ap);
     r->xone++;
     return -1;
+}
+
+/* Whether block b's results of a split region stay on the devices (one shared context, lazy
+   copy-back): device 0 gathers the other devices' written ranges (copies between devices) and the
+   host gets the whole pages from it on its first access, as after a single device's kernel. Needs
+   a tracked block that some device wrote, no byte-wise merge, and device 0 current over all the
+   block's whole pages once it has the other devices' written ranges (what it needed or held
+   before, and what they wrote). */
+static int lazy_block(const blk *b, int j, int ndev, xrange (*need)[256], xrange (*wrote)[256], int merged) {
+    if (!g_peer || g_eager || merged || !b->big || b->is_global < 0 || g_notrack) return 0;
+    xrange r[MAXDEV + 2];
+    int n = 0, w = 0;
+    r[n++] = need[0][j];
+    r[n++] = valid_on(b, 0);
+    for (int d = 0; d < ndev; d++) {
+        w |= wrote[d][j].lo < wrote[d][j].hi;
+        if (d > 0) r[n++] = wrote[d][j];
+    }
+    /* [plo, phi) covered (a large ompcl_malloc block owns its last page whole: up to its size):
+       extend the covered prefix until no range continues it */
+    size_t at = b->plo - b->base, end = b->phi - b->base < b->size ? (size_t)(b->phi - b->base) : b->size;
+    for (int grew = 1; w && at < end && grew;) {
+        grew = 0;
+        for (int i = 0; i < n; i++)
+            if (r[i].lo < r[i].hi && r[i].lo <= at && r[i].hi > at) {
+                at = r[i].hi;
+                grew = 1;
+            }
+    }
+    return w && at >= end;
+}
+
+/* The bytes of need that held lacks: up to two ranges (empty ones have lo >= hi). */
+static void missing(xrange need, xrange held, xrange out[2]) {
+    out[0] = need;
+    out[1] = (xrange){0, 0};
+    if (need.lo >= need.hi || held.lo >= held.hi || held.lo >= need.hi || need.lo >= held.hi) return;
+    out[0].hi = held.lo > need.lo ? held.lo : need.lo;
+    out[1].lo = held.hi < need.hi ? held.hi : need.hi;
+    out[1].hi = need.hi;
+}
+
+static int covers(xrange r, size_t x, size_t y) {
+    return r.lo < r.hi && r.lo <= x && y <= r.hi;
+}
+
+static int cmp_size(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* OMPCL_PEER_MIN (bytes, default 256 KiB): bytes that several devices lack below which each
+   uploads them itself rather than a piece (a copy between devices costs a command more). */
+static size_t peer_min(void) {
+    static long long v = -1;
+    if (v < 0) {
+        const char *e = getenv("OMPCL_PEER_MIN");
+        v = e && *e ? atoll(e) : 256 << 10;
+        if (v < 0) v = 0;
+    }
+    return (size_t)v;
+}
+
+/* Where each device's missing bytes of block b (miss[d]) come from. One context per device: the
+   host, each device all it lacks. With OMPCL_PEER every byte crosses from the host once at most,
+   since the host's link is what limits a split region (about 20 GB/s in all from the host to four
+   H200s, against 380 GB/s between two of them): bytes a device held current before the region
+   (held[v]) are copied from it; bytes nobody holds that several devices lack are cut into one
+   piece per such device, each uploads its piece and copies the others' from them (peer_min bytes
+   and more; below that each uploads them). 0: out of memory. */
+static int plan_block(xjob *jobs, int ndev, blk *b, const cl_mem *mem, xrange (*miss)[2], const xrange *held) {
+    if (!g_peer) {
+        for (int d = 0; d < ndev; d++)
+            for (int q = 0; q < 2; q++)
+                if (miss[d][q].lo < miss[d][q].hi && !xl_push(&jobs[d].send, b, mem[d], NULL, miss[d][q].lo, miss[d][q].hi - miss[d][q].lo))
+                    return 0;
+        return 1;
+    }
+    /* the ranges' ends cut the block into pieces that each device lacks wholly or not at all */
+    size_t cut[6 * MAXDEV];
+    int nc = 0;
+    for (int d = 0; d < ndev; d++) {
+        for (int q = 0; q < 2; q++)
+            if (miss[d][q].lo < miss[d][q].hi) {
+                cut[nc++] = miss[d][q].lo;
+                cut[nc++] = miss[d][q].hi;
+            }
+        if (held[d].lo < held[d].hi) {
+            cut[nc++] = held[d].lo;
+            cut[nc++] = held[d].hi;
+        }
+    }
+    qsort(cut, nc, sizeof *cut, cmp_size);
+    for (int c = 0; c + 1 < nc; c++) {
+        size_t x = cut[c], y = cut[c + 1];
+        if (x >= y) continue;
+        int lack[MAXDEV], nl = 0, from[MAXDEV], nf = 0;
+        for (int d = 0; d < ndev; d++) {
+            if (covers(miss[d][0], x, y) || covers(miss[d][1], x, y)) lack[nl++] = d;
+            else if (covers(held[d], x, y)) from[nf++] = d;
+        }
+        for (int i = 0; i < nl; i++) {
+            int d = lack[i];
+            if (nf) { /* from a device that holds it, the receivers spread over the holders */
+                if (!xl_push(&jobs[d].peer, b, mem[d], mem[from[i % nf]], x, y - x)) return 0;
+            } else if (nl == 1 || y - x < peer_min()) {
+                if (!xl_push(&jobs[d].send, b, mem[d], NULL, x, y - x)) return 0;
+            } else {
+                /* piece i (4 KiB aligned) from the host, the others from their devices */
+                size_t piece = ((y - x) / nl + 4095) & ~(size_t)4095;
+                for (int k = 0; k < nl; k++) {
+                    size_t lo = x + (size_t)k * piece, hi = lo + piece < y ? lo + piece : y;
+                    if (lo >= hi) continue;
+                    int ok = k == i ? xl_push(&jobs[d].send, b, mem[d], NULL, lo, hi - lo)
+                                    : xl_push(&jobs[d].peer, b, mem[d], mem[lack[k]], lo, hi - lo);
+                    if (!ok) return 0;
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+/* Block b's results of a split region stay on the devices (lazy_block; device 0 has gathered the
+   other devices' written ranges, or merged them): device 0 wholly current, each other device in
+   what it wrote (nothing where merged), the
+   host's whole pages inaccessible until the host touches them (then copied from device 0,
+   host_access). g_lock held. */
+static void results_stay(blk *b, xrange (*wrote)[256], int j, int ndev, int merged) {
+    b->unwritten = 0;
+    install_handler();
+    pthread_mutex_lock(&g_fault);
+    if (b->prot != PAGES_NONE && mprotect(b->plo, b->phi - b->plo, PROT_NONE) == 0) b->prot = PAGES_NONE;
+    if (b->prot != PAGES_NONE) {
+        /* the pages could not be made inaccessible: copy them now (a large ompcl_malloc block owns
+           its last page whole: only its size is on the device) */
+        unprotect(b);
+        size_t len = (b->base + b->size < b->phi ? b->base + b->size : b->phi) - b->plo;
+        cl_int e = cl.EnqueueReadBuffer(g_q, b->mem, 1, b->plo - b->base, len, b->plo, 0, NULL, NULL);
+        if (e) {
+            fprintf(stderr, "ompcl: error: copying a split region's results back failed (clEnqueueReadBuffer: %d); stopping\n", (int)e);
+            exit(70);
+        }
+    }
+    pthread_mutex_unlock(&g_fault);
+    if (b->prot == PAGES_RW) protect(b);
+    /* (merged: each other device lacks the elements the others wrote) */
+    for (int d = 0; d < MAXDEV; d++) {
+        b->xc->lo[d] = d > 0 && d < ndev && !merged ? wrote[d][j].lo : 0;
+        b->xc->hi[d] = d > 0 && d < ndev && !merged ? wrote[d][j].hi : 0;
+    }
+    b->dirty = 0;
 }
 
 /* Runs region rid split over the devices: 1 done, 0 failed before any result reached the host (the
@@ -491,7 +818,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
             for (int e = d + 1; e < ndev && !why; e++) {
                 xrange x = wrote[d][j], y = wrote[e][j];
                 if (x.lo < x.hi && y.lo < y.hi && x.lo < y.hi && y.lo < x.hi) {
-                    if (one_writer && split_merge()) {
+                    if (one_writer && (split_merge() || device_merge(ub[j]))) {
                         merge[j] = 1;
                         continue;
                     }
@@ -513,10 +840,26 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
             return no_split(r, "the devices' written ranges of '%s' overlap: merging them costs more than the split saves (OMPCL_SPLIT_MERGE=1 merges)", wname);
         return no_split(r, "the devices' written ranges of '%s' would overlap", wname);
     }
-    /* the host's copy current (a single-device kernel may have left newer data on device 0) */
+    /* blocks merged on device 0 (device_merge; else on the host, merge_back): device 0 needs the
+       whole block current, to keep a copy of it as it was and to hold the merged result */
+    int gmerge[256] = {0};
+    for (int j = 0; j < nub; j++)
+        if (merge[j] && (gmerge[j] = device_merge(ub[j]))) need[0][j] = (xrange){0, ub[j]->size};
+    /* results that stay on the devices (see lazy_block; merged ones on device 0) */
+    int lazy[256] = {0};
+    for (int j = 0; j < nub; j++) lazy[j] = gmerge[j] || lazy_block(ub[j], j, ndev, need, wrote, merge[j]);
+    /* the host's copy current (a single-device kernel or a split region may have left newer data on
+       device 0), except, with one shared context, a block this region only reads that device 0
+       holds whole and current: the devices take it from there. (A block the region writes comes
+       to the host first: if the region fails after some kernel ran, the host's copy is the one
+       the CPU version starts from.) */
     for (int j = 0; j < nub; j++) {
+        blk *b = ub[j];
+        int w = 0;
+        for (int d = 0; d < ndev; d++) w |= wrote[d][j].lo < wrote[d][j].hi;
+        if (g_peer && !g_eager && b->prot == PAGES_NONE && !b->dirty && !w) continue;
         pthread_mutex_lock(&g_fault);
-        host_access(ub[j], 0);
+        host_access(b, 0);
         pthread_mutex_unlock(&g_fault);
     }
     for (int i = 0; i < na; i++)
@@ -540,6 +883,14 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
             if (d == 0) b->dirty = 1;
         }
     }
+    /* device 0's copy of each block it merges as it was, and a scratch buffer for the others' */
+    cl_mem morig[256] = {0}, mscratch[256] = {0};
+    for (int j = 0; j < nub && ok; j++) {
+        if (!gmerge[j]) continue;
+        morig[j] = cl.CreateBuffer(g_ctx, CL_MEM_READ_WRITE, ub[j]->size ? ub[j]->size : 1, NULL, &err);
+        if (morig[j] && !err) mscratch[j] = cl.CreateBuffer(g_ctx, CL_MEM_READ_WRITE, ub[j]->size ? ub[j]->size : 1, NULL, &err);
+        if (!morig[j] || !mscratch[j] || err) { ok = 0; failname = "clCreateBuffer"; }
+    }
     /* the jobs */
     xjob jobs[MAXDEV];
     memset(jobs, 0, sizeof jobs);
@@ -560,10 +911,6 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         jb->argmem = calloc(na + 1, sizeof(cl_mem));
         jb->argoff = calloc(na + 1, sizeof(cl_long));
         jb->part = calloc(na + 1, sizeof(char *));
-        jb->send = calloc(2 * nub + 1, sizeof(xsend));
-        jb->send_blk = calloc(2 * nub + 1, sizeof(blk *));
-        jb->back = calloc(nub + 1, sizeof(xsend));
-        jb->back_blk = calloc(nub + 1, sizeof(blk *));
         jb->last = d == lastdev;
         for (int i = 0; i < na && ok; i++) {
             ompcl_arg *x = &a[i];
@@ -577,43 +924,70 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
                 if (!jb->argmem[i] || err) { jb->argmem[i] = NULL; ok = 0; failname = "clCreateBuffer"; }
             }
         }
-        /* uploads: what the device needs and does not hold (a written block: all of its written
-           range too, so the bytes the kernel does not write there are current after it) */
-        for (int j = 0; j < nub; j++) {
+        /* the written ranges, to copy back (blocks whose results stay on the devices: only the
+           edges beyond whole pages; the whole pages to device 0) */
+        for (int j = 0; j < nub && ok; j++) {
             blk *b = ub[j];
+            xrange wr = wrote[d][j];
+            size_t len = wr.hi - wr.lo;
             cl_mem mem = d == 0 ? b->mem : b->xc->mem[d];
-            if (wrote[d][j].lo < wrote[d][j].hi) {
-                jb->back[jb->nback].mem = mem;
-                jb->back[jb->nback].off = wrote[d][j].lo;
-                jb->back[jb->nback].len = wrote[d][j].hi - wrote[d][j].lo;
-                jb->back[jb->nback].tmp = merge[j] ? malloc(wrote[d][j].hi - wrote[d][j].lo) : NULL;
-                if (merge[j] && !jb->back[jb->nback].tmp) { ok = 0; failname = "malloc"; }
-                jb->back_blk[jb->nback++] = b;
+            if (wr.lo >= wr.hi) continue;
+            if (gmerge[j]) {
+                /* device 0: a copy of the written bytes as they are before its kernel, and, after
+                   the merges, the written bytes beyond whole pages back to the host; the others:
+                   their written ranges merged on device 0 */
+                int pushed = 1;
+                if (d == 0) {
+                    xrange h = {0, 0};
+                    for (int e = 0; e < ndev; e++) xr_add(&h, wrote[e][j]);
+                    size_t plo = b->plo - b->base, end = b->phi - b->base < b->size ? (size_t)(b->phi - b->base) : b->size;
+                    pushed &= xl_push(&jb->snap, b, morig[j], b->mem, h.lo, h.hi - h.lo);
+                    if (h.lo < plo) pushed &= xl_push(&jb->back, b, b->mem, NULL, h.lo, (h.hi < plo ? h.hi : plo) - h.lo);
+                    if (h.hi > end) pushed &= xl_push(&jb->back, b, b->mem, NULL, h.lo > end ? h.lo : end, h.hi - (h.lo > end ? h.lo : end));
+                } else if (xl_push(&jobs[0].merge, b, mscratch[j], mem, wr.lo, len)) {
+                    jobs[0].merge.v[jobs[0].merge.n - 1].orig = morig[j];
+                } else pushed = 0;
+                if (!pushed) { ok = 0; failname = "malloc"; }
+                continue;
             }
-            /* nothing the host wrote: no data needed (but a merged block's copies must equal the
-               host's, which merge_back compares them with) */
-            if (b->unwritten && !merge[j]) continue;
-            xrange nr = need[d][j], v = valid_on(b, d);
-            if (nr.lo >= nr.hi) continue;
-            xrange parts[2] = {{nr.lo, nr.hi}, {0, 0}};
-            if (v.lo < v.hi && v.lo < nr.hi && nr.lo < v.hi) {
-                parts[0].hi = v.lo > nr.lo ? v.lo : nr.lo;
-                parts[1].lo = v.hi < nr.hi ? v.hi : nr.hi;
-                parts[1].hi = nr.hi;
+            if (lazy[j]) {
+                size_t plo = b->plo - b->base, phi = b->phi - b->base;
+                size_t in_lo = wr.lo > plo ? wr.lo : plo, in_hi = wr.hi < phi ? wr.hi : phi;
+                int pushed = 1;
+                if (wr.lo < plo) pushed &= xl_push(&jb->back, b, mem, NULL, wr.lo, (wr.hi < plo ? wr.hi : plo) - wr.lo);
+                if (wr.hi > phi) pushed &= xl_push(&jb->back, b, mem, NULL, wr.lo > phi ? wr.lo : phi, wr.hi - (wr.lo > phi ? wr.lo : phi));
+                if (d > 0 && in_lo < in_hi) pushed &= xl_push(&jobs[0].gather, b, b->mem, mem, in_lo, in_hi - in_lo);
+                if (!pushed) { ok = 0; failname = "malloc"; }
+                continue;
             }
-            for (int q = 0; q < 2; q++)
-                if (parts[q].lo < parts[q].hi) {
-                    jb->send[jb->nsend].mem = mem;
-                    jb->send[jb->nsend].off = parts[q].lo;
-                    jb->send[jb->nsend].len = parts[q].hi - parts[q].lo;
-                    jb->send_blk[jb->nsend++] = b;
-                }
+            if (!xl_push(&jb->back, b, mem, NULL, wr.lo, len)) { ok = 0; failname = "malloc"; }
+            else if (merge[j] && !(jb->back.v[jb->back.n - 1].tmp = malloc(len))) { ok = 0; failname = "malloc"; }
         }
+    }
+    /* the data: what each device needs and does not hold (a written block: all of its written
+       range too, so the bytes the kernel does not write there are current after it) */
+    for (int j = 0; j < nub && ok; j++) {
+        blk *b = ub[j];
+        /* nothing the host wrote: no data needed (but a merged block's copies must equal the
+           host's, which merge_back compares them with) */
+        if (b->unwritten && !merge[j]) continue;
+        cl_mem mem[MAXDEV];
+        xrange miss[MAXDEV][2], held[MAXDEV];
+        for (int d = 0; d < ndev; d++) {
+            mem[d] = d == 0 ? b->mem : b->xc->mem[d];
+            held[d] = valid_on(b, d);
+            missing(need[d][j], held[d], miss[d]);
+        }
+        if (!plan_block(jobs, ndev, b, mem, miss, held)) { ok = 0; failname = "malloc"; }
     }
     pthread_mutex_unlock(&g_lock);
     double t_run = ompcl_now();
-    if (ok) {
-        xjobs(jobs, ndev, xjob_run);
+    /* uploads on every device, then (all of them done) copies between devices, then the kernels */
+    void *(*phase[3])(void *) = {xjob_send, xjob_peer, xjob_run};
+    for (int ph = 0; ph < 3 && ok; ph++) {
+        int any = ph != 1;
+        for (int d = 0; d < ndev; d++) any |= jobs[d].peer.n > 0;
+        if (any) xjobs(jobs, ndev, phase[ph]);
         for (int d = 0; d < ndev; d++)
             if (jobs[d].err) { ok = 0; err = jobs[d].err; failname = jobs[d].fail; }
     }
@@ -625,12 +999,14 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         for (int j = 0; j < nub; j++) {
             int w = 0;
             for (int d = 0; d < ndev; d++) w |= wrote[d][j].lo < wrote[d][j].hi;
-            if (w) unprotect(ub[j]);
+            if (!w || lazy[j]) continue;
+            if (ub[j]->prot == PAGES_NONE) host_access(ub[j], 0); /* left on device 0 at the start (no kernel wrote outside its range) */
+            unprotect(ub[j]);
         }
         pthread_mutex_unlock(&g_fault);
         xjobs(jobs, ndev, xjob_back);
         for (int j = 0; j < nub; j++)
-            if (merge[j]) merge_back(ub[j], jobs, ndev);
+            if (merge[j] && !gmerge[j]) merge_back(ub[j], jobs, ndev);
         for (int d = 0; d < ndev; d++)
             if (jobs[d].err) {
                 /* part of the results reached the host: the CPU version cannot redo the region */
@@ -638,12 +1014,17 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
                         base_name(m->file), line, jobs[d].fail, (int)jobs[d].err);
                 exit(70);
             }
-        /* the new state: host current everywhere (pages read-only again, tracked), each device
-           current in what it needed (read-only blocks) or only in what it wrote (written ones) */
+        /* the new state: the host current (pages read-only again, tracked) except in blocks left on
+           device 0, each device current in what it needed (read-only blocks) or only in what it
+           wrote (written ones) */
         for (int j = 0; j < nub; j++) {
             blk *b = ub[j];
             int w = 0;
             for (int d = 0; d < ndev; d++) w |= wrote[d][j].lo < wrote[d][j].hi;
+            if (lazy[j]) {
+                results_stay(b, wrote, j, ndev, gmerge[j]);
+                continue;
+            }
             xrange keep[MAXDEV];
             for (int d = 0; d < ndev; d++) {
                 xrange v = valid_on(b, d);
@@ -687,9 +1068,13 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
             }
         }
     } else {
-        /* nothing reached the host: forget what the devices hold of the written blocks, run the CPU version */
+        /* nothing reached the host: forget what the devices hold of the written blocks, run the CPU
+           version (a block left on device 0, read only here, first comes to the host) */
         pthread_mutex_lock(&g_lock);
         for (int j = 0; j < nub; j++) {
+            pthread_mutex_lock(&g_fault);
+            if (ub[j]->prot == PAGES_NONE) host_access(ub[j], 0);
+            pthread_mutex_unlock(&g_fault);
             xc_stale(ub[j]);
             ub[j]->dirty = 1;
         }
@@ -700,14 +1085,17 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
     }
     /* profile, and the speeds for the next run */
     if (ok) {
-        double th = 0, tk = 0, td = 0, busy = 0;
-        size_t bh = 0, bd = 0;
+        double th = 0, tp = 0, tk = 0, td = 0, busy = 0;
+        size_t bh = 0, bp = 0, bd = 0;
         for (int d = 0; d < ndev; d++) {
             if (jobs[d].t_h2d > th) th = jobs[d].t_h2d;
             if (jobs[d].t_k > tk) tk = jobs[d].t_k;
             if (jobs[d].t_d2h > td) td = jobs[d].t_d2h;
-            if (jobs[d].t_h2d + jobs[d].t_k + jobs[d].t_d2h > busy) busy = jobs[d].t_h2d + jobs[d].t_k + jobs[d].t_d2h;
+            if (jobs[d].t_p2p > tp) tp = jobs[d].t_p2p;
+            double bz = jobs[d].t_h2d + jobs[d].t_p2p + jobs[d].t_k + jobs[d].t_d2h;
+            if (bz > busy) busy = bz;
             bh += jobs[d].b_h2d;
+            bp += jobs[d].b_p2p;
             bd += jobs[d].b_d2h;
             /* (averaged with the previous measure: one noisy run moves the split half as far) */
             if (jobs[d].t_k > 0 && cnt[d] > 0)
@@ -721,12 +1109,15 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         r->d2h += td;
         r->bytes_h2d += bh;
         r->bytes_d2h += bd;
+        r->xp2p += tp;
+        r->xbytes_p2p += bp;
         r->xruns++;
         r->xndev = ndev;
         /* a kernel this short gains less from more devices than their transfers and threads cost
            (an iterative stencil's thousand sweeps): the next runs stay on device 0 */
         if (tk * 1e3 < split_min_ms()) r->xshort = tk * 1e3;
-        /* (h2d, kernel, d2h: each the slowest device's; other: the rest of the wall time) */
+        /* (h2d, copies between devices, kernel, d2h: each the slowest device's; other: the rest of
+           the wall time) */
         double rest = ompcl_now() - t_entry - busy;
         if (rest > 0) r->other += rest;
         (void)t_k_wall;
@@ -740,11 +1131,17 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         free(jb->argmem);
         free(jb->argoff);
         free(jb->part);
-        free(jb->send);
-        free(jb->send_blk);
-        for (int i = 0; jb->back && i < jb->nback; i++) free(jb->back[i].tmp);
-        free(jb->back);
-        free(jb->back_blk);
+        free(jb->send.v);
+        free(jb->peer.v);
+        free(jb->gather.v);
+        free(jb->snap.v);
+        free(jb->merge.v);
+        for (int i = 0; i < jb->back.n; i++) free(jb->back.v[i].tmp);
+        free(jb->back.v);
+    }
+    for (int j = 0; j < nub; j++) {
+        if (morig[j]) cl.ReleaseMemObject(morig[j]);
+        if (mscratch[j]) cl.ReleaseMemObject(mscratch[j]);
     }
     free(ab);
     free(need);
@@ -760,8 +1157,8 @@ static void split_profile_line(const char *file, rstat *r) {
         size_t at = 0;
         for (int d = 0; d < r->xndev && at < sizeof parts - 24; d++)
             at += snprintf(parts + at, sizeof parts - at, "%s%lld", d ? "+" : "", r->xcnt[d]);
-        fprintf(stderr, "ompcl-profile: %s:%d on %d devices: runs=%d, last split %s iterations\n", file, r->line, r->xndev, r->xruns,
-                parts);
+        fprintf(stderr, "ompcl-profile: %s:%d on %d devices: runs=%d, last split %s iterations, between devices %.3f ms (%zu B)\n", file,
+                r->line, r->xndev, r->xruns, parts, r->xp2p * 1e3, r->xbytes_p2p);
     }
     if (r->xone) fprintf(stderr, "ompcl-profile: %s:%d on 1 device: %s (runs=%d)\n", file, r->line, r->xwhy, r->xone);
 }

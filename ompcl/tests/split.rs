@@ -6,6 +6,8 @@
 //! `/* ompcl-split: split=L1,L2 one=L3 */` names the profile lines (`file.c:L`) of the regions that
 //! must run split over all K devices, and of those that must stay on one device (with a reason),
 //! checked from OMPCL_PROFILE, so a program whose regions silently stayed on one device fails.
+//! `peer:K` runs the same programs on K PoCL devices of one context (`POCL_DEVICES`, K times
+//! `pthread`) with `OMPCL_PEER=1`: data moves between the devices with clEnqueueCopyBuffer.
 //!
 //! Needs: gcc with libgomp, Debian's pocl-opencl-icd and ocl-icd-libopencl1, libclang-19.
 
@@ -36,6 +38,15 @@ fn header_lines(src: &str, key: &str) -> Vec<u32> {
         .collect()
 }
 
+/// The environment of a device configuration: `N`, `split:K` (K contexts on PoCL's one device) or
+/// `peer:K` (K PoCL devices in one context, OMPCL_PEER=1): (OMPCL_DEVICES, POCL_DEVICES, OMPCL_PEER).
+fn devices_env(devs: &str) -> (&str, String, &'static str) {
+    match devs.strip_prefix("peer:") {
+        Some(k) => ("all", vec!["pthread"; k.parse().unwrap()].join(" "), "1"),
+        None => (devs, "pthread".to_string(), "0"),
+    }
+}
+
 #[test]
 fn split_regions_match_gcc() {
     let w = work("split");
@@ -55,11 +66,16 @@ fn split_regions_match_gcc() {
         let exe = w.join(&name);
         let (ok, err) = ompcl(&["-O2", p.to_str().unwrap(), "-o", exe.to_str().unwrap()], &w);
         assert!(ok, "{name}: ompcl failed:\n{err}");
-        for devs in ["1", "split:1", "split:2", "split:3"] {
+        for devs in ["1", "split:1", "split:2", "split:3", "peer:2", "peer:3"] {
+            let (ompcl_devices, pocl_devices, peer) = devices_env(devs);
             let env = [
                 ("OCL_ICD_VENDORS", icd),
                 ("OMPCL_DEVICE", "cpu"),
-                ("OMPCL_DEVICES", devs),
+                ("OMPCL_DEVICES", ompcl_devices),
+                ("POCL_DEVICES", pocl_devices.as_str()),
+                ("OMPCL_PEER", peer),
+                // every range several devices lack cut into pieces, however small
+                ("OMPCL_PEER_MIN", "0"),
                 ("OMPCL_PROFILE", "1"),
                 // every run split, however short its kernels (the default keeps short ones on one
                 // device after their first split run)
@@ -73,7 +89,7 @@ fn split_regions_match_gcc() {
                     "{name} OMPCL_DEVICES={devs}: output differs from gcc's ({e}):\n{want}\n{got}"
                 ));
             }
-            let k: usize = devs.strip_prefix("split:").map_or(1, |k| k.parse().unwrap());
+            let k: usize = devs.split_once(':').map_or(1, |(_, k)| k.parse().unwrap());
             let profile: Vec<&str> = err.lines().filter(|l| l.starts_with("ompcl-profile:")).collect();
             let has = |s: &str| profile.iter().any(|l| l.contains(s));
             if k == 1 {
@@ -142,6 +158,7 @@ fn device_lists_and_small_loops() {
 /// `devices` with OMPCL_SPLIT_MIN_MS=`min_ms` and the profile on; checks its output against gcc's
 /// and returns the profile (stderr).
 fn run_split_program(file: &str, devices: &str, min_ms: &str) -> String {
+    let (ompcl_devices, pocl_devices, peer) = devices_env(devices);
     let name = file.trim_end_matches(".c");
     let w = work(&format!("split-{name}"));
     let icd = icd_dir(&w);
@@ -156,7 +173,10 @@ fn run_split_program(file: &str, devices: &str, min_ms: &str) -> String {
     let env = [
         ("OCL_ICD_VENDORS", icd),
         ("OMPCL_DEVICE", "cpu"),
-        ("OMPCL_DEVICES", devices),
+        ("OMPCL_DEVICES", ompcl_devices),
+        ("POCL_DEVICES", pocl_devices.as_str()),
+        ("OMPCL_PEER", peer),
+        ("OMPCL_PEER_MIN", "0"),
         ("OMPCL_PROFILE", "1"),
         ("OMPCL_SPLIT_MIN_MS", min_ms),
     ];
@@ -177,6 +197,16 @@ fn overlapping_writes_stay_on_one_device_by_default() {
     assert!(!err.contains("s10_symmetric.c:13 on 3 devices"), "{err}");
 }
 
+/// With one context over the devices (OMPCL_PEER) such a region is split by default: device 0 keeps
+/// a copy of the block as it was and merges the other devices' written ranges into it (a kernel of
+/// its own); the results stay gcc's.
+#[test]
+fn overlapping_writes_merge_on_device_zero_with_one_context() {
+    let err = run_split_program("s10_symmetric.c", "peer:3", "0");
+    assert!(err.contains("s10_symmetric.c:13 on 3 devices: runs="), "{err}");
+    assert!(!err.contains("s10_symmetric.c:13 on 1 device"), "{err}");
+}
+
 /// A region whose split kernels are short (under OMPCL_SPLIT_MIN_MS) runs split once, then on one
 /// device, with the reason in the profile; the results stay gcc's.
 #[test]
@@ -187,4 +217,57 @@ fn short_kernels_stop_splitting() {
         err.contains("s4_stencil.c:14 on 1 device: its kernel took") && err.contains("(runs=5)"),
         "{err}"
     );
+}
+
+/// The bytes a profile says went `way` (`h2d`, `d2h`) inside the regions (its `total:` line has no
+/// byte count: the regions' lines summed).
+fn region_bytes(profile: &str, way: &str) -> u64 {
+    let key = format!(" {way}=");
+    profile
+        .lines()
+        .filter(|l| l.contains(" region ") && l.contains(&key))
+        .map(|l| {
+            let after = &l[l.find(&key).unwrap()..];
+            let open = after.find('(').unwrap();
+            let close = after.find(" B)").unwrap();
+            after[open + 1..close].parse::<u64>().unwrap()
+        })
+        .sum()
+}
+
+/// With one context over the devices (OMPCL_PEER) a byte crosses from the host once: gemm's B,
+/// which every device reads whole, is uploaded in pieces and the pieces copied between the
+/// devices, and 2mm's second loop takes the rows of tmp that the first loop left on the other
+/// devices from them. With one context per device each device uploads all it reads. The results
+/// stay on the devices, gathered on the first, and reach the host on its first access (after the
+/// regions), as a single device's do; with a context per device they come back inside the regions.
+#[test]
+fn one_context_moves_data_between_devices() {
+    for file in ["s1_gemm.c", "s2_2mm.c"] {
+        let one = region_bytes(&run_split_program(file, "1", "0"), "h2d");
+        let separate_profile = run_split_program(file, "split:3", "0");
+        let separate = region_bytes(&separate_profile, "h2d");
+        let err = run_split_program(file, "peer:3", "0");
+        let shared = region_bytes(&err, "h2d");
+        let (back_separate, back_shared) =
+            (region_bytes(&separate_profile, "d2h"), region_bytes(&err, "d2h"));
+        assert!(
+            back_shared < back_separate / 4 && err.contains("copied back on first host access"),
+            "{file}: {back_shared} B copied back inside the regions with OMPCL_PEER, {back_separate} B with a context per device:\n{err}"
+        );
+        assert!(
+            separate > one,
+            "{file}: the test shows nothing: {separate} B uploaded over 3 contexts, {one} B on one device"
+        );
+        assert!(
+            shared <= one,
+            "{file}: {shared} B uploaded with OMPCL_PEER over 3 devices, {one} B on one device:\n{err}"
+        );
+        let between = err
+            .lines()
+            .filter_map(|l| l.split("between devices ").nth(1))
+            .filter(|t| !t.contains("(0 B)"))
+            .count();
+        assert!(between > 0, "{file}: no copy between the devices:\n{err}");
+    }
 }
