@@ -91,9 +91,9 @@ static void print_profile(void) {
             tb += r->build; th += r->h2d; tk += r->kern; td += r->d2h; tc += r->cpu; ta += r->alloc; to += r->other;
         }
     }
-    if (g_lazy_n)
-        fprintf(stderr, "ompcl-profile: copied back on first host access: %zu blocks %.3f ms (%zu B)\n", g_lazy_n,
-                g_lazy_t * 1e3, g_lazy_bytes);
+    if (g_lazy_n || g_lazy_chunks)
+        fprintf(stderr, "ompcl-profile: copied back on first host access: %zu blocks %.3f ms (%zu B), %zu chunks of 2 MiB alone\n",
+                g_lazy_n, g_lazy_t * 1e3, g_lazy_bytes, g_lazy_chunks);
     fprintf(stderr, "ompcl-profile: total: build=%.3f ms h2d=%.3f ms kernel=%.3f ms d2h=%.3f ms cpu=%.3f ms alloc=%.3f ms other=%.3f ms\n",
             tb * 1e3, th * 1e3, tk * 1e3, td * 1e3, tc * 1e3, ta * 1e3, to * 1e3);
 }
@@ -217,6 +217,11 @@ static int rd(cl_mem mem, size_t off, size_t n, void *p) {
 /* make the device copy of b current */
 static int sync_to_device(blk *b) {
     cl_int err = 0;
+    if (b->got) { /* chunks the host touched since a kernel left the block on the device */
+        pthread_mutex_lock(&g_fault);
+        settle_chunks(b);
+        pthread_mutex_unlock(&g_fault);
+    }
     if (!b->mem) {
         double t = ompcl_now();
         b->mem = cl.CreateBuffer(g_ctx, CL_MEM_READ_WRITE, b->size ? b->size : 1, NULL, &err);
@@ -283,8 +288,7 @@ static int written_on_device(blk *b) {
             by_d2h += fetch_pages(b);
             tm_d2h += ompcl_now() - t0;
         }
-    } else if (b->prot != PAGES_NONE && mprotect(b->plo, b->phi - b->plo, PROT_NONE) == 0) {
-        b->prot = PAGES_NONE;
+    } else if (pages_to_none(b) == 0) {
         b->dirty = 0;
     }
     int stale_left = !g_eager && b->prot != PAGES_NONE; /* mprotect failed: copy the pages now */
@@ -753,7 +757,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
             } else if (b->held) {
                 /* in a target data environment: the device copy is current (rt_target.c) */
                 if (!b->mem) { ok = 0; failname = "clCreateBuffer"; break; }
-            } else if (!b->mem || b->dirty || !b->big || !b->prot || b->plo > b->base || b->base + b->size > b->phi) {
+            } else if (!b->mem || b->dirty || !b->big || !b->prot || b->got || b->plo > b->base || b->base + b->size > b->phi) {
                 if (sync_to_device(b)) { ok = 0; failname = "clCreateBuffer/clEnqueueWriteBuffer"; break; }
             }
             cl_long off = (char *)x->addr - b->base;

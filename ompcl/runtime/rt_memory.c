@@ -31,6 +31,9 @@ typedef struct blk {
     unsigned prio;
     struct blk *next;       /* ephemeral blocks of one launch (rt_launch.c) */
     xcopy *xc;              /* copies on several devices (rt_split.c), NULL until a split region uses it */
+    unsigned char *got;     /* PAGES_NONE: per FETCH_CHUNK of the whole pages, CHUNK_* (fetch_chunk);
+                               NULL: every chunk CHUNK_DEVICE */
+    size_t ngot;            /* chunks not CHUNK_DEVICE */
 } blk;
 
 /* b's data changed outside a split region: no device copy is known current any more */
@@ -53,30 +56,47 @@ static struct sigaction g_oldsa;
 static pthread_mutex_t g_fault = PTHREAD_MUTEX_INITIALIZER;
 /* lazy copy-backs: count, time, bytes (OMPCL_PROFILE) */
 static double g_lazy_t;
-static size_t g_lazy_n, g_lazy_bytes;
+static size_t g_lazy_n, g_lazy_chunks, g_lazy_bytes; /* (blocks whole, chunks alone) */
 
 static void install_handler(void);
+
+static void forget_chunks(blk *b) {
+    free(b->got);
+    b->got = NULL;
+    b->ngot = 0;
+}
 
 static void unprotect(blk *b) {
     if (b->prot) {
         mprotect(b->plo, b->phi - b->plo, PROT_READ | PROT_WRITE);
         b->prot = PAGES_RW;
+        forget_chunks(b);
     }
 }
 
-/* The device holds the only current copy of b's whole pages: copy them back (g_fault held). The
-   pages are filled in a fresh mapping that then replaces them in one mremap, so another thread never
-   sees half-copied pages; they come back read-only (host and device equal). A failed copy loses the
-   program's data: stop rather than compute with stale values. */
-static size_t fetch_pages(blk *b) {
-    size_t len = b->phi - b->plo;
+/* Device 0's copy of b is newer than the host's: its whole pages become inaccessible, those the
+   host had fetched back (fetch_chunk) too (g_fault held). 0, or -1 if mprotect failed. */
+static int pages_to_none(blk *b) {
+    if (b->prot == PAGES_NONE && !b->got) return 0;
+    if (mprotect(b->plo, b->phi - b->plo, PROT_NONE)) return -1;
+    b->prot = PAGES_NONE;
+    forget_chunks(b);
+    return 0;
+}
+
+/* The device holds the only current copy of [lo, hi) (whole pages of b): copy it back (g_fault
+   held). The pages are filled in a fresh mapping that then replaces them in one mremap, so another
+   thread never sees half-copied pages; they come back read-only (host and device equal). A failed
+   copy loses the program's data: stop rather than compute with stale values. */
+static size_t fetch_range(blk *b, char *lo, char *hi) {
+    size_t len = hi - lo;
     void *t = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
     /* a large ompcl_malloc block owns its last page whole: only its size is on the device */
-    size_t want = b->base + b->size < b->phi ? (size_t)(b->base + b->size - b->plo) : len;
-    cl_int e = t == MAP_FAILED ? -1 : cl.EnqueueReadBuffer(g_q, b->mem, 1, b->plo - b->base, want, t, 0, NULL, NULL);
+    size_t want = b->base + b->size < hi ? (size_t)(b->base + b->size - lo) : len;
+    cl_int e = t == MAP_FAILED ? -1 : cl.EnqueueReadBuffer(g_q, b->mem, 1, lo - b->base, want, t, 0, NULL, NULL);
     const char *step = t == MAP_FAILED ? "mmap" : e ? "clEnqueueReadBuffer" : NULL;
     if (!step && mprotect(t, len, PROT_READ)) step = "mprotect";
-    if (!step && mremap(t, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, b->plo) == MAP_FAILED) step = "mremap";
+    if (!step && mremap(t, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, lo) == MAP_FAILED) step = "mremap";
     install_handler(); /* the driver's call may have taken it away (see install_handler) */
     if (step) {
         char msg[160];
@@ -85,13 +105,114 @@ static size_t fetch_pages(blk *b) {
         if (write(2, msg, k) < 0) { /* nothing more to do */ }
         _exit(70);
     }
+    return want;
+}
+
+/* All of b's whole pages back from the device (g_fault held): read-only after, host and device
+   equal. */
+static size_t fetch_pages(blk *b) {
+    size_t n = fetch_range(b, b->plo, b->phi);
     b->prot = PAGES_RO;
     b->dirty = 0;
-    return want;
+    forget_chunks(b);
+    return n;
+}
+
+/* Chunks of the whole pages that the host's touches bring back alone: a block of at least
+   FETCH_MIN_CHUNKS of them left on device 0 (PAGES_NONE) comes back a chunk at a time, as the host
+   touches them, and a chunk the host writes is sent back alone before the device next uses the
+   block (settle_chunks). A program that touches one element of a result left on the device
+   (correlation's `symmat[M-1][M-1] = 1.0` after the region that wrote all 256 MiB of it) waited
+   for the whole block: 88 ms on an H200. */
+#define FETCH_CHUNK ((uintptr_t)2 << 20)
+#define FETCH_MIN_CHUNKS 4
+enum { CHUNK_DEVICE = 0, /* only device 0 has it: inaccessible */
+       CHUNK_EQUAL = 1,  /* back on the host, unchanged: read-only */
+       CHUNK_HOST = 2    /* the host wrote it: writable, device 0's copy stale */
+};
+
+/* b's chunk k as [*lo, *hi); the number of chunks. */
+static size_t chunk_at(const blk *b, size_t k, char **lo, char **hi) {
+    uintptr_t first = (uintptr_t)b->plo & ~(FETCH_CHUNK - 1);
+    *lo = (char *)(first + k * FETCH_CHUNK);
+    *hi = *lo + FETCH_CHUNK;
+    if (*lo < b->plo) *lo = b->plo;
+    if (*hi > b->phi) *hi = b->phi;
+    return ((uintptr_t)b->phi - first + FETCH_CHUNK - 1) / FETCH_CHUNK;
+}
+
+/* The host touched address a of b, whose newest copy is device 0's (from the fault handler, g_fault
+   held): a's chunk comes back read-only if it is not back yet, else (a write) becomes writable.
+   Once every chunk is back the block is as after fetch_pages, or, where the host wrote some, as
+   after a host write (the device copy stale). Returns 0 when it did nothing (a small block): the
+   caller then deals with the whole block. */
+static int fetch_chunk(blk *b, char *a) {
+    char *lo, *hi;
+    size_t k = ((uintptr_t)a - ((uintptr_t)b->plo & ~(FETCH_CHUNK - 1))) / FETCH_CHUNK;
+    size_t n = chunk_at(b, k, &lo, &hi);
+    if (n < FETCH_MIN_CHUNKS || k >= n) return 0;
+    if (!b->got && !(b->got = calloc(n, 1))) return 0;
+    if (b->got[k] == CHUNK_DEVICE) {
+        double t0 = ompcl_now();
+        g_lazy_bytes += fetch_range(b, lo, hi);
+        g_lazy_chunks++;
+        g_lazy_t += ompcl_now() - t0;
+        b->got[k] = CHUNK_EQUAL;
+        b->ngot++;
+    } else if (b->got[k] == CHUNK_EQUAL) {
+        if (mprotect(lo, hi - lo, PROT_READ | PROT_WRITE)) return 0;
+        b->got[k] = CHUNK_HOST;
+        b->unwritten = 0;
+        xc_stale(b);
+    } else return 0;
+    if (b->ngot == n) { /* every chunk back */
+        int wrote = 0;
+        for (size_t i = 0; i < n; i++) wrote |= b->got[i] == CHUNK_HOST;
+        if (wrote) {
+            unprotect(b);
+            b->dirty = 1;
+        } else {
+            forget_chunks(b);
+            b->prot = PAGES_RO;
+            b->dirty = 0;
+        }
+    }
+    return 1;
+}
+
+/* Before anything but the fault handler uses a block whose chunks came back one by one (g_fault
+   held): the chunks the host wrote go to device 0, and the block is wholly device 0's again
+   (PAGES_NONE, every chunk inaccessible), as it was before the host touched it. */
+static void settle_chunks(blk *b) {
+    if (!b->got) return;
+    char *lo, *hi;
+    size_t n = chunk_at(b, 0, &lo, &hi);
+    for (size_t k = 0; k < n; k++) {
+        if (b->got[k] != CHUNK_HOST) continue;
+        chunk_at(b, k, &lo, &hi);
+        /* a large ompcl_malloc block owns its last page whole: only its size is on the device */
+        size_t len = (b->base + b->size < hi ? b->base + b->size : hi) - lo;
+        cl_int e = cl.EnqueueWriteBuffer(g_q, b->mem, 1, lo - b->base, len, lo, 0, NULL, NULL);
+        if (e) {
+            fprintf(stderr, "ompcl: error: sending the host's changes of a result left on the device failed (%d); stopping\n", (int)e);
+            exit(70);
+        }
+    }
+    if (pages_to_none(b)) {
+        /* the chunks stay as they are: bring the rest back instead */
+        for (size_t k = 0; k < n; k++)
+            if (b->got[k] == CHUNK_DEVICE) {
+                chunk_at(b, k, &lo, &hi);
+                fetch_range(b, lo, hi);
+            }
+        unprotect(b);
+        b->dirty = 1;
+    }
 }
 
 /* The host is about to touch b (g_fault held): make its pages current (and writable if `write`). */
 static void host_access(blk *b, int write) {
+    settle_chunks(b);
     if (b->prot == PAGES_NONE) {
         double t0 = ompcl_now();
         g_lazy_bytes += fetch_pages(b);
@@ -120,7 +241,10 @@ static void segv(int sig, siginfo_t *si, void *ctx) {
         if (b && a >= b->plo && a < b->phi) {
             pthread_mutex_lock(&g_fault);
             int ours = b == g_big[i] && b->big;
-            if (ours && b->prot == PAGES_NONE) { host_access(b, 0); again = 0; } /* a write faults once more */
+            if (ours && b->prot == PAGES_NONE) { /* a write faults once more */
+                if (!fetch_chunk(b, a)) host_access(b, 0);
+                again = 0;
+            }
             else if (ours && b->prot == PAGES_RO) { host_access(b, 1); again = 0; }
             else if (ours) { again = last == a ? again + 1 : 1; ours = again <= 3; }
             pthread_mutex_unlock(&g_fault);

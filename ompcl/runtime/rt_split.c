@@ -223,6 +223,13 @@ static xrange arg_range(const ompcl_arg *x, const blk *b, long long lb, long lon
     return r;
 }
 
+/* Where b's whole pages end, as an offset in b: a large ompcl_malloc block owns its last page
+   whole, and only its size is on the devices. */
+static size_t pages_end(const blk *b) {
+    size_t phi = b->phi - b->base;
+    return phi < b->size ? phi : b->size;
+}
+
 /* Where device d's copy of b is known current (whole pages of a tracked block only: read-only, or
    inaccessible while device 0 holds the newest copy). */
 static xrange valid_on(const blk *b, int d) {
@@ -571,9 +578,8 @@ static int lazy_block(const blk *b, int j, int ndev, xrange (*need)[256], xrange
         w |= wrote[d][j].lo < wrote[d][j].hi;
         if (d > 0) r[n++] = wrote[d][j];
     }
-    /* [plo, phi) covered (a large ompcl_malloc block owns its last page whole: up to its size):
-       extend the covered prefix until no range continues it */
-    size_t at = b->plo - b->base, end = b->phi - b->base < b->size ? (size_t)(b->phi - b->base) : b->size;
+    /* the whole pages covered: extend the covered prefix until no range continues it */
+    size_t at = b->plo - b->base, end = pages_end(b);
     for (int grew = 1; w && at < end && grew;) {
         grew = 0;
         for (int i = 0; i < n; i++)
@@ -685,12 +691,10 @@ static void results_stay(blk *b, xrange (*wrote)[256], int j, int ndev, int merg
     b->unwritten = 0;
     install_handler();
     pthread_mutex_lock(&g_fault);
-    if (b->prot != PAGES_NONE && mprotect(b->plo, b->phi - b->plo, PROT_NONE) == 0) b->prot = PAGES_NONE;
-    if (b->prot != PAGES_NONE) {
-        /* the pages could not be made inaccessible: copy them now (a large ompcl_malloc block owns
-           its last page whole: only its size is on the device) */
+    if (pages_to_none(b)) {
+        /* the pages could not be made inaccessible: copy them now */
         unprotect(b);
-        size_t len = (b->base + b->size < b->phi ? b->base + b->size : b->phi) - b->plo;
+        size_t len = pages_end(b) - (b->plo - b->base);
         cl_int e = cl.EnqueueReadBuffer(g_q, b->mem, 1, b->plo - b->base, len, b->plo, 0, NULL, NULL);
         if (e) {
             fprintf(stderr, "ompcl: error: copying a split region's results back failed (clEnqueueReadBuffer: %d); stopping\n", (int)e);
@@ -849,15 +853,20 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
     int lazy[256] = {0};
     for (int j = 0; j < nub; j++) lazy[j] = gmerge[j] || lazy_block(ub[j], j, ndev, need, wrote, merge[j]);
     /* the host's copy current (a single-device kernel or a split region may have left newer data on
-       device 0), except, with one shared context, a block this region only reads that device 0
-       holds whole and current: the devices take it from there. (A block the region writes comes
-       to the host first: if the region fails after some kernel ran, the host's copy is the one
-       the CPU version starts from.) */
+       device 0), except, with one shared context, a block device 0 holds whole and current (not
+       one merged on the host): the devices take it from there */
+    int left_written = 0; /* such a block the region writes */
     for (int j = 0; j < nub; j++) {
         blk *b = ub[j];
         int w = 0;
         for (int d = 0; d < ndev; d++) w |= wrote[d][j].lo < wrote[d][j].hi;
-        if (g_peer && !g_eager && b->prot == PAGES_NONE && !b->dirty && !w) continue;
+        pthread_mutex_lock(&g_fault);
+        settle_chunks(b); /* (chunks the host touched since: their changes to device 0) */
+        pthread_mutex_unlock(&g_fault);
+        if (g_peer && !g_eager && b->prot == PAGES_NONE && !b->dirty && (!merge[j] || gmerge[j])) {
+            left_written |= w;
+            continue;
+        }
         pthread_mutex_lock(&g_fault);
         host_access(b, 0);
         pthread_mutex_unlock(&g_fault);
@@ -940,7 +949,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
                 if (d == 0) {
                     xrange h = {0, 0};
                     for (int e = 0; e < ndev; e++) xr_add(&h, wrote[e][j]);
-                    size_t plo = b->plo - b->base, end = b->phi - b->base < b->size ? (size_t)(b->phi - b->base) : b->size;
+                    size_t plo = b->plo - b->base, end = pages_end(b);
                     pushed &= xl_push(&jb->snap, b, morig[j], b->mem, h.lo, h.hi - h.lo);
                     if (h.lo < plo) pushed &= xl_push(&jb->back, b, b->mem, NULL, h.lo, (h.hi < plo ? h.hi : plo) - h.lo);
                     if (h.hi > end) pushed &= xl_push(&jb->back, b, b->mem, NULL, h.lo > end ? h.lo : end, h.hi - (h.lo > end ? h.lo : end));
@@ -976,6 +985,9 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         for (int d = 0; d < ndev; d++) {
             mem[d] = d == 0 ? b->mem : b->xc->mem[d];
             held[d] = valid_on(b, d);
+            /* a block merged on device 0 that the host never wrote: its bytes are indeterminate, so
+               device 0's, whatever they are, are the ones the others start from */
+            if (gmerge[j] && b->unwritten) held[d] = d == 0 ? (xrange){0, b->size} : (xrange){0, 0};
             missing(need[d][j], held[d], miss[d]);
         }
         if (!plan_block(jobs, ndev, b, mem, miss, held)) { ok = 0; failname = "malloc"; }
@@ -984,7 +996,9 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
     double t_run = ompcl_now();
     /* uploads on every device, then (all of them done) copies between devices, then the kernels */
     void *(*phase[3])(void *) = {xjob_send, xjob_peer, xjob_run};
+    int kernels_began = 0;
     for (int ph = 0; ph < 3 && ok; ph++) {
+        kernels_began = ph == 2;
         int any = ph != 1;
         for (int d = 0; d < ndev; d++) any |= jobs[d].peer.n > 0;
         if (any) xjobs(jobs, ndev, phase[ph]);
@@ -1069,7 +1083,13 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         }
     } else {
         /* nothing reached the host: forget what the devices hold of the written blocks, run the CPU
-           version (a block left on device 0, read only here, first comes to the host) */
+           version (a block left on device 0 first comes to the host, unchanged unless a kernel
+           wrote it: then the data the region started from is gone) */
+        if (kernels_began && left_written) {
+            fprintf(stderr, "ompcl: error: %s:%d: %s failed (%d) in a region split over %d devices, whose data was on the devices only; stopping\n",
+                    base_name(m->file), line, failname ? failname : "a command", (int)err, ndev);
+            exit(70);
+        }
         pthread_mutex_lock(&g_lock);
         for (int j = 0; j < nub; j++) {
             pthread_mutex_lock(&g_fault);

@@ -180,7 +180,7 @@ static void map_one(ompcl_map *x) {
         /* the block's device copy becomes the current one: start it from the host's */
         if (!b->mem) {
             if (sync_to_device(b)) target_fail("clCreateBuffer/clEnqueueWriteBuffer", 0);
-        } else if (b->dirty || !b->big || !b->prot || b->plo > b->base || b->base + b->size > b->phi) {
+        } else if (b->dirty || !b->big || !b->prot || b->got || b->plo > b->base || b->base + b->size > b->phi) {
             if (sync_to_device(b)) target_fail("clEnqueueWriteBuffer", 0);
         }
     }

@@ -536,6 +536,26 @@ fn blocks_the_host_never_wrote_are_not_sent() {
     let _ = std::fs::remove_dir_all(&w);
 }
 
+/// A result left on the device comes back 2 MiB at a time as the host touches it (c135): one
+/// write and one read of a 32 MiB array bring back their two chunks alone, the written chunk goes
+/// back to the device before the next kernel, and reading the whole array afterwards takes every
+/// chunk in turn; no whole-block copy at all, and the CPU threads' output.
+#[test]
+fn results_left_on_the_device_come_back_by_the_chunk() {
+    let w = work("chunks");
+    let icd = icd_dir(&w);
+    let exe = build(&w, "tests/corpus/c135_lazy_chunks.c", "c135");
+    let r = on_pocl(&exe, &icd, &[("OMPCL_PLACEMENT", "device"), ("OMPCL_LAZY", "1")]);
+    let err = txt(&r.stderr);
+    assert!(r.status.success(), "{err}");
+    let host = run(Command::new(&exe).env("OMPCL_DEVICE", "host"));
+    assert_eq!(txt(&r.stdout), txt(&host.stdout), "{err}");
+    let line = err.lines().find(|l| l.contains("copied back on first host access")).unwrap_or_else(|| panic!("{err}"));
+    let chunks: u64 = line.split(", ").last().unwrap().split_whitespace().next().unwrap().parse().unwrap();
+    assert!(line.contains("access: 0 blocks") && chunks >= 17, "{line}");
+    let _ = std::fs::remove_dir_all(&w);
+}
+
 /// Blocks allocated, grown and freed where the translator cannot rewrite the call (a header's
 /// macros, function pointers) are still the runtime's (the linker's --wrap): c110's kernels all run on
 /// the device, and with lazy copy-back libc's free never meets a block whose pages are protected

@@ -77,7 +77,7 @@ impl Context {
         }
         crate::cuda::peer::enable_among(&cuda.iter().map(|c| (c.device, c.ctx)).collect::<Vec<_>>());
         for c in &cuda {
-            super::transfer::prepin(c);
+            super::transfer::prepin(c, cuda.len() > 1);
             c.prepare_pool();
         }
         Ok(Context {

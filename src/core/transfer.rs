@@ -105,8 +105,12 @@ pub fn aux(ctx: &PrimaryContext) -> CLResult<Arc<Aux>> {
 /// Pinning costs about 0.5 ms a MiB: done here it adds that to the first context's creation
 /// (which takes 100 ms or more), where a background thread pinning while the program ran slowed
 /// its CPU regions (PolyBench's atax, 5 -> 9 ms). The other chunks come once the process has
-/// moved CUDACL_STAGING_AFTER bytes.
-pub fn prepin(ctx: &PrimaryContext) {
+/// moved CUDACL_STAGING_AFTER bytes. In a context of several devices (`several`) every chunk is
+/// pinned here: their transfers tend to run at once (a program spreading work over the GPUs), and
+/// pinning on demand in several CUDA contexts at once is serialised by the driver, which made the
+/// first uploads to four H200s in one context take twice a single GPU's time (ompcl's gemm at
+/// 8192, 2026-11-28).
+pub fn prepin(ctx: &PrimaryContext, several: bool) {
     if !prepin_enabled() {
         return;
     }
@@ -118,8 +122,9 @@ pub fn prepin(ctx: &PrimaryContext) {
         }
     }
     let mut pool = lock(&aux.staging);
-    if pool.is_empty() {
-        add_chunks(&mut pool, 2);
+    let want = if several { staging_shape().1 } else { 2 };
+    if pool.len() < want {
+        add_chunks(&mut pool, want);
     }
 }
 
