@@ -567,13 +567,16 @@ static blk *arg_block(ompcl_arg *x, blk *eph) {
     return b;
 }
 
-#define COMB(T)                                                                                      \
+/* The partials combined with the variable's value in type T; BITS: the cases of the bitwise
+   operators, for integer types only. */
+#define COMBINE(T, BITS)                                                                             \
     {                                                                                                \
         T acc = *(T *)x->addr;                                                                       \
         T *pp = (T *)part;                                                                           \
         for (size_t g = 0; g < groups; g++) switch (x->rop) {                                        \
             case 1: case 3: acc = acc + pp[g]; break;                                                \
             case 2: acc = acc * pp[g]; break;                                                        \
+            BITS                                                                                     \
             case 7: acc = acc && pp[g]; break;                                                       \
             case 8: acc = acc || pp[g]; break;                                                       \
             case 9: if (pp[g] > acc) acc = pp[g]; break;                                             \
@@ -581,23 +584,12 @@ static blk *arg_block(ompcl_arg *x, blk *eph) {
             }                                                                                        \
         *(T *)x->addr = acc;                                                                         \
     }
-#define COMBI(T)                                                                                     \
-    {                                                                                                \
-        T acc = *(T *)x->addr;                                                                       \
-        T *pp = (T *)part;                                                                           \
-        for (size_t g = 0; g < groups; g++) switch (x->rop) {                                        \
-            case 1: case 3: acc = acc + pp[g]; break;                                                \
-            case 2: acc = acc * pp[g]; break;                                                        \
-            case 4: acc = acc & pp[g]; break;                                                        \
-            case 5: acc = acc | pp[g]; break;                                                        \
-            case 6: acc = acc ^ pp[g]; break;                                                        \
-            case 7: acc = acc && pp[g]; break;                                                       \
-            case 8: acc = acc || pp[g]; break;                                                       \
-            case 9: if (pp[g] > acc) acc = pp[g]; break;                                             \
-            case 10: if (pp[g] < acc) acc = pp[g]; break;                                            \
-            }                                                                                        \
-        *(T *)x->addr = acc;                                                                         \
-    }
+#define BITWISE                                                                                      \
+    case 4: acc = acc & pp[g]; break;                                                                \
+    case 5: acc = acc | pp[g]; break;                                                                \
+    case 6: acc = acc ^ pp[g]; break;
+#define COMB(T) COMBINE(T, )
+#define COMBI(T) COMBINE(T, BITWISE)
 /* Phase of ompcl_region_opencl: a reduction's per-work-group partial results (`part`, `groups` of
    them) combined on the host into the variable, with the reduction's operator (`rop`) in its type
    (`rtype`). (COMB and COMBI serve rt_split.c too.) */
