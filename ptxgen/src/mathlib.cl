@@ -219,6 +219,12 @@ float __attribute__((overloadable)) cos(float x) {
 // every float, with the GPU's approximations emulated at their documented worst error in both
 // directions (tests/mathlib_host.rs runs a sample of it).
 
+// copysign(a, x) by the sign bit: LLVM lowers copysign for NVPTX to abs, neg, a sign test and a
+// select; this is one LOP3 after ptxas.
+static inline float __ml_copysign(float a, float x) {
+    return as_float((as_int(a) & 0x7fffffff) | (as_int(x) & (int)0x80000000));
+}
+
 // a / b for b in [2^-126, 2^126], a and the quotient finite: div.approx's 1/b, q = a * (1/b),
 // then q + (a - q b) / b, the residual exact by fma.
 static inline float __ml_div(float a, float b) {
@@ -256,7 +262,7 @@ float __attribute__((overloadable)) atan(float x) {
     float r = ax > 1.0f ? __ml_div(1.0f, fmin(ax, 0x1p26f)) : ax;
     float a = __ml_atan01(r);
     a = ax > 1.0f ? (ML_PIO2_HI - a) + ML_PIO2_LO : a;
-    return copysign(a, x);
+    return __ml_copysign(a, x);
 }
 
 // atan2 (6 ulp allowed): a = atan of min(|x|,|y|) / max(|x|,|y|) (__ml_div), then pi/2 -+ a
@@ -285,7 +291,7 @@ float __attribute__((overloadable)) atan2(float y, float x) {
     float ch = swap ? ML_PIO2_HI : (neg ? ML_PI_HI : 0.0f);
     float cl = swap ? ML_PIO2_LO : (neg ? ML_PI_LO : 0.0f);
     a = (ch + (swap != neg ? -a : a)) + cl;
-    return copysign(a, y);
+    return __ml_copysign(a, y);
 }
 
 // asin(s) for s in [0, 0.5], t = s^2: s + s^3 p(t), p of degree 5 (2^-31.7 relative).
@@ -318,7 +324,7 @@ float __attribute__((overloadable)) asin(float x) {
     int big;
     float a = __ml_asin_reduced(fabs(x), &big);
     a = big ? __builtin_fmaf(-2.0f, a, ML_PIO2_HI) + ML_PIO2_LO : a;
-    return copysign(a, x);
+    return __ml_copysign(a, x);
 }
 
 // acos (4 ulp allowed): pi/2 - asin(x) for |x| <= 0.5; 2 asin(s) for x > 0.5 (acos(1) = +0);
@@ -326,7 +332,7 @@ float __attribute__((overloadable)) asin(float x) {
 float __attribute__((overloadable)) acos(float x) {
     int big;
     float a = __ml_asin_reduced(fabs(x), &big);
-    float mid = (ML_PIO2_HI - copysign(a, x)) + ML_PIO2_LO;
+    float mid = (ML_PIO2_HI - __ml_copysign(a, x)) + ML_PIO2_LO;
     float neg = __builtin_fmaf(-2.0f, a, ML_PI_HI) + ML_PI_LO;
     return big ? (x > 0.0f ? 2.0f * a : neg) : mid;
 }
@@ -435,7 +441,7 @@ float __attribute__((overloadable)) cosh(float x) {
 
 // sinh (4 ulp allowed), with x's sign. Host, every float: at most 2.11 ulp.
 float __attribute__((overloadable)) sinh(float x) {
-    return copysign(__ml_cosh_sinh(x, 1), x);
+    return __ml_copysign(__ml_cosh_sinh(x, 1), x);
 }
 
 // tanh (5 ulp allowed): e / (e + 2) with e = expm1(2|x|) (__ml_expm1_mid, __ml_div), |x| clamped
@@ -444,7 +450,7 @@ float __attribute__((overloadable)) sinh(float x) {
 float __attribute__((overloadable)) tanh(float x) {
     float ax = fabs(x);
     float e = __ml_expm1_mid(2.0f * (ax > 10.0f ? 10.0f : ax));
-    return copysign(__ml_div(e, e + 2.0f), x);
+    return __ml_copysign(__ml_div(e, e + 2.0f), x);
 }
 
 // log1p (2 ulp allowed): 1 + x = u + c exactly (Fast2Sum of max(x, 1) and min(x, 1)),
@@ -488,7 +494,7 @@ float __attribute__((overloadable)) cbrt(float x) {
     res = __builtin_fmaf(-hl, y, res);
     y = __builtin_fmaf(res * w, 0x1.555556p-2f, y);
     y = tiny ? y * 0x1p-24f : y;
-    return !(ax > 0.0f && ax < INFINITY) ? x : copysign(y, x);
+    return !(ax > 0.0f && ax < INFINITY) ? x : __ml_copysign(y, x);
 }
 
 // erf's polynomial on [0, 0.9]: erf(x) = x p(x^2), p of degree 5 (2^-24.2 relative)
@@ -518,7 +524,7 @@ float __attribute__((overloadable)) erf(float x) {
     q = __builtin_fmaf(q, v, -0x1.c86bcap+1f);
     q = __builtin_fmaf(q, v, -0x1.265fbep+1f);
     float r = !(ax >= 0.9f) ? ax * p : 1.0f - __ml_ex2(q);
-    return copysign(r, x);
+    return __ml_copysign(r, x);
 }
 
 // erfc (16 ulp allowed): for |x| < 0.9, 1 - x p(x^2) (erf's polynomial; erfc is above 0.2 there,
