@@ -26,6 +26,12 @@
 // the IR rewrites (bridge/libclc_fixes.cpp, fixFloatSubnormalCalls) compute those lanes in double
 // first. Subnormal arguments of the logarithms are scaled by 2^23 here.
 
+// The helpers below are always_inline as the built-ins themselves are (builtin_library.cpp):
+// under -cl-denorms-are-zero the kernel's functions carry another denormal mode than this
+// library's, and LLVM's inliner leaves calls between functions of different modes alone, so
+// that plain inline helpers stayed calls once the built-in was inlined into the kernel.
+#define ML_INLINE static inline __attribute__((always_inline))
+
 // The GPU's approximations, as PTX instructions (the host test, tests/mathlib/host.c, defines
 // these as C functions that emulate them with their documented worst error):
 //  ex2.approx.f32 (2 ulp), div.approx.f32 (2 ulp for divisors in [2^-126, 2^126]),
@@ -42,7 +48,7 @@ float __ml_lg2(float x) __asm("llvm.nvvm.lg2.approx.f");
 // 0.87 ulp from the reduction and the scaling (every third float checked on the host with a
 // correctly rounded 2^f, subnormal results included). No branch and no special case: an
 // infinite or NaN x carries through f, and beyond the clamp 2^f itself overflows or vanishes.
-static inline float __ml_exp_base(float x, float lh, float ll) {
+ML_INLINE float __ml_exp_base(float x, float lh, float ll) {
     float j = fmin(fmax(__builtin_rintf(x * lh), -151.0f), 128.0f);
     float f = __builtin_fmaf(x, lh, -j);
     f = __builtin_fmaf(x, ll, f);
@@ -63,7 +69,7 @@ float __attribute__((overloadable)) exp2(float x) {
 }
 
 // log1p(f) = f + f^2 p(f) on [-1/3, 1/3]: returns p
-static inline float __ml_log1p_poly(float f) {
+ML_INLINE float __ml_log1p_poly(float f) {
     float p = -0x1.099f98p-3f;
     p = __builtin_fmaf(p, f, 0x1.1f3c2cp-3f);
     p = __builtin_fmaf(p, f, -0x1.f22ee8p-4f);
@@ -76,7 +82,7 @@ static inline float __ml_log1p_poly(float f) {
 }
 
 // log_b(x) = e * ch + e * cl + log1p(f) * (dh + dl), dh = 1 and dl = 0 for the natural logarithm
-static inline float __ml_log_base(float x, float ch, float cl, float dh, float dl, int natural) {
+ML_INLINE float __ml_log_base(float x, float ch, float cl, float dh, float dl, int natural) {
     float sub = x < 0x1p-126f ? 0x1p23f : 1.0f;
     float xs = x * sub;
     int ix = as_int(xs) - 0x3f2aaaab;
@@ -129,7 +135,7 @@ __attribute__((noinline)) static float __ml_pow_other(float x, float y, int r) {
 }
 #endif
 
-static inline float __ml_pow(float x, float y, int r) {
+ML_INLINE float __ml_pow(float x, float y, int r) {
     if (!(x >= 0x1p-126f && x < INFINITY && fabs(y) < INFINITY)) return __ml_pow_other(x, y, r);
     int ix = as_int(x) - 0x3f2aaaab;
     int ei = ix >> 23;
@@ -186,7 +192,7 @@ __attribute__((noinline)) static float __ml_sincos_big(float x, int cosine) {
 }
 #endif
 
-static inline float __ml_sincos(float x, int cosine) {
+ML_INLINE float __ml_sincos(float x, int cosine) {
     if (!(fabs(x) <= 105615.0f)) return __ml_sincos_big(x, cosine);
     float q = __builtin_rintf(x * 0x1.45f306p-1f);
     float r = __builtin_fmaf(q, -0x1.921fb6p+0f, x);
@@ -221,13 +227,13 @@ float __attribute__((overloadable)) cos(float x) {
 
 // copysign(a, x) by the sign bit: LLVM lowers copysign for NVPTX to abs, neg, a sign test and a
 // select; this is one LOP3 after ptxas.
-static inline float __ml_copysign(float a, float x) {
+ML_INLINE float __ml_copysign(float a, float x) {
     return as_float((as_int(a) & 0x7fffffff) | (as_int(x) & (int)0x80000000));
 }
 
 // a / b for b in [2^-126, 2^126], a and the quotient finite: div.approx's 1/b, q = a * (1/b),
 // then q + (a - q b) / b, the residual exact by fma.
-static inline float __ml_div(float a, float b) {
+ML_INLINE float __ml_div(float a, float b) {
     float r = __ml_div_approx(1.0f, b);
     float q = a * r;
     return __builtin_fmaf(__builtin_fmaf(-b, q, a), r, q);
@@ -239,7 +245,7 @@ static inline float __ml_div(float a, float b) {
 #define ML_PI_LO -0x1.777a5cp-24f
 
 // atan(r) for r in [0, 1]: r + r^3 p(r^2), p of degree 8 (2^-28.5 relative).
-static inline float __ml_atan01(float r) {
+ML_INLINE float __ml_atan01(float r) {
     float t = r * r;
     float p = -0x1.d5581ap-10f;
     p = __builtin_fmaf(p, t, 0x1.652948p-7f);
@@ -295,7 +301,7 @@ float __attribute__((overloadable)) atan2(float y, float x) {
 }
 
 // asin(s) for s in [0, 0.5], t = s^2: s + s^3 p(t), p of degree 5 (2^-31.7 relative).
-static inline float __ml_asin05(float s, float t) {
+ML_INLINE float __ml_asin05(float s, float t) {
     float p = 0x1.34db12p-5f;
     p = __builtin_fmaf(p, t, 0x1.d4fb38p-7f);
     p = __builtin_fmaf(p, t, 0x1.04d452p-5f);
@@ -309,7 +315,7 @@ static inline float __ml_asin05(float s, float t) {
 // s = sqrt((1 - |x|) / 2) (z = (1 - |x|) / 2 exact; the square root from rsqrt.approx refined by
 // one Newton step; z + 2^-100 keeps rsqrt finite at z = 0, |x| = 1, and equals z elsewhere in
 // that range; z < 0, |x| > 1, gives NaN). Returns asin(s) and sets *big.
-static inline float __ml_asin_reduced(float ax, int *big) {
+ML_INLINE float __ml_asin_reduced(float ax, int *big) {
     *big = ax > 0.5f;
     float z = *big ? __builtin_fmaf(-0.5f, ax, 0.5f) : ax * ax;
     float rs = __ml_rsqrt(z + 0x1p-100f);
@@ -375,7 +381,7 @@ float __attribute__((overloadable)) tan(float x) {
 // first 15 bits (k has at most 8), then rr = r - k log(2)'s rest and c the rounding error of that,
 // and expm1(rr + c) = rr + lo with lo = rr^2 p(rr) + c (1 + rr), p of degree 5 on
 // [-log(2)/2, log(2)/2] (2^-31 relative). Only float operations: no ex2.approx error to carry.
-static inline float __ml_exp_reduce(float x, int *ki, float *lo) {
+ML_INLINE float __ml_exp_reduce(float x, int *ki, float *lo) {
     float k = fmin(fmax(__builtin_rintf(x * 0x1.715476p+0f), -60.0f), 130.0f);
     float r = __builtin_fmaf(k, -0x1.62e400p-1f, x);
     float rr = __builtin_fmaf(k, -0x1.7f7d1cp-20f, r);
@@ -393,7 +399,7 @@ static inline float __ml_exp_reduce(float x, int *ki, float *lo) {
 
 // expm1(x) for x in [-40, 64] (k in [-58, 93]): 2^k expm1(r) + (2^k - 1) in one fma. 2^k - 1 is
 // exact for k <= 24; beyond, its rounding error (-1) goes into the low part, scaled by 2^-k.
-static inline float __ml_expm1_mid(float x) {
+ML_INLINE float __ml_expm1_mid(float x) {
     int ki;
     float lo;
     float rr = __ml_exp_reduce(x, &ki, &lo);
@@ -406,7 +412,7 @@ static inline float __ml_expm1_mid(float x) {
 
 // e^x 2^m for x in [0, 89.5] (k + m in [-1, 130]): (1 + rr + lo) 2^(k+m), scaled in two exact
 // steps, so that an overflow happens in the last multiplication only.
-static inline float __ml_exp_scaled(float x, int m) {
+ML_INLINE float __ml_exp_scaled(float x, int m) {
     int ki;
     float lo;
     float rr = __ml_exp_reduce(x, &ki, &lo);
@@ -427,7 +433,7 @@ float __attribute__((overloadable)) expm1(float x) {
 // 1 + e^2 / (2 (e + 1)), sinh = (e + e / (e + 1)) / 2, no cancellation in either, the quotients
 // by __ml_div; beyond (and NaN), a branch: e^a / 2 = (1 + rr + lo) 2^(k-1) (the e^-a term is
 // below 2^-57 of it; a clamped at 89.5, where both overflow already; a NaN stays NaN).
-static inline float __ml_cosh_sinh(float x, int sine) {
+ML_INLINE float __ml_cosh_sinh(float x, int sine) {
     float a = fabs(x);
     if (!(a <= 20.0f)) return __ml_exp_scaled(a > 89.5f ? 89.5f : a, -1);
     float e = __ml_expm1_mid(a);
@@ -498,7 +504,7 @@ float __attribute__((overloadable)) cbrt(float x) {
 }
 
 // erf's polynomial on [0, 0.9]: erf(x) = x p(x^2), p of degree 5 (2^-24.2 relative)
-static inline float __ml_erf_poly(float t) {
+ML_INLINE float __ml_erf_poly(float t) {
     float p = -0x1.183cdep-11f;
     p = __builtin_fmaf(p, t, 0x1.3eabf0p-8f);
     p = __builtin_fmaf(p, t, -0x1.b50808p-6f);
