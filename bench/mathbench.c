@@ -54,8 +54,10 @@ static double r_acos(double v, double w) { (void)w; return acos(v); }
 static double r_atan(double v, double w) { (void)w; return atan(v); }
 static double r_atan2(double v, double w) { return atan2(v, w); }
 static double r_sinh(double v, double w) { (void)w; return sinh(v); }
+static double r_cosh(double v, double w) { (void)w; return cosh(v); }
 static double r_tanh(double v, double w) { (void)w; return tanh(v); }
 static double r_erf(double v, double w) { (void)w; return erf(v); }
+static double r_erfc(double v, double w) { (void)w; return erfc(v); }
 static double r_hypot(double v, double w) { return hypot(v, w); }
 static double r_div(double v, double w) { return v / w; }
 static double r_fma(double v, double w) { return v * w + 0.5; }
@@ -82,8 +84,10 @@ static const fn FNS[] = {
     {"atan", "atan(v)", r_atan, -100, 100, 1e-6, 0},
     {"atan2", "atan2(v, w)", r_atan2, -100, 100, 1e-6, 0},
     {"sinh", "sinh(v)", r_sinh, -10, 10, 1e-6, 0},
+    {"cosh", "cosh(v)", r_cosh, -10, 10, 1e-6, 0},
     {"tanh", "tanh(v)", r_tanh, -10, 10, 1e-6, 0},
     {"erf", "erf(v)", r_erf, -3, 3, 1e-6, 0},
+    {"erfc", "erfc(v)", r_erfc, -2, 4, 1e-6, 0},
     {"hypot", "hypot(v, w)", r_hypot, -100, 100, 1e-6, 0},
     {"divide", "v / w", r_div, -100, 100, 1e-6, 0},
     {"mul-add", "v * w + 0.5f", r_fma, -100, 100, 1e-6, 0},

@@ -81,7 +81,7 @@ Value *laneCvt(IRBuilder<> &B, Value *v, Type *to) {
 
 } // namespace
 
-// (float exp and exp10 come from src/mathlib.cl, which gets subnormal results right itself.)
+// (float exp, exp10 and erfc come from src/mathlib.cl, which gets subnormal results right itself.)
 // libclc's nvptx float fmod, remainder, remquo, ldexp, rootn, exp, exp2 and exp10 flush subnormal
 // results and arguments to zero (they were built with fp32 subnormals off), while cudacl reports
 // CL_FP_DENORM (the CTS's math_brute_force fmod, remainder, remquo, ldexp, rootn, exp, exp2 in
@@ -95,7 +95,7 @@ void fixFloatSubnormalCalls(Module &M) {
   LLVMContext &C = M.getContext();
   struct Fn { const char *prefix; float below; };  // below: scalar exponentials only
   const Fn fns[] = {{"_Z4fmod", 0}, {"_Z9remainder", 0}, {"_Z6remquo", 0}, {"_Z5ldexp", 0}, {"_Z5rootn", 0},
-                    {"_Z4erfc", 0}, {"_Z6tgamma", 0}, {"_Z4exp2", -125.5f}};
+                    {"_Z6tgamma", 0}, {"_Z4exp2", -125.5f}};
   std::vector<std::pair<CallInst *, const Fn *>> work;
   for (Function &F : M) {
     if (!F.isDeclaration() || !F.getReturnType()->getScalarType()->isFloatTy()) continue;

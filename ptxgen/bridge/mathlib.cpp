@@ -1,6 +1,7 @@
 // ptxgen's link step for the float functions of src/mathlib.cl (src/mathlib.rs): before libclc
-// is linked, a program that calls float exp, exp2, exp10, log, log2, log10, sin, cos, pow or powr
-// (scalar or vector) gets mathlib.cl's definitions instead of libclc's.
+// is linked, a program that calls float exp, exp2, exp10, log, log2, log10, sin, cos, pow, powr,
+// tan, atan, atan2, asin, acos, tanh, sinh, cosh, log1p, expm1, cbrt, erf or erfc (scalar or vector)
+// gets mathlib.cl's definitions instead of libclc's.
 #include <llvm/IR/Module.h>
 #include <llvm-c/Types.h>
 
@@ -19,9 +20,12 @@ bool isMathlibBuiltin(StringRef n) {
       n.size() < digits + len)
     return false;
   StringRef name = n.substr(digits, len), args = n.substr(digits + len);
-  bool unary = name == "exp" || name == "exp2" || name == "exp10" || name == "log" || name == "log2" ||
-               name == "log10" || name == "sin" || name == "cos";
-  bool binary = name == "pow" || name == "powr";
+  static const char *const unaries[] = {"exp",  "exp2", "exp10", "log",  "log2",  "log10", "sin",
+                                         "cos",  "tan",  "atan",  "asin", "acos",  "tanh",  "sinh",
+                                         "cosh", "log1p", "expm1", "cbrt", "erf",  "erfc"};
+  bool unary = false;
+  for (const char *u : unaries) unary |= name == u;
+  bool binary = name == "pow" || name == "powr" || name == "atan2";
   if (!unary && !binary) return false;
   if (args == (unary ? "f" : "ff")) return true;
   // Dv<n>_f, or Dv<n>_fS_ for two arguments of that type

@@ -1,4 +1,5 @@
-//! Float exp, exp2, exp10, log, log2, log10, sin, cos, pow and powr in place of libclc's (mathlib.cl says why and how
+//! Float exp, exp2, exp10, log, log2, log10, sin, cos, pow, powr, tan, atan, atan2, asin, acos,
+//! tanh, sinh, cosh, log1p, expm1, cbrt, erf and erfc in place of libclc's (mathlib.cl says why and how
 //! precise): compiled once per process by the in-process clang into bitcode, and linked into the
 //! programs that call them before libclc (bridge/mathlib.cpp), as the image built-ins are.
 use crate::builtin_library::Library;

@@ -622,8 +622,9 @@ fn rewrites_in_ptx() {
     assert!(dz.ptx.contains(".ftz.f32"), "{}", dz.ptx);
 }
 
-/// Float exp, exp2, exp10, log, log2, log10, sin, cos come from mathlib.cl (scalar and vector):
-/// the exponentials through ex2.approx.f32, nothing through a correctly rounded division (libclc's
+/// Float exp, exp2, exp10, log, log2, log10, sin, cos, pow, powr, tan, atan, atan2, asin, acos,
+/// tanh, sinh, cosh, log1p, expm1, cbrt, erf and erfc come from mathlib.cl (scalar and vector): the
+/// exponentials through ex2.approx.f32, nothing through a correctly rounded division (libclc's
 /// forms have one each); double exp stays libclc's.
 #[test]
 fn math_library_in_ptx() {
@@ -672,6 +673,52 @@ fn math_library_in_ptx() {
         let p = build_nc(&src, "", &H100).unwrap();
         assert_eq!(p.ptx.matches("ex2.approx.f32").count(), 3, "{f}:\n{}", p.ptx);
         assert!(p.ptx.contains("__ml_pow_other"), "{f}:\n{}", p.ptx);
+    }
+    // tan, the inverse and hyperbolic functions, log1p, expm1, cbrt, erf, erfc: mathlib.cl's (no
+    // correctly rounded division; the GPU instruction each is built on; the out-of-line
+    // fallbacks by name), not libclc's
+    let marks: [(&str, &[&str]); 13] = [
+        ("tan", &["0f3F22F983", "div.approx.f32", "__ml_tan_big"]),
+        ("atan", &["div.approx.f32"]),
+        ("asin", &["rsqrt.approx.f32"]),
+        ("acos", &["rsqrt.approx.f32"]),
+        ("tanh", &["div.approx.f32"]),
+        ("sinh", &["div.approx.f32"]),
+        ("cosh", &["div.approx.f32"]),
+        ("log1p", &["0f3F317200"]),
+        ("expm1", &["0f3FB8AA3B"]),
+        ("cbrt", &["lg2.approx.f32", "ex2.approx.f32"]),
+        ("erf", &["ex2.approx.f32"]),
+        ("atan2", &["div.approx.f32", "__ml_atan2_other"]),
+        ("erfc", &["ex2.approx.f32", "div.approx.f32"]),
+    ];
+    for (f, want) in marks {
+        let call = if f == "atan2" { format!("{f}(a[i], a[i + 1])") } else { format!("{f}(a[i])") };
+        let src = format!(
+            "__kernel void s(__global float *a) {{ size_t i = get_global_id(0); a[i] = {call}; }}\n\
+             __kernel void v(__global float4 *a) {{ size_t i = get_global_id(0); a[i] = {call}; }}\n"
+        );
+        let p = build_nc(&src, "", &H100).unwrap();
+        for bad in ["div.rn.f32", "rcp.rn.f32", "sqrt.rn.f32"] {
+            assert!(!p.ptx.contains(bad), "{f}: {bad} left:\n{}", p.ptx);
+        }
+        for w in want {
+            assert!(p.ptx.contains(w), "{f}: no {w}:\n{}", p.ptx);
+        }
+        // erfc is no longer computed in double (fixFloatSubnormalCalls)
+        assert!(f != "erfc" || !p.ptx.contains("cvt.f64.f32"), "{f}: a double path:\n{}", p.ptx);
+    }
+    // -cl-denorms-are-zero: mathlib's helpers are inlined as under the default (always_inline: the
+    // kernel then has another denormal mode than the library, and LLVM does not inline plain
+    // functions across that); only the out-of-line fallbacks are calls.
+    let all = "__kernel void k(__global float *a) { size_t i = get_global_id(0);\n\
+               a[i] = exp(a[i]) + log(a[i]) + pow(a[i], a[i + 1]) + atan(a[i]) + asin(a[i]) + tanh(a[i])\n\
+               + cosh(a[i]) + expm1(a[i]) + log1p(a[i]) + erf(a[i]) + erfc(a[i]) + atan2(a[i], a[i + 1]); }\n";
+    let p = build_nc(all, "-cl-denorms-are-zero", &H100).unwrap();
+    for helper in
+        ["__ml_exp_base", "__ml_log_base", "__ml_div", "__ml_atan01", "__ml_expm1_mid", "__ml_copysign"]
+    {
+        assert!(!p.ptx.contains(helper), "{helper} not inlined:\n{}", p.ptx);
     }
     let d = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n\
              __kernel void d(__global double *a) { a[get_global_id(0)] = exp(a[get_global_id(0)]); }\n";
@@ -1430,9 +1477,9 @@ fn divisions_follow_the_build_options() {
     assert_eq!(count("-cl-fp32-correctly-rounded-divide-sqrt", "vector", "div.rn.f32"), 4);
     assert_eq!(count("-cl-fp32-correctly-rounded-divide-sqrt", "vector", "div.full"), 0);
     assert_eq!(count("-cl-fast-relaxed-math", "scalar", "div.approx.f32"), 1);
-    // libclc's atan2 divides inside; its accuracy was worked out with exact divisions.
-    assert!(count("", "libclc_atan2", "div.rn.f32") >= 1);
-    assert_eq!(count("", "libclc_atan2", "div.full"), 0);
+    // libclc's atan2pi divides inside; its accuracy was worked out with exact divisions.
+    assert!(count("", "libclc_atan2pi", "div.rn.f32") >= 1);
+    assert_eq!(count("", "libclc_atan2pi", "div.full"), 0);
     assert_eq!(count("", "dbl", "div.rn.f64"), 1);
 }
 
