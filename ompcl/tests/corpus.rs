@@ -550,7 +550,10 @@ fn results_left_on_the_device_come_back_by_the_chunk() {
     assert!(r.status.success(), "{err}");
     let host = run(Command::new(&exe).env("OMPCL_DEVICE", "host"));
     assert_eq!(txt(&r.stdout), txt(&host.stdout), "{err}");
-    let line = err.lines().find(|l| l.contains("copied back on first host access")).unwrap_or_else(|| panic!("{err}"));
+    let line = err
+        .lines()
+        .find(|l| l.contains("copied back on first host access"))
+        .unwrap_or_else(|| panic!("{err}"));
     let chunks: u64 = line.split(", ").last().unwrap().split_whitespace().next().unwrap().parse().unwrap();
     assert!(line.contains("access: 0 blocks") && chunks >= 17, "{line}");
     let _ = std::fs::remove_dir_all(&w);

@@ -502,7 +502,10 @@ float __attribute__((overloadable)) cbrt(float x) {
     res = __builtin_fmaf(-hl, y, res);
     y = __builtin_fmaf(res * w, 0x1.555556p-2f, y);
     y = tiny ? y * 0x1p-24f : y;
-    return !(ax > 0.0f && ax < INFINITY) ? x : __ml_copysign(y, x);
+    // a zero, or (-cl-denorms-are-zero) a subnormal x flushed by the scaling: a zero of x's sign
+    // (the steps above made a NaN of it: the CTS's FTZ run saw cbrt(-0x1p-141) = NaN)
+    y = xs == 0.0f ? 0.0f : y;
+    return !(ax < INFINITY) ? x : __ml_copysign(y, x);
 }
 
 // erf's polynomial on [0, 0.9]: erf(x) = x p(x^2), p of degree 5 (2^-24.2 relative)
