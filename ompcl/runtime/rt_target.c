@@ -381,9 +381,14 @@ int omp_target_memcpy(void *dst, const void *src, size_t len, size_t doff, size_
     if ((ddev == 0 && (!db || !db->mem)) || (sdev == 0 && (!sb || !sb->mem))) r = 22;
     else if (ddev == 0 && sdev == host) r = wr(db->mem, d - db->base, len, s) ? 5 : 0;
     else if (ddev == host && sdev == 0) {
-        /* the destination may be write-protected host memory */
+        /* the destination may be write-protected host memory, or a block whose newest copy is
+           still on the device (a kernel's results): the host's copy current first, then written */
         blk *hb = tab_find(d);
-        if (hb) { unprotect(hb); hb->dirty = 1; }
+        if (hb) {
+            pthread_mutex_lock(&g_fault);
+            host_access(hb, 1);
+            pthread_mutex_unlock(&g_fault);
+        }
         r = rd(sb->mem, s - sb->base, len, d) ? 5 : 0;
     } else {
         char *tmp = malloc(len);
