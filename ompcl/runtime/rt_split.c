@@ -322,29 +322,26 @@ static void *xjob_send(void *p) {
     return NULL;
 }
 
+/* Copies [off, off+len) of entry s's src into its mem on j's queue (no wait). */
+static void xs_copy(xjob *j, const xsend *s) {
+    j->err = cl.EnqueueCopyBuffer(j->q, s->src, s->mem, s->off, s->off, s->len, 0, NULL, NULL);
+    j->b_p2p += s->len;
+    if (j->err) j->fail = "clEnqueueCopyBuffer";
+}
+
+/* xs_copy of every entry of l, until one fails. */
+static void xl_copy(xjob *j, const xlist *l) {
+    for (int i = 0; i < l->n && !j->err; i++) xs_copy(j, &l->v[i]);
+}
+
 /* Phase 2 (OMPCL_PEER): its copies from the other devices' buffers, which phase 1 filled. */
 static void *xjob_peer(void *p) {
     xjob *j = p;
     double t0 = ompcl_now();
-    for (int i = 0; i < j->peer.n && !j->err; i++) {
-        xsend *s = &j->peer.v[i];
-        j->err = cl.EnqueueCopyBuffer(j->q, s->src, s->mem, s->off, s->off, s->len, 0, NULL, NULL);
-        j->b_p2p += s->len;
-        if (j->err) j->fail = "clEnqueueCopyBuffer";
-    }
+    xl_copy(j, &j->peer);
     if (!j->err && j->peer.n && (j->err = cl.Finish(j->q))) j->fail = "clFinish";
     j->t_p2p = ompcl_now() - t0;
     return NULL;
-}
-
-/* Copies [off, off+len) of every entry's src into its mem on j's queue (no wait). */
-static void xl_copy(xjob *j, const xlist *l) {
-    for (int i = 0; i < l->n && !j->err; i++) {
-        xsend *s = &l->v[i];
-        j->err = cl.EnqueueCopyBuffer(j->q, s->src, s->mem, s->off, s->off, s->len, 0, NULL, NULL);
-        j->b_p2p += s->len;
-        if (j->err) j->fail = "clEnqueueCopyBuffer";
-    }
 }
 
 /* ---- merging on device 0 (one shared context): a region whose devices' written ranges of a block
@@ -387,9 +384,8 @@ static int device_merge(const blk *b) {
 static void xl_merge(xjob *j, const xlist *l) {
     for (int i = 0; i < l->n && !j->err; i++) {
         xsend *s = &l->v[i];
-        j->err = cl.EnqueueCopyBuffer(j->q, s->src, s->mem, s->off, s->off, s->len, 0, NULL, NULL);
-        j->b_p2p += s->len;
-        if (j->err) { j->fail = "clEnqueueCopyBuffer"; break; }
+        xs_copy(j, s);
+        if (j->err) break;
         cl_ulong off = s->off, n = s->len;
         cl_mem out = s->b->mem;
         size_t lsz = 256, gsz = (n + lsz - 1) / lsz * lsz;
