@@ -9,8 +9,9 @@
 # `stage-gpu.sh opencv`; OCV_ONLY, REPS); cts (the Khronos CTS's non-image suites through
 # conformance/cts/gpu-cts.sh; CTS_GROUPS, CTS_DEADLINE); cts-images (its image suites through
 # conformance/cts/gpu-cts-images.sh; IMG_PART, IMG_JOBS, IMG_DEADLINE, IMG_ONLY, PLAN); multi (a
-# machine of several GPUs: the suites with one context over every GPU, bench/p2pcopy, and where
-# staged the CTS's multi-device, buffer and image-copy suites and ompcl's PolyBench programs).
+# machine of several GPUs: the suites with one context over every GPU, bench/p2pcopy and
+# bench/multiupload, and where staged the CTS's multi-device, buffer and image-copy suites and
+# ompcl's PolyBench programs).
 # The CTS parts need a CTS staged (stage-gpu.sh with CTS_DIR).
 set -uo pipefail
 G=$(cd "$(dirname "$0")" && pwd)
@@ -69,7 +70,7 @@ for exe in "$G"/bin/*; do
     subgroups|devptr) run_prog "$name" cudacl gpu ;;
     # command buffers: cudacl's checks and timings; NVIDIA's row times the same commands
     command_buffer) run_prog command_buffer cudacl gpu; run_prog command_buffer nvidia gpu ;;
-    bandwidth|microbench|buildbench|appbench|jitbench|launchprof) ;; # benchmarks: below
+    bandwidth|microbench|buildbench|appbench|jitbench|launchprof|multiupload) ;; # benchmarks: below
     *) run_prog "$name" cudacl; run_prog "$name" nvidia ;;
   esac
 done
@@ -291,6 +292,11 @@ if named multi; then
     OCL_ICD_VENDORS=$V/$v/ timeout 120 "$G/bin/p2pcopy" 256 > $OUT/p2pcopy-$v.log 2>&1
     echo "rc=$?" >> $OUT/p2pcopy-$v.log
     row "p2pcopy 256 MiB GPU0->GPU1" $v "$(grep -E '^p2pcopy: (cudacl|NVIDIA)' $OUT/p2pcopy-$v.log | awk '{print "event", $(NF-2), "wall", $(NF-1), $NF}') / $(grep 'peer access ' $OUT/p2pcopy-$v.log | awk '{print "cuMemcpyPeer", $NF}') $(grep ratio $OUT/p2pcopy-$v.log | sed 's/.*: /ratio /')"
+  done
+  # uploads into 1, 2, ... every GPU at once, a host thread per GPU (aggregate GB/s)
+  for v in cudacl nvidia; do
+    OCL_ICD_VENDORS=$V/$v/ timeout 300 "$G/bin/multiupload" 256 > $OUT/multiupload-$v.log 2>&1
+    row "multiupload 256 MiB per GPU" $v "rc=$? $(awk '$1 ~ /^[0-9]+$/ {printf "%s GPUs %s GB/s; ", $1, $2}' $OUT/multiupload-$v.log)"
   done
   # the CTS in the background while the suites run (correctness only; timings ran alone above)
   if [ -f "$G/cts/cts/cts-bin.tar.xz" ]; then

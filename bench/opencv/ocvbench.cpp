@@ -220,10 +220,15 @@ void define_ops() {
   });
   add("Sobel_dx_8U_32F", maxabs(1e-2), [](auto &io) { Sobel(io.gray, io.out[0], CV_32F, 1, 0, 3); });
   add("Scharr_dy_32F", maxabs(1e-3), [](auto &io) { Scharr(io.f32, io.out[0], CV_32F, 0, 1); });
+  // Issue 23's own forms of these rows: Scharr of 8U to 16S and Sobel of a float image.
+  add("Scharr_dx_8U_16S", maxabs(1), [](auto &io) { Scharr(io.gray, io.out[0], CV_16S, 1, 0); });
+  add("Sobel_dy_32F", maxabs(1e-3), [](auto &io) { Sobel(io.f32, io.out[0], CV_32F, 0, 1, 3); });
   add("Laplacian_8U_16S", maxabs(1), [](auto &io) { Laplacian(io.gray, io.out[0], CV_16S, 3); });
   add("Canny_50_150", frac(0, 0.01), [](auto &io) { Canny(io.gray, io.out[0], 50, 150); });
   add("resize_up2_linear_8UC3", maxabs(1), [](auto &io) { resize(io.bgr, io.out[0], Size(), 2, 2, INTER_LINEAR); });
   add("resize_down2_area_8U", maxabs(1), [](auto &io) { resize(io.gray, io.out[0], Size(), 0.5, 0.5, INTER_AREA); });
+  // A scale that is not 1/n takes INTER_AREA's general kernel (weights per source pixel).
+  add("resize_0.6_area_8UC3", maxabs(1), [](auto &io) { resize(io.bgr, io.out[0], Size(), 0.6, 0.6, INTER_AREA); });
   add("resize_0.7_linear_32F", maxabs(1e-3), [](auto &io) { resize(io.f32, io.out[0], Size(), 0.7, 0.7, INTER_LINEAR); });
   add("warpAffine_rot10_8U", frac(2, 0.002), [](auto &io) {
     Mat m = getRotationMatrix2D(Point2f(io.gray.cols / 2.f, io.gray.rows / 2.f), 10, 1.1);
@@ -240,6 +245,7 @@ void define_ops() {
   add("subtract_32F", maxabs(1e-5), [](auto &io) { subtract(io.f32, io.f32b, io.out[0]); });
   add("absdiff_8U", exact, [](auto &io) { absdiff(io.gray, io.gray2, io.out[0]); });
   add("multiply_32F", maxabs(1e-4), [](auto &io) { multiply(io.f32, io.f32b, io.out[0]); });
+  add("absdiff_32F", maxabs(1e-5), [](auto &io) { absdiff(io.f32, io.f32b, io.out[0]); });
   add("addWeighted_8U", maxabs(1), [](auto &io) { addWeighted(io.gray, 0.3, io.gray2, 0.7, 5, io.out[0]); });
   add("compare_gt_8U", exact, [](auto &io) { compare(io.gray, io.gray2, io.out[0], CMP_GT); });
   add("bitwise_and_8U", exact, [](auto &io) { bitwise_and(io.gray, io.gray2, io.out[0]); });

@@ -3,6 +3,9 @@
 // appended and read by the id built-ins, kernel annotations, pointer alignment.
 #include "bridge.h"
 
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/Support/CommandLine.h>
+
 using namespace llvm;
 
 namespace {
@@ -202,6 +205,15 @@ Function *rewriteKernel(Module &M, Function *F, bool needOffset, bool needDim, b
 }
 
 // get_global_offset(d), get_work_dim(), a get_global_id(d) that adds the offset, and
+// A knob of pipeline.rs (PTXGEN_OPAQUE_GLOBAL_SIZE): get_global_size's multiply (group count x
+// ntid) as an inline-assembly mul.wide.u32, opaque to ScalarEvolution. Seen through, SCEV factors
+// ntid out of a grid-stride loop's index (group x ntid + tid) and step (groups x ntid), and a loop
+// unrolled by `#pragma unroll 4` then re-derives each copy's bound as (group + k x groups) x ntid:
+// ten 64-bit values live in the loop, 40 registers where NVIDIA's compiler needs 20 (1024 groups
+// of 256 took two waves on an H200 instead of one, 0.65x NVIDIA's bandwidth).
+cl::opt<bool> OpaqueGlobalSize("ptxgen-opaque-global-size", cl::init(false), cl::Hidden,
+                               cl::desc("get_global_size's multiply hidden from ScalarEvolution"));
+
 // get_group_id, get_num_groups and get_global_size that count the groups of the whole NDRange
 // (a launch may be issued in pieces, see rewriteKernel).
 void defineIdFunctions(Module &M, bool needOffset, bool needDim, bool needGroups) {
@@ -292,7 +304,15 @@ void defineIdFunctions(Module &M, bool needOffset, bool needDim, bool needGroups
         // The group id (first group of this piece + ctaid) is below the NDRange's group count,
         // which the runtime keeps below 2^31: a 32-bit add that cannot wrap. The global size
         // (group count x ntid) needs 64 bits: a widening multiply.
-        if (times) {
+        if (times && OpaqueGlobalSize) {
+          // The same widening multiply, where ScalarEvolution cannot see into it (see the knob).
+          FunctionType *FT = FunctionType::get(i64, {i32, i32}, false);
+          CallInst *mul = B.CreateCall(InlineAsm::get(FT, "mul.wide.u32 $0, $1, $2;", "=l,r,r", false), {v, reg});
+          mul->setDoesNotAccessMemory();
+          mul->setDoesNotThrow();
+          mul->addFnAttr(Attribute::WillReturn);
+          v = mul;
+        } else if (times) {
           Value *count = B.CreateZExt(v, i64);
           Value *width = B.CreateZExt(reg, i64);
           v = B.CreateMul(count, width, "", true, true);

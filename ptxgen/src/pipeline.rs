@@ -50,7 +50,7 @@ pub(crate) const PREDEFINED: [&str; 2] = ["-D__OPENCL_VERSION__=300", "-D__IMAGE
 /// changing a default is one edit here. A value that is not an unsigned integer is ignored. The
 /// values in effect are part of the cache key (`tuning_key`), so PTX built with other knobs is
 /// never reused. For measuring kernels (issue 12), not for users to tune.
-const KNOBS: [(&str, &str, Option<u32>); 7] = [
+const KNOBS: [(&str, &str, Option<u32>); 8] = [
     // Full unrolling of loops with a constant trip count: the cost they may have (LLVM: 300 at
     // O3; partial/runtime unrolling gets a quarter of it on NVPTX). CLBlast's 16-trip Xgemm
     // inner loop (32 FMAs a trip) stays a loop below about 1000.
@@ -71,8 +71,15 @@ const KNOBS: [(&str, &str, Option<u32>); 7] = [
     ("PTXGEN_MAX_SPECULATION_DEPTH", "max-speculation-depth", None),
     // ptxgen's own (bridge/codegen.cpp, volatilePrivateToLocal), 0 or 1: volatile accesses of
     // private variables through .local addresses instead of generic ones (CLBlast's `volatile int
-    // tid`).
-    ("PTXGEN_VOLATILE_PRIVATE_LOCAL", "ptxgen-volatile-private-local", None),
+    // tid`). On by default: CLBlast's DGEMM 4096 went from 0.983x / 0.996x NVIDIA's TFLOPS to
+    // 1.010x / 1.005x with it, SGEMM from 1.057x to 1.057x / 1.041x (H100, 2026-11-23).
+    ("PTXGEN_VOLATILE_PRIVATE_LOCAL", "ptxgen-volatile-private-local", Some(1)),
+    // ptxgen's own (bridge/abi.cpp, OpaqueGlobalSize), 0 or 1: get_global_size's multiply kept
+    // out of ScalarEvolution's sight, so unrolled grid-stride loops step by one opaque value. On
+    // by default: bench/reducevariants on an H200 (2026-11-28), `#pragma unroll 4` 40 -> 31
+    // registers and 2158 -> 3269 GB/s (NVIDIA 3274), unrolled by 8 by hand 3202 -> 3654 (3613),
+    // the plain loop level; appbench's kernels and CLBlast unchanged.
+    ("PTXGEN_OPAQUE_GLOBAL_SIZE", "ptxgen-opaque-global-size", Some(1)),
 ];
 
 /// The LLVM options the knobs set (`-option=value`, in KNOBS order), from the environment and
@@ -446,6 +453,8 @@ pub(crate) fn backend(
     target: &Target,
     t: &mut Timer,
 ) -> Result<(String, Vec<KernelInfo>, String), BuildError> {
+    // The knobs first: some are read by the IR rewrites (abi.cpp's OpaqueGlobalSize).
+    apply_tuning()?;
     let mr = m.as_mut_ptr();
     let mut log: *mut c_char = std::ptr::null_mut();
     // SAFETY (all bridge calls below): `mr` is the live module owned by `m`.
@@ -666,6 +675,14 @@ mod tests {
             "PTXGEN_PHI_FOLD_THRESHOLD" => Some("many".to_string()), // ignored
             _ => None,
         };
-        assert_eq!(knob_args(env), ["-unroll-threshold=2000", "-bonus-inst-threshold=1"]);
+        assert_eq!(
+            knob_args(env),
+            [
+                "-unroll-threshold=2000",
+                "-bonus-inst-threshold=1",
+                "-ptxgen-volatile-private-local=1",
+                "-ptxgen-opaque-global-size=1"
+            ]
+        );
     }
 }

@@ -726,6 +726,44 @@ fn math_library_in_ptx() {
     assert!(!p.ptx.contains("ex2.approx"), "double exp through ex2.approx:\n{}", p.ptx);
 }
 
+/// A grid-stride loop under `#pragma unroll 4` steps each copy by the global size itself: the
+/// size is one value opaque to ScalarEvolution (an inline-assembly mul.wide.u32), not the group
+/// count times ntid that SCEV would factor into a separate 64-bit bound per copy (ptxas then
+/// needed 40 registers for this loop, NVIDIA's compiler 20; 31 with the opaque size).
+#[test]
+fn unrolled_grid_stride_loops_step_by_the_global_size() {
+    setup();
+    let src = "kernel void k(global const float *in, global float *out, ulong n) { float acc = 0;\n\
+               #pragma unroll 4\n for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) acc += in[i]; \
+               out[get_global_id(0)] = acc; }";
+    let p = build_nc(src, "", &H100).unwrap();
+    let asm =
+        p.ptx.lines().filter(|l| l.trim_start().starts_with("mul.wide.u32") && l.contains(", %r")).count();
+    assert!(p.ptx.contains("begin inline asm") && asm >= 1, "no opaque global size:\n{}", p.ptx);
+    // Before: three `mul.lo.s64` by ntid rebuilt each copy's bound from the group id.
+    let wide_muls = p.ptx.lines().filter(|l| l.trim_start().starts_with("mul.lo.s64")).count();
+    assert!(wide_muls <= 2, "{wide_muls} 64-bit multiplies:\n{}", p.ptx);
+    let loads = p.ptx.lines().filter(|l| l.trim_start().starts_with("ld.global")).count();
+    assert!(loads >= 4, "not unrolled by 4:\n{}", p.ptx);
+}
+
+/// A volatile private variable (CLBlast's Xgemm: `volatile int tid`) is read and written through
+/// its .local address, kept and in order, not as a generic `ld.volatile` (a system-scope strong
+/// load in SASS); a volatile global access stays volatile.
+#[test]
+fn volatile_private_variables_go_through_local_memory() {
+    setup();
+    let src = "kernel void k(global int *o, volatile global int *g) { volatile int tid = get_local_id(0); \
+               int s = 0; for (int i = 0; i < 4; i++) s += o[tid + i]; o[get_global_id(0)] = s + g[tid]; }";
+    let p = build_nc(src, "", &H100).unwrap();
+    let lines: Vec<&str> = p.ptx.lines().map(str::trim).collect();
+    assert!(lines.iter().any(|l| l.starts_with("st.local.")), "no st.local:\n{}", p.ptx);
+    assert!(lines.iter().any(|l| l.starts_with("ld.local.")), "no ld.local:\n{}", p.ptx);
+    let generic_volatile = |l: &&&str| l.starts_with("ld.volatile.u") || l.starts_with("st.volatile.u");
+    assert!(!lines.iter().any(|l| generic_volatile(&l)), "generic volatile access:\n{}", p.ptx);
+    assert!(lines.iter().any(|l| l.starts_with("ld.volatile.global.")), "g lost volatile:\n{}", p.ptx);
+}
+
 /// OpenCL C 3.0's C11 atomics (bridge/atomics.cpp): a relaxed access is a bare PTX atomic; an
 /// ordered one has membar fences of its scope around it (before: release and stronger; after:
 /// acquire and stronger); the forms without _explicit are seq_cst at device scope.

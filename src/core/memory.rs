@@ -367,7 +367,7 @@ impl Storage {
             let p = PinnedAlloc::new(size).map_err(|e| e.alloc_code())?;
             if copy_ptr {
                 // SAFETY: host_ptr has `size` readable bytes (API contract), p has `size` bytes.
-                unsafe { par_copy(p.host.cast(), host_ptr as *const u8, size) };
+                unsafe { par_copy(0, p.host.cast(), host_ptr as *const u8, size) };
             }
             Some(HostMem::Pinned(p))
         } else {

@@ -98,6 +98,11 @@ pub fn aux(ctx: &PrimaryContext) -> CLResult<Arc<Aux>> {
     })
 }
 
+/// The host copy threads (`par_copy`'s lane) of transfers to and from `ctx`'s device.
+fn lane(ctx: &PrimaryContext) -> usize {
+    ctx.device.max(0) as usize
+}
+
 /// Pins the first two of `ctx`'s staging chunks (and the small-read bounce buffer) now, once per
 /// CUDA context, that is once per device and process: its first large pageable transfers then
 /// already go through them instead of the driver's own pageable path (a fresh process's first
@@ -192,7 +197,7 @@ pub unsafe fn htod_on(
             c.done.synchronize()?;
         }
         // SAFETY: src has n readable bytes; the chunk has at least len bytes and no DMA uses it.
-        unsafe { par_copy(c.mem.host.cast(), src.add(off), len) };
+        unsafe { par_copy(lane(ctx), c.mem.host.cast(), src.add(off), len) };
         // SAFETY: the chunk is ours and stays untouched until its `done` event has passed.
         unsafe { cm::copy_htod(stream, dst + off as DevicePtr, c.mem.host, len) }?;
         c.done.record(stream)?;
@@ -291,7 +296,7 @@ pub unsafe fn dtoh_on(
         let off = piece * size;
         let len = size.min(n - off);
         // SAFETY: dst has n writable bytes; the chunk's DMA is complete.
-        unsafe { par_copy(dst.add(off), c.mem.host as *const u8, len) };
+        unsafe { par_copy(lane(ctx), dst.add(off), c.mem.host as *const u8, len) };
         if piece + count < pieces {
             issue(c, piece + count)?;
         }
@@ -362,9 +367,9 @@ pub unsafe fn staged_rows(
             // SAFETY: the rows are the caller's (contract) and the chunk's DMA is not running.
             unsafe {
                 if to_host {
-                    par_copy(h, c, b)
+                    par_copy(lane(ctx), h, c, b)
                 } else {
-                    par_copy(c, h, b)
+                    par_copy(lane(ctx), c, h, b)
                 }
             }
         }
