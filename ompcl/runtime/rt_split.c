@@ -349,11 +349,24 @@ static void *xjob_peer(void *p) {
    cost: device 0 keeps a copy of the block as it was (orig), and after the kernels takes each other
    device's written range into a scratch buffer and keeps the bytes that differ from orig there
    (the ones that device wrote; a write of the value already there changes nothing either way). */
+/* By 16-byte units: a unit inside [off, off+n) that the device left as it was (most of them, in a
+   symmetric fill's range) is two loads and nothing else; the units at the range's ends go byte by
+   byte, since the scratch buffer's bytes beyond the range are stale. */
 static const char *MERGE_SOURCE =
     "__kernel void ompcl_merge(__global uchar *out, __global const uchar *s, __global const uchar *o, ulong off, ulong n) {\n"
-    "    for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {\n"
-    "        uchar v = s[off + i];\n"
-    "        if (v != o[off + i]) out[off + i] = v;\n"
+    "    ulong lo = off, hi = off + n;\n"
+    "    for (ulong u = lo / 16 + get_global_id(0); u < (hi + 15) / 16; u += get_global_size(0)) {\n"
+    "        ulong b = u * 16;\n"
+    "        if (b >= lo && b + 16 <= hi) {\n"
+    "            uchar16 v = vload16(u, s), w = vload16(u, o);\n"
+    "            char16 changed = v != w;\n"
+    "            if (any(changed)) vstore16(select(vload16(u, out), v, changed), u, out);\n"
+    "        } else {\n"
+    "            for (ulong i = max(b, lo); i < min(b + 16, hi); i++) {\n"
+    "                uchar v = s[i];\n"
+    "                if (v != o[i]) out[i] = v;\n"
+    "            }\n"
+    "        }\n"
     "    }\n"
     "}\n";
 static cl_kernel g_merge_kernel;
@@ -388,7 +401,7 @@ static void xl_merge(xjob *j, const xlist *l) {
         if (j->err) break;
         cl_ulong off = s->off, n = s->len;
         cl_mem out = s->b->mem;
-        size_t lsz = 256, gsz = (n + lsz - 1) / lsz * lsz;
+        size_t lsz = 256, gsz = ((n + 15) / 16 + 2 + lsz - 1) / lsz * lsz;
         if (gsz > ((size_t)1 << 22)) gsz = (size_t)1 << 22;
         cl_kernel k = g_merge_kernel;
         j->err = cl.SetKernelArg(k, 0, sizeof out, &out);
