@@ -138,20 +138,21 @@ typedef struct xmod {
     int *rstatus[MAXDEV];    /* per region: 0 not tried, 1 kernel made, -1 none */
 } xmod;
 
-/* The file's program for device d. In one context shared with other platforms' devices than
-   cudacl's (OMPCL_PEER=1 with PoCL's CPU devices) each device's build gets its own options: PoCL
-   before 2024 (Debian 12's 3.1) keys the loaded kernel binaries of all its CPU devices by the
-   program's hash and released them wrongly when one kernel ran on several devices at once with
-   different sizes (an abort in pocl_release_dlhandle_cache, fixed by PoCL's commit c9ac4c0c3);
-   distinct options give each device's program its own hash. cudacl's builds of one source for
-   several GPUs share its compile cache, so they keep the same options. */
+/* The file's program for device d. On platforms other than cudacl each device's build gets its
+   own options, in one shared context (OMPCL_PEER=1 with PoCL's CPU devices) and in a context per
+   device alike (OMPCL_DEVICES=split:K, one CPU device K times: s8_whole aborted about once in 15
+   runs there): PoCL before 2024 (Debian 12's 3.1) keys the loaded kernel binaries of its CPU
+   devices by the program's hash and released them wrongly when one kernel ran on several devices
+   or contexts at once with different sizes (an abort in pocl_release_dlhandle_cache, fixed by
+   PoCL's commit c9ac4c0c3); distinct options give each device's program its own hash. cudacl's
+   builds of one source for several GPUs share its compile cache, so they keep the same options. */
 static cl_program xbuild(mstate *s, int d, const char *opts) {
     cl_int e = 0;
     const char *src = s->m->source;
     cl_program p = cl.CreateProgramWithSource(g_xctx[d], 1, &src, NULL, &e);
     if (!p || e) return NULL;
     char *own = NULL;
-    if (g_peer && !strstr(g_platname, "cudacl") && (own = malloc(strlen(opts) + 40)))
+    if (!strstr(g_platname, "cudacl") && (own = malloc(strlen(opts) + 40)))
         sprintf(own, "%s -DOMPCL_DEVICE_INDEX=%d", opts, d);
     cl_int b = cl.BuildProgram(p, 1, &g_xdev[d], own ? own : opts, NULL, NULL);
     free(own);

@@ -1045,6 +1045,24 @@ impl<'a> Translator<'a> {
     }
 }
 
+/// The C library's allocation and I/O functions whose host calls become the runtime's wrappers.
+const HOST_WRAPPED: [&str; 14] = [
+    "malloc",
+    "calloc",
+    "realloc",
+    "free",
+    "valloc",
+    "aligned_alloc",
+    "memalign",
+    "posix_memalign",
+    "fread",
+    "read",
+    "pread",
+    "fwrite",
+    "write",
+    "pwrite",
+];
+
 /// Phase of `Translator::run`: the host's calls of the C library's allocation and I/O functions
 /// (`malloc`, `free`, `fread`, `write`...) become calls of the runtime's wrappers
 /// (`ompcl_malloc`...), which keep the allocation table and the device copies in step.
@@ -1059,23 +1077,7 @@ fn wrap_alloc_io_calls(tu: &clang::Tu, file: &str, text: &str, host_edits: &mut 
             return;
         }
         let name = r.spelling();
-        if !matches!(
-            name.as_str(),
-            "malloc"
-                | "calloc"
-                | "realloc"
-                | "free"
-                | "valloc"
-                | "aligned_alloc"
-                | "memalign"
-                | "posix_memalign"
-                | "fread"
-                | "read"
-                | "pread"
-                | "fwrite"
-                | "write"
-                | "pwrite"
-        ) {
+        if !HOST_WRAPPED.contains(&name.as_str()) {
             return;
         }
         let p = c.loc_spelling();

@@ -103,35 +103,52 @@ pub(super) fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> 
 pub(super) fn sequence_call(steps: &[Step], target: i32, file: &str) -> String {
     let mut pre = String::new();
     let mut ready = Vec::new();
-    for (i, st) in steps.iter().enumerate() {
-        if let Step::Kernel { k, kid, line } = st {
-            let mem: Vec<&String> = k
-                .host_args
-                .iter()
-                .filter(|a| ["{OMPCL_BUF", "{OMPCL_TMP", "{OMPCL_LOCKS"].iter().any(|k| a.starts_with(k)))
-                .collect();
-            let n = mem.len();
-            let list = if n == 0 {
-                "{0}".to_string()
-            } else {
-                mem.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
-            };
-            let _ = write!(pre, "ompcl_arg __ompcl_m{i}[{}] = {{ {list} }}; ", n.max(1));
-            ready.push(format!("ompcl_kernel_ready(&__ompcl_mod, {kid}, {line}, __ompcl_m{i}, {n})"));
-        }
+    let all = steps.iter().flat_map(|st| match st {
+        Step::Kernel { k, kid, line } => vec![(k, *kid, *line)],
+        Step::Host(h) => h.inner.iter().map(|i| (&i.k, i.kid, i.line)).collect(),
+    });
+    for (k, kid, line) in all {
+        let mem: Vec<&String> = k
+            .ready_args
+            .as_ref()
+            .unwrap_or(&k.host_args)
+            .iter()
+            .filter(|a| ["{OMPCL_BUF", "{OMPCL_TMP", "{OMPCL_LOCKS"].iter().any(|k| a.starts_with(k)))
+            .collect();
+        let n = mem.len();
+        let list = if n == 0 {
+            "{0}".to_string()
+        } else {
+            mem.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+        };
+        let _ = write!(pre, "ompcl_arg __ompcl_m{kid}[{}] = {{ {list} }}; ", n.max(1));
+        ready.push(format!("ompcl_kernel_ready(&__ompcl_mod, {kid}, {line}, __ompcl_m{kid}, {n})"));
     }
+    let launch = |k: &KernelOut, kid: usize, line: u32| {
+        format!(
+            "{{ {}if (!__ompcl_ok) ompcl_sequence_failed(&__ompcl_mod, {line}); }} ",
+            kernel_call(k, kid, line, target)
+        )
+    };
     let _ = write!(pre, "__ompcl_ok = {}; if (__ompcl_ok) {{ ", ready.join(" && "));
     for st in steps {
         match st {
-            Step::Kernel { k, kid, line } => {
-                let _ = write!(
-                    pre,
-                    "{{ {}if (!__ompcl_ok) ompcl_sequence_failed(&__ompcl_mod, {line}); }} ",
-                    kernel_call(k, *kid, *line, target)
-                );
-            }
+            Step::Kernel { k, kid, line } => pre.push_str(&launch(k, *kid, *line)),
             Step::Host(h) => {
-                let _ = write!(pre, "\n#line {} \"{file}\"\n{}\n", h.line, h.text);
+                // the launches of the loops inside, where their markers are; the source's line
+                // numbers resume after each
+                let mut text = h.text.clone();
+                for i in &h.inner {
+                    let Some(at) = text.find(&format!("\u{1}{}:", i.kid)) else { continue };
+                    let Some(len) = text[at + 1..].find('\u{1}').map(|e| e + 2) else { continue };
+                    let resume: u32 = text[at + 1..at + len - 1]
+                        .split_once(':')
+                        .and_then(|(_, r)| r.parse().ok())
+                        .unwrap_or(h.line);
+                    let call = format!("{}\n#line {resume} \"{file}\"\n", launch(&i.k, i.kid, i.line));
+                    text.replace_range(at..at + len, &call);
+                }
+                let _ = write!(pre, "\n#line {} \"{file}\"\n{}\n", h.line, text);
             }
         }
     }

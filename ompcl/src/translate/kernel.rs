@@ -36,7 +36,14 @@ impl<'a> Translator<'a> {
                     let k = self.loop_kernel(r.id, fp.line, vec![p.clone(), fp], kids[0])?;
                     Ok(vec![Step::Kernel { k: Box::new(k), kid: r.id, line: p.line }])
                 }
-                _ => Err("the region is not a worksharing loop ('parallel' without 'for')".into()),
+                // a loop every thread runs, with worksharing loops inside (a time loop), or none
+                _ => self.sequence(p, &kids, &inner).map_err(|why| {
+                    if inner.is_empty() {
+                        "the region is not a worksharing loop ('parallel' without 'for')".into()
+                    } else {
+                        why
+                    }
+                }),
             }
         } else {
             self.sequence(p, &kids, &inner)
@@ -527,6 +534,7 @@ impl<'a> Translator<'a> {
             split,
             code: k,
             host_args,
+            ready_args: None,
             loopvar_after,
             lb,
             ub,
@@ -708,11 +716,25 @@ impl<'a> Translator<'a> {
                 v.kind = VK::Reduction;
                 v.red_op = reductions.iter().find(|(_, x)| x == n).unwrap().0.clone();
             } else if lastprivate.iter().any(|x| x == n) {
+                if v.ty.canonical().kind() == CXType_Pointer {
+                    // its last value would be a device address
+                    return Err(format!("lastprivate pointer '{n}'"));
+                }
                 v.kind = VK::LastPrivate;
             } else if private.iter().any(|x| x == n) {
                 v.kind = VK::Private;
             } else if firstprivate.iter().any(|x| x == n) {
-                v.kind = VK::FirstPrivate;
+                v.kind = if v.ty.canonical().kind() == CXType_Pointer {
+                    // a copy of the host's pointer: the kernel gets the memory it points into,
+                    // as for a shared pointer (each work-item's variable starts at it); a copy
+                    // moved inside the loop would make the accesses' slices unknown
+                    if v.assigned {
+                        return Err(format!("firstprivate pointer '{n}' is assigned inside the loop"));
+                    }
+                    VK::Buf
+                } else {
+                    VK::FirstPrivate
+                };
             } else if self.cx.threadprivate.contains(n) {
                 return Err(format!("threadprivate variable '{n}' is not translated to OpenCL"));
             } else {

@@ -19,6 +19,26 @@
 //! exactly once, on the host, at its place in the sequence, with the data the kernels wrote already
 //! copied back (the runtime's write tracking then re-sends what the host changed). The region's data
 //! stays on the device between kernels: blocks are only sent when the host dirtied them.
+//!
+//! A statement every thread runs may hold worksharing loops itself: the time loop of a stencil
+//! that keeps its team alive across the steps (Rodinia's hotspot3D),
+//!
+//! ```c
+//! #pragma omp parallel
+//! {
+//!   float *in = a, *out = b;            -> the host, once
+//!   do {                                -> the host, once
+//!     #pragma omp for                   -> a kernel, launched from the host's loop
+//!     for (...) out[..] = f(in[..]);
+//!     float *t = in; in = out; out = t; -> the host (each thread's copies are the same)
+//!   } while (++count < steps);
+//! }
+//! ```
+//!
+//! runs as that statement on the host with each such loop replaced by its kernel's launch. This
+//! holds under the same condition as for the statements around the loops: the statement computes
+//! only the region's locals and values no thread changes, so every thread's copies are the same;
+//! and the loops do not set the region's locals.
 
 use super::*;
 
@@ -95,6 +115,8 @@ impl<'a> Translator<'a> {
         // the region's locals a worksharing construct before has written: each thread's own value
         // then, which a statement run once on the host cannot see
         let mut set_by_threads: HashSet<String> = HashSet::new();
+        // the serial statements holding worksharing loops (by their index in `kids`)
+        let mut wrapped: HashMap<usize, Vec<InnerLoop>> = HashMap::new();
         for kid in kids {
             let directive = top.iter().any(|i| self.cx.assoc.get(i).is_some_and(|a| a.0.equals(kid)));
             serial.push(!directive && kid.kind() != CXCursor_NullStmt);
@@ -103,23 +125,7 @@ impl<'a> Translator<'a> {
             }
             if directive {
                 kid.walk(&mut |c| {
-                    let target = match c.kind() {
-                        CXCursor_BinaryOperator if c.binop() == CXBinaryOperator_Assign => {
-                            c.children().first().copied()
-                        }
-                        CXCursor_CompoundAssignOperator => c.children().first().copied(),
-                        CXCursor_UnaryOperator
-                            if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&c.unop()) =>
-                        {
-                            c.children().first().copied()
-                        }
-                        _ => None,
-                    };
-                    if let Some(d) = target
-                        .map(strip)
-                        .filter(|t| t.kind() == CXCursor_DeclRefExpr)
-                        .and_then(|t| t.referenced())
-                    {
+                    if let Some(d) = written_variable(c) {
                         if locals.contains_key(&key_of(&d)) {
                             set_by_threads.insert(key_of(&d));
                         }
@@ -184,9 +190,14 @@ impl<'a> Translator<'a> {
                     "a statement outside any worksharing construct (every thread runs it): it uses '{v}', which a loop before it set (each thread its own value)"
                 ));
             }
-            replicable(*kid, &mut locals, &mut set_on_host).map_err(|why| {
+            let loops = self.loops_inside(ranges[kids_index(kids, kid)], &locals)?;
+            let skip: Vec<(usize, usize)> = loops.iter().map(|l| l.range).collect();
+            replicable(*kid, &mut locals, &mut set_on_host, &skip).map_err(|why| {
                 format!("a statement outside any worksharing construct (every thread runs it): {why}")
             })?;
+            if !loops.is_empty() {
+                wrapped.insert(kids_index(kids, kid), loops);
+            }
         }
         let mut steps = Vec::new();
         for (n, kid) in kids.iter().enumerate() {
@@ -195,9 +206,25 @@ impl<'a> Translator<'a> {
             let Some(i) = dir else {
                 if serial[n] {
                     let (s, e) = ranges[n];
-                    let text = self.cx.text[s..e].to_string();
                     let line = self.cx.text[..s].matches('\n').count() as u32 + 1;
-                    steps.push(Step::Host(HostStep { line, text, replicated: true }));
+                    // each worksharing loop inside: a marker where it was, its kernel in `inner`
+                    let mut text = String::new();
+                    let mut inner = Vec::new();
+                    let mut at = s;
+                    for l in wrapped.remove(&n).unwrap_or_default() {
+                        let q = self.cx.pragmas[l.pragma].clone();
+                        let id = self.next_kid;
+                        self.next_kid += 1;
+                        let par = with_locals(p, &locals, &set_on_host, l.node);
+                        let k = self.loop_kernel(id, q.line, vec![par, q.clone()], l.node)?;
+                        let resume = self.cx.text[..l.range.1].matches('\n').count() as u32 + 1;
+                        text.push_str(&self.cx.text[at..l.range.0]);
+                        text.push_str(&inner_marker(id, resume));
+                        at = l.range.1;
+                        inner.push(InnerKernel { k: Box::new(k), kid: id, line: q.line });
+                    }
+                    text.push_str(&self.cx.text[at..e]);
+                    steps.push(Step::Host(HostStep { line, text, replicated: true, inner }));
                 }
                 continue;
             };
@@ -208,46 +235,7 @@ impl<'a> Translator<'a> {
             if q.is(&["for"]) {
                 let id = self.next_kid;
                 self.next_kid += 1;
-                // the region's locals are the loop's firstprivate (or private) variables, but
-                // for its loop variable (private by OpenMP's rules)
-                let mut par = p.clone();
-                if !locals.is_empty() {
-                    let lv = strip(*kid)
-                        .children()
-                        .first()
-                        .and_then(|init| {
-                            let mut v = None;
-                            init.walk(&mut |c| {
-                                if v.is_none() && c.kind() == CXCursor_DeclRefExpr {
-                                    v = c.referenced().map(|d| key_of(&d));
-                                }
-                            });
-                            v
-                        })
-                        .unwrap_or_default();
-                    let mut fp: Vec<&String> = locals
-                        .iter()
-                        .filter(|(k, _)| **k != lv && set_on_host.contains(*k))
-                        .map(|(_, n)| n)
-                        .collect();
-                    let mut pr: Vec<&String> = locals
-                        .iter()
-                        .filter(|(k, _)| **k != lv && !set_on_host.contains(*k))
-                        .map(|(_, n)| n)
-                        .collect();
-                    fp.sort();
-                    pr.sort();
-                    for (name, list) in [("firstprivate", fp), ("private", pr)] {
-                        if !list.is_empty() {
-                            par.clauses.push(crate::pragma::Clause {
-                                name: name.into(),
-                                arg: Some(list.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")),
-                                start: 0,
-                                end: 0,
-                            });
-                        }
-                    }
-                }
+                let par = with_locals(p, &locals, &set_on_host, *kid);
                 let k = self.loop_kernel(id, q.line, vec![par, q.clone()], *kid)?;
                 steps.push(Step::Kernel { k: Box::new(k), kid: id, line: q.line });
             } else {
@@ -265,20 +253,292 @@ impl<'a> Translator<'a> {
                 let text = self.cx.text[s..e].to_string();
                 // the host copy of the body does not get the host rewrites (allocation calls,
                 // fread ...) nor a team: keep such bodies on the CPU
-                if ["alloc", "free", "read", "omp_"].iter().any(|w| text.contains(w)) {
+                if names_wrapped_call(&text) || omp_calls_beyond_team(&text) {
                     return Err(format!(
                         "'{}' body calls the allocator, I/O that ompcl wraps, or the OpenMP library",
                         q.name()
                     ));
                 }
                 let line = self.cx.text[..s].matches('\n').count() as u32 + 1;
-                steps.push(Step::Host(HostStep { line, text, replicated: false }));
+                steps.push(Step::Host(HostStep { line, text, replicated: false, inner: Vec::new() }));
             }
         }
-        if !steps.iter().any(|s| matches!(s, Step::Kernel { .. })) {
+        // pointers the host sets between the kernels do not exist yet when the kernels are made
+        // ready: each stands for the variables outside the region it takes its values from
+        let sources = pointer_sources(kids, &serial);
+        for st in steps.iter_mut() {
+            match st {
+                Step::Kernel { k, .. } => late_pointers(k, &sources)?,
+                Step::Host(h) => h.inner.iter_mut().try_for_each(|i| late_pointers(&mut i.k, &sources))?,
+            }
+        }
+        let launches = |s: &Step| match s {
+            Step::Kernel { .. } => true,
+            Step::Host(h) => !h.inner.is_empty(),
+        };
+        if !steps.iter().any(launches) {
             return Err("'parallel' region without a worksharing loop".into());
         }
         Ok(steps)
+    }
+}
+
+/// A worksharing loop inside a statement that every thread runs: its `for` directive, the loop,
+/// and the bytes from the directive's line to the loop's end (which its kernel's launch replaces).
+pub(super) struct InnerLoop {
+    pragma: usize,
+    node: Node,
+    range: (usize, usize),
+}
+
+/// The pointers declared in the region's serial statements (`kids` where `serial`), by name: the
+/// variables declared outside the region their values come from (through other such pointers),
+/// or None where some value is not a plain variable (`p = a + 1`, a call, a name declared twice).
+fn pointer_sources(kids: &[Node], serial: &[bool]) -> HashMap<String, Option<Vec<String>>> {
+    // pointer declarations inside the region, and each one's assigned values
+    let mut decls: HashMap<String, String> = HashMap::new(); // key -> name
+    let mut names: HashMap<String, usize> = HashMap::new(); // name -> declarations
+    let mut values: Vec<(String, Node)> = Vec::new(); // (key, value)
+    let mut moved: HashSet<String> = HashSet::new(); // `p += n`, `p++`: arithmetic on a pointer
+    for (kid, _) in kids.iter().zip(serial).filter(|(_, s)| **s) {
+        let mut all = vec![*kid];
+        kid.walk(&mut |c| all.push(c));
+        for c in all {
+            match c.kind() {
+                CXCursor_VarDecl if c.ty().canonical().kind() == CXType_Pointer => {
+                    decls.insert(key_of(&c), c.spelling());
+                    *names.entry(c.spelling()).or_default() += 1;
+                    if let Some(init) = c.children().last().filter(|i| i.kind() != CXCursor_TypeRef) {
+                        values.push((key_of(&c), *init));
+                    }
+                }
+                CXCursor_BinaryOperator if c.binop() == CXBinaryOperator_Assign => {
+                    let ch = c.children();
+                    let lhs = ch.first().map(|l| strip(*l));
+                    if let (Some(l), Some(r)) = (lhs, ch.get(1)) {
+                        if let Some(d) = (l.kind() == CXCursor_DeclRefExpr).then(|| l.referenced()).flatten()
+                        {
+                            values.push((key_of(&d), *r));
+                        }
+                    }
+                }
+                CXCursor_CompoundAssignOperator | CXCursor_UnaryOperator => {
+                    if let Some(d) = written_variable(c) {
+                        moved.insert(key_of(&d));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    // each pointer's direct sources: ("outside", name) or ("inside", key); None: not a plain name
+    let mut direct: HashMap<String, Option<Vec<(bool, String)>>> =
+        decls.keys().map(|k| (k.clone(), Some(Vec::new()))).collect();
+    for k in &moved {
+        if let Some(entry) = direct.get_mut(k) {
+            *entry = None;
+        }
+    }
+    for (k, v) in values {
+        let Some(entry) = direct.get_mut(&k) else { continue };
+        let v = strip(v);
+        let d = (v.kind() == CXCursor_DeclRefExpr).then(|| v.referenced()).flatten();
+        match (entry.as_mut(), d) {
+            (Some(list), Some(d)) if decls.contains_key(&key_of(&d)) => list.push((false, key_of(&d))),
+            (Some(list), Some(d)) => list.push((true, d.spelling())),
+            _ => *entry = None,
+        }
+    }
+    let mut out = HashMap::new();
+    for (k, name) in &decls {
+        // the closure over pointers declared inside
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut todo = vec![k.clone()];
+        let mut srcs: Option<Vec<String>> = Some(Vec::new());
+        while let Some(x) = todo.pop() {
+            if !seen.insert(x.clone()) {
+                continue;
+            }
+            match direct.get(&x).cloned().flatten() {
+                None => srcs = None,
+                Some(list) => {
+                    for (outside, v) in list {
+                        if outside {
+                            if let Some(s) = srcs.as_mut() {
+                                if !s.contains(&v) {
+                                    s.push(v);
+                                }
+                            }
+                        } else {
+                            todo.push(v);
+                        }
+                    }
+                }
+            }
+        }
+        let twice = names.get(name).copied().unwrap_or(0) > 1;
+        out.insert(name.clone(), if twice { None } else { srcs });
+    }
+    out
+}
+
+/// Kernel `k`'s arguments for `ompcl_kernel_ready` where it takes a pointer the region sets
+/// (`sources`, from `pointer_sources`): that pointer's sources instead; or the reason it cannot.
+fn late_pointers(k: &mut KernelOut, sources: &HashMap<String, Option<Vec<String>>>) -> Result<(), String> {
+    let mut ready = Vec::new();
+    let mut changed = false;
+    for a in &k.host_args {
+        let name = a.strip_prefix("{OMPCL_BUF, \"").and_then(|r| r.split_once('"')).map(|(n, _)| n);
+        match name.and_then(|n| sources.get(n).map(|s| (n, s))) {
+            Some((n, None)) => {
+                return Err(format!(
+                    "pointer '{n}', which the region sets, takes a value other than a variable's (a kernel uses it)"
+                ))
+            }
+            Some((_, Some(srcs))) => {
+                changed = true;
+                for s in srcs {
+                    ready.push(format!("{{OMPCL_BUF, \"{s}\", (void*)({s}), 0, 0, 0, 0}}"));
+                }
+            }
+            None => ready.push(a.clone()),
+        }
+    }
+    if changed {
+        k.ready_args = Some(ready);
+    }
+    Ok(())
+}
+
+/// Whether host C `text` names one of the functions whose host calls ompcl wraps (`malloc`,
+/// `fread` ...: `HOST_WRAPPED`), as a whole identifier.
+fn names_wrapped_call(text: &str) -> bool {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| HOST_WRAPPED.contains(&w))
+}
+
+/// Whether host C `text` names an `omp_` routine other than `omp_get_thread_num` and
+/// `omp_get_num_threads`. Those two a `single`/`master` body run on the host may call: there they
+/// answer 0 and 1, what a team of one thread answers, and a team of one is an execution OpenMP
+/// allows (a region's team size is the implementation's choice when dynamic adjustment is on).
+fn omp_calls_beyond_team(text: &str) -> bool {
+    text.match_indices("omp_").any(|(at, _)| {
+        let name: String =
+            text[at..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let starts_word = text[..at].chars().last().is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+        starts_word && name != "omp_get_thread_num" && name != "omp_get_num_threads"
+    })
+}
+
+/// The variable (its declaration) that node `c` writes by name: the left side of `=` or of a
+/// compound assignment, the operand of `++`/`--`; None for other nodes.
+fn written_variable(c: Node) -> Option<Node> {
+    let target = match c.kind() {
+        CXCursor_BinaryOperator if c.binop() == CXBinaryOperator_Assign => c.children().first().copied(),
+        CXCursor_CompoundAssignOperator => c.children().first().copied(),
+        CXCursor_UnaryOperator if (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&c.unop()) => {
+            c.children().first().copied()
+        }
+        _ => None,
+    };
+    target.map(strip).filter(|t| t.kind() == CXCursor_DeclRefExpr).and_then(|t| t.referenced())
+}
+
+/// The index of `kid` in `kids`.
+fn kids_index(kids: &[Node], kid: &Node) -> usize {
+    kids.iter().position(|k| k.equals(kid)).unwrap_or(0)
+}
+
+/// Where the host code of a serial statement launches inner kernel `kid` (host.rs replaces it by
+/// the launch; the source resumes at line `resume`).
+pub(super) fn inner_marker(kid: usize, resume: u32) -> String {
+    format!("\u{1}{kid}:{resume}\u{1}")
+}
+
+/// `p` with the region's locals (`locals`: key -> name) as the clauses of a loop `lp` of it: those
+/// the host sets (`set`) firstprivate, the others private; not the loop's own variable (private
+/// by OpenMP's rules).
+fn with_locals(p: &Pragma, locals: &HashMap<String, String>, set: &HashSet<String>, lp: Node) -> Pragma {
+    let mut par = p.clone();
+    if locals.is_empty() {
+        return par;
+    }
+    let lv = strip(lp)
+        .children()
+        .first()
+        .and_then(|init| {
+            let mut v = None;
+            init.walk(&mut |c| {
+                if v.is_none() && c.kind() == CXCursor_DeclRefExpr {
+                    v = c.referenced().map(|d| key_of(&d));
+                }
+            });
+            v
+        })
+        .unwrap_or_default();
+    let mut fp: Vec<&String> =
+        locals.iter().filter(|(k, _)| **k != lv && set.contains(*k)).map(|(_, n)| n).collect();
+    let mut pr: Vec<&String> =
+        locals.iter().filter(|(k, _)| **k != lv && !set.contains(*k)).map(|(_, n)| n).collect();
+    fp.sort();
+    pr.sort();
+    for (name, list) in [("firstprivate", fp), ("private", pr)] {
+        if !list.is_empty() {
+            par.clauses.push(crate::pragma::Clause {
+                name: name.into(),
+                arg: Some(list.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")),
+                start: 0,
+                end: 0,
+            });
+        }
+    }
+    par
+}
+
+impl<'a> Translator<'a> {
+    /// The worksharing loops inside the serial statement at bytes `(s, e)`, outermost only (the
+    /// directives inside them are their kernels'); any other directive there but `barrier` and
+    /// `flush` (nothing between kernels), or a loop that sets one of the region's `locals` (each
+    /// thread would have its own value), refuses the region.
+    fn loops_inside(
+        &self,
+        (s, e): (usize, usize),
+        locals: &HashMap<String, String>,
+    ) -> Result<Vec<InnerLoop>, String> {
+        let mut loops: Vec<InnerLoop> = Vec::new();
+        for i in self.pragmas_in(s, e) {
+            let q = &self.cx.pragmas[i];
+            if loops.iter().any(|l| q.line_start >= l.range.0 && q.line_start < l.range.1) {
+                continue;
+            }
+            if q.is(&["barrier"]) || q.is(&["flush"]) {
+                continue;
+            }
+            let node = self.cx.assoc.get(&i).map(|a| a.0);
+            let Some(node) = node.filter(|_| q.is(&["for"])) else {
+                return Err(format!(
+                    "'{}' inside a statement that every thread runs is not translated to OpenCL",
+                    q.name()
+                ));
+            };
+            let end = self.cx.stmt_end(node.range().1.off);
+            loops.push(InnerLoop { pragma: i, node, range: (q.line_start, end) });
+        }
+        for l in &loops {
+            let mut set = None;
+            l.node.walk(&mut |c| {
+                if let Some(d) = written_variable(c) {
+                    if let Some(name) = locals.get(&key_of(&d)) {
+                        set.get_or_insert_with(|| name.clone());
+                    }
+                }
+            });
+            if let Some(v) = set {
+                return Err(format!(
+                    "a worksharing loop inside a statement that every thread runs sets the region's variable '{v}'"
+                ));
+            }
+        }
+        Ok(loops)
     }
 }
 
@@ -290,8 +550,13 @@ pub(super) fn replicable(
     st: Node,
     locals: &mut HashMap<String, String>,
     set: &mut HashSet<String>,
+    skip: &[(usize, usize)],
 ) -> Result<(), String> {
     let (ss, se) = st.range();
+    let skipped = |c: &Node| {
+        let at = c.range().0.off;
+        skip.iter().any(|&(a, b)| at >= a && at < b)
+    };
     let inside = |d: &Node| {
         let p = d.loc();
         p.file == ss.file && p.off >= ss.off && p.off < se.off
@@ -356,7 +621,11 @@ pub(super) fn replicable(
             }
         };
     visit(st, &mut why, set, locals);
-    st.walk(&mut |c| visit(c, &mut why, set, locals));
+    st.walk(&mut |c| {
+        if !skipped(&c) {
+            visit(c, &mut why, set, locals)
+        }
+    });
     if let Some(w) = why {
         return Err(w);
     }
@@ -366,7 +635,9 @@ pub(super) fn replicable(
             if d.kind() != CXCursor_VarDecl {
                 continue;
             }
-            if !d.ty().is_arith() {
+            // numbers, and pointers (kernels take a pointer the host set as they take a shared
+            // one: the memory it points into)
+            if !d.ty().is_arith() && d.ty().canonical().kind() != CXType_Pointer {
                 return Err(format!("'{}' is not a number", d.spelling()));
             }
             if !d.children().is_empty() {

@@ -74,6 +74,10 @@ pub(super) struct KernelOut {
     pub(super) split: bool,
     pub(super) code: String,
     pub(super) host_args: Vec<String>,
+    /// in a sequence, the arguments `ompcl_kernel_ready` checks before any kernel runs when they
+    /// differ from `host_args`' memory (a pointer the host sets between kernels stands for the
+    /// variables it takes its values from: sequence.rs)
+    pub(super) ready_args: Option<Vec<String>>,
     pub(super) loopvar_after: Option<String>,
     pub(super) lb: String,
     pub(super) ub: String,
@@ -110,14 +114,18 @@ pub(super) enum Step {
     Host(HostStep),
 }
 
-/// Appends the kernels of `steps` to the file's kernel source, each under `#if !defined(OMPCL_ONLY)
-/// || OMPCL_ONLY == kid` (so a file whose build fails can be built region by region), and notes
-/// their ids as offloaded.
+/// Appends the kernels of `steps` (those launched from host steps too) to the file's kernel
+/// source, each under `#if !defined(OMPCL_ONLY) || OMPCL_ONLY == kid` (so a file whose build fails
+/// can be built region by region), and notes their ids as offloaded.
 pub(super) fn emit_step_kernels(steps: &[Step], kernels: &mut String, offloaded: &mut Vec<usize>) {
+    let mut emit = |k: &KernelOut, kid: usize| {
+        let _ = write!(kernels, "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {kid}{}#endif\n", k.code);
+        offloaded.push(kid);
+    };
     for st in steps {
-        if let Step::Kernel { k, kid, .. } = st {
-            let _ = write!(kernels, "\n#if !defined(OMPCL_ONLY) || OMPCL_ONLY == {kid}{}#endif\n", k.code);
-            offloaded.push(*kid);
+        match st {
+            Step::Kernel { k, kid, .. } => emit(k, *kid),
+            Step::Host(h) => h.inner.iter().for_each(|i| emit(&i.k, i.kid)),
         }
     }
 }
@@ -128,4 +136,14 @@ pub(super) struct HostStep {
     pub(super) text: String,
     /// statements every thread runs, which compute only the region's locals (run once)
     pub(super) replicated: bool,
+    /// the worksharing loops inside those statements, whose launches `text` holds as markers
+    /// (sequence.rs `inner_marker`)
+    pub(super) inner: Vec<InnerKernel>,
+}
+
+/// A worksharing loop's kernel launched from inside a host step (a stencil's time loop).
+pub(super) struct InnerKernel {
+    pub(super) k: Box<KernelOut>,
+    pub(super) kid: usize,
+    pub(super) line: u32,
 }

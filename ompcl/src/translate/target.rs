@@ -706,6 +706,13 @@ impl<'a> Translator<'a> {
                     // the host would run it between the kernels, on the host's copies
                     return Err("'single'/'master' code in a target region".into());
                 }
+                if steps.iter().any(|st| matches!(st, Step::Host(h) if !h.inner.is_empty())) {
+                    // not tried with mapped data yet
+                    return Err(
+                        "a worksharing loop inside a statement that every thread runs, in a target region"
+                            .into(),
+                    );
+                }
                 return Ok(steps);
             }
             // a directive stacked on this one (`target` then `teams` then the block): the same

@@ -100,7 +100,7 @@ impl Translator<'_> {
                 // the host runs it when it only computes the body's numeric locals from numbers
                 let mut l2 = locals.clone();
                 let mut s2 = set.clone();
-                if !reads_memory(*kid) && sequence::replicable(*kid, &mut l2, &mut s2).is_ok() {
+                if !reads_memory(*kid) && sequence::replicable(*kid, &mut l2, &mut s2, &[]).is_ok() {
                     let text = self.hoist_locals(*kid, s, e, hoisted);
                     for name in l2.values() {
                         // a kernel that writes one copies it back to the host's variable
@@ -109,7 +109,7 @@ impl Translator<'_> {
                         }
                     }
                     (locals, set) = (l2, s2);
-                    steps.push(Step::Host(HostStep { line, text, replicated: true }));
+                    steps.push(Step::Host(HostStep { line, text, replicated: true, inner: Vec::new() }));
                     continue;
                 }
                 if kid.kind() == CXCursor_DeclStmt {
