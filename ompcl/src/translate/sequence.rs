@@ -212,6 +212,16 @@ impl<'a> Translator<'a> {
                     let mut inner = Vec::new();
                     let mut at = s;
                     for l in wrapped.remove(&n).unwrap_or_default() {
+                        if let Some(from) = l.body_from {
+                            // a single/master: its body, without the directive
+                            if !p.list("private").is_empty() {
+                                return Err("'single'/'master' in a 'parallel' with private variables".into());
+                            }
+                            text.push_str(&self.cx.text[at..l.range.0]);
+                            text.push_str(&self.cx.text[from..l.range.1]);
+                            at = l.range.1;
+                            continue;
+                        }
                         let q = self.cx.pragmas[l.pragma].clone();
                         let id = self.next_kid;
                         self.next_kid += 1;
@@ -289,6 +299,8 @@ pub(super) struct InnerLoop {
     pragma: usize,
     node: Node,
     range: (usize, usize),
+    /// a `single`/`master`: the host runs its body (from here to the range's end) in place
+    body_from: Option<usize>,
 }
 
 /// The pointers declared in the region's serial statements (`kids` where `serial`), by name: the
@@ -429,6 +441,18 @@ fn omp_calls_beyond_team(text: &str) -> bool {
     })
 }
 
+/// The name of the variable a `for` loop `lp` starts by setting (its loop variable), if any.
+fn loop_variable(lp: Node) -> Option<String> {
+    let init = strip(lp).children().first().copied()?;
+    let mut v = None;
+    init.walk(&mut |c| {
+        if v.is_none() && c.kind() == CXCursor_DeclRefExpr {
+            v = c.referenced().map(|d| d.spelling());
+        }
+    });
+    v
+}
+
 /// The variable (its declaration) that node `c` writes by name: the left side of `=` or of a
 /// compound assignment, the operand of `++`/`--`; None for other nodes.
 fn written_variable(c: Node) -> Option<Node> {
@@ -495,10 +519,11 @@ fn with_locals(p: &Pragma, locals: &HashMap<String, String>, set: &HashSet<Strin
 }
 
 impl<'a> Translator<'a> {
-    /// The worksharing loops inside the serial statement at bytes `(s, e)`, outermost only (the
-    /// directives inside them are their kernels'); any other directive there but `barrier` and
-    /// `flush` (nothing between kernels), or a loop that sets one of the region's `locals` (each
-    /// thread would have its own value), refuses the region.
+    /// The worksharing loops and `single`/`master` constructs inside the serial statement at bytes
+    /// `(s, e)`, outermost only (the directives inside a loop are its kernel's); any other
+    /// directive there but `barrier` and `flush` (nothing between kernels), or a construct that
+    /// sets one of the region's `locals` (each thread would have its own value), refuses the
+    /// region.
     fn loops_inside(
         &self,
         (s, e): (usize, usize),
@@ -514,27 +539,62 @@ impl<'a> Translator<'a> {
                 continue;
             }
             let node = self.cx.assoc.get(&i).map(|a| a.0);
-            let Some(node) = node.filter(|_| q.is(&["for"])) else {
+            let single = q.is(&["single"]) || q.is(&["master"]);
+            let Some(node) = node.filter(|_| q.is(&["for"]) || single) else {
                 return Err(format!(
                     "'{}' inside a statement that every thread runs is not translated to OpenCL",
                     q.name()
                 ));
             };
-            let end = self.cx.stmt_end(node.range().1.off);
-            loops.push(InnerLoop { pragma: i, node, range: (q.line_start, end) });
+            let (from, end) = (node.range().0.off, self.cx.stmt_end(node.range().1.off));
+            if single {
+                // run once per encounter, on the host, as at the region's top level (the same
+                // conditions, and it may not set the region's locals: OpenMP would change one
+                // thread's copy only)
+                let body = &self.cx.text[from..end];
+                if q.clauses.iter().any(|c| c.name != "nowait") {
+                    return Err(format!("a clause other than 'nowait' on '{}' inside a loop", q.name()));
+                }
+                if !self.pragmas_in(from, end).is_empty() {
+                    return Err(format!("directives inside '{}' are not translated to OpenCL", q.name()));
+                }
+                if names_wrapped_call(body) || omp_calls_beyond_team(body) {
+                    return Err(format!(
+                        "'{}' body calls the allocator, I/O that ompcl wraps, or the OpenMP library",
+                        q.name()
+                    ));
+                }
+            }
+            loops.push(InnerLoop {
+                pragma: i,
+                node,
+                range: (q.line_start, end),
+                body_from: single.then_some(from),
+            });
         }
         for l in &loops {
+            // a loop's own variable and those its clauses make private are each thread's anyway
+            let q = &self.cx.pragmas[l.pragma];
+            let own: HashSet<String> = ["private", "firstprivate", "lastprivate"]
+                .iter()
+                .flat_map(|c| q.list(c))
+                .chain((l.body_from.is_none()).then(|| loop_variable(l.node)).flatten())
+                .collect();
             let mut set = None;
-            l.node.walk(&mut |c| {
+            let mut check = |c: Node| {
                 if let Some(d) = written_variable(c) {
-                    if let Some(name) = locals.get(&key_of(&d)) {
+                    if let Some(name) = locals.get(&key_of(&d)).filter(|n| !own.contains(*n)) {
                         set.get_or_insert_with(|| name.clone());
                     }
                 }
-            });
+            };
+            // the statement itself (a single's `x = ...;`), then everything inside it
+            check(l.node);
+            l.node.walk(&mut check);
             if let Some(v) = set {
+                let what = if l.body_from.is_some() { "a 'single'/'master'" } else { "a worksharing loop" };
                 return Err(format!(
-                    "a worksharing loop inside a statement that every thread runs sets the region's variable '{v}'"
+                    "{what} inside a statement that every thread runs sets the region's variable '{v}'"
                 ));
             }
         }
