@@ -162,6 +162,73 @@ const DIRECTIVES: &[&str] = &[
     "end",
 ];
 
+/// `text` with its comments blanked (every byte of a `/* */` or `//` comment but newlines made a
+/// space), so that a `#pragma omp` line inside a block comment (NPB's CG keeps disabled variants
+/// so) is no directive; string and character literals are skipped, and offsets stay the same.
+pub fn blank_comments(text: &str) -> String {
+    #[derive(PartialEq)]
+    enum S {
+        Code,
+        Str(u8),
+        Block,
+        Line,
+    }
+    let mut b = text.as_bytes().to_vec();
+    let mut st = S::Code;
+    let mut i = 0;
+    while i < b.len() {
+        let (c, next) = (b[i], b.get(i + 1).copied());
+        match st {
+            S::Code => match (c, next) {
+                (b'/', Some(b'*')) => {
+                    st = S::Block;
+                    b[i] = b' ';
+                    b[i + 1] = b' ';
+                    i += 1;
+                }
+                (b'/', Some(b'/')) => {
+                    st = S::Line;
+                    b[i] = b' ';
+                }
+                (b'"' | b'\'', _) => st = S::Str(c),
+                _ => {}
+            },
+            S::Str(q) => {
+                if c == b'\\' {
+                    i += 1; // the escaped byte
+                } else if c == q || c == b'\n' {
+                    st = S::Code;
+                }
+            }
+            S::Block => {
+                if c != b'\n' {
+                    b[i] = b' ';
+                }
+                if c == b'*' && next == Some(b'/') {
+                    b[i + 1] = b' ';
+                    i += 1;
+                    st = S::Code;
+                }
+            }
+            S::Line => {
+                if c == b'\n' {
+                    st = S::Code;
+                } else {
+                    b[i] = b' ';
+                    if c == b'\\' && next == Some(b'\n') {
+                        // a backslash-newline continues the comment (C's line splicing)
+                        i += 1;
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+    // only ASCII bytes were replaced, by ASCII spaces: whole UTF-8 sequences inside comments
+    // became spaces byte for byte
+    String::from_utf8(b).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
 /// Find every `#pragma omp` in `text` (a whole file). Lines continued with a backslash are joined.
 pub fn scan(text: &str) -> Result<Vec<Pragma>, (usize, String)> {
     let b = text.as_bytes();
@@ -426,6 +493,23 @@ fn paren(text: &str, toks: &[(Tok, usize, usize)], open: usize) -> Result<(Strin
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn comments_are_blanked_and_their_pragmas_gone() {
+        let src = "int a; /* one\n#pragma omp parallel for\n*/ int b; // x /* y\nchar *s = \"/* no */\"; char c = '\"';\n#pragma omp parallel for /* why */ private(i)\nfor (;;) {}\n";
+        let out = super::blank_comments(src);
+        assert_eq!(out.len(), src.len());
+        assert_eq!(out.matches('\n').count(), src.matches('\n').count());
+        assert!(!out.contains("one") && !out.contains("why") && !out.contains("x /*"), "{out}");
+        assert!(
+            out.contains("\"/* no */\"") && out.contains("int b;") && out.contains("char c = '\"';"),
+            "{out}"
+        );
+        let p = super::scan(&out).unwrap();
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert_eq!(p[0].line, 5);
+        assert_eq!(p[0].list("private"), vec!["i".to_string()]);
+    }
+
     use super::*;
     #[test]
     fn parses() {

@@ -458,7 +458,7 @@ fn translate_text(
     if errors {
         return Ok(Output::failed(diags));
     }
-    // pragmas: only those the preprocessor keeps (not inside `#ifdef UNDEFINED` ...)
+    // pragmas: only those the preprocessor keeps (not inside `#ifdef UNDEFINED` ...) ...
     let mut visible = text.clone().into_bytes();
     for (s, e) in tu.skipped_ranges(&file) {
         for b in visible.iter_mut().take(e.min(text.len())).skip(s) {
@@ -467,7 +467,8 @@ fn translate_text(
             }
         }
     }
-    let visible = String::from_utf8_lossy(&visible).into_owned();
+    // ... and not inside a comment
+    let visible = pragma::blank_comments(&String::from_utf8_lossy(&visible));
     let pragmas = match pragma::scan(&visible) {
         Ok(mut p) => {
             if let Some(x) = &expanded {
