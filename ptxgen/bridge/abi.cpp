@@ -204,16 +204,16 @@ Function *rewriteKernel(Module &M, Function *F, bool needOffset, bool needDim, b
   return NF;
 }
 
-// get_global_offset(d), get_work_dim(), a get_global_id(d) that adds the offset, and
 // A knob of pipeline.rs (PTXGEN_OPAQUE_GLOBAL_SIZE): get_global_size's multiply (group count x
 // ntid) as an inline-assembly mul.wide.u32, opaque to ScalarEvolution. Seen through, SCEV factors
 // ntid out of a grid-stride loop's index (group x ntid + tid) and step (groups x ntid), and a loop
 // unrolled by `#pragma unroll 4` then re-derives each copy's bound as (group + k x groups) x ntid:
-// ten 64-bit values live in the loop, 40 registers where NVIDIA's compiler needs 20 (1024 groups
-// of 256 took two waves on an H200 instead of one, 0.65x NVIDIA's bandwidth).
+// a dozen 64-bit values live in the loop, 40 registers where NVIDIA's compiler needs 20 (1024
+// groups of 256 took two waves on an H200 instead of one, 0.65x NVIDIA's bandwidth).
 cl::opt<bool> OpaqueGlobalSize("ptxgen-opaque-global-size", cl::init(false), cl::Hidden,
                                cl::desc("get_global_size's multiply hidden from ScalarEvolution"));
 
+// get_global_offset(d), get_work_dim(), a get_global_id(d) that adds the offset, and
 // get_group_id, get_num_groups and get_global_size that count the groups of the whole NDRange
 // (a launch may be issued in pieces, see rewriteKernel).
 void defineIdFunctions(Module &M, bool needOffset, bool needDim, bool needGroups) {

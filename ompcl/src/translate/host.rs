@@ -139,14 +139,8 @@ pub(super) fn sequence_call(steps: &[Step], target: i32, file: &str) -> String {
                 // numbers resume after each
                 let mut text = h.text.clone();
                 for i in &h.inner {
-                    let Some(at) = text.find(&format!("\u{1}{}:", i.kid)) else { continue };
-                    let Some(len) = text[at + 1..].find('\u{1}').map(|e| e + 2) else { continue };
-                    let resume: u32 = text[at + 1..at + len - 1]
-                        .split_once(':')
-                        .and_then(|(_, r)| r.parse().ok())
-                        .unwrap_or(h.line);
-                    let call = format!("{}\n#line {resume} \"{file}\"\n", launch(&i.k, i.kid, i.line));
-                    text.replace_range(at..at + len, &call);
+                    let call = format!("{}\n#line {} \"{file}\"\n", launch(&i.k, i.kid, i.line), i.resume);
+                    text = text.replacen(&sequence::inner_marker(i.kid), &call, 1);
                 }
                 let _ = write!(pre, "\n#line {} \"{file}\"\n{}\n", h.line, text);
             }

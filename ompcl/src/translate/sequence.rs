@@ -117,7 +117,7 @@ impl<'a> Translator<'a> {
         let mut set_by_threads: HashSet<String> = HashSet::new();
         // the serial statements holding worksharing loops (by their index in `kids`)
         let mut wrapped: HashMap<usize, Vec<InnerLoop>> = HashMap::new();
-        for kid in kids {
+        for (n, kid) in kids.iter().enumerate() {
             let directive = top.iter().any(|i| self.cx.assoc.get(i).is_some_and(|a| a.0.equals(kid)));
             serial.push(!directive && kid.kind() != CXCursor_NullStmt);
             if kid.kind() == CXCursor_NullStmt {
@@ -190,13 +190,13 @@ impl<'a> Translator<'a> {
                     "a statement outside any worksharing construct (every thread runs it): it uses '{v}', which a loop before it set (each thread its own value)"
                 ));
             }
-            let loops = self.loops_inside(ranges[kids_index(kids, kid)], &locals)?;
+            let loops = self.loops_inside(p, ranges[n], &locals)?;
             let skip: Vec<(usize, usize)> = loops.iter().map(|l| l.range).collect();
             replicable(*kid, &mut locals, &mut set_on_host, &skip).map_err(|why| {
                 format!("a statement outside any worksharing construct (every thread runs it): {why}")
             })?;
             if !loops.is_empty() {
-                wrapped.insert(kids_index(kids, kid), loops);
+                wrapped.insert(n, loops);
             }
         }
         let mut steps = Vec::new();
@@ -214,9 +214,6 @@ impl<'a> Translator<'a> {
                     for l in wrapped.remove(&n).unwrap_or_default() {
                         if let Some(from) = l.body_from {
                             // a single/master: its body, without the directive
-                            if !p.list("private").is_empty() {
-                                return Err("'single'/'master' in a 'parallel' with private variables".into());
-                            }
                             text.push_str(&self.cx.text[at..l.range.0]);
                             text.push_str(&self.cx.text[from..l.range.1]);
                             at = l.range.1;
@@ -229,9 +226,9 @@ impl<'a> Translator<'a> {
                         let k = self.loop_kernel(id, q.line, vec![par, q.clone()], l.node)?;
                         let resume = self.cx.text[..l.range.1].matches('\n').count() as u32 + 1;
                         text.push_str(&self.cx.text[at..l.range.0]);
-                        text.push_str(&inner_marker(id, resume));
+                        text.push_str(&inner_marker(id));
                         at = l.range.1;
-                        inner.push(InnerKernel { k: Box::new(k), kid: id, line: q.line });
+                        inner.push(InnerKernel { k: Box::new(k), kid: id, line: q.line, resume });
                     }
                     text.push_str(&self.cx.text[at..e]);
                     steps.push(Step::Host(HostStep { line, text, replicated: true, inner }));
@@ -250,25 +247,12 @@ impl<'a> Translator<'a> {
                 steps.push(Step::Kernel { k: Box::new(k), kid: id, line: q.line });
             } else {
                 // single / master: the host runs the body once
-                if !p.list("private").is_empty() {
-                    return Err(format!("'{}' in a 'parallel' with private variables", q.name()));
-                }
                 if q.clause("copyprivate").is_some() {
                     return Err("'copyprivate' is not translated to OpenCL".into());
                 }
                 let (s, e) = ranges[n];
-                if !self.pragmas_in(s, e).is_empty() {
-                    return Err(format!("directives inside '{}' are not translated to OpenCL", q.name()));
-                }
+                self.host_body(p, &q, (s, e))?;
                 let text = self.cx.text[s..e].to_string();
-                // the host copy of the body does not get the host rewrites (allocation calls,
-                // fread ...) nor a team: keep such bodies on the CPU
-                if names_wrapped_call(&text) || omp_calls_beyond_team(&text) {
-                    return Err(format!(
-                        "'{}' body calls the allocator, I/O that ompcl wraps, or the OpenMP library",
-                        q.name()
-                    ));
-                }
                 let line = self.cx.text[..s].matches('\n').count() as u32 + 1;
                 steps.push(Step::Host(HostStep { line, text, replicated: false, inner: Vec::new() }));
             }
@@ -467,15 +451,10 @@ fn written_variable(c: Node) -> Option<Node> {
     target.map(strip).filter(|t| t.kind() == CXCursor_DeclRefExpr).and_then(|t| t.referenced())
 }
 
-/// The index of `kid` in `kids`.
-fn kids_index(kids: &[Node], kid: &Node) -> usize {
-    kids.iter().position(|k| k.equals(kid)).unwrap_or(0)
-}
-
 /// Where the host code of a serial statement launches inner kernel `kid` (host.rs replaces it by
-/// the launch; the source resumes at line `resume`).
-pub(super) fn inner_marker(kid: usize, resume: u32) -> String {
-    format!("\u{1}{kid}:{resume}\u{1}")
+/// the launch).
+pub(super) fn inner_marker(kid: usize) -> String {
+    format!("\u{1}{kid}\u{1}")
 }
 
 /// `p` with the region's locals (`locals`: key -> name) as the clauses of a loop `lp` of it: those
@@ -519,6 +498,27 @@ fn with_locals(p: &Pragma, locals: &HashMap<String, String>, set: &HashSet<Strin
 }
 
 impl<'a> Translator<'a> {
+    /// Whether the body (bytes `(s, e)`) of `single`/`master` `q` in `parallel` region `p` may run
+    /// on the host: the region has no private variables, the body no directives, and it calls
+    /// nothing ompcl's host rewrites would have changed (allocation, fread ...; they do not reach
+    /// the copied body) nor `omp_*` routines a team of one would answer differently.
+    fn host_body(&self, p: &Pragma, q: &Pragma, (s, e): (usize, usize)) -> Result<(), String> {
+        if !p.list("private").is_empty() {
+            return Err(format!("'{}' in a 'parallel' with private variables", q.name()));
+        }
+        if !self.pragmas_in(s, e).is_empty() {
+            return Err(format!("directives inside '{}' are not translated to OpenCL", q.name()));
+        }
+        let text = &self.cx.text[s..e];
+        if names_wrapped_call(text) || omp_calls_beyond_team(text) {
+            return Err(format!(
+                "'{}' body calls the allocator, I/O that ompcl wraps, or the OpenMP library",
+                q.name()
+            ));
+        }
+        Ok(())
+    }
+
     /// The worksharing loops and `single`/`master` constructs inside the serial statement at bytes
     /// `(s, e)`, outermost only (the directives inside a loop are its kernel's); any other
     /// directive there but `barrier` and `flush` (nothing between kernels), or a construct that
@@ -526,6 +526,7 @@ impl<'a> Translator<'a> {
     /// region.
     fn loops_inside(
         &self,
+        p: &Pragma,
         (s, e): (usize, usize),
         locals: &HashMap<String, String>,
     ) -> Result<Vec<InnerLoop>, String> {
@@ -551,19 +552,10 @@ impl<'a> Translator<'a> {
                 // run once per encounter, on the host, as at the region's top level (the same
                 // conditions, and it may not set the region's locals: OpenMP would change one
                 // thread's copy only)
-                let body = &self.cx.text[from..end];
                 if q.clauses.iter().any(|c| c.name != "nowait") {
                     return Err(format!("a clause other than 'nowait' on '{}' inside a loop", q.name()));
                 }
-                if !self.pragmas_in(from, end).is_empty() {
-                    return Err(format!("directives inside '{}' are not translated to OpenCL", q.name()));
-                }
-                if names_wrapped_call(body) || omp_calls_beyond_team(body) {
-                    return Err(format!(
-                        "'{}' body calls the allocator, I/O that ompcl wraps, or the OpenMP library",
-                        q.name()
-                    ));
-                }
+                self.host_body(p, q, (from, end))?;
             }
             loops.push(InnerLoop {
                 pragma: i,

@@ -146,4 +146,6 @@ pub(super) struct InnerKernel {
     pub(super) k: Box<KernelOut>,
     pub(super) kid: usize,
     pub(super) line: u32,
+    /// the source line after the loop, where the host code resumes
+    pub(super) resume: u32,
 }
