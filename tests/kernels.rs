@@ -66,6 +66,16 @@ fn real_kernels_on_the_gpu() {
     assert!(out.contains("process alive"), "{out}");
 }
 
+/// Loops stepping by a run-time stride, in every shape ptxgen's chunked unrolling
+/// (ptxgen/bridge/stride_unroll.cpp) rewrites or leaves alone, against the same loops on the host:
+/// trip counts 0 to many, starts past the end, do-while, phis of phis, values used after the loop.
+#[test]
+fn stride_loops_on_the_gpu() {
+    require_gpu!();
+    let out = run_ok(&c_program("stride_loops"), &[], Via::Loader, Driver::System);
+    assert!(out.contains("stride_loops: ") && out.contains(" 0 failed"), "{out}");
+}
+
 #[test]
 fn microbench_compiles() {
     let src = common::repo().join("bench/microbench.c");

@@ -101,6 +101,8 @@ bool verifyEachEnabled();
 // With PTXGEN_VERIFY_EACH=1, throws a BridgeError naming `what` when M is not valid IR (the entry
 // point's guard turns it into a failed build); otherwise nothing.
 void verifyAfter(llvm::Module &M, const char *what);
+// stride_unroll.cpp: run-time-stride loops unrolled in proven chunks (the knob decides).
+void addStrideUnroll(llvm::PassBuilder &PB);
 // Runs the rewrite `rewrite(M)`, then verifyAfter(M, name).
 template <class Rewrite> void step(llvm::Module &M, const char *name, Rewrite &&rewrite) {
   rewrite(M);

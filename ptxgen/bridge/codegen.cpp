@@ -195,6 +195,7 @@ int pg_optimize(LLVMModuleRef mref, int sm, int ptx, int opt, int fastFma, char 
     ModuleAnalysisManager MAM;
     PipelineTuningOptions PTO;
     PassBuilder PB(TM.get(), PTO);
+    if (opt != 0) addStrideUnroll(PB);
     PB.registerModuleAnalyses(MAM);
     PB.registerCGSCCAnalyses(CGAM);
     PB.registerFunctionAnalyses(FAM);

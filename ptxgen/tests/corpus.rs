@@ -747,6 +747,47 @@ fn unrolled_grid_stride_loops_step_by_the_global_size() {
     assert!(loads >= 4, "not unrolled by 4:\n{}", p.ptx);
 }
 
+/// Loops stepping by a run-time stride that only read memory (bridge/stride_unroll.cpp) run four
+/// iterations behind one test, their four loads before the adds that use them (in flight
+/// together); a loop that stores, and one under `#pragma unroll 1`, keep one load per trip.
+#[test]
+fn run_time_stride_loops_load_in_chunks() {
+    setup();
+    // The loads of the loop's block (up to its back branch) that come before its first add.f64.
+    let loads_before_first_add = |ptx: &str| {
+        let mut best = 0;
+        for block in ptx.split("$L__BB").skip(1) {
+            let body: Vec<&str> = block.lines().map(str::trim).collect();
+            let first_add = body.iter().position(|l| l.starts_with("add.rn.f64")).unwrap_or(body.len());
+            best = best.max(body[..first_add].iter().filter(|l| l.starts_with("ld.global")).count());
+        }
+        best
+    };
+    let sum = |pragma: &str, store: &str| {
+        format!(
+            "kernel void k(global double *x, global double *out, ulong n) {{ double acc = 0;\n{pragma}\n\
+             for (size_t i = get_global_id(0); i < n; i += get_global_size(0)) {{ acc += x[i]; {store} }}\n\
+             out[get_global_id(0)] = acc; }}"
+        )
+    };
+    let plain = build_nc(&sum("", ""), "", &H100).unwrap().ptx;
+    assert_eq!(loads_before_first_add(&plain), 4, "not in chunks of 4:\n{plain}");
+    let signed = build_nc(
+        "kernel void k(global const float *x, global float *out, int n) { float m = 0;\n\
+         for (int j = get_local_id(0); j < n; j += get_local_size(0)) m = fmax(m, x[j]);\n\
+         out[get_global_id(0)] = m; }",
+        "",
+        &H100,
+    )
+    .unwrap()
+    .ptx;
+    assert!(signed.matches("ld.global").count() >= 5, "signed work-group stride not chunked:\n{signed}");
+    let stores = build_nc(&sum("", "x[i] = 0;"), "", &H100).unwrap().ptx;
+    assert_eq!(stores.matches("ld.global").count(), 1, "a storing loop was chunked:\n{stores}");
+    let off = build_nc(&sum("#pragma unroll 1", ""), "", &H100).unwrap().ptx;
+    assert_eq!(off.matches("ld.global").count(), 1, "#pragma unroll 1 ignored:\n{off}");
+}
+
 /// A volatile private variable (CLBlast's Xgemm: `volatile int tid`) is read and written through
 /// its .local address, kept and in order, not as a generic `ld.volatile` (a system-scope strong
 /// load in SASS); a volatile global access stays volatile.
