@@ -607,6 +607,27 @@ impl Node {
             v
         }
     }
+    /// The value of a constant arithmetic expression, integer or floating (`0`, `1.0f`, `-0.0`),
+    /// or None.
+    pub fn eval_number(&self) -> Option<f64> {
+        // SAFETY: the cursor's unit is alive; the evaluation result is checked for null and disposed once.
+        unsafe {
+            let r = clang_Cursor_Evaluate(self.0);
+            if r.is_null() {
+                return None;
+            }
+            let v = match clang_EvalResult_getKind(r) {
+                CXEval_Int if clang_EvalResult_isUnsignedInt(r) != 0 => {
+                    Some(clang_EvalResult_getAsUnsigned(r) as f64)
+                }
+                CXEval_Int => Some(clang_EvalResult_getAsLongLong(r) as f64),
+                CXEval_Float => Some(clang_EvalResult_getAsDouble(r)),
+                _ => None,
+            };
+            clang_EvalResult_dispose(r);
+            v
+        }
+    }
 }
 
 /// A libclang type, bound like `Node` to its translation unit's lifetime.
