@@ -718,36 +718,12 @@ impl Translator<'_> {
                 if f.op != a.op || nested.iter().any(|&(s, e)| at >= s && at < e) {
                     continue;
                 }
-                if f.operand.is_some_and(|e| self.mentions(e, &key_of(&a.shared))) {
-                    continue;
-                }
                 if a.loop_kid.is_some_and(|lk| lk != k) {
                     return refuse(format!("'{}' is updated in two loops", a.decl.spelling()));
                 }
                 a.loop_kid = Some(k);
                 accounted.extend(f.target_refs.iter().copied());
                 updates.push((ai, st, f));
-            }
-        }
-        for a in &accs {
-            let lname = a.decl.spelling();
-            match a.loop_kid {
-                Some(lk) if lk < a.combine_kid => {}
-                Some(_) => return refuse(format!("'{lname}' is combined before its loop")),
-                None => {
-                    return refuse(format!("'{lname}' is not updated in an 'omp for' loop of the region"))
-                }
-            }
-            if a.init_kid.zip(a.loop_kid).is_some_and(|(i, l)| i > l) {
-                return refuse(format!("private '{lname}' is set after its loop"));
-            }
-            let one_loop =
-                accs.iter().all(|b| key_of(&b.shared) != key_of(&a.shared) || b.loop_kid == a.loop_kid);
-            if !one_loop {
-                return refuse(format!(
-                    "'{}' is combined from the accumulators of two loops",
-                    a.shared.spelling()
-                ));
             }
         }
         // every reference to an accumulator or a shared variable in the region is one of those
@@ -782,6 +758,27 @@ impl Translator<'_> {
             }
         }
 
+        for a in &accs {
+            let lname = a.decl.spelling();
+            match a.loop_kid {
+                Some(lk) if lk < a.combine_kid => {}
+                Some(_) => return refuse(format!("'{lname}' is combined before its loop")),
+                None => {
+                    return refuse(format!("'{lname}' is not updated in an 'omp for' loop of the region"))
+                }
+            }
+            if a.init_kid.zip(a.loop_kid).is_some_and(|(i, l)| i > l) {
+                return refuse(format!("private '{lname}' is set after its loop"));
+            }
+            let one_loop =
+                accs.iter().all(|b| key_of(&b.shared) != key_of(&a.shared) || b.loop_kid == a.loop_kid);
+            if !one_loop {
+                return refuse(format!(
+                    "'{}' is combined from the accumulators of two loops",
+                    a.shared.spelling()
+                ));
+            }
+        }
         self.manual_edits(p, region, &kids, (&loops, &combines), &accs, &updates)
     }
 
