@@ -618,8 +618,9 @@ fn translate_text(
         loop {
             let (rewrite, refused) = t.manual_reduction_rewrite(&tu, &skip);
             t.manual_notes.extend(refused);
-            let Some((new_text, lines, done)) = rewrite else { break };
-            let lines = lines.into_iter().map(orig).collect();
+            let Some(rw) = rewrite else { break };
+            let lines = rw.lines.into_iter().map(orig).collect();
+            let (new_text, done) = (rw.text, rw.regions);
             let x = crate::pragma_op::Expanded { text: new_text.clone(), lines };
             let out = translate_text(
                 &file,

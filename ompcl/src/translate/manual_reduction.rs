@@ -41,9 +41,12 @@
 //!   that the region does not write and whose address is never taken;
 //! - `l` appears only in its initialisation, its combine, and updates of its own operation (the
 //!   forms above with `l` the target and an expression `e` reading neither `l` nor the shared
-//!   variable; for max/min `e` is read twice, so it has no side effects), each a statement of its
-//!   own (its value unused) in one top-level `omp for` loop before the combine, outside any
-//!   directive nested in the loop;
+//!   variable, and `l++`, `l--` for a sum; for max/min `e` is read twice, so it has no side
+//!   effects), each a statement of its own (its value unused) in one top-level `omp for` loop
+//!   before the combine, outside any directive nested in the loop; the updates are renamed where
+//!   `l` is written (in a macro's argument too, unless a macro of the file stringifies or pastes
+//!   its arguments), and where the combine subtracts `l` their sign is flipped (`l += e` becomes
+//!   `s -= e`, `l = e + l` becomes `s = -(e) + s`);
 //! - the shared variable `s` appears in the region only in combines, all of one operation and of
 //!   accumulators of one loop; it is declared outside the region, shared there (not in the
 //!   `parallel`'s private, firstprivate, lastprivate, reduction or copyin lists, not threadprivate),
@@ -140,32 +143,6 @@ struct Form {
     atomic_ok: bool,
 }
 
-/// One accumulator of the region.
-struct Acc {
-    decl: Node,
-    key: String,
-    shared: Node,
-    op: Op,
-    /// the combine subtracts it (`s -= l`)
-    negated: bool,
-    /// the combine: its top-level statement's index and its text (with the `;`)
-    combine_kid: usize,
-    combine_text: String,
-    /// the initial value
-    init: Option<Node>,
-    /// a `private` accumulator: its top-level `l = init;` (index)
-    init_kid: Option<usize>,
-    /// the loop updating it (top-level index)
-    loop_kid: Option<usize>,
-}
-
-/// Why a region of the idiom's shape is not rewritten (None: it does not have the shape).
-type Refusal = Option<String>;
-
-fn refuse<T>(why: impl Into<String>) -> Result<T, Refusal> {
-    Err(Some(why.into()))
-}
-
 /// The variable `n` refers to, if it is a plain variable (parentheses, implicit casts aside).
 fn var_ref(n: Node) -> Option<(Node, Node)> {
     let n = strip(n);
@@ -259,7 +236,541 @@ fn comparison(cond: Node, key: &str) -> Option<(Node, Node, bool)> {
     }
 }
 
+/// One accumulator of the region.
+struct Acc {
+    decl: Node,
+    key: String,
+    shared: Node,
+    shared_key: String,
+    op: Op,
+    /// the combine subtracts it (`s -= l`)
+    negated: bool,
+    /// the combine: its top-level statement (index) and its text (with the `;`)
+    combine_kid: usize,
+    combine_text: String,
+    /// the initial value
+    init: Option<Node>,
+    /// a `private` accumulator's top-level `l = init;` (index)
+    init_kid: Option<usize>,
+    /// the top-level loop updating it (index)
+    loop_kid: Option<usize>,
+}
+
+/// An update of an accumulator (`acc`: its index) in a loop.
+struct Update {
+    acc: usize,
+    stmt: Node,
+    form: Form,
+}
+
+/// A `parallel` region of the idiom's shape: at its top level, `omp for` loops and combines.
+struct Shape {
+    /// its directive
+    pi: usize,
+    /// its bytes, from the directive's line to the end of its statement
+    range: (usize, usize),
+    body: Node,
+    /// the top-level statements
+    kids: Vec<Node>,
+    /// the directives inside
+    inner: Vec<usize>,
+    /// the top-level `omp for` loops: (directive, statement index)
+    loops: Vec<(usize, usize)>,
+    /// the top-level `critical` sections and `atomic`s: (directive, statement index)
+    combines: Vec<(usize, usize)>,
+}
+
+/// The source with the reductions written by hand rewritten (`manual_reduction_rewrite`).
+pub(super) struct ManualRewrite {
+    pub(super) text: String,
+    /// per line of `text`, the line of the source it comes from
+    pub(super) lines: Vec<u32>,
+    /// the regions rewritten (their directives)
+    pub(super) regions: Vec<usize>,
+}
+
+/// Why a region of the idiom's shape is not rewritten (None: it does not have the shape).
+type Refusal = Option<String>;
+
+fn refuse<T>(why: impl Into<String>) -> Result<T, Refusal> {
+    Err(Some(why.into()))
+}
+
 impl Translator<'_> {
+    /// The source text with every `parallel` region of the form of a reduction written by hand
+    /// rewritten (but those of `skip`); None when no region is. Also, per region of the form's
+    /// shape left as it is, why (by the directive's line).
+    pub(super) fn manual_reduction_rewrite(
+        &self,
+        tu: &clang::Tu,
+        skip: &HashSet<usize>,
+    ) -> (Option<ManualRewrite>, HashMap<u32, String>) {
+        let mut edits = Vec::new();
+        let mut regions = Vec::new();
+        let mut why = HashMap::new();
+        let mut addr_taken: Option<HashSet<String>> = None;
+        let targets = self.target_ranges();
+        for (pi, p) in self.cx.pragmas.iter().enumerate() {
+            if !p.is(&["parallel"]) || skip.contains(&pi) {
+                continue;
+            }
+            if targets.iter().any(|&(s, e)| p.line_start >= s && p.line_start < e) {
+                continue;
+            }
+            let taken = addr_taken.get_or_insert_with(|| address_taken(tu, &self.cx.file));
+            match self.plan_manual(pi, taken) {
+                Ok(mut e) => {
+                    edits.append(&mut e);
+                    regions.push(pi);
+                }
+                Err(Some(w)) => {
+                    why.insert(p.line, format!("not a reduction written by hand: {w}"));
+                }
+                Err(None) => {}
+            }
+        }
+        if regions.is_empty() {
+            return (None, why);
+        }
+        let (text, lines) = super::interchange::apply_edits(self.cx.text, edits);
+        (Some(ManualRewrite { text, lines, regions }), why)
+    }
+
+    /// The edits that rewrite region `pi` (module comment), or why not.
+    fn plan_manual(&self, pi: usize, addr_taken: &HashSet<String>) -> Result<Vec<Edit>, Refusal> {
+        let sh = self.shape(pi)?;
+        let mut accs = self.combines(&sh)?;
+        self.starts(&sh, &mut accs, addr_taken)?;
+        self.check_shared(&sh, &accs, addr_taken)?;
+        let (updates, accounted) = self.loop_updates(&sh, &mut accs)?;
+        self.check_references(&sh, &accs, accounted)?;
+        check_order(&accs)?;
+        self.manual_edits(&sh, &accs, &updates)
+    }
+
+    /// Region `pi` as a `Shape`, or None when it does not have it.
+    fn shape(&self, pi: usize) -> Result<Shape, Refusal> {
+        let p = &self.cx.pragmas[pi];
+        let &(node, s, e) = self.cx.assoc.get(&pi).ok_or(None)?;
+        let body = strip(node);
+        if body.kind() != CXCursor_CompoundStmt || p.unknown.is_some() {
+            return Err(None);
+        }
+        let kids = body.children();
+        let inner = self.pragmas_in(s, e);
+        let top = |words: &[&str]| -> Vec<(usize, usize)> {
+            inner
+                .iter()
+                .filter(|&&q| words.iter().any(|w| self.cx.pragmas[q].directive[0] == *w))
+                .filter_map(|&q| {
+                    let a = self.cx.assoc.get(&q)?;
+                    kids.iter().position(|k| a.0.equals(k)).map(|k| (q, k))
+                })
+                .collect()
+        };
+        let loops: Vec<(usize, usize)> =
+            top(&["for"]).into_iter().filter(|&(q, _)| self.cx.pragmas[q].is(&["for"])).collect();
+        let combines = top(&["critical", "atomic"]);
+        if loops.is_empty() || combines.is_empty() {
+            return Err(None);
+        }
+        if inner.iter().any(|&q| self.cx.pragmas[q].directive[0] == "parallel") {
+            return refuse("a 'parallel' region inside it");
+        }
+        Ok(Shape { pi, range: (p.line_start, e), body, kids, inner, loops, combines })
+    }
+
+    /// Whether declaration `d` is inside the bytes `(s, e)` of the file.
+    fn declared_in(&self, d: &Node, (s, e): (usize, usize)) -> bool {
+        let l = d.loc();
+        l.file == self.cx.file && l.off >= s && l.off < e
+    }
+
+    /// The line of the file at byte `off`.
+    fn line_at(&self, off: usize) -> usize {
+        self.cx.text[..off].matches('\n').count() + 1
+    }
+
+    /// Phase of `plan_manual`: the accumulators, as the statements of the combines name them.
+    fn combines(&self, sh: &Shape) -> Result<Vec<Acc>, Refusal> {
+        let mut accs: Vec<Acc> = Vec::new();
+        for &(q, k) in &sh.combines {
+            let qp = &self.cx.pragmas[q];
+            let atomic = qp.directive[0] == "atomic";
+            let plain = if atomic {
+                qp.is(&["atomic"])
+                    && qp.clauses.iter().all(|c| ["update", "seq_cst", "relaxed"].contains(&c.name.as_str()))
+            } else {
+                qp.is(&["critical"]) && qp.clauses.is_empty()
+            };
+            if !plain {
+                return refuse(format!("'{}' at line {} is not a plain update", qp.name(), qp.line));
+            }
+            let st = sh.kids[k];
+            let stmts: Vec<Node> = if st.kind() == CXCursor_CompoundStmt && !atomic {
+                st.children().into_iter().filter(|c| c.kind() != CXCursor_NullStmt).collect()
+            } else {
+                vec![st]
+            };
+            for c in stmts {
+                let not_combine = || {
+                    let line = self.line_at(c.range().0.off);
+                    Some(format!(
+                        "the statement at line {line} (in '{}') is not a combine 'shared op= private'",
+                        qp.name()
+                    ))
+                };
+                let f = self.form(c).ok_or_else(not_combine)?;
+                let (_, l) = f.operand.and_then(var_ref).ok_or_else(not_combine)?;
+                if atomic && !f.atomic_ok {
+                    return Err(not_combine());
+                }
+                if accs.iter().any(|a| a.key == key_of(&l)) {
+                    return refuse(format!("'{}' is combined twice", l.spelling()));
+                }
+                let (cs, ce) = c.range();
+                accs.push(Acc {
+                    key: key_of(&l),
+                    decl: l,
+                    shared_key: key_of(&f.target),
+                    shared: f.target,
+                    op: f.op,
+                    negated: f.negated,
+                    combine_kid: k,
+                    combine_text: self.cx.text[cs.off..self.cx.stmt_end(ce.off)].to_string(),
+                    init: None,
+                    init_kid: None,
+                    loop_kid: None,
+                });
+            }
+        }
+        Ok(accs)
+    }
+
+    /// Phase of `plan_manual`: each accumulator's type, declaration and initial value.
+    fn starts(&self, sh: &Shape, accs: &mut [Acc], addr_taken: &HashSet<String>) -> Result<(), Refusal> {
+        let p = &self.cx.pragmas[sh.pi];
+        let privates = p.list("private");
+        let not_shared = not_shared(p);
+        for a in accs.iter_mut() {
+            let (l, sv) = (a.decl, a.shared);
+            let (lname, sname) = (l.spelling(), sv.spelling());
+            if self.declared_in(&sv, sh.range) {
+                return refuse(format!(
+                    "'{sname}', which '{lname}' is combined into, is declared inside the region"
+                ));
+            }
+            let ty = sv.ty().canonical();
+            if !reduction_type(ty) || l.ty().canonical().spelling() != ty.spelling() {
+                return refuse(format!("'{lname}' and '{sname}' are not of one arithmetic type"));
+            }
+            if self.declared_in(&l, sh.range) {
+                // declared at the region's top level, with an initial value
+                let top_level = sh
+                    .kids
+                    .iter()
+                    .any(|k| k.kind() == CXCursor_DeclStmt && k.children().iter().any(|d| d.equals(&l)));
+                a.init = l.children().into_iter().rfind(|c| c.is_expr());
+                if !top_level || a.init.is_none() || l.storage_static() || l.storage_extern() {
+                    return refuse(format!(
+                        "'{lname}' is not declared with an initial value at the region's top level"
+                    ));
+                }
+            } else {
+                // private on the region, set once at its top level
+                let elsewhere = not_shared.iter().filter(|v| **v == lname).count() > 1;
+                if !privates.contains(&lname) || elsewhere {
+                    return refuse(format!("'{lname}' is neither declared in the region nor private on it"));
+                }
+                let sets: Vec<usize> = (0..sh.kids.len())
+                    .filter(|&k| {
+                        let n = sh.kids[k];
+                        n.kind() == CXCursor_BinaryOperator
+                            && n.binop() == CXBinaryOperator_Assign
+                            && is_ref_to(n.children()[0], &a.key)
+                    })
+                    .collect();
+                let [k] = sets[..] else {
+                    return refuse(format!("private '{lname}' is not set once at the region's top level"));
+                };
+                a.init_kid = Some(k);
+                a.init = Some(sh.kids[k].children()[1]);
+            }
+            let init = a.init.expect("set above");
+            match a.op.identity() {
+                Some(id) if init.eval_number() != Some(id) => {
+                    return refuse(format!(
+                        "'{lname}' does not start at {id} (the identity of '{}')",
+                        a.op.clause()
+                    ));
+                }
+                Some(_) => {}
+                // combined once more before the region: its value must be the same there
+                None => self.invariant(init, sh, addr_taken).map_err(|what| {
+                    Some(format!("the initial value of '{lname}' ({what}) may differ before the region"))
+                })?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase of `plan_manual`: whether every shared variable is one the loops may reduce into in
+    /// place of the accumulators (module comment).
+    fn check_shared(&self, sh: &Shape, accs: &[Acc], addr_taken: &HashSet<String>) -> Result<(), Refusal> {
+        let p = &self.cx.pragmas[sh.pi];
+        let not_shared = not_shared(p);
+        let region_nodes = nodes_of(sh.body);
+        let user_calls = region_nodes
+            .iter()
+            .any(|n| n.kind() == CXCursor_CallExpr && !n.referenced().is_some_and(|f| f.in_system_header()));
+        for a in accs {
+            let (sv, sname) = (a.shared, a.shared.spelling());
+            if accs.iter().any(|b| b.shared_key == a.shared_key && b.op != a.op) {
+                return refuse(format!("'{sname}' is combined by two operations"));
+            }
+            if not_shared.contains(&sname) || self.cx.threadprivate.contains(&sname) {
+                return refuse(format!("'{sname}' is not shared in the region"));
+            }
+            if addr_taken.contains(&a.shared_key) {
+                return refuse(format!("the address of '{sname}' is taken"));
+            }
+            if global_storage(&sv) && user_calls {
+                return refuse(format!(
+                    "'{sname}' is global and the region calls functions (which may read it)"
+                ));
+            }
+            if region_nodes.iter().any(|n| n.kind() == CXCursor_VarDecl && n.spelling() == sname) {
+                return refuse(format!("a variable inside the region is named '{sname}' too"));
+            }
+        }
+        // no directive inside names an accumulator or a shared variable (`flush(s)`, a loop's
+        // `private(l)`)
+        for &q in &sh.inner {
+            let qp = &self.cx.pragmas[q];
+            let mut texts: Vec<&str> = qp.clauses.iter().filter_map(|c| c.arg.as_deref()).collect();
+            if qp.directive[0] == "flush" {
+                texts.extend(qp.dir_arg.as_deref());
+            }
+            for a in accs {
+                for name in [a.decl.spelling(), a.shared.spelling()] {
+                    if texts.iter().any(|t| mentions(t, &name)) {
+                        return refuse(format!("'{}' at line {} names '{name}'", qp.name(), qp.line));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase of `plan_manual`: the accumulators' updates in the top-level loops (statements of
+    /// their own, outside the directives nested in the loop), each accumulator's loop, and the
+    /// references to the accumulators the updates hold.
+    fn loop_updates(&self, sh: &Shape, accs: &mut [Acc]) -> Result<(Vec<Update>, Vec<Node>), Refusal> {
+        let mut updates = Vec::new();
+        let mut accounted = Vec::new();
+        for &(q, k) in &sh.loops {
+            let lp = sh.kids[k];
+            let (ls, le) = (lp.range().0.off, lp.range().1.off);
+            let nested: Vec<(usize, usize)> = self
+                .pragmas_in(ls, le)
+                .into_iter()
+                .filter(|&o| o != q)
+                .filter_map(|o| {
+                    self.cx.assoc.get(&o).map(|&(_, s, e)| (self.cx.pragmas[o].line_start.min(s), e))
+                })
+                .collect();
+            let stmts: Vec<Node> = nodes_of(lp).into_iter().flat_map(statement_children).collect();
+            for stmt in stmts {
+                let Some(form) = self.form(stmt) else { continue };
+                let Some(ai) = accs.iter().position(|a| a.key == key_of(&form.target)) else { continue };
+                let a = &mut accs[ai];
+                let at = stmt.range().0.off;
+                if form.op != a.op || nested.iter().any(|&(s, e)| at >= s && at < e) {
+                    continue;
+                }
+                if a.loop_kid.is_some_and(|lk| lk != k) {
+                    return refuse(format!("'{}' is updated in two loops", a.decl.spelling()));
+                }
+                a.loop_kid = Some(k);
+                accounted.extend(form.target_refs.iter().copied());
+                updates.push(Update { acc: ai, stmt, form });
+            }
+        }
+        Ok((updates, accounted))
+    }
+
+    /// Phase of `plan_manual`: whether every reference to an accumulator or a shared variable in
+    /// the region is one accounted for: the updates' (`accounted`), the combines', the
+    /// initialisations'.
+    fn check_references(&self, sh: &Shape, accs: &[Acc], mut accounted: Vec<Node>) -> Result<(), Refusal> {
+        for a in accs {
+            let named = |n: &Node| {
+                n.kind() == CXCursor_DeclRefExpr
+                    && n.referenced().is_some_and(|d| key_of(&d) == a.key || key_of(&d) == a.shared_key)
+            };
+            accounted.extend(nodes_of(sh.kids[a.combine_kid]).into_iter().filter(named));
+            if let Some(k) = a.init_kid {
+                accounted.push(strip(sh.kids[k].children()[0]));
+            }
+        }
+        for n in nodes_of(sh.body) {
+            if n.kind() != CXCursor_DeclRefExpr {
+                continue;
+            }
+            let Some(d) = n.referenced() else { continue };
+            let key = key_of(&d);
+            let Some(a) = accs.iter().find(|a| a.key == key || a.shared_key == key) else { continue };
+            if !accounted.iter().any(|x| x.equals(&n)) {
+                let what = if a.key == key { "accumulator" } else { "shared variable" };
+                return refuse(format!(
+                    "the {what} '{}' is used at line {} other than in an update of its operation or its combine",
+                    d.spelling(),
+                    self.line_at(n.range().0.off)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase of `plan_manual`: the edits once every rule holds.
+    fn manual_edits(&self, sh: &Shape, accs: &[Acc], updates: &[Update]) -> Result<Vec<Edit>, Refusal> {
+        let mut edits = Vec::new();
+        // the loops' reduction clauses, one per operation, in the order of the combines
+        for &(q, k) in &sh.loops {
+            let mut clauses: Vec<(Op, Vec<String>)> = Vec::new();
+            for a in accs.iter().filter(|a| a.loop_kid == Some(k)) {
+                let name = a.shared.spelling();
+                match clauses.iter_mut().find(|(op, _)| *op == a.op) {
+                    Some((_, names)) if names.contains(&name) => {}
+                    Some((_, names)) => names.push(name),
+                    None => clauses.push((a.op, vec![name])),
+                }
+            }
+            let text: String = clauses
+                .iter()
+                .map(|(op, names)| format!(" reduction({}: {})", op.clause(), names.join(", ")))
+                .collect();
+            if !text.is_empty() {
+                let end = self.cx.pragmas[q].end;
+                edits.push(Edit { start: end, end, text });
+            }
+        }
+        // the updates act on the shared variable (the clause's private copy) instead; where the
+        // combine subtracts, they subtract what they added
+        let mut renamed: BTreeMap<usize, (usize, String)> = BTreeMap::new(); // offset -> (length, name)
+        for u in updates {
+            let a = &accs[u.acc];
+            let (lname, sname) = (a.decl.spelling(), a.shared.spelling());
+            for r in &u.form.target_refs {
+                let off = self.ref_offset(*r, sh.range, &lname).ok_or_else(|| {
+                    Some(format!(
+                        "'{lname}' is spelt inside a macro at line {}",
+                        self.line_at(r.range().0.off)
+                    ))
+                })?;
+                renamed.insert(off, (lname.len(), sname.clone()));
+            }
+            if a.negated {
+                edits.extend(self.flip_sign(u.stmt).ok_or_else(|| {
+                    Some(format!(
+                        "the update of '{lname}' at line {} is not one whose sign ompcl can flip ('{sname}' subtracts it)",
+                        self.line_at(u.stmt.range().0.off)
+                    ))
+                })?);
+            }
+        }
+        edits.extend(renamed.into_iter().map(|(off, (len, text))| Edit { start: off, end: off + len, text }));
+        // the combines (from their directive's line), the accumulators' declarations (when they
+        // declare nothing else) and their initialisations go
+        let mut dropped: BTreeSet<usize> = accs.iter().map(|a| a.combine_kid).collect();
+        dropped.extend(accs.iter().filter_map(|a| a.init_kid));
+        for (k, kid) in sh.kids.iter().enumerate() {
+            if kid.kind() == CXCursor_DeclStmt
+                && kid.children().iter().all(|v| accs.iter().any(|a| a.decl.equals(v)))
+            {
+                dropped.insert(k);
+            }
+        }
+        for k in dropped {
+            let (s, e) = sh.kids[k].range();
+            let directive =
+                sh.combines.iter().find(|c| c.1 == k).map(|&(q, _)| self.cx.pragmas[q].line_start);
+            edits.push(Edit {
+                start: directive.unwrap_or(s.off),
+                end: self.cx.stmt_end(e.off),
+                text: String::new(),
+            });
+        }
+        // the idempotent operations' initial values, combined once before the region (in a block
+        // with it: the region may be the statement of an `if`)
+        let mut before = String::new();
+        for a in accs.iter().filter(|a| a.op.identity().is_none()) {
+            let ty = a.decl.ty().canonical().spelling();
+            let init = a.init.map_or("", |i| self.src(i));
+            let _ = write!(before, "{{ {ty} {} = {init}; {} }} ", a.decl.spelling(), a.combine_text);
+        }
+        if !before.is_empty() {
+            let (s, e) = sh.range;
+            edits.push(Edit { start: s, end: s, text: format!("{{ {before}\n") });
+            edits.push(Edit { start: e, end: e, text: " }".into() });
+        }
+        Ok(edits)
+    }
+
+    /// The edits that make `+` update `st` subtract what it added (or the reverse): its operator
+    /// flipped (`+=`/`-=`, `l = l + e`/`l = l - e`, `++`/`--`), or for `l = e + l` the operand
+    /// negated (`l = -(e) + l`); None where the operator or the operand is not written out plainly
+    /// (a macro, a comment between).
+    fn flip_sign(&self, st: Node) -> Option<Vec<Edit>> {
+        let ch = st.children();
+        let span = |a: Node, b: Node| (a.range().1.off, b.range().0.off);
+        let (from, to) = match st.kind() {
+            CXCursor_CompoundAssignOperator => span(ch[0], ch[1]),
+            CXCursor_BinaryOperator => {
+                let rhs = strip(ch[1]);
+                let rc = rhs.children();
+                if rhs.kind() != CXCursor_BinaryOperator {
+                    return None;
+                }
+                if !is_ref_to(rc[0], &key_of(&var_ref(ch[0])?.1)) {
+                    // l = e + l
+                    let ((s, e), (ss, se)) = (rc[0].range(), rc[0].spelling_range());
+                    let plain =
+                        s.file == self.cx.file && (s.off, e.off) == (ss.off, se.off) && ss.file == s.file;
+                    return plain.then(|| {
+                        vec![
+                            Edit { start: s.off, end: s.off, text: "-(".into() },
+                            Edit { start: e.off, end: e.off, text: ")".into() },
+                        ]
+                    });
+                }
+                span(rc[0], rc[1])
+            }
+            CXCursor_UnaryOperator => {
+                let ((s, e), (os, oe)) = (st.range(), ch[0].range());
+                if os.off > s.off {
+                    (s.off, os.off)
+                } else {
+                    (oe.off, e.off)
+                }
+            }
+            _ => return None,
+        };
+        let between = self.cx.text.get(from..to)?;
+        let op = between.trim();
+        let flipped = match op {
+            "+=" => "-=",
+            "-=" => "+=",
+            "+" => "-",
+            "-" => "+",
+            "++" => "--",
+            "--" => "++",
+            _ => return None,
+        };
+        let at = from + between.find(op)?;
+        Some(vec![Edit { start: at, end: at + op.len(), text: flipped.into() }])
+    }
+
     /// Statement `st` as an update by a reduction operation (`Form`), or None.
     fn form(&self, st: Node) -> Option<Form> {
         let f = self.form_parts(st)?;
@@ -430,512 +941,108 @@ impl Translator<'_> {
         })
     }
 
-    /// Whether `n`'s text is as written at its place (no macro around it).
-    fn written_here(&self, n: Node) -> bool {
-        let ((s, e), (ss, se)) = (n.range(), n.spelling_range());
-        s.file == self.cx.file && (s.file, s.off, e.off) == (ss.file.clone(), ss.off, se.off) && s.off < e.off
-    }
-
-    /// The source text with every `parallel` region of the hand-written reduction form rewritten
-    /// (but those of `skip`), per line of it the line of `self.cx.text` it comes from, and the
-    /// regions rewritten (pragma indices); None when no region is. Also, per region of the form's
-    /// shape left as it is, why (by the directive's line).
-    pub(super) fn manual_reduction_rewrite(
-        &self,
-        tu: &clang::Tu,
-        skip: &HashSet<usize>,
-    ) -> (Option<(String, Vec<u32>, Vec<usize>)>, HashMap<u32, String>) {
-        let mut edits = Vec::new();
-        let mut done = Vec::new();
-        let mut why = HashMap::new();
-        let mut addr_taken: Option<HashSet<String>> = None;
-        let targets = self.target_ranges();
-        for (pi, p) in self.cx.pragmas.iter().enumerate() {
-            if !p.is(&["parallel"]) || skip.contains(&pi) {
-                continue;
-            }
-            if targets.iter().any(|&(s, e)| p.line_start >= s && p.line_start < e) {
-                continue;
-            }
-            let taken = addr_taken.get_or_insert_with(|| address_taken(tu, &self.cx.file));
-            match self.plan_manual(pi, taken) {
-                Ok(mut e) => {
-                    edits.append(&mut e);
-                    done.push(pi);
-                }
-                Err(Some(w)) => {
-                    why.insert(p.line, format!("not a reduction written by hand: {w}"));
-                }
-                Err(None) => {}
-            }
-        }
-        if done.is_empty() {
-            return (None, why);
-        }
-        let (text, lines) = super::interchange::apply_edits(self.cx.text, edits);
-        (Some((text, lines, done)), why)
-    }
-
-    /// The edits that rewrite region `pi` (module comment), or why not.
-    fn plan_manual(&self, pi: usize, addr_taken: &HashSet<String>) -> Result<Vec<Edit>, Refusal> {
-        let p = &self.cx.pragmas[pi];
-        let &(node, s, e) = self.cx.assoc.get(&pi).ok_or(None)?;
-        let body = strip(node);
-        if body.kind() != CXCursor_CompoundStmt || p.unknown.is_some() {
-            return Err(None);
-        }
-        let kids = body.children();
-        let inner = self.pragmas_in(s, e);
-        let kid_of = |q: usize| -> Option<usize> {
-            let a = self.cx.assoc.get(&q)?;
-            kids.iter().position(|k| a.0.equals(k))
-        };
-        // the top-level worksharing loops and combines: (pragma, statement index)
-        let top = |words: &[&str]| -> Vec<(usize, usize)> {
-            inner
-                .iter()
-                .filter(|&&q| words.iter().any(|w| self.cx.pragmas[q].directive[0] == *w))
-                .filter_map(|&q| kid_of(q).map(|k| (q, k)))
-                .collect()
-        };
-        let loops: Vec<(usize, usize)> =
-            top(&["for"]).into_iter().filter(|&(q, _)| self.cx.pragmas[q].is(&["for"])).collect();
-        let combines = top(&["critical", "atomic"]);
-        if loops.is_empty() || combines.is_empty() {
-            return Err(None);
-        }
-        if inner.iter().any(|&q| self.cx.pragmas[q].directive[0] == "parallel") {
-            return refuse("a 'parallel' region inside it");
-        }
-        let region = (p.line_start, e);
-        let in_region = |d: &Node| {
-            let l = d.loc();
-            l.file == self.cx.file && l.off >= region.0 && l.off < region.1
-        };
-
-        // the combines: every statement of the top-level critical sections and atomics
-        let mut accs: Vec<Acc> = Vec::new();
-        for &(q, k) in &combines {
-            let qp = &self.cx.pragmas[q];
-            let atomic = qp.directive[0] == "atomic";
-            let clauses_ok = if atomic {
-                qp.is(&["atomic"])
-                    && qp.clauses.iter().all(|c| ["update", "seq_cst", "relaxed"].contains(&c.name.as_str()))
-            } else {
-                qp.is(&["critical"]) && qp.clauses.is_empty()
-            };
-            if !clauses_ok {
-                return refuse(format!("'{}' at line {} is not a plain update", qp.name(), qp.line));
-            }
-            let st = kids[k];
-            let stmts: Vec<Node> = if st.kind() == CXCursor_CompoundStmt && !atomic {
-                st.children().into_iter().filter(|c| c.kind() != CXCursor_NullStmt).collect()
-            } else {
-                vec![st]
-            };
-            for c in stmts {
-                let line = self.cx.text[..c.range().0.off].matches('\n').count() + 1;
-                let not_combine = || {
-                    format!(
-                        "the statement at line {line} (in '{}') is not a combine 'shared op= private'",
-                        qp.name()
-                    )
-                };
-                let f = self.form(c).ok_or_else(|| Some(not_combine()))?;
-                let (_, l) = f.operand.and_then(var_ref).ok_or_else(|| Some(not_combine()))?;
-                if atomic && !f.atomic_ok {
-                    return refuse(not_combine());
-                }
-                let (ss, se) = c.range();
-                let text = self.cx.text[ss.off..self.cx.stmt_end(se.off)].to_string();
-                if accs.iter().any(|a| key_of(&a.decl) == key_of(&l)) {
-                    return refuse(format!("'{}' is combined twice", l.spelling()));
-                }
-                accs.push(Acc {
-                    key: key_of(&l),
-                    decl: l,
-                    shared: f.target,
-                    op: f.op,
-                    negated: f.negated,
-                    combine_kid: k,
-                    combine_text: text,
-                    init: None,
-                    init_kid: None,
-                    loop_kid: None,
-                });
-            }
-        }
-
-        // the accumulators: their declarations, types and initial values
-        let privates = p.list("private");
-        let not_shared = not_shared(p);
-        for a in accs.iter_mut() {
-            let (l, sv) = (a.decl, a.shared);
-            let (lname, sname) = (l.spelling(), sv.spelling());
-            if in_region(&sv) {
-                return refuse(format!(
-                    "'{sname}', which '{lname}' is combined into, is declared inside the region"
-                ));
-            }
-            let ty = sv.ty().canonical();
-            let arith = matches!(
-                ty.kind(),
-                CXType_Char_S
-                    | CXType_SChar
-                    | CXType_Char_U
-                    | CXType_UChar
-                    | CXType_Short
-                    | CXType_UShort
-                    | CXType_Int
-                    | CXType_UInt
-                    | CXType_Long
-                    | CXType_ULong
-                    | CXType_LongLong
-                    | CXType_ULongLong
-                    | CXType_Float
-                    | CXType_Double
-            );
-            if !arith || l.ty().canonical().spelling() != ty.spelling() {
-                return refuse(format!("'{lname}' and '{sname}' are not of one arithmetic type"));
-            }
-            if in_region(&l) {
-                // declared at the region's top level, with an initial value
-                let decl_kid = kids
-                    .iter()
-                    .position(|k| k.kind() == CXCursor_DeclStmt && k.children().iter().any(|d| d.equals(&l)));
-                let init = l.children().into_iter().rfind(|c| c.is_expr());
-                match (decl_kid, init) {
-                    (Some(_), Some(i)) if !l.storage_static() && !l.storage_extern() => a.init = Some(i),
-                    _ => {
-                        return refuse(format!(
-                            "'{lname}' is not declared with an initial value at the region's top level"
-                        ))
-                    }
-                }
-            } else {
-                // private on the region, set once at its top level
-                let elsewhere = not_shared.iter().filter(|v| **v == lname).count() > 1;
-                if !privates.contains(&lname) || elsewhere {
-                    return refuse(format!("'{lname}' is neither declared in the region nor private on it"));
-                }
-                let sets: Vec<usize> = (0..kids.len())
-                    .filter(|&k| {
-                        let n = kids[k];
-                        n.kind() == CXCursor_BinaryOperator
-                            && n.binop() == CXBinaryOperator_Assign
-                            && is_ref_to(n.children()[0], &a.key)
-                    })
-                    .collect();
-                let [k] = sets[..] else {
-                    return refuse(format!("private '{lname}' is not set once at the region's top level"));
-                };
-                a.init_kid = Some(k);
-                a.init = Some(kids[k].children()[1]);
-            }
-            let init = a.init.expect("set above");
-            match a.op.identity() {
-                Some(id) if init.eval_number() != Some(id) => {
-                    return refuse(format!(
-                        "'{lname}' does not start at {id} (the identity of '{}')",
-                        a.op.clause()
-                    ));
-                }
-                Some(_) => {}
-                // combined once more before the region: its value must be the same there
-                None => self.invariant(init, region, body, p, addr_taken).map_err(|w| {
-                    Some(format!("the initial value of '{lname}' ({w}) may differ before the region"))
-                })?,
-            }
-        }
-
-        // the shared variables
-        let user_calls = nodes_of(body)
-            .into_iter()
-            .any(|n| n.kind() == CXCursor_CallExpr && !n.referenced().is_some_and(|f| f.in_system_header()));
-        for a in &accs {
-            let (sv, sname) = (a.shared, a.shared.spelling());
-            if accs.iter().any(|b| key_of(&b.shared) == key_of(&sv) && b.op != a.op) {
-                return refuse(format!("'{sname}' is combined by two operations"));
-            }
-            if not_shared.contains(&sname) || self.cx.threadprivate.contains(&sname) {
-                return refuse(format!("'{sname}' is not shared in the region"));
-            }
-            if addr_taken.contains(&key_of(&sv)) {
-                return refuse(format!("the address of '{sname}' is taken"));
-            }
-            let global = sv.semantic_parent().kind() == CXCursor_TranslationUnit || sv.storage_static();
-            if global && user_calls {
-                return refuse(format!(
-                    "'{sname}' is global and the region calls functions (which may read it)"
-                ));
-            }
-            let shadowed =
-                nodes_of(body).into_iter().any(|n| n.kind() == CXCursor_VarDecl && n.spelling() == sname);
-            if shadowed {
-                return refuse(format!("a variable inside the region is named '{sname}' too"));
-            }
-        }
-        // no directive inside names an accumulator or a shared variable (`flush(s)`, a loop's
-        // `private(l)`)
-        for &q in &inner {
-            let qp = &self.cx.pragmas[q];
-            let mut texts: Vec<&str> = qp.clauses.iter().filter_map(|c| c.arg.as_deref()).collect();
-            if qp.directive[0] == "flush" {
-                texts.extend(qp.dir_arg.as_deref());
-            }
-            for a in &accs {
-                for name in [a.decl.spelling(), a.shared.spelling()] {
-                    if texts.iter().any(|t| mentions(t, &name)) {
-                        return refuse(format!("'{}' at line {} names '{name}'", qp.name(), qp.line));
-                    }
-                }
-            }
-        }
-
-        // the updates, in the top-level loops (outside the directives nested in them)
-        let mut accounted: Vec<Node> = Vec::new();
-        let mut updates: Vec<(usize, Node, Form)> = Vec::new(); // (accumulator, statement, form)
-        for &(q, k) in &loops {
-            let lp = kids[k];
-            let (ls, le) = (lp.range().0.off, lp.range().1.off);
-            let nested: Vec<(usize, usize)> = self
-                .pragmas_in(ls, le)
-                .into_iter()
-                .filter(|&o| o != q)
-                .filter_map(|o| {
-                    self.cx.assoc.get(&o).map(|&(_, s, e)| (self.cx.pragmas[o].line_start.min(s), e))
-                })
-                .collect();
-            let mut stmts = vec![];
-            for n in nodes_of(lp) {
-                stmts.extend(statement_children(n));
-            }
-            for st in stmts {
-                let Some(f) = self.form(st) else { continue };
-                let Some(ai) = accs.iter().position(|a| a.key == key_of(&f.target)) else { continue };
-                let a = &mut accs[ai];
-                let at = st.range().0.off;
-                if f.op != a.op || nested.iter().any(|&(s, e)| at >= s && at < e) {
-                    continue;
-                }
-                if a.loop_kid.is_some_and(|lk| lk != k) {
-                    return refuse(format!("'{}' is updated in two loops", a.decl.spelling()));
-                }
-                a.loop_kid = Some(k);
-                accounted.extend(f.target_refs.iter().copied());
-                updates.push((ai, st, f));
-            }
-        }
-        // every reference to an accumulator or a shared variable in the region is one of those
-        // accounted for: the updates', the combines', the initialisations'
-        for a in &accs {
-            let c = kids[a.combine_kid];
-            for n in nodes_of(c) {
-                if n.kind() == CXCursor_DeclRefExpr
-                    && n.referenced().is_some_and(|d| key_of(&d) == a.key || key_of(&d) == key_of(&a.shared))
-                {
-                    accounted.push(n);
-                }
-            }
-            if let Some(k) = a.init_kid {
-                accounted.push(strip(kids[k].children()[0]));
-            }
-        }
-        for n in nodes_of(body) {
-            if n.kind() != CXCursor_DeclRefExpr {
-                continue;
-            }
-            let Some(d) = n.referenced() else { continue };
-            let key = key_of(&d);
-            let Some(a) = accs.iter().find(|a| a.key == key || key_of(&a.shared) == key) else { continue };
-            if !accounted.iter().any(|x| x.equals(&n)) {
-                let line = self.cx.text[..n.range().0.off].matches('\n').count() + 1;
-                let what = if a.key == key { "accumulator" } else { "shared variable" };
-                return refuse(format!(
-                    "the {what} '{}' is used at line {line} other than in an update of its operation or its combine",
-                    d.spelling()
-                ));
-            }
-        }
-
-        for a in &accs {
-            let lname = a.decl.spelling();
-            match a.loop_kid {
-                Some(lk) if lk < a.combine_kid => {}
-                Some(_) => return refuse(format!("'{lname}' is combined before its loop")),
-                None => {
-                    return refuse(format!("'{lname}' is not updated in an 'omp for' loop of the region"))
-                }
-            }
-            if a.init_kid.zip(a.loop_kid).is_some_and(|(i, l)| i > l) {
-                return refuse(format!("private '{lname}' is set after its loop"));
-            }
-            let one_loop =
-                accs.iter().all(|b| key_of(&b.shared) != key_of(&a.shared) || b.loop_kid == a.loop_kid);
-            if !one_loop {
-                return refuse(format!(
-                    "'{}' is combined from the accumulators of two loops",
-                    a.shared.spelling()
-                ));
-            }
-        }
-        self.manual_edits(p, region, &kids, (&loops, &combines), &accs, &updates)
-    }
-
-    /// Whether expression `init` has the same value before region `region` (whose body is
-    /// `body`, directive `p`) as at its start: constants, and scalars declared outside that the
-    /// region does not write and whose address is never taken; else what it reads.
-    fn invariant(
-        &self,
-        init: Node,
-        region: (usize, usize),
-        body: Node,
-        p: &Pragma,
-        addr_taken: &HashSet<String>,
-    ) -> Result<(), String> {
-        let text = || self.src(init).to_string();
+    /// Whether expression `init` has the same value before region `sh` as at its start: constants,
+    /// and scalars declared outside the region that it does not write; else its text.
+    fn invariant(&self, init: Node, sh: &Shape, addr_taken: &HashSet<String>) -> Result<(), String> {
+        let region_nodes = nodes_of(sh.body);
         let written: HashSet<String> =
-            nodes_of(body).into_iter().filter_map(written_variable).map(|d| key_of(&d)).collect();
-        let calls = nodes_of(body).into_iter().any(|n| n.kind() == CXCursor_CallExpr);
-        for n in nodes_of(init) {
-            let ok = match n.kind() {
-                CXCursor_IntegerLiteral
-                | CXCursor_FloatingLiteral
-                | CXCursor_CharacterLiteral
-                | CXCursor_StringLiteral
-                | CXCursor_ParenExpr
-                | CXCursor_UnexposedExpr
-                | CXCursor_CStyleCastExpr
-                | CXCursor_TypeRef
-                | CXCursor_ConditionalOperator
-                | CXCursor_UnaryExpr => true,
-                CXCursor_UnaryOperator => matches!(
-                    n.unop(),
-                    CXUnaryOperator_Plus | CXUnaryOperator_Minus | CXUnaryOperator_Not | CXUnaryOperator_LNot
-                ),
-                CXCursor_BinaryOperator => {
-                    !matches!(n.binop(), CXBinaryOperator_Assign | CXBinaryOperator_Comma)
-                }
-                // INFINITY, HUGE_VAL, NAN: the compiler's constants
-                CXCursor_CallExpr => n.referenced().is_some_and(|f| f.spelling().starts_with("__builtin_")),
-                CXCursor_DeclRefExpr => n.referenced().is_some_and(|d| match d.kind() {
-                    CXCursor_EnumConstantDecl => true,
-                    CXCursor_FunctionDecl => d.spelling().starts_with("__builtin_"),
-                    CXCursor_VarDecl | CXCursor_ParmDecl => {
-                        let l = d.loc();
-                        let inside = l.file == self.cx.file && l.off >= region.0 && l.off < region.1;
-                        let global =
-                            d.semantic_parent().kind() == CXCursor_TranslationUnit || d.storage_static();
-                        let name = d.spelling();
-                        !inside
-                            && d.ty().is_arith()
-                            && !written.contains(&key_of(&d))
-                            && !addr_taken.contains(&key_of(&d))
-                            && !(global && calls)
-                            && !self.cx.threadprivate.contains(&name)
-                            && !not_shared(p).contains(&name)
-                    }
-                    _ => false,
-                }),
-                _ => false,
-            };
-            if !ok {
-                return Err(text());
-            }
-        }
-        Ok(())
-    }
-
-    /// Phase of `plan_manual`: the edits once every rule holds.
-    fn manual_edits(
-        &self,
-        p: &Pragma,
-        region: (usize, usize),
-        kids: &[Node],
-        (loops, combines): (&[(usize, usize)], &[(usize, usize)]),
-        accs: &[Acc],
-        updates: &[(usize, Node, Form)],
-    ) -> Result<Vec<Edit>, Refusal> {
-        let mut edits = Vec::new();
-        // the loops' reduction clauses, one per operation, in the order of the combines
-        for &(q, k) in loops {
-            let mut clauses: Vec<(Op, Vec<String>)> = Vec::new();
-            for a in accs.iter().filter(|a| a.loop_kid == Some(k)) {
-                let name = a.shared.spelling();
-                match clauses.iter_mut().find(|(op, _)| *op == a.op) {
-                    Some((_, names)) if names.contains(&name) => {}
-                    Some((_, names)) => names.push(name),
-                    None => clauses.push((a.op, vec![name])),
-                }
-            }
-            let text: String = clauses
-                .iter()
-                .map(|(op, names)| format!(" reduction({}: {})", op.clause(), names.join(", ")))
-                .collect();
-            if !text.is_empty() {
-                let end = self.cx.pragmas[q].end;
-                edits.push(Edit { start: end, end, text });
-            }
-        }
-        // the updates act on the shared variable (the clause's private copy) instead
-        let mut renamed: BTreeMap<usize, (usize, String)> = BTreeMap::new(); // offset -> (length, name)
-        for (ai, st, f) in updates {
-            let a = &accs[*ai];
-            let (lname, sname) = (a.decl.spelling(), a.shared.spelling());
-            if !a.negated {
-                for r in &f.target_refs {
-                    let off = self.ref_offset(*r, region, &lname).ok_or_else(|| {
-                        Some(format!("'{lname}' is spelt inside a macro at line {}", r.loc().line))
-                    })?;
-                    renamed.insert(off, (lname.len(), sname.clone()));
-                }
-                continue;
-            }
-            // `s -= l`: each update's operand is subtracted from the shared variable instead
-            let sign = if f.negated { '+' } else { '-' };
-            let e = match f.operand {
-                Some(e) if self.written_here(e) && self.written_here(*st) => self.src(e).to_string(),
-                None if self.written_here(*st) => "1".into(),
-                _ => return refuse(format!("an update of '{lname}' is inside a macro")),
-            };
-            let (s, t) = st.range();
-            edits.push(Edit { start: s.off, end: t.off, text: format!("{sname} {sign}= ({e})") });
-        }
-        edits.extend(renamed.into_iter().map(|(off, (len, text))| Edit { start: off, end: off + len, text }));
-        // the combines (from their directive's line), the accumulators' declarations (when they
-        // declare nothing else) and their initialisations go
-        let drop_kid = |k: usize| {
-            let (s, e) = kids[k].range();
-            let start =
-                combines.iter().find(|c| c.1 == k).map_or(s.off, |&(q, _)| self.cx.pragmas[q].line_start);
-            Edit { start, end: self.cx.stmt_end(e.off), text: String::new() }
+            region_nodes.iter().filter_map(|n| written_variable(*n)).map(|d| key_of(&d)).collect();
+        let calls = region_nodes.iter().any(|n| n.kind() == CXCursor_CallExpr);
+        let not_shared = not_shared(&self.cx.pragmas[sh.pi]);
+        let unchanged = |d: Node| {
+            let key = key_of(&d);
+            !(self.declared_in(&d, sh.range)
+                || !d.ty().is_arith()
+                || written.contains(&key)
+                || addr_taken.contains(&key)
+                // a function the region calls could change a global
+                || (global_storage(&d) && calls)
+                || self.cx.threadprivate.contains(&d.spelling())
+                || not_shared.contains(&d.spelling()))
         };
-        let mut dropped: BTreeSet<usize> = accs.iter().map(|a| a.combine_kid).collect();
-        dropped.extend(accs.iter().filter_map(|a| a.init_kid));
-        for (k, kid) in kids.iter().enumerate() {
-            if kid.kind() != CXCursor_DeclStmt {
-                continue;
-            }
-            let vars = kid.children();
-            if vars.iter().all(|v| accs.iter().any(|a| a.decl.equals(v))) {
-                dropped.insert(k);
-            }
+        let ok = nodes_of(init).into_iter().all(|n| match n.kind() {
+            CXCursor_IntegerLiteral
+            | CXCursor_FloatingLiteral
+            | CXCursor_CharacterLiteral
+            | CXCursor_StringLiteral
+            | CXCursor_ParenExpr
+            | CXCursor_UnexposedExpr
+            | CXCursor_CStyleCastExpr
+            | CXCursor_TypeRef
+            | CXCursor_ConditionalOperator
+            | CXCursor_UnaryExpr => true,
+            CXCursor_UnaryOperator => matches!(
+                n.unop(),
+                CXUnaryOperator_Plus | CXUnaryOperator_Minus | CXUnaryOperator_Not | CXUnaryOperator_LNot
+            ),
+            CXCursor_BinaryOperator => !matches!(n.binop(), CXBinaryOperator_Assign | CXBinaryOperator_Comma),
+            // INFINITY, HUGE_VAL, NAN: the compiler's constants
+            CXCursor_CallExpr => n.referenced().is_some_and(|f| f.spelling().starts_with("__builtin_")),
+            CXCursor_DeclRefExpr => n.referenced().is_some_and(|d| match d.kind() {
+                CXCursor_EnumConstantDecl => true,
+                CXCursor_FunctionDecl => d.spelling().starts_with("__builtin_"),
+                CXCursor_VarDecl | CXCursor_ParmDecl => unchanged(d),
+                _ => false,
+            }),
+            _ => false,
+        });
+        if ok {
+            Ok(())
+        } else {
+            Err(self.src(init).to_string())
         }
-        edits.extend(dropped.into_iter().map(drop_kid));
-        // the idempotent operations' initial values, combined once before the region (in a block
-        // with it: the region may be the statement of an `if`)
-        let mut before = String::new();
-        for a in accs.iter().filter(|a| a.op.identity().is_none()) {
-            let ty = a.decl.ty().canonical().spelling();
-            let init = a.init.map_or("", |i| self.src(i));
-            let _ = write!(before, "{{ {ty} {} = {init}; {} }} ", a.decl.spelling(), a.combine_text);
-        }
-        if !before.is_empty() {
-            edits.push(Edit { start: p.line_start, end: p.line_start, text: format!("{{ {before}\n") });
-            edits.push(Edit { start: region.1, end: region.1, text: " }".into() });
-        }
-        Ok(edits)
     }
+}
+
+/// Whether every accumulator is updated in a loop before its combine (a private one set before
+/// it), and every shared variable reduced in one loop.
+fn check_order(accs: &[Acc]) -> Result<(), Refusal> {
+    for a in accs {
+        let lname = a.decl.spelling();
+        match a.loop_kid {
+            Some(lk) if lk < a.combine_kid => {}
+            Some(_) => return refuse(format!("'{lname}' is combined before its loop")),
+            None => return refuse(format!("'{lname}' is not updated in an 'omp for' loop of the region")),
+        }
+        if a.init_kid.zip(a.loop_kid).is_some_and(|(i, l)| i > l) {
+            return refuse(format!("private '{lname}' is set after its loop"));
+        }
+        if accs.iter().any(|b| b.shared_key == a.shared_key && b.loop_kid != a.loop_kid) {
+            return refuse(format!(
+                "'{}' is combined from the accumulators of two loops",
+                a.shared.spelling()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `t` is a type the reduction kernels take (the arithmetic types but `_Bool`, enums and
+/// `long double`).
+fn reduction_type(t: Type) -> bool {
+    matches!(
+        t.canonical().kind(),
+        CXType_Char_S
+            | CXType_SChar
+            | CXType_Char_U
+            | CXType_UChar
+            | CXType_Short
+            | CXType_UShort
+            | CXType_Int
+            | CXType_UInt
+            | CXType_Long
+            | CXType_ULong
+            | CXType_LongLong
+            | CXType_ULongLong
+            | CXType_Float
+            | CXType_Double
+    )
+}
+
+/// Whether variable `d` outlives its function's call (a global, a static local): a function can
+/// reach it without its address.
+fn global_storage(d: &Node) -> bool {
+    d.semantic_parent().kind() == CXCursor_TranslationUnit || d.storage_static()
 }
 
 /// The variables that `p`'s clauses make other than shared in its region, once per mention
