@@ -510,6 +510,15 @@ impl Translator<'_> {
                     Some(format!("the initial value of '{lname}' ({what}) may differ before the region"))
                 })?,
             }
+            // a floating max/min from a NaN stays NaN (`if (e > l)` never holds), where the
+            // clause's copy would not: only a constant start that is a number
+            let floating = matches!(ty.kind(), CXType_Float | CXType_Double);
+            if floating
+                && matches!(a.op, Op::Max | Op::Min)
+                && !init.eval_number().is_some_and(|v| !v.is_nan())
+            {
+                return refuse(format!("'{lname}' (a floating max/min) does not start at a constant number"));
+            }
         }
         Ok(())
     }
@@ -579,7 +588,12 @@ impl Translator<'_> {
                     self.cx.assoc.get(&o).map(|&(_, s, e)| (self.cx.pragmas[o].line_start.min(s), e))
                 })
                 .collect();
-            let stmts: Vec<Node> = nodes_of(lp).into_iter().flat_map(statement_children).collect();
+            let all = nodes_of(lp);
+            // (the last statement of a GNU statement expression is its value: no statement of its own)
+            if all.iter().any(|n| n.kind() == CXCursor_StmtExpr) {
+                return refuse(format!("a statement expression in the loop at line {}", self.line_at(ls)));
+            }
+            let stmts: Vec<Node> = all.into_iter().flat_map(statement_children).collect();
             for stmt in stmts {
                 let Some(form) = self.form(stmt) else { continue };
                 let Some(ai) = accs.iter().position(|a| a.key == key_of(&form.target)) else { continue };
@@ -827,7 +841,13 @@ impl Translator<'_> {
                         } else {
                             return None;
                         };
-                        let atomic_ok = !matches!(op, Op::LAnd | Op::LOr);
+                        // `l && e` skips `e` once `l` is false: from another start, `e` would
+                        // run another number of times
+                        let logical = matches!(op, Op::LAnd | Op::LOr);
+                        if logical && !pure(e) {
+                            return None;
+                        }
+                        let atomic_ok = !logical;
                         Some(Form {
                             target,
                             op,

@@ -5,8 +5,8 @@
  * reduction clause on its loop: several accumulators of several types and operations in one
  * critical section; accumulators `private` on the region, set at its top; two loops, each with its
  * own combine (named critical, atomic); idempotent operations whose accumulators start from other
- * values than the identity (a variable of the caller, a constant above every element: the value
- * combined before the region decides the result); a MAX macro in the update and the combine;
+ * values than the identity (a variable outside the region, a constant above every element: the
+ * value combined before the region decides the result); a MAX macro in the update and the combine;
  * updates under if/else, switch and an inner loop, `++`/`--`, subtracted by the combine; a
  * collapse(2) loop; `if`/`default(none)` clauses; a region that is an `if`'s statement; an
  * accumulator declared together with a variable the loop reads; a function's local result.
@@ -107,28 +107,29 @@ int main(void) {
     printf("two loops: %.2f %ld\n", s1, s2);
 
     /* idempotent operations starting elsewhere than at the identity */
-    double lo = 100.0;
-    int bits = 0x0F;
+    int ilo = 1000, bits = 0x0F;
     double mx2 = -1;
-    int any = 0, band = ~0;
+    int imx2 = -1, any = 0, band = ~0;
 #pragma omp parallel
     {
-        double lm = lo;
-        int la = 1, lb = bits;
+        double lm = 100.0;
+        int li = ilo, la = 1, lb = bits;
 #pragma omp for
         for (int k = 0; k < N; k++) {
             lm = fmax(lm, a[k]);
+            if (ia[k] > li) li = ia[k];
             la = la || (a[k] > 1e9);
             lb &= ia[k] | 0x3;
         }
 #pragma omp critical
         {
             mx2 = fmax(mx2, lm);
+            if (li > imx2) imx2 = li;
             any = any || la;
             band &= lb;
         }
     }
-    printf("idempotent: %.2f %d %d\n", mx2, any, band);
+    printf("idempotent: %.2f %d %d %d\n", mx2, imx2, any, band);
 
     /* a MAX macro */
     int imx = 0;

@@ -1,11 +1,13 @@
-/* ompcl-test: offload=none warn="the accumulator 'r1' is used at line 31" warn="'r2' does not start at 0" warn="the shared variable 's3' is used at line 57" warn="the accumulator 'r4' is used at line 73" warn="the statement at line 88 (in 'critical') is not a combine" warn="'r6' is combined before its loop" warn="the accumulator 'r7' is used at line 112" warn="'r8' and 's8' are not of one arithmetic type" warn="'r9' is neither declared in the region nor private on it" warn="the address of 's10' is taken" warn="'r11' is updated in two loops" warn="'g12' is global and the region calls functions" warn="the initial value of 'r13' (base) may differ before the region" warn="'flush' at line 201 names 's14'" */
+/* ompcl-test: offload=none warn="the accumulator 'r1' is used at line 33" warn="'r2' does not start at 0" warn="the shared variable 's3' is used at line 59" warn="the accumulator 'r4' is used at line 75" warn="the statement at line 90 (in 'critical') is not a combine" warn="'r6' is combined before its loop" warn="the accumulator 'r7' is used at line 114" warn="'r8' and 's8' are not of one arithmetic type" warn="'r9' is neither declared in the region nor private on it" warn="the address of 's10' is taken" warn="'r11' is updated in two loops" warn="'g12' is global and the region calls functions" warn="the initial value of 'r13' (base) may differ before the region" warn="'flush' at line 203 names 's14'" warn="'r15' (a floating max/min) does not start at a constant number" warn="'r16' (a floating max/min) does not start at a constant number" */
 #include <stdio.h>
+#include <math.h>
 /* Regions that look like reductions written by hand but break one of manual_reduction.rs's rules:
  * each stays on the CPU as it is, its warning saying which rule, and gives gcc's result (with the
  * corpus's 4 threads). Rewritten, most would give another: r2's start counted once instead of per
  * thread, r3's loop reading the private copy of s3, r6's combine (before the loop, of the start
  * value) becoming the loop's, r7's update (not a max: the value assigned is not the one compared)
- * starting from another value, r13's start read where `base` does not exist yet. */
+ * starting from another value, r13's start read where `base` does not exist yet, r15's NaN start
+ * (which keeps it from ever changing) replaced by the clause's. */
 #define N 1000
 double a[N];
 int ia[N];
@@ -201,5 +203,28 @@ int main(void) {
 #pragma omp flush(s14)
     }
     printf("r14 %.2f\n", s14);
+
+    /* r15: a floating max starting at NaN (it stays NaN: no element compares above it, and the
+       combine never takes it); r16: one starting at a variable (which could hold a NaN) */
+    double s15 = -1, s16 = -1, lo = 2;
+#pragma omp parallel
+    {
+        double r15 = NAN;
+#pragma omp for
+        for (int i = 0; i < N; i++)
+            if (a[i] > r15) r15 = a[i];
+#pragma omp critical
+        if (r15 > s15) s15 = r15;
+    }
+#pragma omp parallel
+    {
+        double r16 = lo;
+#pragma omp for
+        for (int i = 0; i < N; i++)
+            if (a[i] > r16) r16 = a[i];
+#pragma omp critical
+        if (r16 > s16) s16 = r16;
+    }
+    printf("r15 %.2f r16 %.2f\n", s15, s16);
     return 0;
 }
