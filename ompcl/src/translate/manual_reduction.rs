@@ -513,9 +513,7 @@ impl Translator<'_> {
             // a floating max/min from a NaN stays NaN (`if (e > l)` never holds), where the
             // clause's copy would not: only a constant start that is a number
             let floating = matches!(ty.kind(), CXType_Float | CXType_Double);
-            if floating
-                && matches!(a.op, Op::Max | Op::Min)
-                && !init.eval_number().is_some_and(|v| !v.is_nan())
+            if floating && matches!(a.op, Op::Max | Op::Min) && init.eval_number().is_none_or(|v| v.is_nan())
             {
                 return refuse(format!("'{lname}' (a floating max/min) does not start at a constant number"));
             }
