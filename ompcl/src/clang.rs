@@ -85,7 +85,7 @@ fn builtin_headers_args() -> Vec<String> {
 static LOADED_TU_KIND: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
 
 /// CXBinaryOperatorKind of an operator token (0: not one).
-fn binop_kind(t: &str) -> i32 {
+pub(crate) fn binop_kind(t: &str) -> i32 {
     match t {
         ".*" => CXBinaryOperator_PtrMemD,
         "->*" => CXBinaryOperator_PtrMemI,

@@ -38,12 +38,14 @@
 //!   it and set once by a top-level `l = init;`, with the shared variable's own arithmetic type;
 //!   for `+`, `*`, `^` its initial value is the identity (0, 1, 0); for the idempotent operations
 //!   it may be any value computed from constants and from scalars declared outside the region
-//!   that the region does not write and whose address is never taken;
+//!   that the region does not write and whose address is never taken, but a floating max/min
+//!   starts at a constant that is a number (from a NaN it would never change: `if (e > l)` fails);
 //! - `l` appears only in its initialisation, its combine, and updates of its own operation (the
 //!   forms above with `l` the target and an expression `e` reading neither `l` nor the shared
-//!   variable, and `l++`, `l--` for a sum; for max/min `e` is read twice, so it has no side
-//!   effects), each a statement of its own (its value unused) in one top-level `omp for` loop
-//!   before the combine, outside any directive nested in the loop; the updates are renamed where
+//!   variable, and `l++`, `l--` for a sum; for max/min `e` is read twice and for `&&`/`||` it is
+//!   skipped once `l` decides, so then it has no side effects), each a statement of its own (its
+//!   value unused) in one top-level `omp for` loop before the combine, outside any directive
+//!   nested in the loop; the updates are renamed where
 //!   `l` is written (in a macro's argument too, unless a macro of the file stringifies or pastes
 //!   its arguments), and where the combine subtracts `l` their sign is flipped (`l += e` becomes
 //!   `s -= e`, `l = e + l` becomes `s = -(e) + s`);
@@ -53,9 +55,11 @@
 //!   named by no directive inside, not declared again inside, its address never taken; a global
 //!   (or static) one only where the region calls none of the program's functions (which could read
 //!   it while the loop runs, where the original still holds its old value);
+//! - the operators of the updates and combines are written out in the file, not made by a macro
+//!   (`l = MAX(l, e)` is refused): libclang before 17 reads operators from the tokens, which a
+//!   macro's expansion hides, and the translation must be the same with every libclang;
 //! - the region is not nested in a target construct and has no `parallel` inside.
 
-use super::sequence::written_variable;
 use super::*;
 
 /// A reduction operation, as the updates and the combine spell it.
@@ -172,70 +176,6 @@ fn statement_children(n: Node) -> Vec<Node> {
     }
 }
 
-/// Whether expressions `a` and `b` compute the same value: the same operators on the same
-/// variables and constants (a max/min update names its operand twice).
-fn same_expr(a: Node, b: Node) -> bool {
-    let (a, b) = (strip(a), strip(b));
-    if a.kind() != b.kind() {
-        return false;
-    }
-    let kids = |n: Node| -> Vec<Node> { n.children().into_iter().filter(|c| c.is_expr()).collect() };
-    let same_kids = || {
-        let (ka, kb) = (kids(a), kids(b));
-        ka.len() == kb.len() && ka.iter().zip(&kb).all(|(x, y)| same_expr(*x, *y))
-    };
-    let same_type = || a.ty().canonical().spelling() == b.ty().canonical().spelling();
-    match a.kind() {
-        CXCursor_IntegerLiteral | CXCursor_FloatingLiteral | CXCursor_CharacterLiteral => {
-            same_type() && a.eval_number().is_some() && a.eval_number() == b.eval_number()
-        }
-        CXCursor_DeclRefExpr => {
-            a.referenced().zip(b.referenced()).is_some_and(|(x, y)| key_of(&x) == key_of(&y))
-        }
-        CXCursor_BinaryOperator => a.binop() == b.binop() && same_kids(),
-        CXCursor_UnaryOperator => a.unop() == b.unop() && same_kids(),
-        CXCursor_MemberRefExpr => a.spelling() == b.spelling() && same_kids(),
-        CXCursor_CStyleCastExpr => same_type() && same_kids(),
-        CXCursor_ArraySubscriptExpr | CXCursor_CallExpr | CXCursor_ConditionalOperator => same_kids(),
-        _ => false,
-    }
-}
-
-/// Whether evaluating `e` changes nothing (no assignment, no call but of the C library's math).
-fn pure(e: Node) -> bool {
-    nodes_of(e).into_iter().all(|n| match n.kind() {
-        CXCursor_CompoundAssignOperator => false,
-        CXCursor_BinaryOperator => n.binop() != CXBinaryOperator_Assign,
-        CXCursor_UnaryOperator => !(CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&n.unop()),
-        CXCursor_CallExpr => n.referenced().is_some_and(|f| {
-            let name = f.spelling();
-            name.starts_with("__builtin_") || (f.in_system_header() && CL_BUILTINS.contains(&name.as_str()))
-        }),
-        _ => true,
-    })
-}
-
-/// `a rel b` with one side the variable `key`: (its reference, the other side, whether the
-/// comparison holds when the other side is the larger).
-fn comparison(cond: Node, key: &str) -> Option<(Node, Node, bool)> {
-    let c = strip(cond);
-    if c.kind() != CXCursor_BinaryOperator {
-        return None;
-    }
-    let a_larger = match c.binop() {
-        CXBinaryOperator_GT | CXBinaryOperator_GE => true,
-        CXBinaryOperator_LT | CXBinaryOperator_LE => false,
-        _ => return None,
-    };
-    let ch = c.children();
-    let (a, b) = (strip(ch[0]), strip(ch[1]));
-    match (is_ref_to(a, key), is_ref_to(b, key)) {
-        (false, true) => Some((b, a, a_larger)),
-        (true, false) => Some((a, b, !a_larger)),
-        _ => None,
-    }
-}
-
 /// One accumulator of the region.
 struct Acc {
     decl: Node,
@@ -317,7 +257,7 @@ impl Translator<'_> {
             if targets.iter().any(|&(s, e)| p.line_start >= s && p.line_start < e) {
                 continue;
             }
-            let taken = addr_taken.get_or_insert_with(|| address_taken(tu, &self.cx.file));
+            let taken = addr_taken.get_or_insert_with(|| self.address_taken(tu));
             match self.plan_manual(pi, taken) {
                 Ok(mut e) => {
                     edits.append(&mut e);
@@ -486,7 +426,7 @@ impl Translator<'_> {
                     .filter(|&k| {
                         let n = sh.kids[k];
                         n.kind() == CXCursor_BinaryOperator
-                            && n.binop() == CXBinaryOperator_Assign
+                            && self.written_binop(n) == CXBinaryOperator_Assign
                             && is_ref_to(n.children()[0], &a.key)
                     })
                     .collect();
@@ -783,6 +723,151 @@ impl Translator<'_> {
         Some(vec![Edit { start: at, end: at + op.len(), text: flipped.into() }])
     }
 
+    /// The operator of binary (or compound assignment) node `n` where it is written out between
+    /// its operands, 0 elsewhere (an operator a macro expands to). libclang before 17 reads
+    /// operators from the tokens, which a macro's expansion hides: the rewrite takes only the
+    /// operators that every libclang reads alike (the translation must not depend on the version).
+    fn written_binop(&self, n: Node) -> i32 {
+        let ch = n.children();
+        let [l, r] = ch[..] else { return 0 };
+        let (from, to) = (l.range().1, r.range().0);
+        let here = from.file == self.cx.file && to.file == self.cx.file && from.off <= to.off;
+        let k = n.binop();
+        let written =
+            here && self.cx.text.get(from.off..to.off).is_some_and(|t| clang::binop_kind(t.trim()) == k);
+        if written {
+            k
+        } else {
+            0
+        }
+    }
+
+    /// The operator of unary node `n` where it is written out next to its operand, 0 elsewhere
+    /// (`written_binop`).
+    fn written_unop(&self, n: Node) -> i32 {
+        let ch = n.children();
+        let [o] = ch[..] else { return 0 };
+        let ((s, e), (os, oe)) = (n.range(), o.range());
+        if [&s.file, &e.file, &os.file, &oe.file].iter().any(|f| **f != self.cx.file) {
+            return 0;
+        }
+        let k = n.unop();
+        let postfix = matches!(k, CXUnaryOperator_PostInc | CXUnaryOperator_PostDec);
+        let text = if postfix { self.cx.text.get(oe.off..e.off) } else { self.cx.text.get(s.off..os.off) };
+        let spelling = match k {
+            CXUnaryOperator_PostInc | CXUnaryOperator_PreInc => "++",
+            CXUnaryOperator_PostDec | CXUnaryOperator_PreDec => "--",
+            CXUnaryOperator_AddrOf => "&",
+            CXUnaryOperator_Deref => "*",
+            CXUnaryOperator_Plus => "+",
+            CXUnaryOperator_Minus => "-",
+            CXUnaryOperator_Not => "~",
+            CXUnaryOperator_LNot => "!",
+            _ => return 0,
+        };
+        if text.is_some_and(|t| t.trim() == spelling) {
+            k
+        } else {
+            0
+        }
+    }
+
+    /// Whether expressions `a` and `b` compute the same value: the same operators on the same
+    /// variables and constants (a max/min update names its operand twice).
+    fn same_expr(&self, a: Node, b: Node) -> bool {
+        let (a, b) = (strip(a), strip(b));
+        if a.kind() != b.kind() {
+            return false;
+        }
+        let kids = |n: Node| -> Vec<Node> { n.children().into_iter().filter(|c| c.is_expr()).collect() };
+        let same_kids = || {
+            let (ka, kb) = (kids(a), kids(b));
+            ka.len() == kb.len() && ka.iter().zip(&kb).all(|(x, y)| self.same_expr(*x, *y))
+        };
+        let same_type = || a.ty().canonical().spelling() == b.ty().canonical().spelling();
+        match a.kind() {
+            CXCursor_IntegerLiteral | CXCursor_FloatingLiteral | CXCursor_CharacterLiteral => {
+                same_type() && a.eval_number().is_some() && a.eval_number() == b.eval_number()
+            }
+            CXCursor_DeclRefExpr => {
+                a.referenced().zip(b.referenced()).is_some_and(|(x, y)| key_of(&x) == key_of(&y))
+            }
+            CXCursor_BinaryOperator => {
+                let k = self.written_binop(a);
+                k != 0 && k == self.written_binop(b) && same_kids()
+            }
+            CXCursor_UnaryOperator => {
+                let k = self.written_unop(a);
+                k != 0 && k == self.written_unop(b) && same_kids()
+            }
+            CXCursor_MemberRefExpr => a.spelling() == b.spelling() && same_kids(),
+            CXCursor_CStyleCastExpr => same_type() && same_kids(),
+            CXCursor_ArraySubscriptExpr | CXCursor_CallExpr | CXCursor_ConditionalOperator => same_kids(),
+            _ => false,
+        }
+    }
+
+    /// Whether evaluating `e` changes nothing: no assignment, no call but of the C library's math,
+    /// every operator written out (`written_binop`).
+    fn pure(&self, e: Node) -> bool {
+        nodes_of(e).into_iter().all(|n| match n.kind() {
+            CXCursor_CompoundAssignOperator => false,
+            CXCursor_BinaryOperator => !matches!(self.written_binop(n), 0 | CXBinaryOperator_Assign),
+            CXCursor_UnaryOperator => {
+                let k = self.written_unop(n);
+                k != 0 && !(CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&k)
+            }
+            CXCursor_CallExpr => n.referenced().is_some_and(|f| {
+                let name = f.spelling();
+                name.starts_with("__builtin_")
+                    || (f.in_system_header() && CL_BUILTINS.contains(&name.as_str()))
+            }),
+            _ => true,
+        })
+    }
+
+    /// `a rel b` with one side the variable `key`: (its reference, the other side, whether the
+    /// comparison holds when the other side is the larger).
+    fn comparison(&self, cond: Node, key: &str) -> Option<(Node, Node, bool)> {
+        let c = strip(cond);
+        if c.kind() != CXCursor_BinaryOperator {
+            return None;
+        }
+        let a_larger = match self.written_binop(c) {
+            CXBinaryOperator_GT | CXBinaryOperator_GE => true,
+            CXBinaryOperator_LT | CXBinaryOperator_LE => false,
+            _ => return None,
+        };
+        let ch = c.children();
+        let (a, b) = (strip(ch[0]), strip(ch[1]));
+        match (is_ref_to(a, key), is_ref_to(b, key)) {
+            (false, true) => Some((b, a, a_larger)),
+            (true, false) => Some((a, b, !a_larger)),
+            _ => None,
+        }
+    }
+
+    /// The variables the region's body `body` may write (assignments, increments, and operators
+    /// not written out, which could be either).
+    fn written_in(&self, body: Node) -> HashSet<String> {
+        let mut w = HashSet::new();
+        for n in nodes_of(body) {
+            let writes = match n.kind() {
+                CXCursor_CompoundAssignOperator => true,
+                CXCursor_BinaryOperator => matches!(self.written_binop(n), 0 | CXBinaryOperator_Assign),
+                CXCursor_UnaryOperator => {
+                    let k = self.written_unop(n);
+                    k == 0 || (CXUnaryOperator_PostInc..=CXUnaryOperator_PreDec).contains(&k)
+                }
+                _ => false,
+            };
+            if let Some((_, d)) = n.children().first().copied().and_then(var_ref).filter(|_| writes) {
+                w.insert(key_of(&d));
+            }
+        }
+        w
+    }
+
     /// Statement `st` as an update by a reduction operation (`Form`), or None.
     fn form(&self, st: Node) -> Option<Form> {
         let f = self.form_parts(st)?;
@@ -798,7 +883,7 @@ impl Translator<'_> {
         match st.kind() {
             CXCursor_CompoundAssignOperator => {
                 let (r, target) = var_ref(ch[0])?;
-                let (op, negated) = Op::of_compound(st.binop())?;
+                let (op, negated) = Op::of_compound(self.written_binop(st))?;
                 Some(Form {
                     target,
                     op,
@@ -809,7 +894,7 @@ impl Translator<'_> {
                 })
             }
             CXCursor_UnaryOperator => {
-                let negated = match st.unop() {
+                let negated = match self.written_unop(st) {
                     CXUnaryOperator_PostInc | CXUnaryOperator_PreInc => false,
                     CXUnaryOperator_PostDec | CXUnaryOperator_PreDec => true,
                     _ => return None,
@@ -824,14 +909,14 @@ impl Translator<'_> {
                     atomic_ok: true,
                 })
             }
-            CXCursor_BinaryOperator if st.binop() == CXBinaryOperator_Assign => {
+            CXCursor_BinaryOperator if self.written_binop(st) == CXBinaryOperator_Assign => {
                 let (r, target) = var_ref(ch[0])?;
                 let key = key_of(&target);
                 let rhs = strip(ch[1]);
                 let rc = rhs.children();
                 match rhs.kind() {
                     CXCursor_BinaryOperator => {
-                        let (op, negated) = Op::of_binary(rhs.binop())?;
+                        let (op, negated) = Op::of_binary(self.written_binop(rhs))?;
                         let (t, e) = if is_ref_to(rc[0], &key) {
                             (rc[0], rc[1])
                         } else if !negated && is_ref_to(rc[1], &key) {
@@ -842,7 +927,7 @@ impl Translator<'_> {
                         // `l && e` skips `e` once `l` is false: from another start, `e` would
                         // run another number of times
                         let logical = matches!(op, Op::LAnd | Op::LOr);
-                        if logical && !pure(e) {
+                        if logical && !self.pure(e) {
                             return None;
                         }
                         let atomic_ok = !logical;
@@ -857,15 +942,15 @@ impl Translator<'_> {
                     }
                     // x = e > x ? e : x  (max), x = e > x ? x : e  (min), and mirrored
                     CXCursor_ConditionalOperator if rc.len() == 3 => {
-                        let (t, e, e_larger) = comparison(rc[0], &key)?;
-                        let (op, branch_t, e2) = if is_ref_to(rc[2], &key) && same_expr(rc[1], e) {
+                        let (t, e, e_larger) = self.comparison(rc[0], &key)?;
+                        let (op, branch_t, e2) = if is_ref_to(rc[2], &key) && self.same_expr(rc[1], e) {
                             (if e_larger { Op::Max } else { Op::Min }, rc[2], rc[1])
-                        } else if is_ref_to(rc[1], &key) && same_expr(rc[2], e) {
+                        } else if is_ref_to(rc[1], &key) && self.same_expr(rc[2], e) {
                             (if e_larger { Op::Min } else { Op::Max }, rc[1], rc[2])
                         } else {
                             return None;
                         };
-                        pure(e).then_some(Form {
+                        self.pure(e).then_some(Form {
                             target,
                             op,
                             negated: false,
@@ -914,13 +999,15 @@ impl Translator<'_> {
                     }
                     then = k[0];
                 }
-                if then.kind() != CXCursor_BinaryOperator || then.binop() != CXBinaryOperator_Assign {
+                if then.kind() != CXCursor_BinaryOperator
+                    || self.written_binop(then) != CXBinaryOperator_Assign
+                {
                     return None;
                 }
                 let tc = then.children();
                 let (r, target) = var_ref(tc[0])?;
-                let (t, e, e_larger) = comparison(ch[0], &key_of(&target))?;
-                (same_expr(e, tc[1]) && pure(e)).then_some(Form {
+                let (t, e, e_larger) = self.comparison(ch[0], &key_of(&target))?;
+                (self.same_expr(e, tc[1]) && self.pure(e)).then_some(Form {
                     target,
                     op: if e_larger { Op::Max } else { Op::Min },
                     negated: false,
@@ -959,13 +1046,36 @@ impl Translator<'_> {
         })
     }
 
+    /// The variables whose address the file's functions take (`&x`; or may: an operator a macro
+    /// expands to, `written_binop`): a pointer could read or write them anywhere.
+    fn address_taken(&self, tu: &clang::Tu) -> HashSet<String> {
+        let mut taken = HashSet::new();
+        for f in tu.root().children() {
+            if f.kind() != CXCursor_FunctionDecl || f.range().0.file != self.cx.file {
+                continue;
+            }
+            f.walk(&mut |n| {
+                if n.kind() == CXCursor_UnaryOperator
+                    && matches!(self.written_unop(n), 0 | CXUnaryOperator_AddrOf)
+                {
+                    if let Some((_, d)) = n.children().first().and_then(|c| var_ref(*c)) {
+                        taken.insert(key_of(&d));
+                    }
+                }
+            });
+        }
+        taken
+    }
+
     /// Whether expression `init` has the same value before region `sh` as at its start: constants,
     /// and scalars declared outside the region that it does not write; else its text.
     fn invariant(&self, init: Node, sh: &Shape, addr_taken: &HashSet<String>) -> Result<(), String> {
-        let region_nodes = nodes_of(sh.body);
-        let written: HashSet<String> =
-            region_nodes.iter().filter_map(|n| written_variable(*n)).map(|d| key_of(&d)).collect();
-        let calls = region_nodes.iter().any(|n| n.kind() == CXCursor_CallExpr);
+        // a constant (`INT_MIN`, `-DBL_MAX`, `-INFINITY`)
+        if init.eval_number().is_some() {
+            return Ok(());
+        }
+        let written = self.written_in(sh.body);
+        let calls = nodes_of(sh.body).iter().any(|n| n.kind() == CXCursor_CallExpr);
         let not_shared = not_shared(&self.cx.pragmas[sh.pi]);
         let unchanged = |d: Node| {
             let key = key_of(&d);
@@ -990,10 +1100,12 @@ impl Translator<'_> {
             | CXCursor_ConditionalOperator
             | CXCursor_UnaryExpr => true,
             CXCursor_UnaryOperator => matches!(
-                n.unop(),
+                self.written_unop(n),
                 CXUnaryOperator_Plus | CXUnaryOperator_Minus | CXUnaryOperator_Not | CXUnaryOperator_LNot
             ),
-            CXCursor_BinaryOperator => !matches!(n.binop(), CXBinaryOperator_Assign | CXBinaryOperator_Comma),
+            CXCursor_BinaryOperator => {
+                !matches!(self.written_binop(n), 0 | CXBinaryOperator_Assign | CXBinaryOperator_Comma)
+            }
             // INFINITY, HUGE_VAL, NAN: the compiler's constants
             CXCursor_CallExpr => n.referenced().is_some_and(|f| f.spelling().starts_with("__builtin_")),
             CXCursor_DeclRefExpr => n.referenced().is_some_and(|d| match d.kind() {
@@ -1073,23 +1185,4 @@ fn not_shared(p: &Pragma) -> Vec<String> {
         .collect();
     v.extend(p.reductions().into_iter().map(|(_, x)| x.split('[').next().unwrap_or("").trim().to_string()));
     v
-}
-
-/// The variables whose address the file's functions take (`&x`): a pointer could read or write
-/// them anywhere.
-fn address_taken(tu: &clang::Tu, file: &str) -> HashSet<String> {
-    let mut taken = HashSet::new();
-    for f in tu.root().children() {
-        if f.kind() != CXCursor_FunctionDecl || f.range().0.file != file {
-            continue;
-        }
-        f.walk(&mut |n| {
-            if n.kind() == CXCursor_UnaryOperator && n.unop() == CXUnaryOperator_AddrOf {
-                if let Some((_, d)) = n.children().first().and_then(|c| var_ref(*c)) {
-                    taken.insert(key_of(&d));
-                }
-            }
-        });
-    }
-    taken
 }

@@ -1,18 +1,20 @@
 /* ompcl-test: offload=all */
 #include <stdio.h>
 #include <math.h>
+#include <limits.h>
 /* Reductions written by hand in the forms real code has (manual_reduction.rs), each offloaded as a
  * reduction clause on its loop: several accumulators of several types and operations in one
  * critical section; accumulators `private` on the region, set at its top; two loops, each with its
  * own combine (named critical, atomic); idempotent operations whose accumulators start from other
  * values than the identity (a variable outside the region, a constant above every element: the
- * value combined before the region decides the result); a MAX macro in the update and the combine;
+ * value combined before the region decides the result); macros in the operands and the starting
+ * values (SQR, INT_MIN, -INFINITY);
  * updates under if/else, switch and an inner loop, `++`/`--`, subtracted by the combine; a
  * collapse(2) loop; `if`/`default(none)` clauses; a region that is an `if`'s statement; an
  * accumulator declared together with a variable the loop reads; a function's local result.
  * Data: multiples of 0.25, so sums are exact in every order. */
 #define N 2000
-#define MAX(x, y) ((x) > (y) ? (x) : (y))
+#define SQR(x) ((x) * (x))
 double a[N], b[N];
 float f[N];
 int ia[N];
@@ -131,17 +133,27 @@ int main(void) {
     }
     printf("idempotent: %.2f %d %d %d\n", mx2, imx2, any, band);
 
-    /* a MAX macro */
+    /* macros in the operands and the starting values */
     int imx = 0;
+    double sq = 0, dmx = -1;
 #pragma omp parallel
     {
-        int l = 0;
+        int l = INT_MIN;
+        double q = 0, m = -INFINITY;
 #pragma omp for
-        for (int k = 0; k < N; k++) l = MAX(l, ia[k]);
+        for (int k = 0; k < N; k++) {
+            if (ia[k] > l) l = ia[k];
+            q += SQR(a[k]);
+            m = fmax(m, SQR(b[k]));
+        }
 #pragma omp critical
-        imx = MAX(imx, l);
+        {
+            if (l > imx) imx = l;
+            sq += q;
+            dmx = fmax(dmx, m);
+        }
     }
-    printf("macro: %d\n", imx);
+    printf("macros: %d %.2f %.2f\n", imx, sq, dmx);
 
     /* updates under if/else, switch and an inner loop; the combine subtracts */
     long countdown = 100000;

@@ -1,4 +1,4 @@
-/* ompcl-test: offload=none warn="the accumulator 'r1' is used at line 33" warn="'r2' does not start at 0" warn="the shared variable 's3' is used at line 59" warn="the accumulator 'r4' is used at line 75" warn="the statement at line 90 (in 'critical') is not a combine" warn="'r6' is combined before its loop" warn="the accumulator 'r7' is used at line 114" warn="'r8' and 's8' are not of one arithmetic type" warn="'r9' is neither declared in the region nor private on it" warn="the address of 's10' is taken" warn="'r11' is updated in two loops" warn="'g12' is global and the region calls functions" warn="the initial value of 'r13' (base) may differ before the region" warn="'flush' at line 203 names 's14'" warn="'r15' (a floating max/min) does not start at a constant number" warn="'r16' (a floating max/min) does not start at a constant number" */
+/* ompcl-test: offload=none warn="the accumulator 'r1' is used at line 34" warn="'r2' does not start at 0" warn="the shared variable 's3' is used at line 60" warn="the accumulator 'r4' is used at line 76" warn="the statement at line 91 (in 'critical') is not a combine" warn="'r6' is combined before its loop" warn="the accumulator 'r7' is used at line 115" warn="'r8' and 's8' are not of one arithmetic type" warn="'r9' is neither declared in the region nor private on it" warn="the address of 's10' is taken" warn="'r11' is updated in two loops" warn="'g12' is global and the region calls functions" warn="the initial value of 'r13' (base) may differ before the region" warn="'flush' at line 204 names 's14'" warn="'r15' (a floating max/min) does not start at a constant number" warn="'r16' (a floating max/min) does not start at a constant number" warn="the statement at line 240 (in 'critical') is not a combine" */
 #include <stdio.h>
 #include <math.h>
 /* Regions that look like reductions written by hand but break one of manual_reduction.rs's rules:
@@ -9,6 +9,7 @@
  * starting from another value, r13's start read where `base` does not exist yet, r15's NaN start
  * (which keeps it from ever changing) replaced by the clause's. */
 #define N 1000
+#define MAX(x, y) ((x) > (y) ? (x) : (y))
 double a[N];
 int ia[N];
 double g12 = 0;
@@ -226,5 +227,18 @@ int main(void) {
         if (r16 > s16) s16 = r16;
     }
     printf("r15 %.2f r16 %.2f\n", s15, s16);
+
+    /* r17: a max through a macro (its operators are not written out: libclang before 17 cannot
+       read them, and the rewrite must not depend on the version) */
+    int s17 = -1;
+#pragma omp parallel
+    {
+        int r17 = 0;
+#pragma omp for
+        for (int i = 0; i < N; i++) r17 = MAX(r17, ia[i]);
+#pragma omp critical
+        s17 = MAX(s17, r17);
+    }
+    printf("r17 %d\n", s17);
     return 0;
 }
