@@ -45,10 +45,10 @@
 //!   variable, and `l++`, `l--` for a sum; for max/min `e` is read twice and for `&&`/`||` it is
 //!   skipped once `l` decides, so then it has no side effects), each a statement of its own (its
 //!   value unused) in one top-level `omp for` loop before the combine, outside any directive
-//!   nested in the loop; the updates are renamed where
-//!   `l` is written (in a macro's argument too, unless a macro of the file stringifies or pastes
-//!   its arguments), and where the combine subtracts `l` their sign is flipped (`l += e` becomes
-//!   `s -= e`, `l = e + l` becomes `s = -(e) + s`);
+//!   nested in the loop; the updates are renamed where `l` is written (in a macro's argument too,
+//!   unless a macro of the file stringifies or pastes its arguments), and where the combine
+//!   subtracts `l` their sign is flipped (`l += e` becomes `s -= e`, `l = e + l` becomes
+//!   `s = -(e) + s`);
 //! - the shared variable `s` appears in the region only in combines, all of one operation and of
 //!   accumulators of one loop; it is declared outside the region, shared there (not in the
 //!   `parallel`'s private, firstprivate, lastprivate, reduction or copyin lists, not threadprivate),
