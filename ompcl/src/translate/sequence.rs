@@ -439,7 +439,7 @@ fn loop_variable(lp: Node) -> Option<String> {
 
 /// The variable (its declaration) that node `c` writes by name: the left side of `=` or of a
 /// compound assignment, the operand of `++`/`--`; None for other nodes.
-pub(super) fn written_variable(c: Node) -> Option<Node> {
+fn written_variable(c: Node) -> Option<Node> {
     let target = match c.kind() {
         CXCursor_BinaryOperator if c.binop() == CXBinaryOperator_Assign => c.children().first().copied(),
         CXCursor_CompoundAssignOperator => c.children().first().copied(),
