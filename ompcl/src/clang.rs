@@ -85,7 +85,7 @@ fn builtin_headers_args() -> Vec<String> {
 static LOADED_TU_KIND: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
 
 /// CXBinaryOperatorKind of an operator token (0: not one).
-fn binop_kind(t: &str) -> i32 {
+pub(crate) fn binop_kind(t: &str) -> i32 {
     match t {
         ".*" => CXBinaryOperator_PtrMemD,
         "->*" => CXBinaryOperator_PtrMemI,
@@ -602,6 +602,27 @@ impl Node {
                 Some(clang_EvalResult_getAsUnsigned(r) as i128)
             } else {
                 Some(clang_EvalResult_getAsLongLong(r) as i128)
+            };
+            clang_EvalResult_dispose(r);
+            v
+        }
+    }
+    /// The value of a constant arithmetic expression, integer or floating (`0`, `1.0f`, `-0.0`),
+    /// or None.
+    pub fn eval_number(&self) -> Option<f64> {
+        // SAFETY: the cursor's unit is alive; the evaluation result is checked for null and disposed once.
+        unsafe {
+            let r = clang_Cursor_Evaluate(self.0);
+            if r.is_null() {
+                return None;
+            }
+            let v = match clang_EvalResult_getKind(r) {
+                CXEval_Int if clang_EvalResult_isUnsignedInt(r) != 0 => {
+                    Some(clang_EvalResult_getAsUnsigned(r) as f64)
+                }
+                CXEval_Int => Some(clang_EvalResult_getAsLongLong(r) as f64),
+                CXEval_Float => Some(clang_EvalResult_getAsDouble(r)),
+                _ => None,
             };
             clang_EvalResult_dispose(r);
             v

@@ -16,6 +16,7 @@ mod critical;
 mod host;
 mod interchange;
 mod kernel;
+mod manual_reduction;
 mod owned_reduction;
 mod promote;
 mod races;
@@ -396,6 +397,9 @@ struct Translator<'a> {
     target_scalars_out: Option<(bool, HashSet<String>, HashSet<String>)>,
     /// declarations of a target body's locals that the host holds (target_body.rs)
     target_hoisted: String,
+    /// per directive line, why a region of the shape of a reduction written by hand was not
+    /// rewritten as one (manual_reduction.rs): added to its warning
+    manual_notes: HashMap<u32, String>,
 }
 
 pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
@@ -407,19 +411,33 @@ pub fn translate(file: &str, opts: &Options) -> Result<Output, String> {
     let mut pp_args = opts.clang_args.clone();
     pp_args.push("-D_OPENMP=200203".into());
     let expanded = crate::pragma_op::expand(&file, &text, &pp_args);
-    translate_text(&file, opts, text, latin1, expanded, true)
+    translate_text(&file, opts, text, latin1, expanded, Rewrites::All, &HashMap::new())
+}
+
+/// The source rewrites still to try on a text; each is made once and the rewritten text
+/// translated in its place.
+#[derive(Clone, Copy, PartialEq)]
+enum Rewrites {
+    /// reductions written by hand (manual_reduction.rs), then the accumulation forms
+    All,
+    /// loops accumulating into shared arrays (interchange.rs, owned_reduction.rs)
+    Accumulation,
+    None,
 }
 
 /// The translation of `text` (the file's, or the rewrite `expanded` of it, whose lines map back
-/// to the file's). With `may_rewrite`, loops that accumulate into shared arrays are split first
-/// (interchange.rs) and the rewritten text translated in their place.
+/// to the file's). `rewrites`: the source rewrites to try first (reductions written by hand
+/// become clauses: manual_reduction.rs; loops that accumulate into shared arrays are split:
+/// interchange.rs), the rewritten text then translated in their place. `notes`: per directive
+/// line, why a region was not rewritten as a reduction (added to its warning).
 fn translate_text(
     file: &str,
     opts: &Options,
     text: String,
     latin1: bool,
     expanded: Option<crate::pragma_op::Expanded>,
-    may_rewrite: bool,
+    rewrites: Rewrites,
+    notes: &HashMap<u32, String>,
 ) -> Result<Output, String> {
     let file = file.to_string();
     let (text, rewritten) = match &expanded {
@@ -574,6 +592,7 @@ fn translate_text(
         map_names: Vec::new(),
         target_scalars_out: None,
         target_hoisted: String::new(),
+        manual_notes: notes.clone(),
     };
     t.associate(&tu);
     let nesting = {
@@ -591,10 +610,51 @@ fn translate_text(
         diags.extend(invalid);
         return Ok(Output::failed(diags));
     }
-    if may_rewrite {
-        let orig = |l: u32| expanded.as_ref().map_or(l, |x| x.orig_line(l));
+    let orig = |l: u32| expanded.as_ref().map_or(l, |x| x.orig_line(l));
+    if rewrites == Rewrites::All {
+        // regions whose rewritten form still stays on the CPU are left as written (their warning
+        // then says why): the rewrite is tried again without them
+        let mut skip: HashSet<usize> = HashSet::new();
+        loop {
+            let (rewrite, refused) = t.manual_reduction_rewrite(&tu, &skip);
+            t.manual_notes.extend(refused);
+            let Some(rw) = rewrite else { break };
+            let lines = rw.lines.into_iter().map(orig).collect();
+            let (new_text, done) = (rw.text, rw.regions);
+            let x = crate::pragma_op::Expanded { text: new_text.clone(), lines };
+            let out = translate_text(
+                &file,
+                opts,
+                new_text,
+                latin1,
+                Some(x),
+                Rewrites::Accumulation,
+                &t.manual_notes,
+            )?;
+            let mut kept = false;
+            for pi in done {
+                let line = t.cx.pragmas[pi].line;
+                let why = match out.regions.iter().find(|r| r.0 == line) {
+                    Some((_, true, _)) => continue,
+                    Some((_, false, why)) => why.clone(),
+                    None => "it did not translate".into(),
+                };
+                t.manual_notes.insert(
+                    line,
+                    format!("a reduction written by hand, but as a reduction clause the region stays on the CPU too: {why}"),
+                );
+                skip.insert(pi);
+                kept = true;
+            }
+            if !kept {
+                return Ok(out);
+            }
+        }
+    }
+    if rewrites != Rewrites::None {
         if let Some((new_text, lines)) = t.accumulation_rewrite(&tu, &orig) {
             let lines = lines.into_iter().map(orig).collect();
+            let notes = std::mem::take(&mut t.manual_notes);
             drop(t);
             return translate_text(
                 &file,
@@ -602,7 +662,8 @@ fn translate_text(
                 new_text.clone(),
                 latin1,
                 Some(crate::pragma_op::Expanded { text: new_text, lines }),
-                false,
+                Rewrites::None,
+                &notes,
             );
         }
     }
@@ -767,6 +828,10 @@ impl<'a> Translator<'a> {
                 regions_out.push((line, true, String::new()));
             }
             Err(reason) => {
+                let reason = match self.manual_notes.get(&p.line) {
+                    Some(note) => format!("{reason} ({note})"),
+                    None => reason,
+                };
                 // every region kept on the CPU says why, once (a note when the program asked)
                 let msg = format!(
                     "parallel region not offloaded to OpenCL: {reason}; it runs on the CPU (threads)"

@@ -3,9 +3,10 @@
 //! (OMPCL_DEVICE=host); outputs must match the gcc build. Integers must match exactly; numbers
 //! written with a '.' or an exponent match within a relative tolerance of 1e-5 (see TOL).
 //!
-//! The header comment `/* ompcl-test: offload=all|some|none [warn="text"] */` of each program says
+//! The header comment `/* ompcl-test: offload=all|some|none [warn="text"]... */` of each program says
 //! where its regions must run with OMPCL_DEVICE=cpu (checked from the OMPCL_PROFILE report, so a
-//! program that silently fell back to the CPU fails) and which translation warning must appear.
+//! program that silently fell back to the CPU fails) and which translation warnings must appear
+//! (each `warn=` names one).
 //! `serial`: the program races as written; gcc's reference runs it on one thread.
 //! `devlock`: the program has critical sections under a device lock; PoCL's CPU device does not
 //! claim the forward progress they need, so they are run twice there: with OMPCL_DEVICE_LOCKS=1
@@ -62,7 +63,7 @@ struct Spec {
     /// `serial`: the program races as written; its defined result is one thread's, so gcc's
     /// reference build runs on one (ompcl's loops computing exactly that: interchange.rs)
     serial: bool,
-    warn: Option<String>,
+    warn: Vec<String>,
     runwarn: Option<String>,
     /// `spread="LINE:K ..."`: the region at LINE ran K launches over (i, j) pairs (or more
     /// loops: a multi-dimensional NDRange), the others with one work-item per row
@@ -74,7 +75,7 @@ fn spec(src: &str) -> Spec {
         offload: "all".into(),
         devlock: false,
         serial: false,
-        warn: None,
+        warn: Vec::new(),
         runwarn: None,
         spread: vec![],
     };
@@ -85,9 +86,9 @@ fn spec(src: &str) -> Spec {
         if let Some(j) = line.find("offload=") {
             s.offload = line[j + 8..].split_whitespace().next().unwrap().to_string();
         }
-        if let Some(j) = line.find(" warn=\"") {
+        for (j, _) in line.match_indices(" warn=\"") {
             let rest = &line[j + 7..];
-            s.warn = Some(rest[..rest.find('"').unwrap()].to_string());
+            s.warn.push(rest[..rest.find('"').unwrap()].to_string());
         }
         if let Some(j) = line.find("runwarn=\"") {
             let rest = &line[j + 9..];
@@ -179,13 +180,13 @@ fn check_program(src: &Path, w: &Path, icd: &Path) -> Result<String, String> {
             return Err(format!("diagnostic not in file:line:col form: {l}"));
         }
     }
-    if let Some(wt) = &sp.warn {
+    for wt in &sp.warn {
         if !cc_err.contains(wt.as_str()) {
             return Err(format!("expected a diagnostic naming {wt}, got:\n{cc_err}"));
         }
     }
     // offload=all: no diagnostics, or only the notes that `warn=` names
-    if sp.offload == "all" && !cc_err.is_empty() && (sp.warn.is_none() || cc_err.contains(": warning: ")) {
+    if sp.offload == "all" && !cc_err.is_empty() && (sp.warn.is_empty() || cc_err.contains(": warning: ")) {
         return Err(format!("unexpected diagnostics:\n{cc_err}"));
     }
     let env = |c: &mut Command| {

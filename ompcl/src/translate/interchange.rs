@@ -708,7 +708,7 @@ fn target_loop(p: &Pragma) -> bool {
 
 /// `text` with the edits made (non-overlapping; insertions at a replaced place's start come
 /// first), and per line of the result the line of `text` it comes from.
-fn apply_edits(text: &str, mut edits: Vec<Edit>) -> (String, Vec<u32>) {
+pub(super) fn apply_edits(text: &str, mut edits: Vec<Edit>) -> (String, Vec<u32>) {
     edits.sort_by(|a, b| a.start.cmp(&b.start).then((a.end > a.start).cmp(&(b.end > b.start))));
     let mut out = String::new();
     let mut lines = Vec::new();
