@@ -220,7 +220,7 @@ static int sync_to_device(blk *b) {
     if (b->got) { /* chunks the host touched since a kernel left the block on the device */
         pthread_mutex_lock(&g_fault);
         settle_chunks(b);
-        pthread_mutex_unlock(&g_fault);
+        fault_unlock();
     }
     if (!b->mem) {
         double t = ompcl_now();
@@ -259,7 +259,7 @@ static void protect(blk *b) {
     xc_stale(b); /* writable until now: the host may have written it unseen */
     pthread_mutex_lock(&g_fault);
     if (mprotect(b->plo, b->phi - b->plo, PROT_READ) == 0) b->prot = PAGES_RO;
-    pthread_mutex_unlock(&g_fault);
+    fault_unlock();
 }
 
 /* A kernel wrote b. The edges that do not fill whole pages come back now; the whole pages come back
@@ -272,7 +272,7 @@ static int written_on_device(blk *b) {
     if (!b->big || b->is_global < 0 || g_notrack) {
         pthread_mutex_lock(&g_fault);
         unprotect(b);
-        pthread_mutex_unlock(&g_fault);
+        fault_unlock();
         return rd(b->mem, 0, b->size, b->base) ? -1 : 0;
     }
     if (b->plo > b->base && rd(b->mem, 0, b->plo - b->base, b->base)) return -1;
@@ -292,7 +292,7 @@ static int written_on_device(blk *b) {
         b->dirty = 0;
     }
     int stale_left = !g_eager && b->prot != PAGES_NONE; /* mprotect failed: copy the pages now */
-    pthread_mutex_unlock(&g_fault);
+    fault_unlock();
     if (stale_left && rd(b->mem, 0, b->size, b->base)) return -1;
     return 0;
 }
@@ -800,7 +800,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
             if (!u[j].tmp) {
                 pthread_mutex_lock(&g_fault);
                 host_access(u[j].b, 1); /* a block an earlier kernel left on the device comes back */
-                pthread_mutex_unlock(&g_fault);
+                fault_unlock();
             }
         if (failname && *failname && !r->warned++)
             warnf("%s:%d: %s failed (%d); the region runs on the CPU", base_name(m->file), line, failname, err);

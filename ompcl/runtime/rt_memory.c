@@ -54,6 +54,16 @@ static struct sigaction g_oldsa;
 /* Serialises every change of a block's page protection, in the fault handler too (lock order:
    g_launch, then g_lock, then g_fault). */
 static pthread_mutex_t g_fault = PTHREAD_MUTEX_INITIALIZER;
+/* Counts the releases of g_fault by anything that may have changed a page protection (every
+   holder but the fault handler finding nothing to do): the handler tells a fault that repeats with
+   nothing changed in between (not ours: stop looping) from one that merely lost a race again. */
+static volatile unsigned g_prot_gen;
+
+/* Releases g_fault after protections may have changed. */
+static void fault_unlock(void) {
+    g_prot_gen++;
+    pthread_mutex_unlock(&g_fault);
+}
 /* lazy copy-backs: count, time, bytes (OMPCL_PROFILE) */
 static double g_lazy_t;
 static size_t g_lazy_n, g_lazy_chunks, g_lazy_bytes; /* (blocks whole, chunks alone) */
@@ -145,7 +155,10 @@ static size_t chunk_at(const blk *b, size_t k, char **lo, char **hi) {
    held): a's chunk comes back read-only if it is not back yet, else (a write) becomes writable.
    Once every chunk is back the block is as after fetch_pages, or, where the host wrote some, as
    after a host write (the device copy stale). Returns 0 when it did nothing (a small block): the
-   caller then deals with the whole block. */
+   caller then deals with the whole block; 2 when the chunk is writable already (another thread
+   made it so after this one's fault: re-running the access is all there is to do; dealing with
+   the whole block instead would send the chunk to the device and take the pages away while that
+   thread may still be writing them, losing its writes). */
 static int fetch_chunk(blk *b, char *a) {
     char *lo, *hi;
     size_t k = ((uintptr_t)a - ((uintptr_t)b->plo & ~(FETCH_CHUNK - 1))) / FETCH_CHUNK;
@@ -164,7 +177,7 @@ static int fetch_chunk(blk *b, char *a) {
         b->got[k] = CHUNK_HOST;
         b->unwritten = 0;
         xc_stale(b);
-    } else return 0;
+    } else return 2;
     if (b->ngot == n) { /* every chunk back */
         int wrote = 0;
         for (size_t i = 0; i < n; i++) wrote |= b->got[i] == CHUNK_HOST;
@@ -232,22 +245,37 @@ static void segv(int sig, siginfo_t *si, void *ctx) {
     /* The state is read under g_fault: another thread may have changed the protection between this
        thread's fault and now (two threads writing one read-only block at once: the second finds it
        writable already), and then re-running the access is all there is to do. The same address
-       faulting again with the pages writable is not ours (a guard against looping forever). */
+       faulting again with the pages writable and no protection changed since (g_prot_gen) is not
+       ours (a guard against looping forever). A count that ignored the changes in between added
+       up a thread's lost races over a time loop (the same element written first every step: NPB
+       LU on 3 threads and more) and killed the program on the fourth. */
     static __thread char *last;
+    static __thread unsigned last_gen;
     static __thread int again;
     int n = g_nbig;
     for (int i = 0; i < n; i++) {
         blk *b = g_big[i];
         if (b && a >= b->plo && a < b->phi) {
             pthread_mutex_lock(&g_fault);
-            int ours = b == g_big[i] && b->big;
+            int ours = b == g_big[i] && b->big, done = 0;
             if (ours && b->prot == PAGES_NONE) { /* a write faults once more */
-                if (!fetch_chunk(b, a)) host_access(b, 0);
-                again = 0;
+                int got = fetch_chunk(b, a);
+                if (!got) host_access(b, 0);
+                done = got != 2;
+            } else if (ours && b->prot == PAGES_RO) {
+                host_access(b, 1);
+                done = 1;
             }
-            else if (ours && b->prot == PAGES_RO) { host_access(b, 1); again = 0; }
-            else if (ours) { again = last == a ? again + 1 : 1; ours = again <= 3; }
-            pthread_mutex_unlock(&g_fault);
+            if (done) {
+                again = 0;
+                fault_unlock();
+            } else {
+                unsigned gen = g_prot_gen;
+                if (ours) again = last == a && last_gen == gen ? again + 1 : 1;
+                ours = ours && again <= 3;
+                last_gen = gen;
+                pthread_mutex_unlock(&g_fault);
+            }
             last = a;
             if (!ours) break;
             return;
@@ -383,7 +411,7 @@ static blk *tab_find(const char *p) {
 static void blk_release(blk *b) {
     pthread_mutex_lock(&g_fault);
     unprotect(b); /* freed: whatever the device holds is not wanted any more */
-    pthread_mutex_unlock(&g_fault);
+    fault_unlock();
     if (b->big) {
         g_big[b->bigslot] = NULL;
         g_freeslot[g_nfreeslot++] = b->bigslot;
@@ -408,7 +436,7 @@ static void host_range_locked(const void *p, size_t n, int write) {
         if (!b->big || b->base + b->size <= a) continue;
         pthread_mutex_lock(&g_fault);
         host_access(b, write);
-        pthread_mutex_unlock(&g_fault);
+        fault_unlock();
     }
 }
 
@@ -457,7 +485,7 @@ void *ompcl_malloc(size_t n) {
                 b->dirty = 0;
                 b->unwritten = 1;
             }
-            pthread_mutex_unlock(&g_fault);
+            fault_unlock();
         }
         pthread_mutex_unlock(&g_lock);
     } else {

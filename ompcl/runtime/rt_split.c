@@ -711,7 +711,7 @@ static void results_stay(blk *b, xrange (*wrote)[256], int j, int ndev, int merg
             exit(70);
         }
     }
-    pthread_mutex_unlock(&g_fault);
+    fault_unlock();
     if (b->prot == PAGES_RW) protect(b);
     /* (merged: each other device lacks the elements the others wrote) */
     for (int d = 0; d < MAXDEV; d++) {
@@ -872,14 +872,14 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         for (int d = 0; d < ndev; d++) w |= wrote[d][j].lo < wrote[d][j].hi;
         pthread_mutex_lock(&g_fault);
         settle_chunks(b); /* (chunks the host touched since: their changes to device 0) */
-        pthread_mutex_unlock(&g_fault);
+        fault_unlock();
         if (g_peer && !g_eager && b->prot == PAGES_NONE && !b->dirty && (!merge[j] || gmerge[j])) {
             left_written |= w;
             continue;
         }
         pthread_mutex_lock(&g_fault);
         host_access(b, 0);
-        pthread_mutex_unlock(&g_fault);
+        fault_unlock();
     }
     for (int i = 0; i < na; i++)
         if (a[i].kind == OMPCL_VAL) host_range_locked(a[i].addr, a[i].size, 0);
@@ -1027,7 +1027,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
             if (ub[j]->prot == PAGES_NONE) host_access(ub[j], 0); /* left on device 0 at the start (no kernel wrote outside its range) */
             unprotect(ub[j]);
         }
-        pthread_mutex_unlock(&g_fault);
+        fault_unlock();
         xjobs(jobs, ndev, xjob_back);
         for (int j = 0; j < nub; j++)
             if (merge[j] && !gmerge[j]) merge_back(ub[j], jobs, ndev);
@@ -1104,7 +1104,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         for (int j = 0; j < nub; j++) {
             pthread_mutex_lock(&g_fault);
             if (ub[j]->prot == PAGES_NONE) host_access(ub[j], 0);
-            pthread_mutex_unlock(&g_fault);
+            fault_unlock();
             xc_stale(ub[j]);
             ub[j]->dirty = 1;
         }

@@ -387,7 +387,7 @@ int omp_target_memcpy(void *dst, const void *src, size_t len, size_t doff, size_
         if (hb) {
             pthread_mutex_lock(&g_fault);
             host_access(hb, 1);
-            pthread_mutex_unlock(&g_fault);
+            fault_unlock();
         }
         r = rd(sb->mem, s - sb->base, len, d) ? 5 : 0;
     } else {
