@@ -59,6 +59,43 @@
 //!   (`l = MAX(l, e)` is refused): libclang before 17 reads operators from the tokens, which a
 //!   macro's expansion hides, and the translation must be the same with every libclang;
 //! - the region is not nested in a target construct and has no `parallel` inside.
+//!
+//! Combines run once after the region. Mattson's pi tutorial combines `pi += sum * step`, which
+//! is not `s op= l`. Where a combine statement is not of those forms, the region is rewritten
+//! another way if every combine statement is one of those forms or `s += e`, `s -= e`,
+//! `s = s + e`, `s = e + s`, `s = s - e` with `e` linear in accumulators: a sum or difference of
+//! terms, each an accumulator, negated, times or (floating) divided by a value the region does
+//! not write (constants, and scalars declared outside it that it does not write, address never
+//! taken: `invariant`), each accumulator once, every operation in `s`'s type when that is an
+//! integer (`l * 0.5` would truncate). The accumulators (declared at the region's top level, each
+//! of its combine's variable's type) move before the region with their initial values, the loop
+//! gets `reduction(op: l)` on them, and the combines' statements run once after the region, as
+//! written and in their order, in a block with the declarations:
+//!
+//! ```c
+//!                                            { double sum = 0.0;
+//! #pragma omp parallel                       #pragma omp parallel
+//! { double x, sum = 0.0;                     { double x;
+//!   #pragma omp for                    ->      #pragma omp for reduction(+: sum)
+//!   for (i = 0; ...) { ... sum += e; }         for (i = 0; ...) { ... sum += e; }
+//!   #pragma omp critical
+//!   pi += sum * step;
+//! }                                          } pi += sum * step; }
+//! ```
+//!
+//! With T threads the original adds `sum_t * step` for each thread's `sum_t`; the rewrite adds
+//! `(sum_1 + ... + sum_T) * step`: the same by distributivity (up to rounding, as any reduction's
+//! order), for every T, because the combine is linear in the accumulators and they start at the
+//! identity. Combines that are not (`total += a * b`, a sum starting at 10, `n++`, a max that
+//! also records its index) are refused: with one thread the rewrite would be a legal execution,
+//! but gcc's and ompcl's CPU threads give another result with T threads, and the programs of
+//! `c145` rely on that difference being kept. The other rules are the rename's: the start values
+//! (identity for `+`, `*`, `^`), the accumulators appearing only in their declaration, updates
+//! of their operation in one loop before their combine and the combine; the variables the
+//! combines write (`s`) appearing nowhere else in the region, shared, address never taken, not
+//! global where the region calls functions; no directive naming them or the accumulators; no
+//! other variable of an accumulator's name read in the region (it would be the moved one), no
+//! `default` clause but `default(shared)` (the moved accumulators are shared variables).
 
 use super::*;
 
@@ -232,6 +269,9 @@ pub(super) struct ManualRewrite {
 /// Why a region of the idiom's shape is not rewritten (None: it does not have the shape).
 type Refusal = Option<String>;
 
+/// The refusal of `plan_rename` after which `plan_hoisted` is tried.
+const NOT_A_COMBINE: &str = "is not a combine 'shared op= private'";
+
 fn refuse<T>(why: impl Into<String>) -> Result<T, Refusal> {
     Err(Some(why.into()))
 }
@@ -278,6 +318,21 @@ impl Translator<'_> {
 
     /// The edits that rewrite region `pi` (module comment), or why not.
     fn plan_manual(&self, pi: usize, addr_taken: &HashSet<String>) -> Result<Vec<Edit>, Refusal> {
+        match self.plan_rename(pi, addr_taken) {
+            // a combine of another shape: perhaps one that runs once after the region
+            Err(Some(w)) if w.contains(NOT_A_COMBINE) => self.plan_hoisted(pi, addr_taken).map_err(|g| {
+                Some(format!(
+                    "{w}; nor a sum of accumulators run once after the region: {}",
+                    g.unwrap_or_default()
+                ))
+            }),
+            r => r,
+        }
+    }
+
+    /// `plan_manual` where every combine is `s op= l` (or equivalent): the loops reduce into the
+    /// shared variables themselves.
+    fn plan_rename(&self, pi: usize, addr_taken: &HashSet<String>) -> Result<Vec<Edit>, Refusal> {
         let sh = self.shape(pi)?;
         let mut accs = self.combines(&sh)?;
         self.starts(&sh, &mut accs, addr_taken)?;
@@ -355,10 +410,7 @@ impl Translator<'_> {
             for c in stmts {
                 let not_combine = || {
                     let line = self.line_at(c.range().0.off);
-                    Some(format!(
-                        "the statement at line {line} (in '{}') is not a combine 'shared op= private'",
-                        qp.name()
-                    ))
+                    Some(format!("the statement at line {line} (in '{}') {NOT_A_COMBINE}", qp.name()))
                 };
                 let f = self.form(c).ok_or_else(not_combine)?;
                 let (_, l) = f.operand.and_then(var_ref).ok_or_else(not_combine)?;
@@ -1121,6 +1173,347 @@ impl Translator<'_> {
         } else {
             Err(self.src(init).to_string())
         }
+    }
+}
+
+impl Translator<'_> {
+    /// `plan_manual` where a combine is a sum of accumulators, each times values the region does
+    /// not write (module comment, "Combines run once after the region"): the accumulators move
+    /// before the region, the loop reduces into them, the combines follow the region.
+    fn plan_hoisted(&self, pi: usize, addr_taken: &HashSet<String>) -> Result<Vec<Edit>, Refusal> {
+        let sh = self.shape(pi)?;
+        let p = &self.cx.pragmas[pi];
+        if p.clauses.iter().any(|c| c.name == "default" && c.arg.as_deref().map(str::trim) != Some("shared"))
+        {
+            return refuse("the region has a 'default' clause other than 'default(shared)'");
+        }
+        let mut accs = self.hoisted_combines(&sh, addr_taken)?;
+        self.hoisted_starts(&sh, &accs, addr_taken)?;
+        self.check_shared(&sh, &accs, addr_taken)?;
+        let (_, accounted) = self.loop_updates(&sh, &mut accs)?;
+        self.check_references(&sh, &accs, accounted)?;
+        check_order(&accs)?;
+        // the accumulators' names mean them wherever they are read once they are moved before the
+        // region: no other variable of these names is read in the region, none named by its directive
+        let texts: Vec<&str> = p.clauses.iter().filter_map(|c| c.arg.as_deref()).collect();
+        for a in &accs {
+            let lname = a.decl.spelling();
+            let other = nodes_of(sh.body).into_iter().any(|n| {
+                n.kind() == CXCursor_DeclRefExpr
+                    && n.referenced().is_some_and(|d| d.spelling() == lname && key_of(&d) != a.key)
+            });
+            if other || texts.iter().any(|t| mentions(t, &lname)) {
+                return refuse(format!("another variable of the region is named '{lname}' too"));
+            }
+        }
+        self.hoisted_edits(&sh, &accs)
+    }
+
+    /// Phase of `plan_hoisted`: the combines' statements, each `s op= l` (or equivalent) or a sum
+    /// `s += e`, `s -= e`, `s = s + e`, `s = e + s`, `s = s - e` with `e` linear in accumulators;
+    /// one `Acc` per accumulator (its `shared`: the variable its combine writes).
+    fn hoisted_combines(&self, sh: &Shape, addr_taken: &HashSet<String>) -> Result<Vec<Acc>, Refusal> {
+        let mut accs: Vec<Acc> = Vec::new();
+        for &(q, k) in &sh.combines {
+            let qp = &self.cx.pragmas[q];
+            let atomic = qp.directive[0] == "atomic";
+            let st = sh.kids[k];
+            let stmts: Vec<Node> = if st.kind() == CXCursor_CompoundStmt && !atomic {
+                st.children().into_iter().filter(|c| c.kind() != CXCursor_NullStmt).collect()
+            } else {
+                vec![st]
+            };
+            for c in stmts {
+                let line = self.line_at(c.range().0.off);
+                let mut found: Vec<(Node, Node, Op)> = Vec::new(); // (accumulator, target, operation)
+                match self.form(c).filter(|f| f.operand.and_then(var_ref).is_some()) {
+                    Some(f) if !atomic || f.atomic_ok => {
+                        let (_, l) = f.operand.and_then(var_ref).expect("filtered");
+                        found.push((l, f.target, f.op));
+                    }
+                    _ => {
+                        let (target, e) = self.sum_update(c).ok_or_else(|| {
+                            Some(format!(
+                                "the statement at line {line} is not 's += e' (nor 's -= e', 's = s + e' ...)"
+                            ))
+                        })?;
+                        let mut ls = Vec::new();
+                        self.linear(e, target, sh, addr_taken, &mut ls)
+                            .map_err(|what| Some(format!("at line {line}, {what}")))?;
+                        found.extend(ls.into_iter().map(|l| (l, target, Op::Add)));
+                    }
+                }
+                for (l, target, op) in found {
+                    if !self.declared_in(&l, sh.range) {
+                        return refuse(format!(
+                            "'{}' (combined at line {line}) is not declared in the region",
+                            l.spelling()
+                        ));
+                    }
+                    if accs.iter().any(|a| a.key == key_of(&l)) {
+                        return refuse(format!("'{}' is combined twice", l.spelling()));
+                    }
+                    accs.push(Acc {
+                        key: key_of(&l),
+                        decl: l,
+                        shared_key: key_of(&target),
+                        shared: target,
+                        op,
+                        negated: false,
+                        combine_kid: k,
+                        combine_text: String::new(),
+                        init: None,
+                        init_kid: None,
+                        loop_kid: None,
+                    });
+                }
+            }
+        }
+        Ok(accs)
+    }
+
+    /// Statement `c` as `s += e`, `s -= e`, `s = s + e`, `s = e + s` or `s = s - e`: (s, e).
+    fn sum_update(&self, c: Node) -> Option<(Node, Node)> {
+        let ch = c.children();
+        match c.kind() {
+            CXCursor_CompoundAssignOperator
+                if matches!(
+                    self.written_binop(c),
+                    CXBinaryOperator_AddAssign | CXBinaryOperator_SubAssign
+                ) =>
+            {
+                Some((var_ref(ch[0])?.1, ch[1]))
+            }
+            CXCursor_BinaryOperator if self.written_binop(c) == CXBinaryOperator_Assign => {
+                let (_, target) = var_ref(ch[0])?;
+                let key = key_of(&target);
+                let rhs = strip(ch[1]);
+                let rc = rhs.children();
+                if rhs.kind() != CXCursor_BinaryOperator {
+                    return None;
+                }
+                match self.written_binop(rhs) {
+                    CXBinaryOperator_Add | CXBinaryOperator_Sub if is_ref_to(rc[0], &key) => {
+                        Some((target, rc[1]))
+                    }
+                    CXBinaryOperator_Add if is_ref_to(rc[1], &key) => Some((target, rc[0])),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `e` is linear in variables declared in the region (pushed to `accs`): a sum or
+    /// difference of such terms, each one of them, negated, times or (floating) divided by a value
+    /// the region does not write (`invariant`); every operation in the type of `target` if that
+    /// is an integer (`l * 0.5` would be truncated), a floating one if floating. Else what is not.
+    fn linear(
+        &self,
+        e: Node,
+        target: Node,
+        sh: &Shape,
+        addr_taken: &HashSet<String>,
+        accs: &mut Vec<Node>,
+    ) -> Result<(), String> {
+        let e = strip(e);
+        let not = || format!("'{}' is not accumulators times values the region does not write", self.src(e));
+        let tt = target.ty().canonical();
+        let floating = |t: Type| matches!(t.canonical().kind(), CXType_Float | CXType_Double);
+        let typed =
+            if floating(tt) { floating(e.ty()) } else { e.ty().canonical().spelling() == tt.spelling() };
+        if let Some((_, d)) = var_ref(e).filter(|(_, d)| self.declared_in(d, sh.range)) {
+            accs.push(d);
+            return Ok(());
+        }
+        if !typed {
+            return Err(not());
+        }
+        let ch: Vec<Node> = e.children();
+        let factor = |x: Node| {
+            self.invariant(x, sh, addr_taken)
+                .map_err(|what| format!("'{what}' is not a value the region leaves unchanged"))
+        };
+        match e.kind() {
+            CXCursor_BinaryOperator => match self.written_binop(e) {
+                CXBinaryOperator_Add | CXBinaryOperator_Sub => {
+                    self.linear(ch[0], target, sh, addr_taken, accs)?;
+                    self.linear(ch[1], target, sh, addr_taken, accs)
+                }
+                CXBinaryOperator_Mul => {
+                    if self.mentions_local(ch[0], sh) {
+                        factor(ch[1])?;
+                        self.linear(ch[0], target, sh, addr_taken, accs)
+                    } else {
+                        factor(ch[0])?;
+                        self.linear(ch[1], target, sh, addr_taken, accs)
+                    }
+                }
+                CXBinaryOperator_Div if floating(e.ty()) => {
+                    factor(ch[1])?;
+                    self.linear(ch[0], target, sh, addr_taken, accs)
+                }
+                _ => Err(not()),
+            },
+            CXCursor_UnaryOperator if self.written_unop(e) == CXUnaryOperator_Minus => {
+                self.linear(ch[0], target, sh, addr_taken, accs)
+            }
+            _ => Err(not()),
+        }
+    }
+
+    /// Whether `e` reads a variable declared in the region.
+    fn mentions_local(&self, e: Node, sh: &Shape) -> bool {
+        nodes_of(e).into_iter().any(|n| {
+            n.kind() == CXCursor_DeclRefExpr && n.referenced().is_some_and(|d| self.declared_in(&d, sh.range))
+        })
+    }
+
+    /// Phase of `plan_hoisted`: each accumulator declared at the region's top level with an
+    /// initial value, of its combine's variable's type, starting where the rename would have it.
+    fn hoisted_starts(&self, sh: &Shape, accs: &[Acc], addr_taken: &HashSet<String>) -> Result<(), Refusal> {
+        let names: Vec<String> = accs.iter().map(|a| a.decl.spelling()).collect();
+        for a in accs {
+            let (l, sv) = (a.decl, a.shared);
+            let (lname, sname) = (l.spelling(), sv.spelling());
+            if self.declared_in(&sv, sh.range) {
+                return refuse(format!(
+                    "'{sname}', which '{lname}' is combined into, is declared inside the region"
+                ));
+            }
+            let ty = sv.ty().canonical();
+            let lty = l.ty().canonical().spelling();
+            let qualified = ["const", "volatile", "_Atomic"].iter().any(|q| mentions(&lty, q));
+            if !reduction_type(ty) || lty != ty.spelling() || qualified {
+                return refuse(format!("'{lname}' and '{sname}' are not of one arithmetic type"));
+            }
+            let top_level = sh
+                .kids
+                .iter()
+                .any(|k| k.kind() == CXCursor_DeclStmt && k.children().iter().any(|d| d.equals(&l)));
+            let init = l.children().into_iter().rfind(|c| c.is_expr());
+            let (_, le) = l.range();
+            let spelled = l.loc().file == self.cx.file
+                && le.file == self.cx.file
+                && self.cx.text.get(l.loc().off..).is_some_and(|t| t.starts_with(&lname));
+            let Some(init) =
+                init.filter(|_| top_level && spelled && !l.storage_static() && !l.storage_extern())
+            else {
+                return refuse(format!(
+                    "'{lname}' is not declared with an initial value at the region's top level"
+                ));
+            };
+            match a.op.identity() {
+                Some(id) if init.eval_number() != Some(id) => {
+                    return refuse(format!(
+                        "'{lname}' does not start at {id} (the identity of '{}')",
+                        a.op.clause()
+                    ));
+                }
+                Some(_) => {}
+                None => self.invariant(init, sh, addr_taken).map_err(|what| {
+                    Some(format!("the initial value of '{lname}' ({what}) may differ before the region"))
+                })?,
+            }
+            let reads_acc = nodes_of(init)
+                .iter()
+                .any(|n| n.kind() == CXCursor_DeclRefExpr && names.contains(&n.spelling()));
+            if reads_acc {
+                return refuse(format!("the initial value of '{lname}' names an accumulator"));
+            }
+            let floating = matches!(ty.kind(), CXType_Float | CXType_Double);
+            if floating && matches!(a.op, Op::Max | Op::Min) && init.eval_number().is_none_or(|v| v.is_nan())
+            {
+                return refuse(format!("'{lname}' (a floating max/min) does not start at a constant number"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Phase of `plan_hoisted`: the edits once every rule holds.
+    fn hoisted_edits(&self, sh: &Shape, accs: &[Acc]) -> Result<Vec<Edit>, Refusal> {
+        let mut edits = Vec::new();
+        for &(q, k) in &sh.loops {
+            let mut clauses: Vec<(Op, Vec<String>)> = Vec::new();
+            for a in accs.iter().filter(|a| a.loop_kid == Some(k)) {
+                let name = a.decl.spelling();
+                match clauses.iter_mut().find(|(op, _)| *op == a.op) {
+                    Some((_, names)) => names.push(name),
+                    None => clauses.push((a.op, vec![name])),
+                }
+            }
+            let text: String = clauses
+                .iter()
+                .map(|(op, names)| format!(" reduction({}: {})", op.clause(), names.join(", ")))
+                .collect();
+            if !text.is_empty() {
+                let end = self.cx.pragmas[q].end;
+                edits.push(Edit { start: end, end, text });
+            }
+        }
+        // the accumulators' declarators go from the region (their declarations, when they declare
+        // nothing else), the combines too (from their directive's line)
+        let is_acc = |v: &Node| accs.iter().any(|a| a.decl.equals(v));
+        let mut cut: Vec<(usize, usize)> = Vec::new();
+        for kid in sh.kids.iter().filter(|k| k.kind() == CXCursor_DeclStmt) {
+            let vs = kid.children();
+            if !vs.iter().any(is_acc) {
+                continue;
+            }
+            if vs.iter().all(is_acc) {
+                let (s, e) = kid.range();
+                cut.push((s.off, self.cx.stmt_end(e.off)));
+                continue;
+            }
+            let unsure = || Some("an accumulator's declarator is not written out plainly".to_string());
+            let text = self.cx.text;
+            // after the comma following declarator j
+            let after_comma = |j: usize| -> Option<usize> {
+                let e = vs[j].range().1.off;
+                let rest = text.get(e..)?;
+                let t = rest.trim_start();
+                t.starts_with(',').then(|| {
+                    let at = e + (rest.len() - t.len()) + 1;
+                    at + (text[at..].len() - text[at..].trim_start().len())
+                })
+            };
+            let first_kept = vs.iter().position(|v| !is_acc(v)).expect("some declarator is kept");
+            if first_kept > 0 {
+                cut.push((vs[0].loc().off, after_comma(first_kept - 1).ok_or_else(unsure)?));
+            }
+            for j in (first_kept + 1)..vs.len() {
+                if is_acc(&vs[j]) {
+                    after_comma(j - 1).ok_or_else(unsure)?;
+                    cut.push((vs[j - 1].range().1.off, vs[j].range().1.off));
+                }
+            }
+        }
+        let mut combines: Vec<usize> = accs.iter().map(|a| a.combine_kid).collect();
+        combines.sort();
+        combines.dedup();
+        let mut after = String::new();
+        for &k in &combines {
+            let (s, e) = sh.kids[k].range();
+            let end = self.cx.stmt_end(e.off);
+            let q = sh.combines.iter().find(|c| c.1 == k).map(|&(q, _)| q).expect("a combine");
+            cut.push((self.cx.pragmas[q].line_start, end));
+            let _ = write!(after, " {}", &self.cx.text[s.off..end]);
+        }
+        edits.extend(cut.into_iter().map(|(start, end)| Edit { start, end, text: String::new() }));
+        // before the region, the accumulators with their initial values (in a block with it and
+        // the combines: the region may be the statement of an `if`)
+        let mut decls: Vec<&Acc> = accs.iter().collect();
+        decls.sort_by_key(|a| a.decl.loc().off);
+        let mut before = String::new();
+        for a in decls {
+            let ty = a.decl.ty().canonical().spelling();
+            let init = a.decl.children().into_iter().rfind(|c| c.is_expr()).map_or("", |i| self.src(i));
+            let _ = write!(before, "{ty} {} = {init}; ", a.decl.spelling());
+        }
+        let (s, e) = sh.range;
+        edits.push(Edit { start: s, end: s, text: format!("{{ {before}\n") });
+        edits.push(Edit { start: e, end: e, text: format!("{after} }}") });
+        Ok(edits)
     }
 }
 
