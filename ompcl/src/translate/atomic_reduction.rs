@@ -158,7 +158,16 @@ impl Translator<'_> {
                     return why(&format!("a subscript of '{name}' reads it or has side effects"));
                 }
                 let (s, t) = n.range();
-                if s.file != self.cx.file || t.file != self.cx.file || !self.src(*n).contains(text.as_str()) {
+                // the update written out, not made by a macro (`INC(h[e])`): its text is the
+                // element's and the operator's
+                let squeeze = |x: &str| x.split_whitespace().collect::<String>();
+                let (whole, el) = (squeeze(self.src(*n)), squeeze(&text));
+                let written = [format!("{el}++"), format!("{el}--"), format!("++{el}"), format!("--{el}")]
+                    .contains(&whole)
+                    || whole.strip_prefix(el.as_str()).is_some_and(|r| {
+                        !unary && (r.starts_with("+=") || r.starts_with("-=") || r.starts_with('='))
+                    });
+                if s.file != self.cx.file || t.file != self.cx.file || !written {
                     return why("an update is made by a macro");
                 }
                 if !stmts.contains(&(s.off, t.off)) {
