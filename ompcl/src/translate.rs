@@ -10,6 +10,7 @@ use std::fmt::Write;
 
 mod affine;
 mod analysis;
+mod atomic_reduction;
 mod constant;
 mod cpu;
 mod critical;
@@ -652,7 +653,10 @@ fn translate_text(
         }
     }
     if rewrites != Rewrites::None {
-        if let Some((new_text, lines)) = t.accumulation_rewrite(&tu, &orig) {
+        let mut notes = HashMap::new();
+        let rewrite = t.accumulation_rewrite(&tu, &orig, &mut notes);
+        t.manual_notes.extend(notes);
+        if let Some((new_text, lines)) = rewrite {
             let lines = lines.into_iter().map(orig).collect();
             let notes = std::mem::take(&mut t.manual_notes);
             drop(t);

@@ -97,11 +97,14 @@ impl Translator<'_> {
 
     /// The source text with every loop of the accumulation form split and interchanged, and per
     /// line of it the line of `self.cx.text` it comes from; None when no loop has that form.
-    /// `orig_line` maps a line of the text to the file's line (for `#line`).
+    /// `orig_line` maps a line of the text to the file's line (for `#line`). Array reductions
+    /// made atomic updates (atomic_reduction.rs) are edits of the text too; where one cannot be,
+    /// `notes` gets why, per directive line.
     pub(super) fn accumulation_rewrite(
         &self,
         tu: &clang::Tu,
         orig_line: &dyn Fn(u32) -> u32,
+        notes: &mut HashMap<u32, String>,
     ) -> Option<(String, Vec<u32>)> {
         let mut edits: Vec<Edit> = Vec::new();
         // statements that are the body of an if/loop/label, not an item of a block: a loop added
@@ -128,7 +131,6 @@ impl Translator<'_> {
             }
         });
         for (pi, p) in self.cx.pragmas.iter().enumerate() {
-            let target = target_loop(p);
             let Some(&(node, _, end)) = self.cx.assoc.get(&pi) else { continue };
             // reductions over arrays whose elements the iterations own (owned_reduction.rs), on
             // any loop construct
@@ -139,29 +141,56 @@ impl Translator<'_> {
                     continue;
                 }
             }
-            if !(p.is(&["for"]) || p.is(&["parallel", "for"]) || target) {
-                continue;
-            }
-            // (a target construct's split is put in braces of its own)
-            if sole.contains(&node.range().0.off) && !target {
-                continue;
-            }
-            // `#pragma omp parallel` whose statement is the loop itself (no braces): a loop added
-            // after it would be outside the parallel region
-            let fs = node.range().0.off;
-            if self.cx.pragmas.iter().enumerate().any(|(q, o)| {
-                q != pi && o.is(&["parallel"]) && self.cx.assoc.get(&q).is_some_and(|&(_, s, _)| s == fs)
-            }) {
-                continue;
-            }
-            if let Some(mut e) = self.plan_interchange(pi, node, end, orig_line) {
+            if let Some(mut e) = self.interchange_of(pi, node, end, &sole, orig_line) {
                 edits.append(&mut e);
+                continue;
+            }
+            // array reductions whose uses are updates of one element each: atomic updates
+            // (atomic_reduction.rs), where the loop is not split
+            if p.clause("reduction").is_some() {
+                match self.plan_atomic(pi, node, end) {
+                    Ok(Some(mut e)) => edits.append(&mut e),
+                    Ok(None) => {}
+                    Err(why) => {
+                        notes.insert(p.line, why);
+                    }
+                }
             }
         }
         if edits.is_empty() {
             return None;
         }
         Some(apply_edits(self.cx.text, edits))
+    }
+
+    /// The edits that split loop `node` of pragma `pi`, where the construct allows it (`sole`:
+    /// statements that are the body of an if or loop) and the loop has the form.
+    fn interchange_of(
+        &self,
+        pi: usize,
+        node: Node,
+        end: usize,
+        sole: &HashSet<usize>,
+        orig_line: &dyn Fn(u32) -> u32,
+    ) -> Option<Vec<Edit>> {
+        let p = &self.cx.pragmas[pi];
+        let target = target_loop(p);
+        if !(p.is(&["for"]) || p.is(&["parallel", "for"]) || target) {
+            return None;
+        }
+        // (a target construct's split is put in braces of its own)
+        if sole.contains(&node.range().0.off) && !target {
+            return None;
+        }
+        // `#pragma omp parallel` whose statement is the loop itself (no braces): a loop added
+        // after it would be outside the parallel region
+        let fs = node.range().0.off;
+        if self.cx.pragmas.iter().enumerate().any(|(q, o)| {
+            q != pi && o.is(&["parallel"]) && self.cx.assoc.get(&q).is_some_and(|&(_, s, _)| s == fs)
+        }) {
+            return None;
+        }
+        self.plan_interchange(pi, node, end, orig_line)
     }
 
     /// The edits that split loop `node` of pragma `pi`, if it has the form (module comment).

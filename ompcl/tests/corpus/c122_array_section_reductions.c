@@ -1,10 +1,11 @@
-/* ompcl-test: offload=some warn="array section" */
+/* ompcl-test: offload=all */
 #include <stdio.h>
 /* OpenMP 4.5 reductions over arrays: sections (`y[0:NY]`, `y[:4]`) and arrays named whole. Where
  * the reduction's updates are the statements of an inner loop over the array's index, ompcl splits
  * them off and swaps their loops (interchange.rs): the sums come out as one thread's, on the device.
- * The last loop's updates sit under an `if`: that region runs its CPU version (the C compiler's
- * OpenMP, which has array reductions), saying why. Values are exact in float. */
+ * The last loop's updates sit under an `if`, which the split does not take: each update is an
+ * element's sum update, so it becomes an atomic one (atomic_reduction.rs) and that region is on the
+ * device too (it ran its CPU version before). Values are exact in float. */
 #define NX 40
 #define NY 24
 static float A[NX][NY], y[NY], y2[NY], rowsum[NX];
