@@ -17,6 +17,7 @@ mod critical;
 mod host;
 mod interchange;
 mod kernel;
+mod manual_array;
 mod manual_reduction;
 mod owned_reduction;
 mod promote;

@@ -297,6 +297,19 @@ impl Translator<'_> {
             if targets.iter().any(|&(s, e)| p.line_start >= s && p.line_start < e) {
                 continue;
             }
+            // a private array added into a shared one (manual_array.rs)
+            match self.plan_manual_array(pi, tu) {
+                Ok(mut e) => {
+                    edits.append(&mut e);
+                    regions.push(pi);
+                    continue;
+                }
+                Err(Some(w)) => {
+                    why.insert(p.line, format!("not a reduction written by hand: {w}"));
+                    continue;
+                }
+                Err(None) => {}
+            }
             let taken = addr_taken.get_or_insert_with(|| self.address_taken(tu));
             match self.plan_manual(pi, taken) {
                 Ok(mut e) => {
@@ -376,7 +389,7 @@ impl Translator<'_> {
     }
 
     /// Whether declaration `d` is inside the bytes `(s, e)` of the file.
-    fn declared_in(&self, d: &Node, (s, e): (usize, usize)) -> bool {
+    pub(super) fn declared_in(&self, d: &Node, (s, e): (usize, usize)) -> bool {
         let l = d.loc();
         l.file == self.cx.file && l.off >= s && l.off < e
     }
@@ -796,7 +809,7 @@ impl Translator<'_> {
 
     /// The operator of unary node `n` where it is written out next to its operand, 0 elsewhere
     /// (`written_binop`).
-    fn written_unop(&self, n: Node) -> i32 {
+    pub(super) fn written_unop(&self, n: Node) -> i32 {
         let ch = n.children();
         let [o] = ch[..] else { return 0 };
         let ((s, e), (os, oe)) = (n.range(), o.range());
@@ -1074,7 +1087,7 @@ impl Translator<'_> {
 
     /// The offset of reference `r` as written in the region `(s, e)` (a macro's argument: where
     /// the argument is), when renaming the text there renames this reference.
-    fn ref_offset(&self, r: Node, (s, e): (usize, usize), name: &str) -> Option<usize> {
+    pub(super) fn ref_offset(&self, r: Node, (s, e): (usize, usize), name: &str) -> Option<usize> {
         let at = r.loc_spelling();
         let text = self.cx.text;
         let spelled = at.file == self.cx.file
