@@ -169,6 +169,19 @@ fn strip(n: Node) -> Node {
     }
 }
 
+/// `X[a][b]...` -> (X, [b, a, ...]): what the subscripts apply to, and the subscripts from the
+/// last to the first (parens and implicit casts stripped throughout); a plain expression -> (it, []).
+fn peel_subscripts(e: Node) -> (Node, Vec<Node>) {
+    let mut e = strip(e);
+    let mut subs = Vec::new();
+    while e.kind() == CXCursor_ArraySubscriptExpr {
+        let ch = e.children();
+        subs.push(ch[1]);
+        e = strip(ch[0]);
+    }
+    (e, subs)
+}
+
 fn decl_refs(n: Node) -> Vec<Node> {
     let mut v = Vec::new();
     if n.kind() == CXCursor_DeclRefExpr {

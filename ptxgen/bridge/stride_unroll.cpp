@@ -55,7 +55,6 @@ constexpr unsigned kMaxChunk = 16;
 struct StrideLoop {
   BasicBlock *preheader, *block, *exit;
   PHINode *iv;
-  Instruction *step;   // iv + stride, the latch's add
   Value *stride, *end; // loop-invariant
   bool isSigned;
   // The test compares the step's low bits (`int j` stepped by a size_t, `j += get_local_size(0)`:
@@ -162,7 +161,7 @@ std::optional<StrideLoop> recognise(Loop *L, unsigned defaultChunk, bool ready) 
       Value *x = step->getOperand(k), *stride = step->getOperand(1 - k);
       if (isa<Constant>(stride) || !L->isLoopInvariant(stride)) continue;
       if (narrow ? lowBitsOf(x, &iv, bits) : x == &iv)
-        return StrideLoop{PH, B, E, &iv, step, stride, rhs, pred == ICmpInst::ICMP_SLT, narrow, chunk};
+        return StrideLoop{PH, B, E, &iv, stride, rhs, pred == ICmpInst::ICMP_SLT, narrow, chunk};
     }
   }
   return std::nullopt;

@@ -126,13 +126,7 @@ impl Translator<'_> {
             for n in &all {
                 let Some(lhs) = assigned(*n) else { continue };
                 let l = strip(lhs);
-                let mut e = l;
-                let mut subs = Vec::new();
-                while e.kind() == CXCursor_ArraySubscriptExpr {
-                    let ch = e.children();
-                    subs.push(ch[1]);
-                    e = strip(ch[0]);
-                }
+                let (e, subs) = peel_subscripts(l);
                 if !(e.kind() == CXCursor_DeclRefExpr && e.referenced().is_some_and(|d| key_of(&d) == key)) {
                     if self.mentions(lhs, &key) {
                         return why(&format!("'{name}' is written other than by an update of an element"));

@@ -36,13 +36,7 @@ use super::*;
 
 /// `X[a][b]...` -> (X's declaration, [a, b, ...]); a plain variable -> (it, []).
 fn base_and_subscripts(e: Node) -> Option<(Node, Vec<Node>)> {
-    let mut e = strip(e);
-    let mut subs = Vec::new();
-    while e.kind() == CXCursor_ArraySubscriptExpr {
-        let ch = e.children();
-        subs.push(ch[1]);
-        e = strip(ch[0]);
-    }
+    let (e, mut subs) = peel_subscripts(e);
     subs.reverse();
     if e.kind() != CXCursor_DeclRefExpr {
         return None;

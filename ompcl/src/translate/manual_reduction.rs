@@ -276,6 +276,16 @@ fn refuse<T>(why: impl Into<String>) -> Result<T, Refusal> {
     Err(Some(why.into()))
 }
 
+/// A floating max/min accumulator from a NaN stays NaN (`if (e > l)` never holds), where the
+/// clause's copy would not: only a constant start that is a number.
+fn floating_start(op: Op, lname: &str, init: Node, ty: clang::Type) -> Result<(), Refusal> {
+    let floating = matches!(ty.kind(), CXType_Float | CXType_Double);
+    if floating && matches!(op, Op::Max | Op::Min) && init.eval_number().is_none_or(|v| v.is_nan()) {
+        return refuse(format!("'{lname}' (a floating max/min) does not start at a constant number"));
+    }
+    Ok(())
+}
+
 impl Translator<'_> {
     /// The source text with every `parallel` region of the form of a reduction written by hand
     /// rewritten (but those of `skip`); None when no region is. Also, per region of the form's
@@ -502,26 +512,8 @@ impl Translator<'_> {
                 a.init = Some(sh.kids[k].children()[1]);
             }
             let init = a.init.expect("set above");
-            match a.op.identity() {
-                Some(id) if init.eval_number() != Some(id) => {
-                    return refuse(format!(
-                        "'{lname}' does not start at {id} (the identity of '{}')",
-                        a.op.clause()
-                    ));
-                }
-                Some(_) => {}
-                // combined once more before the region: its value must be the same there
-                None => self.invariant(init, sh, addr_taken).map_err(|what| {
-                    Some(format!("the initial value of '{lname}' ({what}) may differ before the region"))
-                })?,
-            }
-            // a floating max/min from a NaN stays NaN (`if (e > l)` never holds), where the
-            // clause's copy would not: only a constant start that is a number
-            let floating = matches!(ty.kind(), CXType_Float | CXType_Double);
-            if floating && matches!(a.op, Op::Max | Op::Min) && init.eval_number().is_none_or(|v| v.is_nan())
-            {
-                return refuse(format!("'{lname}' (a floating max/min) does not start at a constant number"));
-            }
+            self.start_value(a.op, &lname, init, sh, addr_taken)?;
+            floating_start(a.op, &lname, init, ty)?;
         }
         Ok(())
     }
@@ -1132,6 +1124,27 @@ impl Translator<'_> {
         taken
     }
 
+    /// The rule for accumulator `lname`'s start `init`: the identity of `op` where it has one; else
+    /// (combined once more before the region) a value that is the same there.
+    fn start_value(
+        &self,
+        op: Op,
+        lname: &str,
+        init: Node,
+        sh: &Shape,
+        addr_taken: &HashSet<String>,
+    ) -> Result<(), Refusal> {
+        match op.identity() {
+            Some(id) if init.eval_number() != Some(id) => {
+                refuse(format!("'{lname}' does not start at {id} (the identity of '{}')", op.clause()))
+            }
+            Some(_) => Ok(()),
+            None => self.invariant(init, sh, addr_taken).map_err(|what| {
+                Some(format!("the initial value of '{lname}' ({what}) may differ before the region"))
+            }),
+        }
+    }
+
     /// Whether expression `init` has the same value before region `sh` as at its start: constants,
     /// and scalars declared outside the region that it does not write; else its text.
     fn invariant(&self, init: Node, sh: &Shape, addr_taken: &HashSet<String>) -> Result<(), String> {
@@ -1416,29 +1429,14 @@ impl Translator<'_> {
                     "'{lname}' is not declared with an initial value at the region's top level"
                 ));
             };
-            match a.op.identity() {
-                Some(id) if init.eval_number() != Some(id) => {
-                    return refuse(format!(
-                        "'{lname}' does not start at {id} (the identity of '{}')",
-                        a.op.clause()
-                    ));
-                }
-                Some(_) => {}
-                None => self.invariant(init, sh, addr_taken).map_err(|what| {
-                    Some(format!("the initial value of '{lname}' ({what}) may differ before the region"))
-                })?,
-            }
+            self.start_value(a.op, &lname, init, sh, addr_taken)?;
             let reads_acc = nodes_of(init)
                 .iter()
                 .any(|n| n.kind() == CXCursor_DeclRefExpr && names.contains(&n.spelling()));
             if reads_acc {
                 return refuse(format!("the initial value of '{lname}' names an accumulator"));
             }
-            let floating = matches!(ty.kind(), CXType_Float | CXType_Double);
-            if floating && matches!(a.op, Op::Max | Op::Min) && init.eval_number().is_none_or(|v| v.is_nan())
-            {
-                return refuse(format!("'{lname}' (a floating max/min) does not start at a constant number"));
-            }
+            floating_start(a.op, &lname, init, ty)?;
         }
         Ok(())
     }

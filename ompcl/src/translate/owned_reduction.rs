@@ -87,13 +87,7 @@ impl Translator<'_> {
                     continue;
                 }
                 let l = strip(lhs);
-                let mut e = l;
-                let mut subs = Vec::new();
-                while e.kind() == CXCursor_ArraySubscriptExpr {
-                    let ch = e.children();
-                    subs.push(ch[1]);
-                    e = strip(ch[0]);
-                }
+                let (e, subs) = peel_subscripts(l);
                 let base_is =
                     e.kind() == CXCursor_DeclRefExpr && e.referenced().is_some_and(|d| key_of(&d) == key);
                 if !base_is {

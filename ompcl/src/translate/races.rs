@@ -79,13 +79,7 @@ pub(super) fn racy_write(
             continue;
         }
         // A[x][y]...: the subscripts, and the array
-        let mut e = strip(lhs);
-        let mut indices = Vec::new();
-        while e.kind() == CXCursor_ArraySubscriptExpr {
-            let ch = e.children();
-            indices.push(ch[1]);
-            e = strip(ch[0]);
-        }
+        let (e, indices) = peel_subscripts(lhs);
         if indices.is_empty() || e.kind() != CXCursor_DeclRefExpr {
             continue;
         }
