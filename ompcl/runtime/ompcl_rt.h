@@ -51,6 +51,9 @@ typedef struct ompcl_arg {
 /* hints bit: every element the kernel writes is written by one iteration only (row spreading's
    proof held at launch): devices' overlapping written ranges can be merged byte by byte */
 #define OMPCL_HINT_ONE_WRITER 512
+/* hints bit: the kernel's work-items take iterations a global size apart until n (a reduction):
+   the runtime launches at most a few work-groups per compute unit */
+#define OMPCL_HINT_STRIDE 1024
 
 /* Run region `rid` as an OpenCL kernel over n iterations; 0 = use the CPU version. hints: bit 0 =
    a light kernel (O(1) work per work-item), the other bits MOMP's target clause. nd: the

@@ -323,6 +323,18 @@ static cl_kernel kernel_for(ompcl_module *m, mstate *s, int rid, rstat *r, int l
 
 #define OMPCL_DEVICE_MAX_COMPUTE_UNITS 0x1002 /* CL_DEVICE_MAX_COMPUTE_UNITS */
 
+/* OMPCL_STRIDE_GROUPS (default 16): the work-groups per compute unit of a kernel that loops by
+   the global size (OMPCL_HINT_STRIDE); 0: one iteration per work-item, as other kernels. */
+static size_t stride_groups(void) {
+    static long v = -1;
+    if (v < 0) {
+        const char *e = getenv("OMPCL_STRIDE_GROUPS");
+        v = e && *e ? atol(e) : 16;
+        if (v < 0) v = 0;
+    }
+    return (size_t)v;
+}
+
 /* The NDRange of a launch. nd 1: n work-items in groups of L (the kernels' __local reduction
    arrays hold 128), smaller groups (down to 32, a warp) when there are too few work-items to give
    every compute unit two groups (a loop over 4000 rows in groups of 128 keeps 32 of an H100's 132
@@ -331,7 +343,7 @@ static cl_kernel kernel_for(ompcl_module *m, mstate *s, int rid, rstat *r, int l
    them) and up to 8 along dimension 1, within the kernel's work-group limit; fewer where an
    extent is smaller; at most 65535 groups along dimensions 1 and 2 (the kernels loop over those
    dimensions by the global size). Returns the number of groups (0: nothing to run). */
-static size_t ndrange(cl_kernel k, int nd, long long n, long long e0, long long e1, size_t L, size_t *gsz, size_t *lsz) {
+static size_t ndrange(cl_kernel k, int nd, long long n, long long e0, long long e1, size_t L, int hints, size_t *gsz, size_t *lsz) {
     if (nd == -1) {
         /* a league of teams (the kernel asks for its team or thread and loops over the
            iterations by the global size): at most e0 groups (num_teams) of at most e1 work-items
@@ -354,6 +366,11 @@ static size_t ndrange(cl_kernel k, int nd, long long n, long long e0, long long 
         while (L > 32 && n > 0 && (n + (long long)L - 1) / (long long)L < 2 * (long long)units) L /= 2;
         lsz[0] = L;
         size_t groups = n > 0 ? (size_t)((n + L - 1) / L) : 0;
+        /* a kernel looping by the global size (OMPCL_HINT_STRIDE): enough groups to fill every
+           compute unit (2048 resident work-items of a GPU's multiprocessor) and no more, so each
+           work-item sums many iterations before its group's tree, and the host gets few partials */
+        size_t cap = stride_groups() * (size_t)units;
+        if ((hints & OMPCL_HINT_STRIDE) && cap && groups > cap) groups = cap;
         gsz[0] = groups * L;
         return groups;
     }
@@ -687,7 +704,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
     size_t L = s->wgs[rid];
     /* the NDRange (see ndrange): groups in all, global and local sizes per dimension */
     size_t gsz[3], lsz[3];
-    size_t groups = ndrange(k, nd, n, e0, e1, L, gsz, lsz);
+    size_t groups = ndrange(k, nd, n, e0, e1, L, hints, gsz, lsz);
     tm_h2d = tm_d2h = tm_alloc = 0;
     by_h2d = by_d2h = 0;
     int ok = 1;

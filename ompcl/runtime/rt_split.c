@@ -924,7 +924,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         jb->st = st;
         jb->n = cnt[d];
         jb->nd = nd;
-        jb->groups = ndrange(s->kern[rid], nd, cnt[d], e0, e1, L, jb->gsz, jb->lsz);
+        jb->groups = ndrange(s->kern[rid], nd, cnt[d], e0, e1, L, hints, jb->gsz, jb->lsz);
         jb->a = a;
         jb->na = na;
         jb->argmem = calloc(na + 1, sizeof(cl_mem));

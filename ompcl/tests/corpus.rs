@@ -673,3 +673,55 @@ fn staged_uploads() {
     }
     let _ = std::fs::remove_dir_all(&w);
 }
+
+/// A reduction's kernel loops by the global size (OMPCL_HINT_STRIDE): the runtime launches a few
+/// work-groups per compute unit, so the host reads back a few partials, not one per 128
+/// iterations (c175: a million iterations). OMPCL_STRIDE_GROUPS=0 (one iteration per work-item)
+/// reads back hundreds of KB for the same region; both give gcc's results.
+#[test]
+fn reductions_read_back_few_partials() {
+    let w = work("stride");
+    let icd = icd_dir(&w);
+    let src = root().join("tests/corpus/c175_reduction_grid_stride.c");
+    let exe = w.join("c175");
+    let o = run(Command::new(env!("CARGO_BIN_EXE_ompcl")).arg("-O2").arg(&src).arg("-o").arg(&exe));
+    assert!(o.status.success(), "{}", txt(&o.stderr));
+    let refexe = w.join("c175.ref");
+    let o = run(Command::new("gcc").args(["-fopenmp", "-O2"]).arg(&src).arg("-o").arg(&refexe));
+    assert!(o.status.success());
+    let expect = txt(&run(&mut Command::new(&refexe)).stdout);
+    let mut partials = Vec::new();
+    for groups in ["", "0"] {
+        let mut c = Command::new(&exe);
+        c.env("OCL_ICD_VENDORS", &icd)
+            .env("OMPCL_DEVICE", "cpu")
+            .env("OMPCL_PLACEMENT", "device")
+            .env("OMPCL_PROFILE", "1");
+        if !groups.is_empty() {
+            c.env("OMPCL_STRIDE_GROUPS", groups);
+        }
+        let r = run(&mut c);
+        let err = txt(&r.stderr);
+        assert!(
+            same_output(&expect, &txt(&r.stdout)),
+            "OMPCL_STRIDE_GROUPS={groups}: {} vs {expect}",
+            txt(&r.stdout)
+        );
+        // "region 0: opencl ... d2h=T ms (B B)": the partials read back
+        let line = err.lines().find(|l| l.contains("c175_reduction_grid_stride.c:24 region 0: opencl"));
+        let line = line.unwrap_or_else(|| panic!("region 0 not on the device:\n{err}"));
+        let bytes: u64 = line
+            .split("d2h=")
+            .nth(1)
+            .and_then(|t| t.split('(').nth(1))
+            .and_then(|t| t.split(' ').next())
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_else(|| panic!("no d2h bytes: {line}"));
+        partials.push(bytes);
+    }
+    // six reduction variables of at most 8 bytes, 16 groups per compute unit (PoCL: a unit per core)
+    let units = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    assert!(partials[0] <= 6 * 8 * 16 * units.max(4), "{partials:?}");
+    assert!(partials[1] > 100_000, "{partials:?}");
+    let _ = std::fs::remove_dir_all(&w);
+}

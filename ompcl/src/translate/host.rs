@@ -72,8 +72,9 @@ pub(super) fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> 
         pre.push_str("; ");
     }
     // hints: bit 0 = a light kernel (see KernelOut::light), then MOMP's target clause; 256 =
-    // OMPCL_HINT_SPLIT (see KernelOut::split)
-    let hints = (target << 1) | i32::from(k.light) | if k.split { 256 } else { 0 };
+    // OMPCL_HINT_SPLIT (see KernelOut::split); 1024 = OMPCL_HINT_STRIDE (KernelOut::strided)
+    let hints =
+        (target << 1) | i32::from(k.light) | if k.split { 256 } else { 0 } | if k.strided { 1024 } else { 0 };
     // 512 = OMPCL_HINT_ONE_WRITER: the (i, j) pairs' proof held (each element one writer)
     let hints = if k.auto_flat { format!("({hints} | (__ompcl_flat ? 512 : 0))") } else { hints.to_string() };
     // the NDRange: dimensions, and the extents of dimensions 0 and 1 (the outer loop's count

@@ -356,6 +356,7 @@ impl<'a> Translator<'a> {
         // 2, 3 = one dimension per loop, the innermost loop fastest (dimension 0); 0 = row
         // spreading: 2 when the run-time checks allow, else 1
         let mut nd = 1;
+        let mut strided = false;
         let iter = |body: &str| {
             if noalias_flag {
                 format!("    if (__noalias) do {{\n{fast_text}\n    }} while (0);\n    else do {{\n{body}\n    }} while (0);\n")
@@ -426,6 +427,20 @@ impl<'a> Translator<'a> {
             } else if team_queries {
                 let set = format!("    {lvdecl} = {};\n", self.index_expr(lvty, "__lb", "__gid", "__st")?);
                 k.push_str(&league_loop(&clauses, &privs, &set, &iter(&body_text), &lp_post));
+            } else if !reds_post.is_empty() && lp_post.is_empty() && locks.is_empty() {
+                // a reduction: each work-item runs iterations a global size apart, so the
+                // runtime launches a few groups per compute unit (OMPCL_HINT_STRIDE) rather than
+                // one iteration per work-item, and a work-group's tree and partial sum several
+                // thousand iterations (ptxgen's stride pass keeps four loads in flight)
+                strided = true;
+                let _ = writeln!(
+                    k,
+                    "  for (long __gid = (long)get_global_id(0); __gid < __n; __gid += (long)get_global_size(0)) {{\n    {lvdecl} = {};",
+                    self.index_expr(lvty, "__lb", "__gid", "__st")?
+                );
+                k.push_str(&privs);
+                k.push_str(&iter(&body_text));
+                k.push_str("  }\n");
             } else {
                 let _ = writeln!(
                     k,
@@ -532,6 +547,7 @@ impl<'a> Translator<'a> {
         }
         Ok(KernelOut {
             split,
+            strided,
             code: k,
             host_args,
             ready_args: None,

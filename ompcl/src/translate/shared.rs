@@ -72,6 +72,9 @@ pub(super) struct Region {
 pub(super) struct KernelOut {
     /// chunks of the outer iteration space may run on different devices (OMPCL_HINT_SPLIT)
     pub(super) split: bool,
+    /// the kernel runs its iterations a global size apart (a reduction, OMPCL_HINT_STRIDE): the
+    /// runtime may launch fewer work-items than iterations
+    pub(super) strided: bool,
     pub(super) code: String,
     pub(super) host_args: Vec<String>,
     /// in a sequence, the arguments `ompcl_kernel_ready` checks before any kernel runs when they
