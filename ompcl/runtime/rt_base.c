@@ -101,6 +101,8 @@ static struct {
     void *(*EnqueueMapBuffer)(cl_command_queue, cl_mem, cl_uint, cl_bitfield, size_t, size_t, cl_uint, const cl_event *, cl_event *, cl_int *);
     cl_int (*WaitForEvents)(cl_uint, const cl_event *);
     cl_int (*ReleaseEvent)(cl_event);
+    /* optional (OpenCL 1.2; NULL where the library lacks it): rt_split.c's zero fills */
+    cl_int (*EnqueueFillBuffer)(cl_command_queue, cl_mem, const void *, size_t, size_t, size_t, cl_uint, const cl_event *, cl_event *);
 } cl;
 
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;

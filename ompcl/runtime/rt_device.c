@@ -11,6 +11,7 @@ static int load_cl(void) {
     LOAD(BuildProgram) LOAD(GetProgramBuildInfo) LOAD(CreateKernel) LOAD(SetKernelArg)
     LOAD(GetKernelWorkGroupInfo) LOAD(EnqueueWriteBuffer) LOAD(EnqueueReadBuffer) LOAD(EnqueueCopyBuffer) LOAD(EnqueueNDRangeKernel)
     LOAD(Finish) LOAD(EnqueueMapBuffer) LOAD(WaitForEvents) LOAD(ReleaseEvent)
+    *(void **)&cl.EnqueueFillBuffer = dlsym(g_libcl, "clEnqueueFillBuffer");
     return 1;
 }
 

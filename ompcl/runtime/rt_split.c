@@ -250,7 +250,9 @@ static xrange valid_on(const blk *b, int d) {
 typedef struct xsend {
     blk *b;
     cl_mem mem, src;
-    cl_mem orig; /* merges on device 0 (device_merge): the block as it was before the kernels */
+    cl_mem orig; /* merges on device 0 (device_merge): the block as it was before the kernels (NULL:
+                    all zero, zero_block) */
+    size_t sbase; /* merges: mem (a scratch buffer) holds the block's bytes from this offset */
     size_t off, len;
     char *tmp; /* copies back: NULL = into the host's block, else into this buffer (merged later) */
 } xsend;
@@ -277,7 +279,7 @@ static int xl_push(xlist *l, blk *b, cl_mem mem, cl_mem src, size_t off, size_t 
         l->v = v;
         l->cap = cap;
     }
-    l->v[l->n++] = (xsend){b, mem, src, NULL, off, len, NULL};
+    l->v[l->n++] = (xsend){b, mem, src, NULL, 0, off, len, NULL};
     return 1;
 }
 
@@ -293,7 +295,8 @@ typedef struct xjob {
     int na;
     cl_mem *argmem;  /* per argument: this device's buffer (BUF) or scratch (RED, LASTP) */
     cl_long *argoff; /* per argument: the byte offset into it (BUF) */
-    xlist send;      /* uploads from the host, first */
+    xlist zero;      /* zero fills of its buffers (a merged block the host never wrote), first */
+    xlist send;      /* uploads from the host, then */
     xlist peer;      /* then copies from other devices' buffers (OMPCL_PEER), once every upload is done */
     xlist back;      /* copies back after every kernel finished */
     xlist snap;      /* device 0, before its kernel: copies of blocks merged on it (device_merge) */
@@ -308,24 +311,35 @@ typedef struct xjob {
     const char *fail;
 } xjob;
 
-/* Phase 1 of a device: its uploads from the host. */
+/* Phase 1 of a device: its zero fills and its uploads from the host. */
 static void *xjob_send(void *p) {
     xjob *j = p;
     double t0 = ompcl_now();
+    static const cl_uint zero = 0;
+    for (int i = 0; i < j->zero.n && !j->err; i++) {
+        xsend *s = &j->zero.v[i];
+        /* (a whole number of 4-byte patterns: the range's ends are multiples of 4 or it runs
+           to the block's end, whose last bytes are filled one at a time) */
+        size_t n4 = s->len & ~(size_t)3;
+        if (n4) j->err = cl.EnqueueFillBuffer(j->q, s->mem, &zero, 4, s->off, n4, 0, NULL, NULL);
+        if (!j->err && s->len > n4) j->err = cl.EnqueueFillBuffer(j->q, s->mem, &zero, 1, s->off + n4, s->len - n4, 0, NULL, NULL);
+        if (j->err) j->fail = "clEnqueueFillBuffer";
+    }
     for (int i = 0; i < j->send.n && !j->err; i++) {
         xsend *s = &j->send.v[i];
         j->err = cl.EnqueueWriteBuffer(j->q, s->mem, 0, s->off, s->len, s->b->base + s->off, 0, NULL, NULL);
         j->b_h2d += s->len;
         if (j->err) j->fail = "clEnqueueWriteBuffer";
     }
-    if (!j->err && j->send.n && (j->err = cl.Finish(j->q))) j->fail = "clFinish";
+    if (!j->err && (j->send.n || j->zero.n) && (j->err = cl.Finish(j->q))) j->fail = "clFinish";
     j->t_h2d = ompcl_now() - t0;
     return NULL;
 }
 
-/* Copies [off, off+len) of entry s's src into its mem on j's queue (no wait). */
+/* Copies [off, off+len) of entry s's src into its mem (from sbase) on j's queue (no wait). */
 static void xs_copy(xjob *j, const xsend *s) {
-    j->err = cl.EnqueueCopyBuffer(j->q, s->src, s->mem, s->off, s->off, s->len, 0, NULL, NULL);
+    cl_command_queue q = j->q;
+    j->err = cl.EnqueueCopyBuffer(q, s->src, s->mem, s->off, s->off - s->sbase, s->len, 0, NULL, NULL);
     j->b_p2p += s->len;
     if (j->err) j->fail = "clEnqueueCopyBuffer";
 }
@@ -349,23 +363,27 @@ static void *xjob_peer(void *p) {
    overlap, one iteration writing each element (covariance's symmetric fill), splits at little
    cost: device 0 keeps a copy of the block as it was (orig), and after the kernels takes each other
    device's written range into a scratch buffer and keeps the bytes that differ from orig there
-   (the ones that device wrote; a write of the value already there changes nothing either way). */
+   (the ones that device wrote; a write of the value already there changes nothing either way).
+   A block the host never wrote needs no copy: every device zeroes it first (zero_block), and the
+   bytes that differ from zero are the written ones. */
 /* By 16-byte units: a unit inside [off, off+n) that the device left as it was (most of them, in a
    symmetric fill's range) is two loads and nothing else; the units at the range's ends go byte by
-   byte, since the scratch buffer's bytes beyond the range are stale. */
+   byte, since the scratch buffer's bytes beyond the range are stale. The scratch buffer s holds
+   the block's bytes from sbase (a multiple of 16) on; zero: the block was all zero (o unused). */
 static const char *MERGE_SOURCE =
-    "__kernel void ompcl_merge(__global uchar *out, __global const uchar *s, __global const uchar *o, ulong off, ulong n) {\n"
-    "    ulong lo = off, hi = off + n;\n"
+    "__kernel void ompcl_merge(__global uchar *out, __global const uchar *s, __global const uchar *o, ulong off, ulong n,\n"
+    "                          ulong sbase, uint zero) {\n"
+    "    ulong lo = off, hi = off + n, su = sbase / 16;\n"
     "    for (ulong u = lo / 16 + get_global_id(0); u < (hi + 15) / 16; u += get_global_size(0)) {\n"
     "        ulong b = u * 16;\n"
     "        if (b >= lo && b + 16 <= hi) {\n"
-    "            uchar16 v = vload16(u, s), w = vload16(u, o);\n"
+    "            uchar16 v = vload16(u - su, s), w = zero ? (uchar16)(0) : vload16(u, o);\n"
     "            char16 changed = v != w;\n"
     "            if (any(changed)) vstore16(select(vload16(u, out), v, changed), u, out);\n"
     "        } else {\n"
     "            for (ulong i = max(b, lo); i < min(b + 16, hi); i++) {\n"
-    "                uchar v = s[i];\n"
-    "                if (v != o[i]) out[i] = v;\n"
+    "                uchar v = s[i - sbase];\n"
+    "                if (v != (zero ? 0 : o[i])) out[i] = v;\n"
     "            }\n"
     "        }\n"
     "    }\n"
@@ -393,6 +411,28 @@ static int device_merge(const blk *b) {
     return g_peer && !g_eager && b->big && b->is_global >= 0 && !g_notrack && merge_kernel();
 }
 
+/* Whether every device zeroes merged block b before the kernels (its bytes then need no copy
+   between devices, and the merge compares with zero): a block the host never wrote, whose bytes
+   are indeterminate (and zero where the host reads them), on a library with clEnqueueFillBuffer. */
+static int zero_block(const blk *b) {
+    return b->unwritten && cl.EnqueueFillBuffer != NULL;
+}
+
+/* Device 0's scratch buffer for merges, of at least `size` bytes: kept from one split launch to
+   the next (a 600 MB buffer costs milliseconds to allocate and to free), replaced by a larger one
+   when needed. NULL if it cannot be made. */
+static cl_mem merge_scratch(size_t size) {
+    static cl_mem mem;
+    static size_t have;
+    if (mem && have >= size) return mem;
+    if (mem) cl.ReleaseMemObject(mem);
+    cl_int err = 0;
+    mem = cl.CreateBuffer(g_ctx, CL_MEM_READ_WRITE, size, NULL, &err);
+    if (!mem || err) mem = NULL;
+    have = mem ? size : 0;
+    return mem;
+}
+
 /* Device 0's merges: each entry's range of another device's copy (src) into the scratch buffer
    (mem), then the merge into the block (the in-order queue runs each after the one before). */
 static void xl_merge(xjob *j, const xlist *l) {
@@ -400,16 +440,20 @@ static void xl_merge(xjob *j, const xlist *l) {
         xsend *s = &l->v[i];
         xs_copy(j, s);
         if (j->err) break;
-        cl_ulong off = s->off, n = s->len;
+        cl_ulong off = s->off, n = s->len, sbase = s->sbase;
+        cl_uint zero = s->orig == NULL;
+        cl_mem orig = zero ? s->mem : s->orig;
         cl_mem out = s->b->mem;
         size_t lsz = 256, gsz = ((n + 15) / 16 + 2 + lsz - 1) / lsz * lsz;
         if (gsz > ((size_t)1 << 22)) gsz = (size_t)1 << 22;
         cl_kernel k = g_merge_kernel;
         j->err = cl.SetKernelArg(k, 0, sizeof out, &out);
         if (!j->err) j->err = cl.SetKernelArg(k, 1, sizeof(cl_mem), &s->mem);
-        if (!j->err) j->err = cl.SetKernelArg(k, 2, sizeof(cl_mem), &s->orig);
+        if (!j->err) j->err = cl.SetKernelArg(k, 2, sizeof(cl_mem), &orig);
         if (!j->err) j->err = cl.SetKernelArg(k, 3, sizeof off, &off);
         if (!j->err) j->err = cl.SetKernelArg(k, 4, sizeof n, &n);
+        if (!j->err) j->err = cl.SetKernelArg(k, 5, sizeof sbase, &sbase);
+        if (!j->err) j->err = cl.SetKernelArg(k, 6, sizeof zero, &zero);
         if (!j->err) j->err = cl.EnqueueNDRangeKernel(j->q, k, 1, NULL, &gsz, &lsz, 0, NULL, NULL);
         if (j->err) j->fail = "the merge kernel";
     }
@@ -721,6 +765,40 @@ static void results_stay(blk *b, xrange (*wrote)[256], int j, int ndev, int merg
     b->dirty = 0;
 }
 
+/* OMPCL_SPLIT_TRACE=1: one line per split launch on stderr with the time of each of its steps
+   (where a split region's time goes beyond its kernels: allocation, copies, merges, threads). */
+static int split_trace(void) {
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("OMPCL_SPLIT_TRACE");
+        v = e && *e && strcmp(e, "0") != 0;
+    }
+    return v;
+}
+
+typedef struct xtrace {
+    double at[16];
+    const char *what[16];
+    int n;
+} xtrace;
+
+static void xt_mark(xtrace *t, const char *what) {
+    if (t->n < 16) {
+        t->at[t->n] = ompcl_now();
+        t->what[t->n++] = what;
+    }
+}
+
+static void xt_print(const xtrace *t, const char *file, int line, int ndev, size_t h2d, size_t p2p, size_t zero) {
+    if (!split_trace() || t->n < 2) return;
+    char buf[600];
+    size_t at = 0;
+    for (int i = 1; i < t->n && at < sizeof buf - 40; i++)
+        at += snprintf(buf + at, sizeof buf - at, " %s=%.3f", t->what[i], (t->at[i] - t->at[i - 1]) * 1e3);
+    fprintf(stderr, "ompcl-split: %s:%d on %d devices (ms):%s total=%.3f; bytes: h2d=%zu p2p=%zu zeroed=%zu\n", file, line, ndev, buf,
+            (t->at[t->n - 1] - t->at[0]) * 1e3, h2d, p2p, zero);
+}
+
 /* Runs region rid split over the devices: 1 done, 0 failed before any result reached the host (the
    CPU version runs), -1 not split (the caller runs it on device 0). g_launch held. */
 static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line, int hints, long long lb, long long st,
@@ -747,6 +825,8 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         if (a[i].kind == OMPCL_LOCKS) return no_split(r, "critical sections (device locks)");
         if (a[i].kind == OMPCL_TMP) return no_split(r, "uses the local object '%s' (copied per launch)", a[i].name);
     }
+    xtrace tr = {{0}, {0}, 0};
+    xt_mark(&tr, "start");
     cl_kernel kern[MAXDEV];
     kern[0] = s->kern[rid];
     for (int d = 1; d < ndev; d++)
@@ -788,6 +868,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         acc += wd[d];
     }
 
+    xt_mark(&tr, "build");
     /* the blocks: each argument's block, and per device the bytes it needs and writes */
     pthread_mutex_lock(&g_lock);
     blk **ab = calloc(na + 1, sizeof *ab);
@@ -884,6 +965,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
     for (int i = 0; i < na; i++)
         if (a[i].kind == OMPCL_VAL) host_range_locked(a[i].addr, a[i].size, 0);
 
+    xt_mark(&tr, "host");
     double t_entry = ompcl_now();
     int ok = 1;
     cl_int err = 0;
@@ -902,14 +984,26 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
             if (d == 0) b->dirty = 1;
         }
     }
-    /* device 0's copy of each block it merges as it was, and a scratch buffer for the others' */
-    cl_mem morig[256] = {0}, mscratch[256] = {0};
+    xt_mark(&tr, "alloc");
+    /* merged blocks: device 0's copy of each as it was (not of one every device zeroes first,
+       zero_block: it is all zero), and the scratch buffer the other devices' written ranges come
+       into, one after another (merge_scratch) */
+    int zeroed[256] = {0};
+    cl_mem morig[256] = {0}, mscratch = NULL;
+    size_t scratch_need = 0;
     for (int j = 0; j < nub && ok; j++) {
         if (!gmerge[j]) continue;
-        morig[j] = cl.CreateBuffer(g_ctx, CL_MEM_READ_WRITE, ub[j]->size ? ub[j]->size : 1, NULL, &err);
-        if (morig[j] && !err) mscratch[j] = cl.CreateBuffer(g_ctx, CL_MEM_READ_WRITE, ub[j]->size ? ub[j]->size : 1, NULL, &err);
-        if (!morig[j] || !mscratch[j] || err) { ok = 0; failname = "clCreateBuffer"; }
+        zeroed[j] = zero_block(ub[j]);
+        for (int d = 1; d < ndev; d++)
+            if (wrote[d][j].lo < wrote[d][j].hi && wrote[d][j].hi - (wrote[d][j].lo & ~(size_t)15) > scratch_need)
+                scratch_need = wrote[d][j].hi - (wrote[d][j].lo & ~(size_t)15);
+        if (!zeroed[j]) {
+            morig[j] = cl.CreateBuffer(g_ctx, CL_MEM_READ_WRITE, ub[j]->size ? ub[j]->size : 1, NULL, &err);
+            if (!morig[j] || err) { morig[j] = NULL; ok = 0; failname = "clCreateBuffer"; }
+        }
     }
+    if (ok && scratch_need && !(mscratch = merge_scratch(scratch_need))) { ok = 0; failname = "clCreateBuffer"; }
+    xt_mark(&tr, "mergebufs");
     /* the jobs */
     xjob jobs[MAXDEV];
     memset(jobs, 0, sizeof jobs);
@@ -960,11 +1054,12 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
                     xrange h = {0, 0};
                     for (int e = 0; e < ndev; e++) xr_add(&h, wrote[e][j]);
                     size_t plo = b->plo - b->base, end = pages_end(b);
-                    pushed &= xl_push(&jb->snap, b, morig[j], b->mem, h.lo, h.hi - h.lo);
+                    if (!zeroed[j]) pushed &= xl_push(&jb->snap, b, morig[j], b->mem, h.lo, h.hi - h.lo);
                     if (h.lo < plo) pushed &= xl_push(&jb->back, b, b->mem, NULL, h.lo, (h.hi < plo ? h.hi : plo) - h.lo);
                     if (h.hi > end) pushed &= xl_push(&jb->back, b, b->mem, NULL, h.lo > end ? h.lo : end, h.hi - (h.lo > end ? h.lo : end));
-                } else if (xl_push(&jobs[0].merge, b, mscratch[j], mem, wr.lo, len)) {
+                } else if (xl_push(&jobs[0].merge, b, mscratch, mem, wr.lo, len)) {
                     jobs[0].merge.v[jobs[0].merge.n - 1].orig = morig[j];
+                    jobs[0].merge.v[jobs[0].merge.n - 1].sbase = wr.lo & ~(size_t)15;
                 } else pushed = 0;
                 if (!pushed) { ok = 0; failname = "malloc"; }
                 continue;
@@ -992,6 +1087,22 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         if (b->unwritten && !merge[j]) continue;
         cl_mem mem[MAXDEV];
         xrange miss[MAXDEV][2], held[MAXDEV];
+        if (zeroed[j]) {
+            /* merged on device 0, and never written by the host (its bytes indeterminate, zero
+               where the host reads them): every device zeroes what it needs (device 0 the whole
+               block, which it keeps) rather than take device 0's bytes over the links: then every
+               copy agrees with device 0's before the kernels, as the merge needs, and the block
+               is zero where no kernel writes, as the host saw it */
+            for (int d = 0; d < ndev && ok; d++) {
+                xrange z = d == 0 ? (xrange){0, b->size} : need[d][j];
+                if (z.lo < z.hi && z.lo % 4) z.lo &= ~(size_t)3; /* (4-byte patterns from an aligned start) */
+                if (z.lo < z.hi && !xl_push(&jobs[d].zero, b, d == 0 ? b->mem : b->xc->mem[d], NULL, z.lo, z.hi - z.lo)) {
+                    ok = 0;
+                    failname = "malloc";
+                }
+            }
+            continue;
+        }
         for (int d = 0; d < ndev; d++) {
             mem[d] = d == 0 ? b->mem : b->xc->mem[d];
             held[d] = valid_on(b, d);
@@ -1003,6 +1114,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         if (!plan_block(jobs, ndev, b, mem, miss, held)) { ok = 0; failname = "malloc"; }
     }
     pthread_mutex_unlock(&g_lock);
+    xt_mark(&tr, "plan");
     double t_run = ompcl_now();
     /* uploads on every device, then (all of them done) copies between devices, then the kernels */
     void *(*phase[3])(void *) = {xjob_send, xjob_peer, xjob_run};
@@ -1012,6 +1124,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         int any = ph != 1;
         for (int d = 0; d < ndev; d++) any |= jobs[d].peer.n > 0;
         if (any) xjobs(jobs, ndev, phase[ph]);
+        xt_mark(&tr, ph == 0 ? "h2d" : ph == 1 ? "p2p" : "kernels");
         for (int d = 0; d < ndev; d++)
             if (jobs[d].err) { ok = 0; err = jobs[d].err; failname = jobs[d].fail; }
     }
@@ -1028,7 +1141,9 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
             unprotect(ub[j]);
         }
         fault_unlock();
+        xt_mark(&tr, "unprotect");
         xjobs(jobs, ndev, xjob_back);
+        xt_mark(&tr, "back");
         for (int j = 0; j < nub; j++)
             if (merge[j] && !gmerge[j]) merge_back(ub[j], jobs, ndev);
         for (int d = 0; d < ndev; d++)
@@ -1068,6 +1183,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
             /* device 0 wholly current only if it was and nobody wrote */
             b->dirty = !(d0whole[j] && !w);
         }
+        xt_mark(&tr, "state");
     }
     pthread_mutex_unlock(&g_lock);
     if (ok) {
@@ -1152,6 +1268,13 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         if (rest > 0) r->other += rest;
         (void)t_k_wall;
     }
+    /* (bytes moved, for OMPCL_SPLIT_TRACE) */
+    size_t tb[3] = {0, 0, 0};
+    for (int d = 0; d < ndev; d++) {
+        tb[0] += jobs[d].b_h2d;
+        tb[1] += jobs[d].b_p2p;
+        for (int i = 0; i < jobs[d].zero.n; i++) tb[2] += jobs[d].zero.v[i].len;
+    }
     for (int d = 0; d < ndev; d++) {
         xjob *jb = &jobs[d];
         for (int i = 0; i < na; i++) {
@@ -1161,6 +1284,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
         free(jb->argmem);
         free(jb->argoff);
         free(jb->part);
+        free(jb->zero.v);
         free(jb->send.v);
         free(jb->peer.v);
         free(jb->gather.v);
@@ -1171,11 +1295,12 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
     }
     for (int j = 0; j < nub; j++) {
         if (morig[j]) cl.ReleaseMemObject(morig[j]);
-        if (mscratch[j]) cl.ReleaseMemObject(mscratch[j]);
     }
     free(ab);
     free(need);
     free(wrote);
+    xt_mark(&tr, "release");
+    xt_print(&tr, base_name(m->file), line, ndev, tb[0], tb[1], tb[2]);
     return ok;
 }
 

@@ -179,6 +179,8 @@ fn run_split_program(file: &str, devices: &str, min_ms: &str) -> String {
         ("OMPCL_PEER_MIN", "0"),
         ("OMPCL_PROFILE", "1"),
         ("OMPCL_SPLIT_MIN_MS", min_ms),
+        // one `ompcl-split:` line per split launch: its steps' times and bytes
+        ("OMPCL_SPLIT_TRACE", "1"),
     ];
     let (got, err) = exec(&exe, &env);
     same_numbers(&want, &got, 1e-9).unwrap_or_else(|e| panic!("{e}:\n{want}\n{got}"));
@@ -205,6 +207,19 @@ fn overlapping_writes_merge_on_device_zero_with_one_context() {
     let err = run_split_program("s10_symmetric.c", "peer:3", "0");
     assert!(err.contains("s10_symmetric.c:13 on 3 devices: runs="), "{err}");
     assert!(!err.contains("s10_symmetric.c:13 on 1 device"), "{err}");
+}
+
+/// A merged block the host never wrote (a fresh allocation: covariance's symmat) is zeroed on
+/// every device instead of copied from device 0, and the merge compares with zero; the results
+/// stay gcc's, elements written as zero included.
+#[test]
+fn fresh_blocks_merge_from_zero() {
+    let err = run_split_program("s12_symmetric_fresh.c", "peer:3", "0");
+    assert!(err.contains("s12_symmetric_fresh.c:19 on 3 devices: runs="), "{err}");
+    let trace = err.lines().find(|l| l.starts_with("ompcl-split: s12_symmetric_fresh.c:19 on 3 devices"));
+    let zeroed = trace.and_then(|l| l.split("zeroed=").nth(1)).and_then(|v| v.trim().parse::<u64>().ok());
+    // device 0 zeroes the whole block (601 x 601 floats), the others their ranges
+    assert!(zeroed.is_some_and(|z| z >= 601 * 601 * 4), "{err}");
 }
 
 /// A region whose split kernels are short (under OMPCL_SPLIT_MIN_MS) runs split once, then on one
