@@ -22,6 +22,7 @@ mod manual_reduction;
 mod owned_reduction;
 mod promote;
 mod races;
+mod region_arrays;
 mod sequence;
 mod shared;
 mod target;
