@@ -74,7 +74,7 @@ pub(super) fn element_flow(lp: Node, tracked: &HashMap<String, String>) -> Optio
     if has_goto {
         return Some("the loop body has a 'goto'".into());
     }
-    let mut w = Flow { tracked, written: HashSet::new(), loops: Vec::new(), why: None };
+    let mut w = Flow { tracked, params: None, written: HashSet::new(), loops: Vec::new(), why: None };
     w.stmt(body);
     w.why
 }
@@ -110,6 +110,9 @@ struct Counted {
 struct Flow<'t> {
     /// the aggregates checked (key -> name)
     tracked: &'t HashMap<String, String>,
+    /// inside a function the walk follows a call into: its parameter (key) that stands for the
+    /// aggregate (or a row of it) the call passed, that aggregate and the path to that part
+    params: Option<(String, Target, Vec<Part>)>,
     /// the element paths written so far in this iteration (unconditionally), by (aggregate, path);
     /// a path may hold the variables of the counted loops open around
     written: HashSet<(String, Vec<Part>)>,
@@ -265,6 +268,11 @@ impl Flow<'_> {
     fn target_of(&self, e: Node) -> Option<(Target, Vec<Part>)> {
         let (base, parts) = access_path(e, &self.loop_ranges());
         let d = base?;
+        if let Some((param, t, prefix)) = &self.params {
+            // in a called function only its parameter names the aggregate
+            return (key_of(&d) == *param)
+                .then(|| (t.clone(), prefix.iter().cloned().chain(parts).collect()));
+        }
         let name = self.tracked.get(&key_of(&d))?.clone();
         Some((Target { base: key_of(&d), name, ty: d.ty() }, parts))
     }
@@ -400,6 +408,7 @@ impl Flow<'_> {
                     None => self.expr(e),
                 }
             }
+            CXCursor_CallExpr => self.call(n),
             CXCursor_VarDecl => {
                 if let Some(i) = n.var_initializer() {
                     self.stmt(i);
@@ -469,6 +478,55 @@ impl Flow<'_> {
                 }
                 self.written = before;
             }
+        }
+    }
+}
+
+impl Flow<'_> {
+    /// A call: an aggregate passed whole (or a row of it) to a function of the program is
+    /// followed into the function's body, where the parameter stands for that part (the kernel
+    /// calls the function's copy whose parameter is `__private`).
+    fn call(&mut self, n: Node) {
+        let args: Vec<Node> = n.children().into_iter().skip(1).collect();
+        let def = n.referenced().and_then(|f| f.definition()).filter(|f| !f.in_system_header());
+        for (i, a) in args.iter().enumerate() {
+            let passed = (strip(*a).ty().canonical().kind() == CXType_ConstantArray)
+                .then(|| self.target_of(*a))
+                .flatten();
+            let Some((t, path)) = passed else {
+                self.stmt(*a);
+                continue;
+            };
+            self.subscripts(*a);
+            let callee = n.spelling();
+            let param =
+                def.and_then(|f| f.children().into_iter().filter(|c| c.kind() == CXCursor_ParmDecl).nth(i));
+            let body = def.and_then(|f| f.children().into_iter().find(|c| c.kind() == CXCursor_CompoundStmt));
+            let (Some(param), Some(body)) = (param, body) else {
+                return self
+                    .refuse(format!("'{}' is passed to '{callee}', whose body ompcl cannot see", t.name));
+            };
+            if self.params.is_some() {
+                return self
+                    .refuse(format!("'{}' is passed on by '{callee}'s caller, a function itself", t.name));
+            }
+            let mut jumps = false;
+            let mut returns = false;
+            body.walk(&mut |c| {
+                jumps |= matches!(c.kind(), CXCursor_GotoStmt | CXCursor_IndirectGotoStmt);
+                returns |= c.kind() == CXCursor_ReturnStmt;
+            });
+            if jumps {
+                return self.refuse(format!("'{callee}', which gets '{}', has a 'goto'", t.name));
+            }
+            self.params = Some((key_of(&param), t, path));
+            // a `return` may skip the stores after it: then none counts
+            if returns {
+                self.maybe(body);
+            } else {
+                self.stmt(body);
+            }
+            self.params = None;
         }
     }
 }
@@ -659,6 +717,16 @@ fn whole_use(lp: Node, aggregates: &HashMap<String, String>) -> Option<String> {
         .filter_map(|c| c.children().first().map(|b| strip(*b)))
         .map(|b| (b.range().0.off, b.range().1.off))
         .collect();
+    // the direct arguments of calls to the program's own functions (a copy of which takes a
+    // `__private` pointer: analysis.rs `variant_name`)
+    let passed: HashSet<(usize, usize)> = all
+        .iter()
+        .filter(|c| c.kind() == CXCursor_CallExpr)
+        .filter(|c| c.referenced().and_then(|f| f.definition()).is_some_and(|f| !f.in_system_header()))
+        .flat_map(|c| c.children().into_iter().skip(1))
+        .map(strip)
+        .map(|a| (a.range().0.off, a.range().1.off))
+        .collect();
     for c in &all {
         let of_ours = |e: Node| {
             let (base, _) = access_path(e, &HashMap::new());
@@ -674,11 +742,12 @@ fn whole_use(lp: Node, aggregates: &HashMap<String, String>) -> Option<String> {
             }
             CXCursor_DeclRefExpr | CXCursor_ArraySubscriptExpr | CXCursor_MemberRefExpr
                 if c.ty().canonical().kind() == CXType_ConstantArray
-                    && !bases.contains(&(c.range().0.off, c.range().1.off)) =>
+                    && !bases.contains(&(c.range().0.off, c.range().1.off))
+                    && !passed.contains(&(c.range().0.off, c.range().1.off)) =>
             {
                 if let Some(name) = of_ours(*c) {
                     return Some(format!(
-                        "'{name}' is used as a pointer (passed to a function or stored), and a kernel's functions and pointers are __global, not a work-item's private copy"
+                        "'{name}' is used as a pointer (other than as an argument of a function of the program), and a kernel's pointers are __global, not a work-item's private copy"
                     ));
                 }
             }
@@ -686,4 +755,14 @@ fn whole_use(lp: Node, aggregates: &HashMap<String, String>) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether call argument `a` is one of the region's arrays (`private`: keys) that are each
+/// work-item's own, whole or a row of it: a `__private` pointer in the kernel.
+pub(super) fn private_array_argument(a: Node, private: &HashSet<String>) -> bool {
+    if private.is_empty() || strip(a).ty().canonical().kind() != CXType_ConstantArray {
+        return false;
+    }
+    let (base, _) = access_path(a, &HashMap::new());
+    base.is_some_and(|d| private.contains(&key_of(&d)))
 }

@@ -225,6 +225,9 @@ impl<'a> Translator<'a> {
             let outside: Vec<Node> = kids.iter().zip(&serial).filter(|(_, s)| **s).map(|(k, _)| *k).collect();
             region_arrays::check(&aggregates, &loops, &singles, &outside, &inside)?;
         }
+        // calls passing them get the functions' copies with `__private` parameters (the keys
+        // are declarations inside this region: no other code names them, nothing to clear)
+        self.private_arrays.extend(aggregates.keys().cloned());
         let mut steps = Vec::new();
         for (n, kid) in kids.iter().enumerate() {
             let dir =
