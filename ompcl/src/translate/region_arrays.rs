@@ -162,17 +162,10 @@ fn access_path(e: Node, loops: &HashMap<String, (i64, i64)>) -> (Option<Node>, V
     }
 }
 
-/// The element paths (of an aggregate of type `ty`) that `path` stands for, every loop variable
-/// in it (`expand_vars`) or none replaced by its values, and a path to a sub-array or struct by
-/// all the elements inside; None where a part does not fit the type or there are too many.
-fn leaves(
-    ty: Type,
-    path: &[Part],
-    loops: &[Counted],
-    expand_vars: bool,
-    out: &mut Vec<Vec<Part>>,
-    at: &mut Vec<Part>,
-) -> Option<()> {
+/// The element paths (of an aggregate of type `ty`) that `path` stands for: a path to a sub-array
+/// or struct by all the elements inside, a subscript ompcl cannot follow by every index (loop
+/// variables stay); None where a part does not fit the type or there are too many.
+fn leaves(ty: Type, path: &[Part], out: &mut Vec<Vec<Part>>, at: &mut Vec<Part>) -> Option<()> {
     if out.len() > MAX_ELEMENTS {
         return None;
     }
@@ -182,14 +175,14 @@ fn leaves(
             CXType_ConstantArray => {
                 for i in 0..t.array_size() {
                     at.push(Part::At(i));
-                    leaves(t.elem(), &[], loops, expand_vars, out, at)?;
+                    leaves(t.elem(), &[], out, at)?;
                     at.pop();
                 }
             }
             CXType_Record => {
                 for f in t.declaration().children().into_iter().filter(|c| c.kind() == CXCursor_FieldDecl) {
                     at.push(Part::Field(f.spelling()));
-                    leaves(f.ty(), &[], loops, expand_vars, out, at)?;
+                    leaves(f.ty(), &[], out, at)?;
                     at.pop();
                 }
             }
@@ -198,58 +191,34 @@ fn leaves(
         return Some(());
     };
     match first {
-        Part::At(i) => {
-            if t.kind() != CXType_ConstantArray || *i < 0 || *i >= t.array_size() {
-                return None;
-            }
+        Part::At(i) if t.kind() == CXType_ConstantArray && *i >= 0 && *i < t.array_size() => {
             at.push(first.clone());
-            leaves(t.elem(), &path[1..], loops, expand_vars, out, at)?;
+            leaves(t.elem(), &path[1..], out, at)?;
             at.pop();
         }
-        Part::Any => {
-            // a read of any element of the dimension: all of them must be written
-            if t.kind() != CXType_ConstantArray {
-                return None;
-            }
+        Part::Var(_) if t.kind() == CXType_ConstantArray => {
+            at.push(first.clone());
+            leaves(t.elem(), &path[1..], out, at)?;
+            at.pop();
+        }
+        Part::Any if t.kind() == CXType_ConstantArray => {
             for v in 0..t.array_size() {
                 at.push(Part::At(v));
-                leaves(t.elem(), &path[1..], loops, expand_vars, out, at)?;
+                leaves(t.elem(), &path[1..], out, at)?;
                 at.pop();
             }
         }
-        Part::Var(k) => {
-            if t.kind() != CXType_ConstantArray {
-                return None;
-            }
-            if !expand_vars {
-                at.push(first.clone());
-                leaves(t.elem(), &path[1..], loops, expand_vars, out, at)?;
-                at.pop();
-                return Some(());
-            }
-            let l = loops.iter().find(|l| &l.key == k)?;
-            if l.lo < 0 || l.hi > t.array_size() {
-                return None;
-            }
-            for v in l.lo..l.hi {
-                at.push(Part::At(v));
-                leaves(t.elem(), &path[1..], loops, expand_vars, out, at)?;
-                at.pop();
-            }
-        }
-        Part::Field(f) => {
-            if t.kind() != CXType_Record {
-                return None;
-            }
+        Part::Field(f) if t.kind() == CXType_Record => {
             let fd = t
                 .declaration()
                 .children()
                 .into_iter()
                 .find(|c| c.kind() == CXCursor_FieldDecl && c.spelling() == *f)?;
             at.push(first.clone());
-            leaves(fd.ty(), &path[1..], loops, expand_vars, out, at)?;
+            leaves(fd.ty(), &path[1..], out, at)?;
             at.pop();
         }
+        _ => return None,
     }
     Some(())
 }
@@ -281,16 +250,26 @@ impl Flow<'_> {
     fn read(&mut self, t: Target, path: Vec<Part>) {
         let ty = t.ty;
         let mut sym = Vec::new();
-        if leaves(ty, &path, &self.loops, false, &mut sym, &mut Vec::new()).is_none() {
+        if leaves(ty, &path, &mut sym, &mut Vec::new()).is_none() {
             return self.refuse(format!("a subscript of '{}' ompcl cannot follow", t.name));
         }
         for leaf in sym {
-            if self.written.contains(&(t.base.clone(), leaf.clone())) {
-                continue;
-            }
-            let mut concrete = Vec::new();
-            let ok = leaves(ty, &leaf, &self.loops, true, &mut concrete, &mut Vec::new()).is_some()
-                && concrete.iter().all(|c| self.written.contains(&(t.base.clone(), c.clone())));
+            // written as it is (the same loop variables, this pass of their loops), or for every
+            // value of some of its loop variables (`a[j][m]` after a loop over `m` wrote
+            // `a[j][0..K]`, inside the same pass of the loop over `j`)
+            let vars: Vec<usize> = (0..leaf.len()).filter(|&p| matches!(leaf[p], Part::Var(_))).collect();
+            let ok = vars.len() <= 6
+                && (0u32..1 << vars.len()).any(|mask| {
+                    let chosen: Vec<usize> = vars
+                        .iter()
+                        .enumerate()
+                        .filter(|(b, _)| mask & (1 << b) != 0)
+                        .map(|(_, p)| *p)
+                        .collect();
+                    self.values_of(&leaf, &chosen).is_some_and(|all| {
+                        all.into_iter().all(|x| self.written.contains(&(t.base.clone(), x)))
+                    })
+                });
             if !ok {
                 return self.refuse(format!(
                     "an iteration may read an element of '{}' before it writes it (the value would come from an earlier iteration of the same thread)",
@@ -300,6 +279,29 @@ impl Flow<'_> {
         }
     }
 
+    /// Path `leaf` with the loop variables at positions `at` replaced by each of their values
+    /// (every combination); None where one is not a loop open here or there are too many.
+    fn values_of(&self, leaf: &[Part], at: &[usize]) -> Option<Vec<Vec<Part>>> {
+        let mut out = vec![leaf.to_vec()];
+        for &p in at {
+            let Part::Var(k) = &leaf[p] else { return None };
+            let l = self.loops.iter().find(|l| &l.key == k)?;
+            let mut next = Vec::new();
+            for x in &out {
+                for v in l.lo..l.hi {
+                    let mut y = x.clone();
+                    y[p] = Part::At(v);
+                    next.push(y);
+                }
+            }
+            if next.len() > MAX_ELEMENTS {
+                return None;
+            }
+            out = next;
+        }
+        Some(out)
+    }
+
     /// An access `e` written here (unconditionally, where the walk calls this).
     fn write(&mut self, t: Target, path: Vec<Part>) {
         if path.contains(&Part::Any) {
@@ -307,7 +309,7 @@ impl Flow<'_> {
         }
         let ty = t.ty;
         let mut sym = Vec::new();
-        if leaves(ty, &path, &self.loops, false, &mut sym, &mut Vec::new()).is_some() {
+        if leaves(ty, &path, &mut sym, &mut Vec::new()).is_some() {
             self.written.extend(sym.into_iter().map(|p| (t.base.clone(), p)));
         }
     }
@@ -336,6 +338,10 @@ impl Flow<'_> {
         match self.target_of(lhs) {
             Some((t, path)) => {
                 self.subscripts(lhs);
+                if strip(lhs).ty().canonical().kind() == CXType_Pointer {
+                    // a function's parameter moved or set: no longer the part the call passed
+                    return self.refuse(format!("a function sets or moves its pointer to '{}'", t.name));
+                }
                 if read_first {
                     self.read(t.clone(), path.clone());
                 }

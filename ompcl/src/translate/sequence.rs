@@ -739,8 +739,11 @@ pub(super) fn replicable(
                 return Err(format!("'{}' is not a number", d.spelling()));
             }
             // (an array's children hold its size: only an initializer gives it a value)
-            let initialised =
-                if d.ty().is_array() { d.var_initializer().is_some() } else { !d.children().is_empty() };
+            let initialised = if region_arrays::is_private_aggregate(d.ty()) {
+                d.var_initializer().is_some()
+            } else {
+                !d.children().is_empty()
+            };
             if initialised {
                 set.insert(key_of(&d));
             }

@@ -5,7 +5,8 @@
  * loop nest, a struct set member by member, a struct with an array member, an array of structs;
  * an array the region fills before its loop (every thread the same values: the host runs it once,
  * each work-item starts from them); and NPB LU's setiv pattern, an array (and a row of a 2-D one)
- * filled by a function of the program (the kernel calls a copy of it taking a __private array). */
+ * filled by a function of the program (the kernel calls a copy of it taking a __private array);
+ * a row filled and read again inside each pass of an outer inner loop. */
 
 #define N 64
 
@@ -20,7 +21,7 @@ typedef struct {
 } vec3;
 
 double ce[5][4];
-double r1[N][N], r2[N][4], r3[N][6], r4[N][5];
+double r1[N][N], r2[N][4], r3[N][6], r4[N][5], r5[N][4][3];
 
 /* the exact-solution helper of NPB LU: writes every element of its array parameter */
 static void exact(int i, int j, double out[5]) {
@@ -95,16 +96,31 @@ int main(void) {
     }
   }
 
-  double s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+#pragma omp parallel
+  {
+    double a[4][3];
+    int j, m;
+#pragma omp for
+    for (i = 0; i < N; i++)
+      for (j = 0; j < 4; j++) {
+        for (m = 0; m < 3; m++) a[j][m] = i * j + m;
+        for (m = 0; m < 3; m++) r5[i][j][m] = a[j][m] + a[j][2 - m] * 0.5;
+      }
+  }
+
+  double s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0;
   for (i = 0; i < N; i++) {
     for (int j = 0; j < N; j++) s1 += r1[i][j] * ((i + j) % 7 + 1);
     for (int m = 0; m < 4; m++) s2 += r2[i][m] * (m + 1);
     for (int m = 0; m < 6; m++) s3 += r3[i][m] * (m + 2);
     for (int m = 0; m < 5; m++) s4 += r4[i][m] * (i % 3 + m + 1);
+    for (int j = 0; j < 4; j++)
+      for (int m = 0; m < 3; m++) s5 += r5[i][j][m] * (i + 2 * j + 3 * m + 1);
   }
   printf("r1: %.6e %.4f %.4f\n", s1, r1[N - 1][5], r1[10][11]);
   printf("r2: %.6e %.4f %.4f\n", s2, r2[N - 1][3], r2[7][1]);
   printf("r3: %.6e %.4f\n", s3, r3[N / 2][4]);
   printf("r4: %.6e %.6f %.6f\n", s4, r4[N - 1][4], r4[9][0]);
+  printf("r5: %.6e %.4f\n", s5, r5[N - 1][3][1]);
   return 0;
 }

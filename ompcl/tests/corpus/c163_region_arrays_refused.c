@@ -1,16 +1,26 @@
-/* ompcl-test: offload=none warn="an iteration may read an element of 'cnt' before it writes it" warn="an iteration may read an element of 'z' before it writes it" warn="the region's array or struct 'e' is set in a worksharing loop and used outside one" warn="'w' is used as a pointer" warn="a 'single'/'master' uses the region's array or struct 's'" warn="an iteration may read an element of 'h' before it writes it" */
+/* ompcl-test: offload=none warn="an iteration may read an element of 'cnt' before it writes it" warn="an iteration may read an element of 'z' before it writes it" warn="the region's array or struct 'e' is set in a worksharing loop and used outside one" warn="'w' is used as a pointer" warn="a 'single'/'master' uses the region's array or struct 's'" warn="an iteration may read an element of 'h' before it writes it" warn="'b' is used as a whole (a pointer to it)" */
 #include <stdio.h>
 /* Arrays and structs declared at the top of a parallel region that must keep it on the CPU, each
  * with its reason: an element read before the iteration writes it (the value would be one an
  * earlier iteration of the same thread left: a kernel's work-item never sees it), a write under a
  * condition then a read, an array a loop sets that the statements every thread runs use after it,
  * an array used as a pointer, a `single` that reads one (one thread's copy), and a second loop
- * reading what the first left. The outputs do not depend on the threads' schedule. */
+ * reading what the first left; an array passed to a function that writes it through a moving
+ * pointer (the check follows subscripts only). The outputs do not depend on the threads' schedule. */
 
 #define N 60
 
 double r1[N], r2[N], r3[N], r4[N], r5[N];
 int r6[N];
+double r7[N];
+
+static void fill(int i, double *out) {
+  int m;
+  for (m = 0; m < 3; m++) {
+    *out = i + m;
+    out++;
+  }
+}
 
 int main(void) {
   int i;
@@ -84,9 +94,19 @@ int main(void) {
     for (i = 0; i < N; i++) r6[i] += h[2];
   }
 
+#pragma omp parallel
+  {
+    double b[3];
+#pragma omp for
+    for (i = 0; i < N; i++) {
+      fill(i, b);
+      r7[i] = b[0] + b[2];
+    }
+  }
+
   double s = 0;
   long k = 0;
-  for (i = 0; i < N; i++) s += r1[i] * 1 + r2[i] * 2 + r3[i] * 3 + r4[i] * 4 + r5[i] * 5;
+  for (i = 0; i < N; i++) s += r1[i] * 1 + r2[i] * 2 + r3[i] * 3 + r4[i] * 4 + r5[i] * 5 + r7[i] * 7;
   for (i = 0; i < N; i++) k += r6[i] * (i + 1);
   printf("%.6f %.4f %.4f %.4f %.4f %.4f %ld\n", s, r1[N - 1], r2[7], r3[9], r4[11], r5[0], k);
   return 0;
