@@ -395,6 +395,14 @@ impl Node {
             Some(r)
         }
     }
+    /// A variable declaration's initializer (`= {0}`), None without one (an array's size
+    /// expression is not one).
+    pub fn var_initializer(&self) -> Option<Node> {
+        // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
+        // are used only while their Tu lives).
+        let r = Node(unsafe { clang_Cursor_getVarDeclInitializer(self.0) });
+        (!r.is_null()).then_some(r)
+    }
     pub fn semantic_parent(&self) -> Node {
         // SAFETY: a libclang query on a cursor or type of a live translation unit (Nodes and Types
         // are used only while their Tu lives).

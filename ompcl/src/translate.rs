@@ -22,6 +22,7 @@ mod manual_reduction;
 mod owned_reduction;
 mod promote;
 mod races;
+mod region_arrays;
 mod sequence;
 mod shared;
 mod target;
@@ -377,6 +378,15 @@ struct Translator<'a> {
     caller: String,
     /// functions that cannot go into a kernel, with the reason
     bad_funcs: HashMap<String, String>,
+    /// while a region's kernels are made: its arrays and structs that are each work-item's own
+    /// (region_arrays.rs), by key; a call that passes one gets a copy of the function whose
+    /// parameter is `__private`
+    private_arrays: HashSet<String>,
+    /// the copies of kernel functions with `__private` pointer parameters: (function key, mask of
+    /// those parameters)
+    func_variants: BTreeSet<(String, u32)>,
+    /// the calls of such copies: (file, offset of the callee's name) -> mask
+    variant_calls: HashMap<(String, usize), u32>,
     /// next kernel id for regions made of several kernels (ids below it: one per region)
     next_kid: usize,
     /// source ranges of pointer members passed as pointers of their own (`s.d` -> `s__m_d`)
@@ -593,6 +603,9 @@ fn translate_text(
         calls: BTreeMap::new(),
         caller: String::new(),
         bad_funcs: HashMap::new(),
+        private_arrays: HashSet::new(),
+        func_variants: BTreeSet::new(),
+        variant_calls: HashMap::new(),
         next_kid: 0,
         member_ptr_ranges: Vec::new(),
         func_globals: HashMap::new(),
@@ -1042,9 +1055,13 @@ impl<'a> Translator<'a> {
         let mut bodies = String::new();
         for (key, f) in funcs {
             let guard = users[&key].iter().map(|r| format!(" || OMPCL_ONLY == {r}")).collect::<String>();
-            let (p, b) = self.render_function(f)?;
-            let _ = write!(protos, "#if !defined(OMPCL_ONLY){guard}\n{p}#endif\n");
-            let _ = write!(bodies, "#if !defined(OMPCL_ONLY){guard}\n{b}#endif\n");
+            let variants: Vec<u32> =
+                self.func_variants.iter().filter(|(k, _)| *k == key).map(|(_, m)| *m).collect();
+            for mask in std::iter::once(0).chain(variants) {
+                let (p, b) = self.render_function(f, mask)?;
+                let _ = write!(protos, "#if !defined(OMPCL_ONLY){guard}\n{p}#endif\n");
+                let _ = write!(bodies, "#if !defined(OMPCL_ONLY){guard}\n{b}#endif\n");
+            }
         }
         Ok(protos + &bodies)
     }

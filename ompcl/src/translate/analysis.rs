@@ -167,10 +167,12 @@ impl<'a> Translator<'a> {
                         let ps = n.loc_spelling();
                         let name = r.spelling();
                         if ps.file == file && ftext[ps.off..].starts_with(&name) {
+                            let mask =
+                                self.variant_calls.get(&(ps.file.clone(), ps.off)).copied().unwrap_or(0);
                             edits.push(Edit {
                                 start: ps.off,
                                 end: ps.off + name.len(),
-                                text: format!("ompcl_f_{name}"),
+                                text: variant_name(&name, mask),
                             });
                         } else {
                             return Err(format!("call to '{name}' inside a macro"));
@@ -499,6 +501,19 @@ impl<'a> Translator<'a> {
                     written.push((a, false));
                 }
                 let key = key_of(&d);
+                // a work-item's own array passed: the copy of the function whose parameter is
+                // `__private` (a K&R definition keeps its one copy)
+                let mut mask = 0u32;
+                for (i, a) in n.children().into_iter().skip(1).enumerate() {
+                    if i < 32 && region_arrays::private_array_argument(a, &self.private_arrays) {
+                        mask |= 1 << i;
+                    }
+                }
+                if mask != 0 && knr_parameters(d, &self.cx.file_text(&d.range().0.file)).is_none() {
+                    let ps = strip(n.children()[0]).loc_spelling();
+                    self.variant_calls.insert((ps.file.clone(), ps.off), mask);
+                    self.func_variants.insert((key.clone(), mask));
+                }
                 if let Some(why) = self.bad_funcs.get(&key) {
                     return Err(why.clone());
                 }
@@ -998,13 +1013,25 @@ impl<'a> Translator<'a> {
             .map(|k| k.rsplit(':').next().unwrap_or("").to_string())
     }
 
-    pub(super) fn render_function(&mut self, f: Node) -> Result<(String, String), String> {
+    /// The prototype and definition of kernel function `f`; with `mask`, the copy whose
+    /// parameters of those bits are `__private` pointers (a work-item's own array passed), named
+    /// `variant_name`.
+    pub(super) fn render_function(&mut self, f: Node, mask: u32) -> Result<(String, String), String> {
         let (fs, fe) = f.range();
         let mut vars = BTreeMap::new();
         let mut edits = Vec::new();
         let mut lpw = false;
         self.caller = key_of(&f);
         self.analyse_code(f, fs.off, fe.off, &mut vars, &mut edits, &mut lpw, false)?;
+        let params: Vec<Node> = f.children().into_iter().filter(|c| c.kind() == CXCursor_ParmDecl).collect();
+        for (i, p) in params.iter().enumerate() {
+            if mask & (1 << i) != 0 {
+                let ps = p.spelling_range().0.off;
+                for x in edits.iter_mut().filter(|x| x.start == ps && x.text == "__global ") {
+                    x.text = "__private ".into();
+                }
+            }
+        }
         // the function's own name
         let name = f.spelling();
         let np = f.loc_spelling();
@@ -1022,7 +1049,11 @@ impl<'a> Translator<'a> {
                     })
             });
         let int = if implicit_int { "int " } else { "" };
-        edits.push(Edit { start: np.off, end: np.off + name.len(), text: format!("{int}ompcl_f_{name}") });
+        edits.push(Edit {
+            start: np.off,
+            end: np.off + name.len(),
+            text: format!("{int}{}", variant_name(&name, mask)),
+        });
         let body = f
             .children()
             .into_iter()
@@ -1180,5 +1211,15 @@ fn compound_assign_op(op: CXBinaryOperatorKind) -> Option<&'static str> {
         CXBinaryOperator_ShlAssign => Some("shl"),
         CXBinaryOperator_ShrAssign => Some("shr"),
         _ => None,
+    }
+}
+
+/// The kernel's name of user function `name`, for the copy whose parameters in `mask` are
+/// `__private` pointers (0: the plain copy).
+fn variant_name(name: &str, mask: u32) -> String {
+    if mask == 0 {
+        format!("ompcl_f_{name}")
+    } else {
+        format!("ompcl_f_{name}__p{mask}")
     }
 }

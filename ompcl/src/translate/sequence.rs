@@ -199,6 +199,35 @@ impl<'a> Translator<'a> {
                 wrapped.insert(n, loops);
             }
         }
+        // the region's arrays and structs: each work-item's own copy must do what each thread's does
+        let aggregates = region_arrays::declared(kids, &serial);
+        if !aggregates.is_empty() {
+            let mut loops: Vec<Node> = Vec::new();
+            let mut singles: Vec<Node> = Vec::new();
+            for &i in &top {
+                let Some(node) = self.cx.assoc.get(&i).map(|a| a.0) else { continue };
+                let q = &self.cx.pragmas[i];
+                if q.is(&["for"]) || idiom.contains_key(&i) {
+                    loops.push(node);
+                } else if !in_idiom.contains(&i) {
+                    singles.push(node);
+                }
+            }
+            let mut inside: Vec<(usize, usize)> = Vec::new();
+            for l in wrapped.values().flatten() {
+                inside.push(l.range);
+                if l.body_from.is_some() {
+                    singles.push(l.node)
+                } else {
+                    loops.push(l.node)
+                }
+            }
+            let outside: Vec<Node> = kids.iter().zip(&serial).filter(|(_, s)| **s).map(|(k, _)| *k).collect();
+            region_arrays::check(&aggregates, &loops, &singles, &outside, &inside)?;
+        }
+        // calls passing them get the functions' copies with `__private` parameters (the keys
+        // are declarations inside this region: no other code names them, nothing to clear)
+        self.private_arrays.extend(aggregates.keys().cloned());
         let mut steps = Vec::new();
         for (n, kid) in kids.iter().enumerate() {
             let dir =
@@ -264,6 +293,18 @@ impl<'a> Translator<'a> {
             match st {
                 Step::Kernel { k, .. } => late_pointers(k, &sources)?,
                 Step::Host(h) => h.inner.iter_mut().try_for_each(|i| late_pointers(&mut i.k, &sources))?,
+            }
+        }
+        // an initialised aggregate is declared by a host step, after the kernels are made ready:
+        // each work-item's copy starts from it, nothing to know of it before
+        if !aggregates.is_empty() {
+            for st in steps.iter_mut() {
+                match st {
+                    Step::Kernel { k, .. } => region_arrays::unready(k, &aggregates),
+                    Step::Host(h) => {
+                        h.inner.iter_mut().for_each(|i| region_arrays::unready(&mut i.k, &aggregates))
+                    }
+                }
             }
         }
         let launches = |s: &Step| match s {
@@ -618,6 +659,8 @@ pub(super) fn replicable(
         |n: Node, why: &mut Option<String>, set: &mut HashSet<String>, locals: &HashMap<String, String>| {
             let t = strip(n);
             let d = (t.kind() == CXCursor_DeclRefExpr).then(|| t.referenced()).flatten();
+            // an element of one of the region's arrays or structs: that aggregate
+            let d = d.or_else(|| region_arrays::aggregate_of(t));
             match d {
                 Some(d) if locals.contains_key(&key_of(&d)) => {
                     set.insert(key_of(&d));
@@ -689,10 +732,19 @@ pub(super) fn replicable(
             }
             // numbers, and pointers (kernels take a pointer the host set as they take a shared
             // one: the memory it points into)
-            if !d.ty().is_arith() && d.ty().canonical().kind() != CXType_Pointer {
+            if !d.ty().is_arith()
+                && d.ty().canonical().kind() != CXType_Pointer
+                && !super::region_arrays::is_private_aggregate(d.ty())
+            {
                 return Err(format!("'{}' is not a number", d.spelling()));
             }
-            if !d.children().is_empty() {
+            // (an array's children hold its size: only an initializer gives it a value)
+            let initialised = if region_arrays::is_private_aggregate(d.ty()) {
+                d.var_initializer().is_some()
+            } else {
+                !d.children().is_empty()
+            };
+            if initialised {
                 set.insert(key_of(&d));
             }
             locals.insert(key_of(&d), d.spelling());
