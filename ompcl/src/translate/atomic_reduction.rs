@@ -110,7 +110,7 @@ impl Translator<'_> {
         for (op, _, name) in arrays {
             let minmax = op == "max" || op == "min";
             if !(minmax || op == "+" || op == "-") {
-                return why(&format!("'{op}' is neither a sum nor a max or min"));
+                return why(&format!("'{op}' is not a sum, max or min"));
             }
             let Some(decl) = decl_of(name) else { return why(&format!("'{name}' is not used in the loop")) };
             let key = key_of(&decl);

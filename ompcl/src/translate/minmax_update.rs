@@ -16,11 +16,13 @@
 //! What must hold: `x` and `v` each spelt as the same expression where they appear twice (the
 //! operators written out, not made by a macro: manual_reduction.rs's `same_expr`), neither with
 //! side effects (the atomic evaluates them once, the statement once or twice); the comparison
-//! made in `x`'s own type or in a floating type (converting `v` to `x`'s type keeps the order
-//! then; `unsigned x` against a `long v` compares in long, where `(unsigned)v` would not);
+//! made in `x`'s own type or in a floating type that holds every value of `x` exactly
+//! (converting `v` to `x`'s type keeps the order then; `unsigned x` against a `long v` compares in
+//! long, where `(unsigned)v` would not, and an int against a float rounds the int);
 //! `fmax`/`fmin` (C's, not a macro) only on a floating `x` (`fmaxf`/`fminf` on a float: a double
-//! `x` would be rounded). For `fmax`, a NaN already in `x` is replaced by `v` in C but kept by
-//! the atomic: the only difference, for targets that start as NaN.
+//! `x` would be rounded). NaNs are where the spellings differ from the atomic: `fmax` replaces a
+//! NaN already in `x` by `v`, and `x = x > v ? x : v` (the target in the first arm) writes a NaN
+//! `v`, where the atomic keeps `x` (as the `if` forms and OpenMP's own forms do).
 
 use super::*;
 
@@ -137,9 +139,18 @@ impl Translator<'_> {
         } else {
             return None;
         };
-        // the type both sides are converted to (the operands' implicit casts)
-        let cmp = ch[0].ty().canonical();
-        let floating = matches!(cmp.kind(), CXType_Float | CXType_Double | CXType_LongDouble);
-        (floating || cmp.spelling() == target.ty().canonical().spelling()).then_some(v_larger)
+        // the type both sides are converted to (the operands' implicit casts): the target's own,
+        // or a floating type that holds every value of it exactly (an int against a float is
+        // rounded: `16777217 > 16777216.0f` is false where the atomic's int max would write)
+        let cmp = ch[0].ty().canonical().kind();
+        let tk = target.ty().canonical().kind();
+        let exact = cmp == tk
+            || matches!(
+                (tk, cmp),
+                (CXType_Float, CXType_Float | CXType_Double | CXType_LongDouble)
+                    | (CXType_Double | CXType_Int | CXType_UInt, CXType_Double | CXType_LongDouble)
+                    | (CXType_Long | CXType_ULong, CXType_LongDouble)
+            );
+        exact.then_some(v_larger)
     }
 }
