@@ -1,5 +1,5 @@
-//! Sum reductions over an array (a section or the whole array) whose every use in the loop is an
-//! update of one element, as in a histogram:
+//! Sum, max and min reductions over an array (a section or the whole array) whose every use in
+//! the loop is an update of one element, as in a histogram:
 //!
 //! ```c
 //! #pragma omp parallel for reduction(+: hist[0:256])
@@ -14,14 +14,23 @@
 //! the additions, as the reduction may. On a `target` construct the item is mapped `tofrom`
 //! unless a map clause names the array already (as owned_reduction.rs does).
 //!
+//! Max and min likewise: the result is the larger (smaller) of the original and every update, in
+//! any order. Each update (`if (v > a[e]) a[e] = v;`, the ternaries, `fmax`: minmax_update.rs)
+//! is rewritten as `#pragma omp atomic compare` over `if ((v) > a[e]) { a[e] = (v); }`, OpenMP
+//! 5.1's form, which the kernel makes an atomic max/min and gcc 12 takes where the CPU versions
+//! use it; exact for every type (nothing is rounded).
+//!
 //! What must hold: a combined `parallel for` (or `target teams distribute parallel for`), so no
 //! other statement of the region reads the array during the loop; one loop (no `collapse` above
 //! 1), no nested directives, no calls of the program's functions (they could read the array), no
-//! `ordered` or `linear`; the operation `+` (or `-`); every use of the array an update `a[e] += v`,
+//! `ordered` or `linear`; the operation `+` (or `-`), `max` or `min`; for a sum every use of the
+//! array an update `a[e] += v`,
 //! `a[e] -= v`, `a[e]++`, `++a[e]`, `a[e]--`, `--a[e]`, `a[e] = a[e] + v` (or `- v`, `v + a[e]`)
 //! that is a statement of its own, of a whole element of type int, unsigned, long, unsigned long,
-//! float or double, `e` and `v` not reading the array and `e` without side effects. Otherwise the
-//! region keeps its reduction (and runs on the CPU), the reason added to its warning.
+//! float or double, `e` and `v` not reading the array and `e` without side effects; for a max
+//! (min) every use a max (min) update of such an element, written out in the file (not by a
+//! macro), `e` and `v` not reading the array. Otherwise the region keeps its reduction (and runs
+//! on the CPU), the reason added to its warning.
 
 use super::*;
 
