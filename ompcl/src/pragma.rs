@@ -409,9 +409,12 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
         unknown = Some(format!("default({})", c.arg.as_deref().unwrap_or("").trim()));
     }
     if unknown.is_none() && !is_device_construct(&directive) {
+        // `atomic compare` (OpenMP 5.1): the CPU runtime's atomic lock makes its conditional
+        // update atomic as it makes any other statement
+        let atomic_compare = |c: &Clause| directive == ["atomic"] && c.name == "compare";
         if let Some(c) = clauses.iter().find(|c| {
             let hint = simd && SIMD_HINTS.contains(&c.name.as_str());
-            !(KNOWN_CLAUSES.contains(&c.name.as_str()) || hint)
+            !(KNOWN_CLAUSES.contains(&c.name.as_str()) || hint || atomic_compare(c))
         }) {
             unknown = Some(c.name.clone());
         }

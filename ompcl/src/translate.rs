@@ -19,6 +19,7 @@ mod interchange;
 mod kernel;
 mod manual_array;
 mod manual_reduction;
+mod minmax_update;
 mod owned_reduction;
 mod promote;
 mod races;

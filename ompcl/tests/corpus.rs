@@ -453,6 +453,35 @@ fn on_pocl(exe: &Path, icd: &Path, env: &[(&str, &str)]) -> Output {
     run(&mut c)
 }
 
+/// Max/min updates in forms gcc's `atomic compare` rejects (tests/minmax) run as OpenCL atomics
+/// on PoCL and give the serial run's output (gcc without -fopenmp: the pragmas ignored).
+#[test]
+fn max_min_forms_gcc_rejects_match_the_serial_run() {
+    let w = work("minmax");
+    let icd = icd_dir(&w);
+    let src = "tests/minmax/compare_forms_gcc_rejects.c";
+    let exe = build(&w, src, "forms");
+    let serial = w.join("forms-serial");
+    let o = run(Command::new("gcc")
+        .args(["-O2", "-Wno-unknown-pragmas"])
+        .arg(root().join(src))
+        .arg("-o")
+        .arg(&serial)
+        .arg("-lm"));
+    assert!(o.status.success(), "{}", txt(&o.stderr));
+    let want = txt(&run(&mut Command::new(&serial)).stdout);
+    let o = on_pocl(&exe, &icd, &[]);
+    let err = txt(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(txt(&o.stdout), want, "{err}");
+    assert_eq!(
+        err.lines().filter(|l| l.contains(" region ") && l.contains(": opencl runs=")).count(),
+        2,
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&w);
+}
+
 /// Data that stays on the device is not sent again (SOR: 100 sweeps, the grid goes over once) and
 /// comes back only when the host touches it (once, after the last sweep); data the host changes is
 /// sent again (c43 re-sends exactly the dirtied blocks).

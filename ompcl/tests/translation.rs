@@ -258,3 +258,31 @@ fn row_sums_stay_in_registers_when_nothing_aliases() {
     assert!(k.contains("for (j = 0; j < m; j++) x[i] = x[i] + A[i * n + j] * y[j];"), "{k}");
     assert!(o.host_c.contains("__ompcl_noalias = ompcl_no_alias(__ompcl_a, "), "{}", o.host_c);
 }
+
+/// Max/min updates become OpenCL atomic max/min, in the forms gcc's `atomic compare` takes and in
+/// those it does not (tests/minmax: an `if` without braces, `>=`, the target in the ternary's
+/// first arm, fmaxf/fminf), under `atomic compare` and as array max/min reductions; the
+/// compare-and-swap loops swap only while the value found is strictly beyond the operand.
+#[test]
+fn max_min_updates_become_atomic_max_min() {
+    let f = root().join("tests/minmax/compare_forms_gcc_rejects.c");
+    let o = tr(&f);
+    assert!(o.regions.iter().all(|r| r.1), "{:?} {:?}", o.regions, o.diags);
+    let k = &o.kernels;
+    for (call, n) in [
+        ("ompcl_atomic_max_int(&", 2),
+        ("ompcl_atomic_max_long(&", 1),
+        ("ompcl_atomic_min_long(&", 1),
+        ("ompcl_atomic_max_float(&", 1),
+        ("ompcl_atomic_min_float(&", 1),
+        ("ompcl_atomic_min_double(&", 2),
+    ] {
+        assert_eq!(k.matches(call).count(), n, "{call}\n{k}");
+    }
+    assert!(k.contains("{ atomic_max(p, v); }"), "{k}");
+    assert!(k.contains("#ifdef cl_khr_int64_extended_atomics") && k.contains("{ atom_max(p, v); }"), "{k}");
+    assert!(k.contains("if (!(as_double(o) > v)) return;"), "{k}");
+    assert!(k.contains("if (!(as_float(o) < v)) return;"), "{k}");
+    // the reductions left the clauses: no partials, no private copies of the arrays
+    assert!(!o.diags.iter().any(|d| d.contains("not offloaded")), "{:?}", o.diags);
+}

@@ -642,49 +642,6 @@ impl<'a> Translator<'a> {
         Ok(())
     }
 
-    /// Phase of `atomic_edit`: the update of a `critical` section `if (v > x) x = v;` (or
-    /// `x < v`, and the min forms): an atomic max or min of the target with the operand.
-    fn if_minmax_update(&self, n: Node, edits: &[Edit]) -> Result<(Node, &'static str, String), String> {
-        let text = self.cx.text;
-        let rr = |x: Node| -> String {
-            let (s, e) = x.range();
-            render(text, edits, s.off, e.off)
-        };
-        // if (v > x) x = v;  /  if (x < v) x = v;  (and min): an atomic max/min
-        let c = n.children();
-        let bad = || "'critical' section is not a single update (cannot become an OpenCL atomic)".to_string();
-        if c.len() != 2 {
-            return Err(bad());
-        }
-        let cond = strip(c[0]);
-        let mut th = strip(c[1]);
-        if th.kind() == CXCursor_CompoundStmt {
-            let k = th.children();
-            if k.len() != 1 {
-                return Err(bad());
-            }
-            th = strip(k[0]);
-        }
-        if cond.kind() != CXCursor_BinaryOperator
-            || th.kind() != CXCursor_BinaryOperator
-            || th.binop() != CXBinaryOperator_Assign
-        {
-            return Err(bad());
-        }
-        let cc = cond.children();
-        let tc = th.children();
-        let (c0, c1, l, r) = (rr(cc[0]), rr(cc[1]), rr(tc[0]), rr(tc[1]));
-        let (c0, c1, l, r) = (c0.trim(), c1.trim(), l.trim(), r.trim());
-        let op = match cond.binop() {
-            CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == r && c1 == l => "max",
-            CXBinaryOperator_GT | CXBinaryOperator_GE if c0 == l && c1 == r => "min",
-            CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == l && c1 == r => "max",
-            CXBinaryOperator_LT | CXBinaryOperator_LE if c0 == r && c1 == l => "min",
-            _ => return Err(bad()),
-        };
-        Ok((tc[0], op, r.to_string()))
-    }
-
     /// Phase of `atomic_edit`: the update of `x = x op e` or `x = e op x` (op commutative),
     /// which `atomic [update]` allows too: the target, the atomic operation and the operand.
     fn assign_update(&self, n: Node, edits: &[Edit]) -> Result<(Node, &'static str, String), String> {
@@ -742,6 +699,9 @@ impl<'a> Translator<'a> {
         if form == Some("capture") {
             return self.atomic_capture(pp, st, se, edits, buffers);
         }
+        // OpenMP 5.1's `atomic compare`: a max/min update (`if (e > x) { x = e; }`,
+        // `x = e > x ? e : x` ...), minmax_update.rs
+        let compare = pp.clause("compare").is_some();
         if n.kind() == CXCursor_CompoundStmt {
             let k = n.children();
             if k.len() != 1 {
@@ -770,6 +730,10 @@ impl<'a> Translator<'a> {
                 (c[0], "xchg", rr(c[1]))
             }
             _ if form.is_some() => return Err(format!("'{what}' statement is not of its form")),
+            _ if compare => {
+                let u = self.minmax_update(n).map_err(|why| format!("'atomic compare' statement: {why}"))?;
+                (u.target, u.op, rr(u.operand))
+            }
             CXCursor_UnaryOperator => {
                 let c = n.children()[0];
                 match n.unop() {
@@ -786,9 +750,22 @@ impl<'a> Translator<'a> {
                 (c[0], op, rr(c[1]))
             }
             CXCursor_BinaryOperator if n.binop() == CXBinaryOperator_Assign => {
-                self.assign_update(n, edits)?
+                match self.assign_update(n, edits) {
+                    Ok(u) => u,
+                    // a critical max/min update in an assignment (`x = v > x ? v : x`,
+                    // `x = fmax(x, v)`)
+                    Err(why) => match self.minmax_update(n) {
+                        Ok(u) if what == "critical" => (u.target, u.op, rr(u.operand)),
+                        _ => return Err(why),
+                    },
+                }
             }
-            CXCursor_IfStmt if what == "critical" => self.if_minmax_update(n, edits)?,
+            CXCursor_IfStmt if what == "critical" => {
+                let u = self.minmax_update(n).map_err(|_| {
+                    "'critical' section is not a single update (cannot become an OpenCL atomic)".to_string()
+                })?;
+                (u.target, u.op, rr(u.operand))
+            }
             _ => {
                 return Err(format!(
                     "'{what}' section is not a single update (cannot become an OpenCL atomic)"
@@ -845,10 +822,21 @@ impl<'a> Translator<'a> {
                 if u == "ulong" {
                     self.int64_atomics = true;
                 }
+                // the swap only where the value found is strictly less (max) / greater (min)
+                // than v: ties and a NaN on either side leave it, as C's `if (v > x) x = v;`
                 let cmp = if op == "max" { "<" } else { ">" };
-                format!(
+                let cas_loop = format!(
                     "void {fname}(volatile __global {tn} *p, {tn} v) {{\n  volatile __global {u} *q = (volatile __global {u} *)p;\n  {u} o;\n  do {{ o = *q; if (!(as_{tn}(o) {cmp} v)) return; }} while ({cas}(q, o, as_{u}(v)) != o);\n}}\n"
-                )
+                );
+                if matches!(tn, "long" | "ulong") {
+                    // 64-bit integers: the device's own atom_max/atom_min where the OpenCL
+                    // compiler says it has cl_khr_int64_extended_atomics
+                    format!(
+                        "#ifdef cl_khr_int64_extended_atomics\n#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\nvoid {fname}(volatile __global {tn} *p, {tn} v) {{ atom_{op}(p, v); }}\n#else\n{cas_loop}#endif\n"
+                    )
+                } else {
+                    cas_loop
+                }
             } else if matches!(tn, "int" | "uint")
                 && matches!(op, "add" | "sub" | "and" | "or" | "xor" | "max" | "min")
             {

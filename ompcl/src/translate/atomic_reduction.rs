@@ -1,5 +1,5 @@
-//! Sum reductions over an array (a section or the whole array) whose every use in the loop is an
-//! update of one element, as in a histogram:
+//! Sum, max and min reductions over an array (a section or the whole array) whose every use in
+//! the loop is an update of one element, as in a histogram:
 //!
 //! ```c
 //! #pragma omp parallel for reduction(+: hist[0:256])
@@ -14,14 +14,23 @@
 //! the additions, as the reduction may. On a `target` construct the item is mapped `tofrom`
 //! unless a map clause names the array already (as owned_reduction.rs does).
 //!
+//! Max and min likewise: the result is the larger (smaller) of the original and every update, in
+//! any order. Each update (`if (v > a[e]) a[e] = v;`, the ternaries, `fmax`: minmax_update.rs)
+//! is rewritten as `#pragma omp atomic compare` over `if ((v) > a[e]) { a[e] = (v); }`, OpenMP
+//! 5.1's form, which the kernel makes an atomic max/min and gcc 12 takes where the CPU versions
+//! use it; exact for every type (nothing is rounded).
+//!
 //! What must hold: a combined `parallel for` (or `target teams distribute parallel for`), so no
 //! other statement of the region reads the array during the loop; one loop (no `collapse` above
 //! 1), no nested directives, no calls of the program's functions (they could read the array), no
-//! `ordered` or `linear`; the operation `+` (or `-`); every use of the array an update `a[e] += v`,
+//! `ordered` or `linear`; the operation `+` (or `-`), `max` or `min`; for a sum every use of the
+//! array an update `a[e] += v`,
 //! `a[e] -= v`, `a[e]++`, `++a[e]`, `a[e]--`, `--a[e]`, `a[e] = a[e] + v` (or `- v`, `v + a[e]`)
 //! that is a statement of its own, of a whole element of type int, unsigned, long, unsigned long,
-//! float or double, `e` and `v` not reading the array and `e` without side effects. Otherwise the
-//! region keeps its reduction (and runs on the CPU), the reason added to its warning.
+//! float or double, `e` and `v` not reading the array and `e` without side effects; for a max
+//! (min) every use a max (min) update of such an element, written out in the file (not by a
+//! macro), `e` and `v` not reading the array. Otherwise the region keeps its reduction (and runs
+//! on the CPU), the reason added to its warning.
 
 use super::*;
 
@@ -108,8 +117,9 @@ impl Translator<'_> {
         let mut edits: Vec<Edit> = Vec::new();
         let mut dropped: Vec<String> = Vec::new();
         for (op, _, name) in arrays {
-            if op != "+" && op != "-" {
-                return why(&format!("'{op}' is not a sum"));
+            let minmax = op == "max" || op == "min";
+            if !(minmax || op == "+" || op == "-") {
+                return why(&format!("'{op}' is not a sum, max or min"));
             }
             let Some(decl) = decl_of(name) else { return why(&format!("'{name}' is not used in the loop")) };
             let key = key_of(&decl);
@@ -121,6 +131,14 @@ impl Translator<'_> {
                 .collect::<Vec<_>>();
             if refs.iter().any(|r| r.referenced().is_some_and(|d| key_of(&d) != key)) {
                 return why(&format!("a local of the loop is named '{name}'"));
+            }
+            if minmax {
+                match self.minmax_item_edits(op, name, &key, &all, &stmts, refs.len()) {
+                    Ok(e) => edits.extend(e),
+                    Err(s) => return why(&s),
+                }
+                dropped.push(name.clone());
+                continue;
             }
             let mut updates = 0;
             for n in &all {
@@ -190,5 +208,83 @@ impl Translator<'_> {
             }
         }
         Ok(Some(edits))
+    }
+
+    /// The edits that make every max/min update of array `name` (declaration `key`) in the
+    /// loop an OpenMP 5.1 `atomic compare` of the form `if (v > x) { x = v; }` (`<` for min),
+    /// which gcc 12 accepts too; `all`: the loop's nodes; `stmts`: the ranges of its statements
+    /// whose value is unused; `refs`: how many references to the array the loop has. The reason
+    /// when some use of the array is not such an update of `op`.
+    fn minmax_item_edits(
+        &self,
+        op: &str,
+        name: &str,
+        key: &str,
+        all: &[Node],
+        stmts: &HashSet<(usize, usize)>,
+        refs: usize,
+    ) -> Result<Vec<Edit>, String> {
+        let mut edits = Vec::new();
+        let mut updates: Vec<(usize, usize)> = Vec::new();
+        let mut covered = 0;
+        for n in all {
+            if !matches!(n.kind(), CXCursor_IfStmt | CXCursor_BinaryOperator) {
+                continue;
+            }
+            let (s, t) = n.range();
+            if !stmts.contains(&(s.off, t.off)) {
+                continue;
+            }
+            let Ok(u) = self.minmax_update(*n) else { continue };
+            let (base, subs) = peel_subscripts(u.target);
+            if !(base.kind() == CXCursor_DeclRefExpr && base.referenced().is_some_and(|d| key_of(&d) == key))
+            {
+                continue;
+            }
+            if u.op != op {
+                return Err(format!("an update of '{name}' is a {} (the clause's operation is {op})", u.op));
+            }
+            if !matches!(
+                u.target.ty().canonical().kind(),
+                CXType_Int | CXType_UInt | CXType_Long | CXType_ULong | CXType_Float | CXType_Double
+            ) {
+                return Err(format!("'{name}' has elements of type '{}'", u.target.ty().spelling()));
+            }
+            if self.mentions(u.operand, key) || subs.iter().any(|x| self.mentions(*x, key)) {
+                return Err(format!("a subscript or operand of an update of '{name}' reads it"));
+            }
+            if s.file != self.cx.file || t.file != self.cx.file {
+                return Err("an update is made by a macro".into());
+            }
+            // the update in the one form every compiler's `atomic compare` takes (the CPU
+            // versions may go through gcc's); the kernel makes it an atomic max/min
+            let (x, v) = (self.src(u.target), self.src(u.operand));
+            let rel = if op == "max" { ">" } else { "<" };
+            let se = self.cx.stmt_end(t.off);
+            edits.push(Edit {
+                start: s.off,
+                end: se,
+                text: format!("{{\n#pragma omp atomic compare\nif (({v}) {rel} {x}) {{ {x} = ({v}); }}\n}}"),
+            });
+            covered += nodes_of(*n)
+                .iter()
+                .filter(|r| {
+                    r.kind() == CXCursor_DeclRefExpr && r.referenced().is_some_and(|d| key_of(&d) == key)
+                })
+                .count();
+            updates.push((s.off, t.off));
+        }
+        // any other write of the array (`a[e] += v`, a max of another form) or read
+        let inside = |n: &Node| {
+            let (s, t) = n.range();
+            updates.iter().any(|&(a, b)| s.off >= a && t.off <= b)
+        };
+        if all.iter().any(|n| assigned(*n).is_some_and(|l| self.mentions(l, key)) && !inside(n)) {
+            return Err(format!("'{name}' is written other than by a {op} update of an element"));
+        }
+        if covered != refs {
+            return Err(format!("'{name}' is read in the loop other than by its {op} updates"));
+        }
+        Ok(edits)
     }
 }

@@ -784,7 +784,7 @@ impl Translator<'_> {
     /// its operands, 0 elsewhere (an operator a macro expands to). libclang before 17 reads
     /// operators from the tokens, which a macro's expansion hides: the rewrite takes only the
     /// operators that every libclang reads alike (the translation must not depend on the version).
-    fn written_binop(&self, n: Node) -> i32 {
+    pub(super) fn written_binop(&self, n: Node) -> i32 {
         let ch = n.children();
         let [l, r] = ch[..] else { return 0 };
         let (from, to) = (l.range().1, r.range().0);
@@ -831,7 +831,7 @@ impl Translator<'_> {
 
     /// Whether expressions `a` and `b` compute the same value: the same operators on the same
     /// variables and constants (a max/min update names its operand twice).
-    fn same_expr(&self, a: Node, b: Node) -> bool {
+    pub(super) fn same_expr(&self, a: Node, b: Node) -> bool {
         let (a, b) = (strip(a), strip(b));
         if a.kind() != b.kind() {
             return false;
@@ -866,7 +866,7 @@ impl Translator<'_> {
 
     /// Whether evaluating `e` changes nothing: no assignment, no call but of the C library's math,
     /// every operator written out (`written_binop`).
-    fn pure(&self, e: Node) -> bool {
+    pub(super) fn pure(&self, e: Node) -> bool {
         nodes_of(e).into_iter().all(|n| match n.kind() {
             CXCursor_CompoundAssignOperator => false,
             CXCursor_BinaryOperator => !matches!(self.written_binop(n), 0 | CXBinaryOperator_Assign),
