@@ -7,6 +7,10 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+/* Loop bounds and trip counts in 128 bits: the difference of two 64-bit bounds (LLONG_MAX - 30001 and
+   -LLONG_MAX, an unsigned long long above LLONG_MAX) and a step beyond LLONG_MAX fit (libgomp's loop-12) */
+__extension__ typedef __int128 ompcl_i128;
+
 typedef struct ompcl_module {
     const char *file;     /* source file */
     const char *source;   /* OpenCL C of every kernel of this file */

@@ -1218,8 +1218,14 @@ pub fn c_string(s: &str) -> String {
     o
 }
 
+/// The kernels' prelude: C99's fixed-width types and float functions in OpenCL C's names, and C's
+/// `long long` limits as the host has them (OpenCL C's clang makes `long long` 128 bits wide, so
+/// its `__LONG_LONG_MAX__`, which a program's LLONG_MAX may expand to, is 2^127 - 1: libgomp's
+/// loop-12 indexed an array with it).
 const CL_PRELUDE: &str = "typedef char int8_t;\ntypedef uchar uint8_t;\ntypedef short int16_t;\ntypedef ushort uint16_t;\ntypedef int int32_t;\ntypedef uint uint32_t;\ntypedef long int64_t;\ntypedef ulong uint64_t;\n\
-#define sqrtf sqrt\n#define sinf sin\n#define cosf cos\n#define tanf tan\n#define expf exp\n#define logf log\n#define powf pow\n#define fabsf fabs\n#define floorf floor\n#define ceilf ceil\n#define fminf fmin\n#define fmaxf fmax\n#define fmodf fmod\n#define atanf atan\n#define atan2f atan2\n#define asinf asin\n#define acosf acos\n#define sinhf sinh\n#define coshf cosh\n#define tanhf tanh\n#define exp2f exp2\n#define log2f log2\n#define log10f log10\n#define cbrtf cbrt\n#define hypotf hypot\n#define roundf round\n#define truncf trunc\n#define copysignf copysign\n#define fmaf fma\n#define omp_is_initial_device() 0\n#define omp_get_device_num() 0\n";
+#define sqrtf sqrt\n#define sinf sin\n#define cosf cos\n#define tanf tan\n#define expf exp\n#define logf log\n#define powf pow\n#define fabsf fabs\n#define floorf floor\n#define ceilf ceil\n#define fminf fmin\n#define fmaxf fmax\n#define fmodf fmod\n#define atanf atan\n#define atan2f atan2\n#define asinf asin\n#define acosf acos\n#define sinhf sinh\n#define coshf cosh\n#define tanhf tanh\n#define exp2f exp2\n#define log2f log2\n#define log10f log10\n#define cbrtf cbrt\n#define hypotf hypot\n#define roundf round\n#define truncf trunc\n#define copysignf copysign\n#define fmaf fma\n#define omp_is_initial_device() 0\n#define omp_get_device_num() 0\n\
+#undef __LONG_LONG_MAX__\n#define __LONG_LONG_MAX__ 0x7fffffffffffffffL\n#undef __SIZEOF_LONG_LONG__\n#define __SIZEOF_LONG_LONG__ 8\n\
+#ifndef LLONG_MAX\n#define LLONG_MAX 0x7fffffffffffffffL\n#define LLONG_MIN (-LLONG_MAX - 1L)\n#define ULLONG_MAX 0xffffffffffffffffUL\n#endif\n";
 
 /// clang diagnostics that are errors by default where gcc 12 warns.
 const GCC_WARNINGS_NOT_ERRORS: &[&str] = &[

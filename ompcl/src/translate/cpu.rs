@@ -9,16 +9,6 @@
 
 use super::*;
 
-fn count_expr(cmp: i32, k: usize) -> String {
-    let (lb, ub, st) = (format!("__lb_{k}"), format!("__ub_{k}"), format!("__st_{k}"));
-    match cmp {
-        CXBinaryOperator_LT => format!("(({ub} > {lb}) ? ({ub} - {lb} + {st} - 1) / {st} : 0)"),
-        CXBinaryOperator_LE => format!("(({ub} >= {lb}) ? ({ub} - {lb}) / {st} + 1 : 0)"),
-        CXBinaryOperator_GT => format!("(({lb} > {ub}) ? ({lb} - {ub} - {st} - 1) / (-{st}) : 0)"),
-        _ => format!("(({lb} >= {ub}) ? ({lb} - {ub}) / (-{st}) + 1 : 0)"),
-    }
-}
-
 struct Shadow {
     prolog: String,
     lastcopy: String,
@@ -111,6 +101,21 @@ impl<'a> Translator<'a> {
         HEdit { start, end, text, order }
     }
 
+    /// Where the text a loop's header edit replaces ends: the body's start, or, where a directive
+    /// line comes first (`for (...)` then `#pragma omp atomic` then the brace-less body), the start
+    /// of that line, which the directive's own edit replaces.
+    fn header_end(&self, header_start: usize, body_start: usize) -> usize {
+        let between = &self.cx.text[header_start..body_start];
+        let mut at = 0;
+        for line in between.split_inclusive('\n') {
+            if at > 0 && line.trim_start().starts_with('#') {
+                return header_start + at;
+            }
+            at += line.len();
+        }
+        body_start
+    }
+
     /// Replacement text for a pragma's lines (keeps the line count).
     fn pragma_repl(&self, p: &Pragma, text: String) -> HEdit {
         let nl = self.cx.text[p.line_start..p.end].matches('\n').count();
@@ -169,13 +174,34 @@ impl<'a> Translator<'a> {
         let (sched, chunk) = sched_of(p);
         let ordered = p.clause("ordered").is_some();
         let nowait = p.clause("nowait").is_some();
-        let mut open = format!(
-            "{{ long long __lb_{k} = (long long)({}), __ub_{k} = (long long)({}), __st_{k} = (long long)({}); long long __n_{k} = {}; long long __it_{k}; ",
-            li.lb,
-            li.ub,
-            li.step,
-            count_expr(li.cmp, k)
-        );
+        // a pointer loop variable (OpenMP's random-access iterator, `for (p = &a[3]; p < &a[n]; p++)`):
+        // the iteration space counts elements from the first pointer (__pb), since the bounds'
+        // difference and the step are in elements, not bytes
+        let pointer = li.loopvar.ty().canonical().kind() == CXType_Pointer;
+        let lv_type = if li.in_init { li.loopvar.ty().spelling() } else { format!("__typeof__({lv})") };
+        let count =
+            host::trip_count(li.cmp, &format!("__lbw_{k}"), &format!("__ubw_{k}"), &format!("__stw_{k}"));
+        let mut open = if pointer {
+            format!(
+                "{{ {lv_type} __pb_{k} = ({}); {}long long __n_{k} = {count}; long long __it_{k}; ",
+                li.lb,
+                host::wide_bounds("__", &format!("_{k}"), "0", &format!("({}) - __pb_{k}", li.ub), &li.step)
+            )
+        } else {
+            format!(
+                "{{ {}long long __n_{k} = {count}; long long __it_{k}; ",
+                host::wide_bounds("__", &format!("_{k}"), &li.lb, &li.ub, &li.step)
+            )
+        };
+        // the loop variable's value in iteration `it` (C: an expression of __lb, __st), computed
+        // modulo 2^64 (an unsigned variable near its top, a step beyond LLONG_MAX)
+        let value_at = |it: &str| {
+            if pointer {
+                format!("__pb_{k} + (__lb_{k} + {it} * __st_{k})")
+            } else {
+                format!("(__typeof__({lv}))((unsigned long long)__lb_{k} + (unsigned long long){it} * (unsigned long long)__st_{k})")
+            }
+        };
         if lv_last {
             let _ = write!(open, "__typeof__({lv}) *__lp_{lv}_{k} = &{lv}; ");
         }
@@ -198,10 +224,11 @@ impl<'a> Translator<'a> {
         let (fs, _) = lp.range();
         let (bs, _) = li.body.range();
         let header = format!(
-            "for (__it_{k} = __lo_{k}; __it_{k} < __hi_{k}; __it_{k}++) {{ {lv} = (__typeof__({lv}))(__lb_{k} + __it_{k} * __st_{k}); {}",
+            "for (__it_{k} = __lo_{k}; __it_{k} < __hi_{k}; __it_{k}++) {{ {lv} = {}; {}",
+            value_at(&format!("__it_{k}")),
             if ordered { format!("__ws_{k}.it = __it_{k}; ") } else { String::new() }
         );
-        let hedit = Self::he(fs.off, bs.off, header, 0);
+        let hedit = Self::he(fs.off, self.header_end(fs.off, bs.off), header, 0);
         let mut close = String::new();
         if ordered {
             let _ = write!(close, " ompc_ordered_iter_end(&__ws_{k}, __it_{k});");
@@ -209,7 +236,7 @@ impl<'a> Translator<'a> {
         close.push_str(" } ");
         let mut lc = sh.lastcopy.clone();
         if lv_last {
-            let _ = write!(lc, "*__lp_{lv}_{k} = (__typeof__({lv}))(__lb_{k} + __n_{k} * __st_{k}); ");
+            let _ = write!(lc, "*__lp_{lv}_{k} = {}; ", value_at(&format!("__n_{k}")));
         }
         if !lc.is_empty() {
             let _ = write!(close, "if (__hi_{k} == __n_{k} && __n_{k} > 0) {{ {lc}}} ");

@@ -6,25 +6,25 @@ use super::*;
 /// Host C that runs one kernel: bounds, iteration count, arguments, the launch (sets `__ompcl_ok`).
 pub(super) fn kernel_call(k: &KernelOut, kid: usize, line: u32, target: i32) -> String {
     let mut pre = String::new();
+    pre.push_str(&wide_bounds("__ompcl_", "", &k.lb, &k.ub, &k.step));
     let _ = write!(
         pre,
-        "long long __ompcl_lb = (long long)({}); long long __ompcl_ub = (long long)({}); long long __ompcl_st = (long long)({}); ",
-        k.lb, k.ub, k.step
+        "long long __ompcl_n = {}; ",
+        trip_count(k.cmp, "__ompcl_lbw", "__ompcl_ubw", "__ompcl_stw")
     );
-    let _ = write!(pre, "long long __ompcl_n = {}; ", host_count(k.cmp));
     for (q, (lb, ub, st, cmp)) in k.inner.iter().enumerate() {
         let q = q + 1;
-        let c = host_count(*cmp)
-            .replace("__ompcl_lb", &format!("__ompcl_lb{q}"))
-            .replace("__ompcl_ub", &format!("__ompcl_ub{q}"))
-            .replace("__ompcl_st", &format!("__ompcl_st{q}"));
+        let c = trip_count(
+            *cmp,
+            &format!("__ompcl_lbw{q}"),
+            &format!("__ompcl_ubw{q}"),
+            &format!("__ompcl_stw{q}"),
+        );
         // a flattened collapse: one work-item per iteration of the whole nest
         let mul =
             if k.auto_flat || k.nd != 1 { String::new() } else { format!("__ompcl_n *= __ompcl_n{q}; ") };
-        let _ = write!(
-            pre,
-            "long long __ompcl_lb{q} = (long long)({lb}); long long __ompcl_ub{q} = (long long)({ub}); long long __ompcl_st{q} = (long long)({st}); long long __ompcl_n{q} = {c}; {mul}"
-        );
+        pre.push_str(&wide_bounds("__ompcl_", &q.to_string(), lb, ub, st));
+        let _ = write!(pre, "long long __ompcl_n{q} = {c}; {mul}");
     }
     if k.auto_flat {
         pre.push_str("int __ompcl_flat = 0; ");
@@ -151,18 +151,35 @@ pub(super) fn sequence_call(steps: &[Step], target: i32, file: &str) -> String {
     pre
 }
 
-/// Iteration count of a canonical loop from `__ompcl_lb`, `__ompcl_ub`, `__ompcl_st` (host C).
-pub(super) fn host_count(cmp: i32) -> &'static str {
+/// Iteration count (C, a `long long`) of a canonical loop whose bounds and step are the C
+/// variables `lb`, `ub`, `st` of type `ompcl_i128` (see `wide_bounds`).
+pub(super) fn trip_count(cmp: i32, lb: &str, ub: &str, st: &str) -> String {
     match cmp {
-        CXBinaryOperator_LT => {
-            "(__ompcl_ub > __ompcl_lb) ? (__ompcl_ub - __ompcl_lb + __ompcl_st - 1) / __ompcl_st : 0"
-        }
-        CXBinaryOperator_LE => "(__ompcl_ub >= __ompcl_lb) ? (__ompcl_ub - __ompcl_lb) / __ompcl_st + 1 : 0",
-        CXBinaryOperator_GT => {
-            "(__ompcl_lb > __ompcl_ub) ? (__ompcl_lb - __ompcl_ub - __ompcl_st - 1) / (-__ompcl_st) : 0"
-        }
-        _ => "(__ompcl_lb >= __ompcl_ub) ? (__ompcl_lb - __ompcl_ub) / (-__ompcl_st) + 1 : 0",
+        CXBinaryOperator_LT => format!("(long long)(({ub} > {lb}) ? ({ub} - {lb} + {st} - 1) / {st} : 0)"),
+        CXBinaryOperator_LE => format!("(long long)(({ub} >= {lb}) ? ({ub} - {lb}) / {st} + 1 : 0)"),
+        CXBinaryOperator_GT => format!("(long long)(({lb} > {ub}) ? ({lb} - {ub} - {st} - 1) / (-{st}) : 0)"),
+        _ => format!("(long long)(({lb} >= {ub}) ? ({lb} - {ub}) / (-{st}) + 1 : 0)"),
     }
+}
+
+/// A loop step as a 128-bit C expression: a decrement (`-(x)`, parse_loop's form of `i -= x`) is
+/// negated in 128 bits, so an unsigned `x` gives a negative step.
+pub(super) fn wide_step(step: &str) -> String {
+    match step.strip_prefix("-(").and_then(|s| s.strip_suffix(')')) {
+        Some(x) => format!("-(ompcl_i128)({x})"),
+        None => format!("(ompcl_i128)({step})"),
+    }
+}
+
+/// C declaring a loop's bounds and step twice: in 128 bits (`{pre}lbw{suf}`, `{pre}ubw{suf}`, `{pre}stw{suf}`:
+/// every 64-bit bound and step, signed or unsigned, keeps its value, so comparisons and the trip
+/// count are exact), and as `long long` (`{pre}lb{suf}`, `{pre}ub{suf}`, `{pre}st{suf}`: the same
+/// values modulo 2^64, what the loop variable is computed from).
+pub(super) fn wide_bounds(pre: &str, suf: &str, lb: &str, ub: &str, step: &str) -> String {
+    let stw = wide_step(step);
+    format!(
+        "ompcl_i128 {pre}lbw{suf} = (ompcl_i128)({lb}), {pre}ubw{suf} = (ompcl_i128)({ub}), {pre}stw{suf} = {stw}; long long {pre}lb{suf} = (long long){pre}lbw{suf}, {pre}ub{suf} = (long long){pre}ubw{suf}, {pre}st{suf} = (long long){pre}stw{suf}; "
+    )
 }
 
 /// `-DNAME`, `-DNAME=VALUE`, `-UNAME` as preprocessor lines of the kernel source.

@@ -273,6 +273,25 @@ impl<'a> Translator<'a> {
             &reductions,
             local_ptr_writes,
         )?;
+        // a firstprivate scalar that an iteration may read before writing it carries a value from
+        // the thread's earlier iterations (`a = a + i` with firstprivate(a) lastprivate(a): the
+        // result is the last thread's running sum, fixed by num_threads and the schedule), which
+        // one work-item per iteration cannot give (libgomp's omp-parallel-for)
+        if !single {
+            for v in vars.values() {
+                let carried = v.kind == VK::FirstPrivate
+                    || (v.kind == VK::LastPrivate && firstprivate.iter().any(|x| *x == v.name));
+                if carried && v.assigned && v.ty.is_arith() {
+                    let tracked = HashMap::from([(key_of(&v.decl), v.name.clone())]);
+                    if let Some(why) = region_arrays::element_flow(lp, &tracked) {
+                        return Err(format!(
+                            "firstprivate '{}' carries values between the iterations a thread runs ({why})",
+                            v.name
+                        ));
+                    }
+                }
+            }
+        }
         // the loop variable may also not be referenced in the body
         let lv_outside = init.kind() != CXCursor_DeclStmt;
         let loopvar_after =
@@ -714,7 +733,7 @@ impl<'a> Translator<'a> {
             let n = v.name.as_str();
             if v.decl.equals(&loopvar) || collapsed.iter().any(|li| li.loopvar.equals(&v.decl)) {
                 v.kind = VK::LoopVar;
-            } else if inner_private.iter().any(|d| d.equals(&v.decl))
+            } else if (inner_private.iter().any(|d| d.equals(&v.decl)) && !lastprivate.iter().any(|x| x == n))
                 || (!in_sync
                     && seq_loop_vars.contains(&key_of(&v.decl))
                     && !v.global
