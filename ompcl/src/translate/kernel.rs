@@ -280,7 +280,7 @@ impl<'a> Translator<'a> {
         if !single {
             for v in vars.values() {
                 let carried = v.kind == VK::FirstPrivate
-                    || (v.kind == VK::LastPrivate && firstprivate.iter().any(|x| *x == v.name));
+                    || (v.kind == VK::LastPrivate && firstprivate.contains(&v.name));
                 if carried && v.assigned && v.ty.is_arith() {
                     let tracked = HashMap::from([(key_of(&v.decl), v.name.clone())]);
                     if let Some(why) = region_arrays::element_flow(lp, &tracked) {
