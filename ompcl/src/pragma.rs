@@ -408,6 +408,15 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
     }) {
         unknown = Some(format!("default({})", c.arg.as_deref().unwrap_or("").trim()));
     }
+    // `if` on `for simd` (OpenMP 5.0) is the simd construct's, the only one of the two that takes
+    // it: it only says whether to vectorise, which is the C compiler's business
+    if simd {
+        clauses.retain(|c| c.name != "if");
+    }
+    // lastprivate(conditional: x) (OpenMP 5.0): the C compiler's OpenMP gives its last value
+    if let Some(c) = clauses.iter().find(|c| c.name == "lastprivate" && conditional_modifier(c).is_some()) {
+        unknown = unknown.or(Some(format!("{}(conditional:)", c.name)));
+    }
     if unknown.is_none() && !is_device_construct(&directive) {
         // `atomic compare` (OpenMP 5.1): the CPU runtime's atomic lock makes its conditional
         // update atomic as it makes any other statement
@@ -425,6 +434,13 @@ fn parse(text: &str, start: usize, end: usize) -> Result<Pragma, String> {
         }
     }
     Ok(Pragma { directive, dir_arg, clauses, line_start: 0, end: 0, line: 0, col: 0, unknown })
+}
+
+/// The variable list after a `lastprivate(conditional: ...)` modifier (OpenMP 5.0), if it has one.
+pub fn conditional_modifier(c: &Clause) -> Option<&str> {
+    let a = c.arg.as_deref()?;
+    let (m, rest) = a.split_once(':')?;
+    (m.trim() == "conditional").then_some(rest)
 }
 
 /// Clauses of `simd` that only describe vectorisation (no data-sharing meaning).

@@ -745,8 +745,11 @@ impl<'a> Translator<'a> {
             {
                 v.kind = VK::Private;
             } else if reductions.iter().any(|(_, x)| x == n) {
-                if !v.ty.is_arith() {
+                if v.ty.is_array() {
                     return Err(format!("reduction over the array '{n}' in a form ompcl does not split"));
+                }
+                if !v.ty.is_arith() {
+                    return Err(format!("reduction over '{n}' of type '{}'", v.ty.spelling()));
                 }
                 v.kind = VK::Reduction;
                 v.red_op = reductions.iter().find(|(_, x)| x == n).unwrap().0.clone();

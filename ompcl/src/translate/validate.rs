@@ -245,7 +245,10 @@ impl<'a> Translator<'a> {
                 };
                 let op = pragma::reduction_op(&a[..colon]);
                 let op = op.as_str();
-                if !matches!(op, "+" | "*" | "-" | "&" | "|" | "^" | "&&" | "||" | "max" | "min") {
+                // (an identifier of a `declare reduction` of the program: gcc checks it)
+                let declared = user_reductions && op.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if !declared && !matches!(op, "+" | "*" | "-" | "&" | "|" | "^" | "&&" | "||" | "max" | "min")
+                {
                     red_err = Some(self.err_at(c.start, &format!("invalid reduction operator '{op}'")));
                     break;
                 }
@@ -272,7 +275,16 @@ impl<'a> Translator<'a> {
                     }
                     let fl =
                         matches!(ty.canonical().kind(), CXType_Float | CXType_Double | CXType_LongDouble);
-                    if (!ty.is_arith() || (fl && matches!(op, "&" | "|" | "^"))) && !user_reductions {
+                    // C's complex types take + - * (and && ||); gcc's __float128 and _Float16 are
+                    // floating types as any other
+                    let complex = ty.canonical().kind() == CXType_Complex
+                        && matches!(op, "+" | "-" | "*" | "&&" | "||");
+                    let wide =
+                        matches!(ty.canonical().kind(), CXType_Float128 | CXType_Half | CXType_Float16);
+                    let fl = fl || wide;
+                    if (!(ty.is_arith() || complex || wide) || (fl && matches!(op, "&" | "|" | "^")))
+                        && !user_reductions
+                    {
                         red_err =
                             Some(self.err_at(at, &format!("'{v}' has invalid type for 'reduction({op})'")));
                         break;
@@ -420,7 +432,9 @@ impl<'a> Translator<'a> {
             match name {
                 "private" | "firstprivate" | "lastprivate" | "shared" | "copyin" | "copyprivate"
                 | "reduction" => {
-                    let list_from = if name == "reduction" {
+                    let conditional = name == "lastprivate"
+                        && inner.split_once(':').is_some_and(|(m, _)| m.trim() == "conditional");
+                    let list_from = if name == "reduction" || conditional {
                         match inner.find(':') {
                             Some(i) => open + 1 + i + 1,
                             None => return Some(self.err_at(close, "expected ':' in 'reduction'")),
@@ -636,8 +650,13 @@ fn known_clause(c: &str) -> bool {
 /// The variables of a data clause, and the offset (from the clause start) where they begin.
 fn clause_vars(c: &pragma::Clause) -> (Vec<String>, usize) {
     let a = c.arg.clone().unwrap_or_default();
-    let list =
-        if c.name == "reduction" { a.find(':').map(|i| &a[i + 1..]).unwrap_or("") } else { a.as_str() };
+    let list = if c.name == "reduction" {
+        a.find(':').map(|i| &a[i + 1..]).unwrap_or("")
+    } else if let Some(rest) = pragma::conditional_modifier(c) {
+        rest
+    } else {
+        a.as_str()
+    };
     // the list starts after the '(' (and the ':' of a reduction)
     let from = c.name.len();
     (pragma::split_list(list), from)
