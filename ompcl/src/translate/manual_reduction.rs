@@ -890,8 +890,9 @@ impl Translator<'_> {
         }
     }
 
-    /// Whether evaluating `e` changes nothing: no assignment, no call but of the C library's math,
-    /// every operator written out (`written_binop`).
+    /// Whether evaluating `e` changes nothing: no assignment, no call but of the C library's math
+    /// (or of `omp_get_thread_num()`, the same number every time in one thread), every operator
+    /// written out (`written_binop`).
     pub(super) fn pure(&self, e: Node) -> bool {
         nodes_of(e).into_iter().all(|n| match n.kind() {
             CXCursor_CompoundAssignOperator => false,
@@ -903,7 +904,8 @@ impl Translator<'_> {
             CXCursor_CallExpr => n.referenced().is_some_and(|f| {
                 let name = f.spelling();
                 name.starts_with("__builtin_")
-                    || (f.in_system_header() && CL_BUILTINS.contains(&name.as_str()))
+                    || (f.in_system_header()
+                        && (CL_BUILTINS.contains(&name.as_str()) || name == "omp_get_thread_num"))
             }),
             _ => true,
         })

@@ -387,6 +387,11 @@ impl Translator<'_> {
                 continue;
             }
             let line = self.line_of(n);
+            if !self.own_slot(&subs, sites) {
+                return refuse(format!(
+                    "the slot at line {line} is not plainly the thread's own (its number once, a term of one subscript's sum, times factors without it)"
+                ));
+            }
             let (s, t) = n.range();
             if s.file != self.cx.file || t.file != self.cx.file {
                 return refuse(format!("the update of a slot at line {line} is made by a macro"));
@@ -543,8 +548,7 @@ impl Translator<'_> {
                 let c = n.children();
                 let (base, subs) = peel_subscripts(c[0]);
                 let on_array = base.referenced().is_some_and(|d| keys.contains(&key_of(&d).as_str()));
-                let thread_slot = subs.iter().any(|s| sites.uses.iter().any(|&u| within(u, span(*s))));
-                if !on_array || !thread_slot {
+                if !on_array || !self.own_slot(&subs, sites) {
                     return Err("it writes something else than a slot of the thread".into());
                 }
                 if subs
@@ -560,6 +564,36 @@ impl Translator<'_> {
             }
             _ => Err("it is not an assignment or a 'for' loop of them".into()),
         }
+    }
+
+    /// Whether subscripts `subs` pick a slot of the current thread in the plain way the layouts
+    /// of per-thread arrays do (`[tid][k]`, `[tid * K + k]`, `[k * nt + tid]`, `[tid]`): the thread
+    /// number appears once, in one subscript, as a term of its top-level sum or a factor of such
+    /// a term whose other factors do not name it. Thread 0's slot is then the subscript with that
+    /// term's factor 0; a subscript that computes another thread's slot (`(tid + 1) % nt`) or
+    /// reads through it (`idx[tid]`) is refused.
+    fn own_slot(&self, subs: &[Node], sites: &Sites) -> bool {
+        let has = |n: Node| sites.uses.iter().filter(|&&u| within(u, span(n))).count();
+        let with: Vec<&Node> = subs.iter().filter(|s| has(**s) > 0).collect();
+        let [sub] = with[..] else { return false };
+        if has(*sub) != 1 {
+            return false;
+        }
+        let split = |n: Node, op: i32| {
+            let mut out = Vec::new();
+            let mut todo = vec![strip(n)];
+            while let Some(x) = todo.pop() {
+                if x.kind() == CXCursor_BinaryOperator && self.written_binop(x) == op {
+                    todo.extend(x.children().into_iter().map(strip));
+                } else {
+                    out.push(x);
+                }
+            }
+            out
+        };
+        let Some(term) = split(*sub, CXBinaryOperator_Add).into_iter().find(|t| has(*t) > 0) else { return false };
+        let is_site = |f: &Node| sites.uses.contains(&span(*f));
+        split(term, CXBinaryOperator_Mul).iter().any(is_site)
     }
 
     /// The source bytes `s..e` with the ranges `uses` (inside them) replaced by `by`.
