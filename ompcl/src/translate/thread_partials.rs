@@ -428,10 +428,8 @@ impl Translator<'_> {
             return Ok((Vec::new(), None));
         }
         let first_loop = loops.iter().map(|l| l.0).min().unwrap_or(re);
-        let touches = |n: Node| {
-            keys.iter().any(|k| self.mentions(n, k))
-                || sites.uses.iter().any(|&u| within(u, span(n)) && !sites.inits.contains(&u))
-        };
+        // (a statement using the thread number but no slot array is refused as such later)
+        let touches = |n: Node| keys.iter().any(|k| self.mentions(n, k));
         // what the region writes: a reset reading it would read another value before the region
         let mut written: HashSet<String> = HashSet::new();
         for n in nodes_of(node) {
@@ -591,7 +589,9 @@ impl Translator<'_> {
             }
             out
         };
-        let Some(term) = split(*sub, CXBinaryOperator_Add).into_iter().find(|t| has(*t) > 0) else { return false };
+        let Some(term) = split(*sub, CXBinaryOperator_Add).into_iter().find(|t| has(*t) > 0) else {
+            return false;
+        };
         let is_site = |f: &Node| sites.uses.contains(&span(*f));
         split(term, CXBinaryOperator_Mul).iter().any(is_site)
     }
