@@ -53,8 +53,9 @@
 //!   a `num_threads` without side effects, and is not nested in another `parallel` (its team
 //!   would have one thread);
 //! - the region asks for no thread count (`omp_get_num_threads()`, `omp_get_max_threads()`: on
-//!   the device they could not agree with the host's), has no `parallel` inside and is not in a
-//!   target construct (manual_reduction.rs's caller skips those).
+//!   the device they could not agree with the host's), has no `parallel` inside (such a region
+//!   is not taken for this form) and is not in a target construct (manual_reduction_rewrite
+//!   skips those).
 //!
 //! Pointers the region reads are taken not to alias the array, as everywhere in ompcl's kernels.
 //! With OMP_DYNAMIC the team may have fewer threads than `omp_get_max_threads()`: the hoisted
@@ -125,8 +126,9 @@ impl Translator<'_> {
         let all = nodes_of(node);
         let sites = self.thread_sites(&all)?;
         let inner = self.pragmas_in(rs, re);
+        // (not this form: a nested region's own thread numbers are its business)
         if inner.iter().any(|&q| self.cx.pragmas[q].directive[0] == "parallel") {
-            return refuse("a 'parallel' region is nested in it");
+            return Err(None);
         }
         let asks_count = all.iter().any(|n| {
             n.kind() == CXCursor_CallExpr
