@@ -101,6 +101,15 @@ struct SlotUpdate {
     minmax: bool,
 }
 
+/// The statements resetting slots at a region's top.
+struct Resets {
+    /// their bytes (with the `;`)
+    ranges: Vec<(usize, usize)>,
+    /// the block running them for every thread number of the team, before the region (None:
+    /// no resets)
+    hoisted: Option<String>,
+}
+
 /// The thread-number expressions of a region.
 struct Sites {
     /// the `omp_get_thread_num()` calls not initialising a thread-number variable
@@ -225,7 +234,7 @@ impl Translator<'_> {
             }
         }
         // resets at the region's top, moved before it
-        let (resets, hoisted) = self.slot_resets(pi, node, &loops, &keys, &sites)?;
+        let Resets { ranges: resets, hoisted } = self.slot_resets(pi, node, &loops, &keys, &sites)?;
         // every use of the thread number and of the arrays accounted for
         let covered = |r: (usize, usize)| {
             updates.iter().any(|u| within(r, span(u.stmt)))
@@ -422,12 +431,12 @@ impl Translator<'_> {
         loops: &[(usize, usize)],
         keys: &[&str],
         sites: &Sites,
-    ) -> Result<(Vec<(usize, usize)>, Option<String>), Option<String>> {
+    ) -> Result<Resets, Option<String>> {
         let p = &self.cx.pragmas[pi];
         let &(_, rs, re) = self.cx.assoc.get(&pi).ok_or(None)?;
         let body = strip(node);
         if p.is(&["parallel", "for"]) || body.kind() != CXCursor_CompoundStmt {
-            return Ok((Vec::new(), None));
+            return Ok(Resets { ranges: Vec::new(), hoisted: None });
         }
         let first_loop = loops.iter().map(|l| l.0).min().unwrap_or(re);
         // (a statement using the thread number but no slot array is refused as such later)
@@ -462,7 +471,7 @@ impl Translator<'_> {
             texts.push(self.replaced(s, end, &uses, "__ompcl_tid"));
         }
         if resets.is_empty() {
-            return Ok((resets, None));
+            return Ok(Resets { ranges: resets, hoisted: None });
         }
         if p.clause("if").is_some() {
             return refuse(
@@ -494,14 +503,13 @@ impl Translator<'_> {
             "{{ int __ompcl_team = {team};\nfor (int __ompcl_tid = 0; __ompcl_tid < __ompcl_team; __ompcl_tid++) {{\n{}\n}} }}",
             texts.join("\n")
         );
-        Ok((resets, Some(h)))
+        Ok(Resets { ranges: resets, hoisted: Some(h) })
     }
 
     /// Whether `n` (in the top-level statement `stmt`) only sets elements of the slot arrays
     /// `keys` at the thread's slots to constants, in `for` loops declaring their variables
     /// (module comment), reading only variables declared in `stmt`, or outside the region
     /// `range` and not written in it (`written`).
-    #[allow(clippy::too_many_arguments)]
     fn reset_form(
         &self,
         n: Node,
