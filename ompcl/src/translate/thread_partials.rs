@@ -34,7 +34,9 @@
 //! What must hold (else the region is left as written, on the CPU, the warning saying why):
 //! - the thread number is `omp_get_thread_num()`, called in place or held in a variable whose
 //!   declaration in the region initialises it so (an integer, written nowhere else); every use
-//!   of either is inside a subscript of the target of an update below, or of a reset;
+//!   of either is inside a subscript of the target of an update below, or of a reset, once in
+//!   that target, whose subscript naming it is linear in it (`own_slot`: `tid * K + k`,
+//!   `(tid * C + c) * F + f`, `k * nt + tid`; not `(tid + 1) % nt`, `idx[tid]`);
 //! - the updates: `s += v`, `s -= v`, `s++`, `s--` (a sum), `s |= v`, `s &= v`, `s ^= v`, and
 //!   the max/min updates of minmax_update.rs, each a statement of its own (its value unused), its
 //!   operator written out (not made by a macro), inside the body of one of the region's
@@ -120,6 +122,13 @@ struct Sites {
     vars: Vec<String>,
     /// every use: the calls and the references to the variables
     uses: Vec<(usize, usize)>,
+}
+
+impl Sites {
+    /// How many uses of the thread number `n` holds.
+    fn count_in(&self, n: Node) -> usize {
+        self.uses.iter().filter(|&&u| within(u, span(n))).count()
+    }
 }
 
 impl Translator<'_> {
@@ -400,7 +409,7 @@ impl Translator<'_> {
             let line = self.line_of(n);
             if !self.own_slot(&subs, sites) {
                 return refuse(format!(
-                    "the slot at line {line} is not plainly the thread's own (its number once, a term of one subscript's sum, times factors without it)"
+                    "the slot at line {line} is not plainly the thread's own (its number once, in one subscript linear in it)"
                 ));
             }
             let (s, t) = n.range();
@@ -575,35 +584,35 @@ impl Translator<'_> {
     }
 
     /// Whether subscripts `subs` pick a slot of the current thread in the plain way the layouts
-    /// of per-thread arrays do (`[tid][k]`, `[tid * K + k]`, `[k * nt + tid]`, `[tid]`): the thread
-    /// number appears once, in one subscript, as a term of its top-level sum or a factor of such
-    /// a term whose other factors do not name it. Thread 0's slot is then the subscript with that
-    /// term's factor 0; a subscript that computes another thread's slot (`(tid + 1) % nt`) or
-    /// reads through it (`idx[tid]`) is refused.
+    /// of per-thread arrays do (`[tid][k]`, `[tid * K + k]`, `[(tid * C + c) * F + f]`,
+    /// `[k * nt + tid]`, `[tid]`): the thread number appears once, in one subscript, which is
+    /// linear in it (`linear_in_thread`). Thread 0's slot is then the subscript with the thread
+    /// number 0; a subscript that computes another thread's slot (`(tid + 1) % nt`,
+    /// `nt - 1 - tid`) or reads through it (`idx[tid]`) is refused.
     fn own_slot(&self, subs: &[Node], sites: &Sites) -> bool {
-        let has = |n: Node| sites.uses.iter().filter(|&&u| within(u, span(n))).count();
-        let with: Vec<&Node> = subs.iter().filter(|s| has(**s) > 0).collect();
+        let with: Vec<&Node> = subs.iter().filter(|s| sites.count_in(**s) > 0).collect();
         let [sub] = with[..] else { return false };
-        if has(*sub) != 1 {
-            return false;
+        sites.count_in(*sub) == 1 && self.linear_in_thread(*sub, sites)
+    }
+
+    /// Whether `e` (naming the thread number once) is the thread number, or a sum, difference or
+    /// product whose operand naming it is such an expression (as the minuend of a difference):
+    /// its other operands, which do not name it, are the layout's strides and offsets.
+    fn linear_in_thread(&self, e: Node, sites: &Sites) -> bool {
+        let e = strip(e);
+        if sites.uses.contains(&span(e)) {
+            return true;
         }
-        let split = |n: Node, op: i32| {
-            let mut out = Vec::new();
-            let mut todo = vec![strip(n)];
-            while let Some(x) = todo.pop() {
-                if x.kind() == CXCursor_BinaryOperator && self.written_binop(x) == op {
-                    todo.extend(x.children().into_iter().map(strip));
-                } else {
-                    out.push(x);
-                }
+        let kids = e.children();
+        let [l, r] = kids[..] else { return false };
+        let on_left = sites.count_in(l) > 0;
+        match self.written_binop(e) {
+            CXBinaryOperator_Add | CXBinaryOperator_Mul => {
+                self.linear_in_thread(if on_left { l } else { r }, sites)
             }
-            out
-        };
-        let Some(term) = split(*sub, CXBinaryOperator_Add).into_iter().find(|t| has(*t) > 0) else {
-            return false;
-        };
-        let is_site = |f: &Node| sites.uses.contains(&span(*f));
-        split(term, CXBinaryOperator_Mul).iter().any(is_site)
+            CXBinaryOperator_Sub => on_left && self.linear_in_thread(l, sites),
+            _ => false,
+        }
     }
 
     /// The source bytes `s..e` with the ranges `uses` (inside them) replaced by `by`.
