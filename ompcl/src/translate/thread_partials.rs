@@ -210,7 +210,6 @@ impl Translator<'_> {
         }
         let keys: Vec<&str> = arrays.iter().map(|a| a.0.as_str()).collect();
         let reads_array = |n: Node| keys.iter().any(|k| self.mentions(n, k));
-        let has_site = |n: Node| sites.uses.iter().any(|&u| within(u, span(n)));
         for u in &updates {
             let line = self.line_of(u.stmt);
             if !loops.iter().any(|&l| within(span(u.stmt), l)) {
@@ -222,7 +221,7 @@ impl Translator<'_> {
                     "a subscript of the slot at line {line} reads a slot array or has side effects"
                 ));
             }
-            if u.operand.is_some_and(|v| reads_array(v) || has_site(v)) {
+            if u.operand.is_some_and(|v| reads_array(v) || sites.count_in(v) > 0) {
                 return refuse(format!(
                     "the value of the update at line {line} reads a slot array or the thread number"
                 ));
@@ -402,8 +401,7 @@ impl Translator<'_> {
                 _ => continue,
             };
             let (_, subs) = peel_subscripts(update.target);
-            let thread_slot = subs.iter().any(|s| sites.uses.iter().any(|&u| within(u, span(*s))));
-            if !thread_slot {
+            if subs.iter().all(|s| sites.count_in(*s) == 0) {
                 continue;
             }
             let line = self.line_of(n);
