@@ -28,6 +28,7 @@ mod sequence;
 mod shared;
 mod target;
 mod target_body;
+mod thread_partials;
 mod triangle;
 mod types;
 mod validate;
@@ -649,7 +650,7 @@ fn translate_text(
             t.manual_notes.extend(refused);
             let Some(rw) = rewrite else { break };
             let lines = rw.lines.into_iter().map(orig).collect();
-            let (new_text, done) = (rw.text, rw.regions);
+            let (new_text, done) = (rw.text.clone(), rw.regions.clone());
             let x = crate::pragma_op::Expanded { text: new_text.clone(), lines };
             let out = translate_text(
                 &file,
@@ -668,10 +669,12 @@ fn translate_text(
                     Some((_, false, why)) => why.clone(),
                     None => "it did not translate".into(),
                 };
-                t.manual_notes.insert(
-                    line,
-                    format!("a reduction written by hand, but as a reduction clause the region stays on the CPU too: {why}"),
-                );
+                let note = if rw.thread_partials.contains(&pi) {
+                    format!("per-thread partial results, but with every update made on thread 0's slot the region stays on the CPU too: {why}")
+                } else {
+                    format!("a reduction written by hand, but as a reduction clause the region stays on the CPU too: {why}")
+                };
+                t.manual_notes.insert(line, note);
                 skip.insert(pi);
                 kept = true;
             }

@@ -256,16 +256,9 @@ impl Translator<'_> {
             if s.file != self.cx.file || t.file != self.cx.file {
                 return Err("an update is made by a macro".into());
             }
-            // the update in the one form every compiler's `atomic compare` takes (the CPU
-            // versions may go through gcc's); the kernel makes it an atomic max/min
             let (x, v) = (self.src(u.target), self.src(u.operand));
-            let rel = if op == "max" { ">" } else { "<" };
             let se = self.cx.stmt_end(t.off);
-            edits.push(Edit {
-                start: s.off,
-                end: se,
-                text: format!("{{\n#pragma omp atomic compare\nif (({v}) {rel} {x}) {{ {x} = ({v}); }}\n}}"),
-            });
+            edits.push(Edit { start: s.off, end: se, text: super::minmax_update::atomic_compare(x, v, op) });
             covered += nodes_of(*n)
                 .iter()
                 .filter(|r| {

@@ -200,7 +200,7 @@ fn is_ref_to(n: Node, key: &str) -> bool {
 }
 
 /// The children of `n` that are statements of their own (whose value nothing uses).
-fn statement_children(n: Node) -> Vec<Node> {
+pub(super) fn statement_children(n: Node) -> Vec<Node> {
     let ch = n.children();
     match n.kind() {
         CXCursor_CompoundStmt | CXCursor_LabelStmt | CXCursor_DefaultStmt => ch,
@@ -264,6 +264,8 @@ pub(super) struct ManualRewrite {
     pub(super) lines: Vec<u32>,
     /// the regions rewritten (their directives)
     pub(super) regions: Vec<usize>,
+    /// those of them rewritten as per-thread partial results (thread_partials.rs)
+    pub(super) thread_partials: HashSet<usize>,
 }
 
 /// Why a region of the idiom's shape is not rewritten (None: it does not have the shape).
@@ -299,12 +301,38 @@ impl Translator<'_> {
         let mut regions = Vec::new();
         let mut why = HashMap::new();
         let mut addr_taken: Option<HashSet<String>> = None;
+        let mut thread_partials = HashSet::new();
         let targets = self.target_ranges();
         for (pi, p) in self.cx.pragmas.iter().enumerate() {
-            if !p.is(&["parallel"]) || skip.contains(&pi) {
+            let combined = p.is(&["parallel", "for"]);
+            if !(p.is(&["parallel"]) || combined) || skip.contains(&pi) {
                 continue;
             }
             if targets.iter().any(|&(s, e)| p.line_start >= s && p.line_start < e) {
+                continue;
+            }
+            // slots picked by the thread number, combined after the region (thread_partials.rs)
+            let partials = match self.plan_thread_partials(pi) {
+                Ok(mut e) => {
+                    edits.append(&mut e);
+                    regions.push(pi);
+                    thread_partials.insert(pi);
+                    continue;
+                }
+                Err(w) => w,
+            };
+            // a region asking for its thread number keeps that refusal as its note: the other
+            // forms' would not say why it cannot offload
+            let note = |why: &mut HashMap<u32, String>, w: String| {
+                why.insert(
+                    p.line,
+                    partials.clone().unwrap_or_else(|| format!("not a reduction written by hand: {w}")),
+                );
+            };
+            if let Some(w) = &partials {
+                why.insert(p.line, w.clone());
+            }
+            if combined {
                 continue;
             }
             // a private array added into a shared one (manual_array.rs)
@@ -315,7 +343,7 @@ impl Translator<'_> {
                     continue;
                 }
                 Err(Some(w)) => {
-                    why.insert(p.line, format!("not a reduction written by hand: {w}"));
+                    note(&mut why, w);
                     continue;
                 }
                 Err(None) => {}
@@ -326,9 +354,7 @@ impl Translator<'_> {
                     edits.append(&mut e);
                     regions.push(pi);
                 }
-                Err(Some(w)) => {
-                    why.insert(p.line, format!("not a reduction written by hand: {w}"));
-                }
+                Err(Some(w)) => note(&mut why, w),
                 Err(None) => {}
             }
         }
@@ -336,7 +362,7 @@ impl Translator<'_> {
             return (None, why);
         }
         let (text, lines) = super::interchange::apply_edits(self.cx.text, edits);
-        (Some(ManualRewrite { text, lines, regions }), why)
+        (Some(ManualRewrite { text, lines, regions, thread_partials }), why)
     }
 
     /// The edits that rewrite region `pi` (module comment), or why not.
@@ -864,8 +890,9 @@ impl Translator<'_> {
         }
     }
 
-    /// Whether evaluating `e` changes nothing: no assignment, no call but of the C library's math,
-    /// every operator written out (`written_binop`).
+    /// Whether evaluating `e` changes nothing: no assignment, no call but of the C library's math
+    /// (or of `omp_get_thread_num()`, the same number every time in one thread), every operator
+    /// written out (`written_binop`).
     pub(super) fn pure(&self, e: Node) -> bool {
         nodes_of(e).into_iter().all(|n| match n.kind() {
             CXCursor_CompoundAssignOperator => false,
@@ -877,7 +904,8 @@ impl Translator<'_> {
             CXCursor_CallExpr => n.referenced().is_some_and(|f| {
                 let name = f.spelling();
                 name.starts_with("__builtin_")
-                    || (f.in_system_header() && CL_BUILTINS.contains(&name.as_str()))
+                    || (f.in_system_header()
+                        && (CL_BUILTINS.contains(&name.as_str()) || name == "omp_get_thread_num"))
             }),
             _ => true,
         })
@@ -1575,13 +1603,13 @@ fn reduction_type(t: Type) -> bool {
 
 /// Whether variable `d` outlives its function's call (a global, a static local): a function can
 /// reach it without its address.
-fn global_storage(d: &Node) -> bool {
+pub(super) fn global_storage(d: &Node) -> bool {
     d.semantic_parent().kind() == CXCursor_TranslationUnit || d.storage_static()
 }
 
 /// The variables that `p`'s clauses make other than shared in its region, once per mention
 /// (private, firstprivate, lastprivate, reduction, copyin, linear).
-fn not_shared(p: &Pragma) -> Vec<String> {
+pub(super) fn not_shared(p: &Pragma) -> Vec<String> {
     let mut v: Vec<String> = ["private", "firstprivate", "lastprivate", "copyin", "linear"]
         .iter()
         .flat_map(|c| p.list(c))

@@ -154,3 +154,11 @@ impl Translator<'_> {
         exact.then_some(v_larger)
     }
 }
+
+/// Max/min update `x = max(x, v)` (`op` "max"; "min": the smaller) in the one form every
+/// compiler's OpenMP 5.1 `atomic compare` takes (the CPU versions may go through gcc's), which
+/// the kernel makes an atomic max/min; a block, so it stands where the update's statement did.
+pub(super) fn atomic_compare(x: &str, v: &str, op: &str) -> String {
+    let rel = if op == "max" { ">" } else { "<" };
+    format!("{{\n#pragma omp atomic compare\nif (({v}) {rel} {x}) {{ {x} = ({v}); }}\n}}")
+}
