@@ -33,7 +33,7 @@ typedef struct rowset {
 } rowset;
 
 /* The row blocks are packed at multiples of this (an element of any scalar type stays aligned). */
-#define ROW_ALIGN 64
+#define ROW_ALIGN 16
 
 static int blk_by_base(const void *a, const void *b) {
     const blk *x = *(blk *const *)a, *y = *(blk *const *)b;
