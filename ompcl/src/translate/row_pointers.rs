@@ -89,7 +89,11 @@ impl<'a> Translator<'a> {
                     "pointer to pointer '{name}' used other than as '{name}[i][j]' (rows read, set or moved in the loop)"
                 ));
             };
-            edits.push(Edit { start: ps.off, end: ps.off + name.len(), text: format!("({name}__rows + {name}__off") });
+            edits.push(Edit {
+                start: ps.off,
+                end: ps.off + name.len(),
+                text: format!("({name}__rows + {name}__off"),
+            });
             edits.push(Edit { start: end, end, text: ")".into() });
         }
         for v in vars.values_mut() {
