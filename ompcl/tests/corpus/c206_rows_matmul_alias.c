@@ -1,8 +1,8 @@
 /* ompcl-test: offload=all */
 /* Tables of row pointers in a matrix product (C[i][j] += A[i][k] * B[k][j], every operand a
- * table: C's element may be kept in a register across the loop over k when no two tables share a
- * block, checked at the launch), and a table whose rows are another table's (D and B over one
- * block, D written): the no-alias check fails, each work-item runs its whole row as written. */
+ * table: work-items take (i, j) pairs when no two tables share a block, which the launch checks),
+ * and a table whose rows are another table's (D and B over one block, D written): the no-alias
+ * check fails, each work-item runs its whole row as written. */
 #include <stdio.h>
 #include <stdlib.h>
 #define N 70
