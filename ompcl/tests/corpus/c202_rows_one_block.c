@@ -46,11 +46,9 @@ int main(void) {
   /* rows of a global array, in reverse order */
   int **r = malloc(40 * sizeof(int *));
   int *ib = calloc(40 * 50, sizeof(int));
-  double *gr[40];
   for (i = 0; i < 40; i++) r[i] = ib + (39 - i) * 50;
   double **gp = malloc(40 * sizeof(double *));
   for (i = 0; i < 40; i++) gp[i] = g[39 - i];
-  (void)gr;
 #pragma omp parallel for private(j)
   for (i = 0; i < 40; i++)
     for (j = 0; j < 50; j++) {
