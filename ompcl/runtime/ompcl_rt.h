@@ -24,9 +24,11 @@ typedef struct ompcl_module {
 
 /* OMPCL_WORK: no kernel argument; the work of the iteration whose loop variable is i is about
    sl_alo*i + sl_lo (a triangle's inner trip count), for cutting chunks of equal work (rt_split.c).
-   OMPCL_NOTE: no kernel argument; name says why the loop cannot be split over devices */
+   OMPCL_NOTE: no kernel argument; name says why the loop cannot be split over devices.
+   OMPCL_ROWS: a table of row pointers (`T **`, used as p[i][j]; rt_rows.c): addr is the table
+   pointer, size the element's bytes; two kernel arguments, the rows' buffer and their offsets */
 enum { OMPCL_VAL = 1, OMPCL_BUF = 2, OMPCL_TMP = 3, OMPCL_RED = 4, OMPCL_LASTP = 5, OMPCL_LOCKS = 6, OMPCL_WORK = 7,
-       OMPCL_NOTE = 8 };
+       OMPCL_NOTE = 8, OMPCL_ROWS = 9 };
 
 typedef struct ompcl_arg {
     int kind;
@@ -35,7 +37,7 @@ typedef struct ompcl_arg {
                       TMP: address of a local object; RED/LASTP: &variable */
     size_t size;   /* VAL/TMP/RED/LASTP: bytes; LOCKS: bytes of the kernel's critical-section
                       locks (one int per name; zeroed before the launch) */
-    int written;   /* BUF/TMP: the region may write it */
+    int written;   /* BUF/TMP/ROWS: the region may write it */
     int rtype;     /* RED: 1 int 2 uint 3 long 4 ulong 5 float 6 double; BUF: 1 = a __constant
                       parameter (read-only in the kernel) */
     int rop;       /* RED: 1 + 2 * 3 - 4 & 5 | 6 ^ 7 && 8 || 9 max 10 min; BUF: 1 = an array object, which lies

@@ -1,5 +1,5 @@
 /* ompcl runtime. The C file linked into every program is the concatenation, in this order, of
- * rt_base.c, rt_memory.c, rt_device.c, rt_stage.c, rt_launch.c, rt_split.c, rt_omp.c, rt_target.c
+ * rt_base.c, rt_memory.c, rt_device.c, rt_stage.c, rt_rows.c, rt_launch.c, rt_split.c, rt_omp.c, rt_target.c
  * (ompcl/src/lib.rs: RT_C).
  *
  * Its parts: device choice, OpenCL loaded with dlopen, the host-allocation table with

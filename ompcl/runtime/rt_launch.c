@@ -214,6 +214,24 @@ static int rd(cl_mem mem, size_t off, size_t n, void *p) {
     return e;
 }
 
+/* The index of block b in a launch's use table, a new entry if it has none. */
+static int use_of(use *u, int *nu, blk *b) {
+    int j;
+    for (j = 0; j < *nu; j++)
+        if (u[j].b == b) return j;
+    u[j].b = b;
+    u[j].written = u[j].konst = 0;
+    u[j].tmp = b->is_global < 0;
+    (*nu)++;
+    return j;
+}
+
+/* A launch refused for a table of row pointers (rt_rows.c): said once, and in the profile. */
+static void rows_refused(ompcl_module *m, rstat *r, int line, const char *why) {
+    if (!r->warned++) warnf("%s:%d: %s; the region runs on the CPU", base_name(m->file), line, why);
+    snprintf(r->why, sizeof r->why, "cpu: %s", why);
+}
+
 /* make the device copy of b current */
 static int sync_to_device(blk *b) {
     cl_int err = 0;
@@ -249,6 +267,15 @@ static int sync_to_device(blk *b) {
     }
     b->dirty = 0;
     return err ? -1 : 0;
+}
+
+/* Phase of a launch: the device copy of b (not mapped by a target data construct unless inside
+   a target region) current; 0, or -1 if it could not be made. */
+static int block_on_device(blk *b) {
+    if (b->held) return b->mem ? 0 : -1; /* in a target data environment: the device copy is current (rt_target.c) */
+    if (!b->mem || b->dirty || !b->big || !b->prot || b->got || b->plo > b->base || b->base + b->size > b->phi)
+        return sync_to_device(b);
+    return 0;
 }
 
 /* b's whole pages read-only: host and device copies are equal, the next host write faults */
@@ -441,6 +468,19 @@ int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na)
                       base_name(m->file), line, a[i].name);
         }
     }
+    /* tables of row pointers: every row must be in memory ompcl knows (rt_rows.c) */
+    for (int i = 0; i < na && ok; i++) {
+        if (a[i].kind != OMPCL_ROWS) continue;
+        rowset rs;
+        char why[200];
+        const char *bad = rows_resolve(&a[i], &rs, why, sizeof why);
+        if (bad) {
+            ok = 0;
+            rows_refused(m, r, line, bad);
+        } else {
+            rows_free(&rs);
+        }
+    }
     pthread_mutex_unlock(&g_lock);
     pthread_mutex_unlock(&g_launch);
     return ok;
@@ -451,6 +491,7 @@ int ompcl_kernel_ready(ompcl_module *m, int rid, int line, ompcl_arg *a, int na)
 int ompcl_no_alias(ompcl_arg *a, int na) {
     int ok = 1;
     pthread_mutex_lock(&g_lock);
+    ok = rows_no_alias(a, na);
     for (int i = 0; i < na && ok; i++) {
         if (a[i].kind != OMPCL_BUF && a[i].kind != OMPCL_TMP) continue;
         blk *bi = a[i].kind == OMPCL_BUF ? tab_find(a[i].addr) : NULL;
@@ -711,6 +752,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
     use *u = calloc(na + 1, sizeof *u);
     int nu = 0;
     cl_mem *tmpmem = calloc(na + 1, sizeof *tmpmem);
+    rowset *rs = calloc(na + 1, sizeof *rs); /* OMPCL_ROWS arguments (rt_rows.c) */
     const char *failname = NULL;
     pthread_mutex_lock(&g_lock);
     /* ephemeral blocks (local arrays and scalars) first, so pointers into them resolve */
@@ -739,10 +781,7 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
                 failname = "";
                 break;
             }
-            int j;
-            for (j = 0; j < nu; j++)
-                if (u[j].b == b) break;
-            if (j == nu) { u[nu].b = b; u[nu].written = 0; u[nu].konst = 0; u[nu].tmp = b->is_global < 0; nu++; }
+            int j = use_of(u, &nu, b);
             u[j].written |= x->written;
             u[j].konst |= x->kind == OMPCL_BUF && x->rtype == 1;
             if (u[j].written && u[j].konst) {
@@ -763,15 +802,43 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
                           base_name(m->file), line, x->name);
                 failname = "";
                 break;
-            } else if (b->held) {
-                /* in a target data environment: the device copy is current (rt_target.c) */
-                if (!b->mem) { ok = 0; failname = "clCreateBuffer"; break; }
-            } else if (!b->mem || b->dirty || !b->big || !b->prot || b->got || b->plo > b->base || b->base + b->size > b->phi) {
-                if (sync_to_device(b)) { ok = 0; failname = "clCreateBuffer/clEnqueueWriteBuffer"; break; }
+            } else if (block_on_device(b)) {
+                ok = 0;
+                failname = b->held ? "clCreateBuffer" : "clCreateBuffer/clEnqueueWriteBuffer";
+                break;
             }
             cl_long off = (char *)x->addr - b->base;
             SET(sizeof(cl_mem), &b->mem);
             SET(sizeof off, &off);
+            break;
+        }
+        case OMPCL_ROWS: {
+            /* rt_rows.c: the rows' blocks now, their buffers after every other argument */
+            char why[200];
+            const char *bad = rows_resolve(x, &rs[i], why, sizeof why);
+            if (bad) { ok = 0; rows_refused(m, r, line, bad); failname = ""; break; }
+            for (size_t k = 0; k < rs[i].nb && ok; k++)
+                if (rs[i].blocks[k]->held) {
+                    ok = 0;
+                    rows_refused(m, r, line, "a row is mapped to the device by a target data construct");
+                    failname = "";
+                }
+            if (ok && rs[i].nb == 1) {
+                /* one block: its own device copy, tracked like any other argument's */
+                blk *b = rs[i].blocks[0];
+                int j = use_of(u, &nu, b);
+                u[j].written |= x->written;
+                if (u[j].konst) {
+                    ok = 0;
+                    rows_refused(m, r, line, "rows in a read-only global array the kernel reads as __constant");
+                    failname = "";
+                } else if (block_on_device(b)) {
+                    ok = 0;
+                    failname = "clCreateBuffer/clEnqueueWriteBuffer";
+                }
+            }
+            rs[i].argi = ai;
+            ai += 2;
             break;
         }
         case OMPCL_RED: {
@@ -797,6 +864,31 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
         }
         }
     }
+    /* tables of row pointers (rt_rows.c): rows packed from several blocks must not share a block
+       with another argument, one of the two written (two device copies of it) */
+    for (int i = 0; i < na && ok; i++) {
+        if (a[i].kind != OMPCL_ROWS || rs[i].nb < 2) continue;
+        for (int j = 0; j < nu && ok; j++)
+            if ((a[i].written || u[j].written) && rows_in_block(&rs[i], u[j].b)) ok = 0;
+        for (int j = 0; j < na && ok; j++)
+            if (j != i && a[j].kind == OMPCL_ROWS && (a[i].written || a[j].written))
+                for (size_t k = 0; k < rs[j].nb && ok; k++)
+                    if (rows_in_block(&rs[i], rs[j].blocks[k])) ok = 0;
+        if (!ok) {
+            rows_refused(m, r, line, "rows in several blocks share one with another argument, one of them written");
+            failname = "";
+        }
+    }
+    for (int i = 0; i < na && ok; i++) {
+        if (a[i].kind != OMPCL_ROWS) continue;
+        if (rows_upload(&rs[i])) { ok = 0; failname = "clCreateBuffer/clEnqueueWriteBuffer"; break; }
+        cl_mem data = rs[i].nb == 1 ? rs[i].blocks[0]->mem : rs[i].data;
+        if (cl.SetKernelArg(k, rs[i].argi, sizeof(cl_mem), &data) != CL_SUCCESS ||
+            cl.SetKernelArg(k, rs[i].argi + 1, sizeof(cl_mem), &rs[i].offs) != CL_SUCCESS) {
+            ok = 0;
+            failname = "clSetKernelArg";
+        }
+    }
     pthread_mutex_unlock(&g_lock);
     double tk = 0;
     if (ok && groups > 0) {
@@ -810,6 +902,11 @@ int ompcl_region_opencl(ompcl_module *m, int rid, int line, int hints, long long
         const char *f = read_back(a, na, tmpmem, groups, n, u, nu);
         if (f) { ok = 0; failname = f; }
     }
+    for (int i = 0; i < na && ok; i++)
+        if (a[i].kind == OMPCL_ROWS && groups > 0 && rows_copy_back(&rs[i])) { ok = 0; failname = "clEnqueueReadBuffer"; }
+    for (int i = 0; i < na; i++)
+        if (a[i].kind == OMPCL_ROWS) rows_free(&rs[i]);
+    free(rs);
     release_launch_memory(tmpmem, na, eph);
     if (!ok) {
         /* device copies may be stale now: forget them */

@@ -824,6 +824,7 @@ static int split_region(ompcl_module *m, mstate *s, int rid, rstat *r, int line,
     for (int i = 0; i < na; i++) {
         if (a[i].kind == OMPCL_LOCKS) return no_split(r, "critical sections (device locks)");
         if (a[i].kind == OMPCL_TMP) return no_split(r, "uses the local object '%s' (copied per launch)", a[i].name);
+        if (a[i].kind == OMPCL_ROWS) return no_split(r, "'%s' is a table of row pointers (rt_rows.c: one device)", a[i].name);
     }
     xtrace tr = {{0}, {0}, 0};
     xt_mark(&tr, "start");

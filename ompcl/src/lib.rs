@@ -16,6 +16,7 @@ pub const RT_C: &str = concat!(
     include_str!("../runtime/rt_memory.c"),
     include_str!("../runtime/rt_device.c"),
     include_str!("../runtime/rt_stage.c"),
+    include_str!("../runtime/rt_rows.c"),
     include_str!("../runtime/rt_launch.c"),
     include_str!("../runtime/rt_split.c"),
     include_str!("../runtime/rt_omp.c"),

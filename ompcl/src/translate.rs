@@ -24,6 +24,7 @@ mod owned_reduction;
 mod promote;
 mod races;
 mod region_arrays;
+mod row_pointers;
 mod sequence;
 mod shared;
 mod target;

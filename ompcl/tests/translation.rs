@@ -286,3 +286,29 @@ fn max_min_updates_become_atomic_max_min() {
     // the reductions left the clauses: no partials, no private copies of the arrays
     assert!(!o.diags.iter().any(|d| d.contains("not offloaded")), "{:?}", o.diags);
 }
+
+#[test]
+fn tables_of_row_pointers_become_rows_and_offsets() {
+    let f = root().join("tests/corpus/c206_rows_matmul_alias.c");
+    let o = tr(&f);
+    assert!(o.regions.iter().all(|r| r.1), "{:?}", o.regions);
+    let k = kernel_text(&o, 0);
+    // each table: the rows' buffer and one element offset per row (row_pointers.rs)
+    for t in ["A", "B", "C"] {
+        assert!(k.contains(&format!("__global double *{t}__rows, __global const long *{t}__off")), "{k}");
+    }
+    assert!(
+        k.contains("(C__rows + C__off[i])[j] += (A__rows + A__off[i])[k] * (B__rows + B__off[k])[j];"),
+        "{k}"
+    );
+    // the runtime's argument: the table pointer, the element size, written or not
+    assert!(o.host_c.contains("{OMPCL_ROWS, \"C\", (void*)(C), sizeof(**C), 1, 0, 0}"), "{}", o.host_c);
+    assert!(o.host_c.contains("{OMPCL_ROWS, \"A\", (void*)(A), sizeof(**A), 0, 0, 0}"), "{}", o.host_c);
+    // any other use of a table keeps its region on the CPU, saying so
+    let o = tr(&root().join("tests/corpus/c204_rows_refused.c"));
+    assert!(
+        o.diags.iter().any(|d| d.contains("pointer to pointer 'p' used other than as 'p[i][j]'")),
+        "{:?}",
+        o.diags
+    );
+}

@@ -456,8 +456,12 @@ impl Walker<'_> {
                     c.kind() == CXType_Pointer && !(self.inside)(&r) && !self.assigned.contains(&k);
                 (c.is_array() || outside_ptr).then_some(Addr { base: k, off: zero })
             }
-            CXCursor_ArraySubscriptExpr => self.lvalue(e, pending),
-            CXCursor_UnaryOperator if e.unop() == CXUnaryOperator_Deref => self.lvalue(e, pending),
+            // an element that is an array decays to its address; one that is a pointer (a row of
+            // a `T **` table) is a value loaded from memory: where it points is not known
+            CXCursor_ArraySubscriptExpr if e.ty().canonical().is_array() => self.lvalue(e, pending),
+            CXCursor_UnaryOperator if e.unop() == CXUnaryOperator_Deref && e.ty().canonical().is_array() => {
+                self.lvalue(e, pending)
+            }
             CXCursor_UnaryOperator if e.unop() == CXUnaryOperator_AddrOf => {
                 let c = *e.children().first()?;
                 self.lvalue(c, pending)

@@ -114,7 +114,9 @@ pub(super) fn sequence_call(steps: &[Step], target: i32, file: &str) -> String {
             .as_ref()
             .unwrap_or(&k.host_args)
             .iter()
-            .filter(|a| ["{OMPCL_BUF", "{OMPCL_TMP", "{OMPCL_LOCKS"].iter().any(|k| a.starts_with(k)))
+            .filter(|a| {
+                ["{OMPCL_BUF", "{OMPCL_TMP", "{OMPCL_LOCKS", "{OMPCL_ROWS"].iter().any(|k| a.starts_with(k))
+            })
             .collect();
         let n = mem.len();
         let list = if n == 0 {

@@ -297,6 +297,9 @@ impl<'a> Translator<'a> {
         let loopvar_after =
             if lv_outside && lastprivate.contains(&lvname) { Some(lvname.clone()) } else { None };
 
+        if self.in_target.is_none() {
+            self.row_pointer_edits(&mut vars, body, (bs, be), &mut edits)?;
+        }
         self.inout_edits(&vars, body, (bs, be), &mut edits)?;
         let (locks, lock_at) = self.directive_edits(&vars, (bs, be), &mut edits)?;
 
@@ -1119,6 +1122,7 @@ impl<'a> Translator<'a> {
                         "  {n}__loc[__l] = {n};\n  barrier(CLK_LOCAL_MEM_FENCE);\n  for (uint __s = (uint)get_local_size(0) >> 1; __s > 0; __s >>= 1) {{\n    if (__l < __s) {n}__loc[__l] = {step};\n    barrier(CLK_LOCAL_MEM_FENCE);\n  }}\n  if (__l == 0) {n}__part[get_group_id(0)] = {n}__loc[0];\n"
                     );
                 }
+                VK::Rows => self.row_table_params(v, params, host_args)?,
                 VK::Buf | VK::TmpArr | VK::Inout => {
                     // pointer to the element (arrays), the pointee (pointers) or the object itself
                     let c = v.ty.canonical();

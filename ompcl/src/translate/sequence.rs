@@ -425,6 +425,12 @@ fn late_pointers(k: &mut KernelOut, sources: &HashMap<String, Option<Vec<String>
     let mut ready = Vec::new();
     let mut changed = false;
     for a in &k.host_args {
+        // a table of row pointers (row_pointers.rs) the region sets: its rows are read at the
+        // kernel's launch, which the checks before the first kernel could not follow
+        let rows = a.strip_prefix("{OMPCL_ROWS, \"").and_then(|r| r.split_once('"')).map(|(n, _)| n);
+        if let Some(n) = rows.filter(|n| sources.contains_key(*n)) {
+            return Err(format!("table of row pointers '{n}' set by the region (a kernel uses it)"));
+        }
         let name = a.strip_prefix("{OMPCL_BUF, \"").and_then(|r| r.split_once('"')).map(|(n, _)| n);
         match name.and_then(|n| sources.get(n).map(|s| (n, s))) {
             Some((n, None)) => {

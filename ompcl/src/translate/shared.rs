@@ -33,6 +33,8 @@ pub(super) enum VK {
     Buf,
     TmpArr,
     Inout,
+    /// a table of row pointers used as `p[i][j]` (row_pointers.rs)
+    Rows,
 }
 
 /// A variable that kernel code uses from outside it.
