@@ -274,10 +274,13 @@ impl<'a> Translator<'a> {
             local_ptr_writes,
         )?;
         // a firstprivate scalar that an iteration may read before writing it carries a value from
-        // the thread's earlier iterations (`a = a + i` with firstprivate(a) lastprivate(a): the
-        // result is the last thread's running sum, fixed by num_threads and the schedule), which
-        // one work-item per iteration cannot give (libgomp's omp-parallel-for)
-        if !single {
+        // the thread's earlier iterations (`a = a + i` with firstprivate(a) lastprivate(a)). With
+        // `num_threads` the team, and with it the result, is fixed (libgomp's omp-parallel-for: the
+        // last of 2 threads' running sum), which one work-item per iteration cannot give; without
+        // it the team's size is the implementation's choice, and one iteration per thread is one
+        // of the results OpenMP allows
+        let fixed_team = clauses.iter().any(|c| c.clause("num_threads").is_some());
+        if !single && fixed_team {
             for v in vars.values() {
                 let carried = v.kind == VK::FirstPrivate
                     || (v.kind == VK::LastPrivate && firstprivate.contains(&v.name));

@@ -1,7 +1,9 @@
 /* ompcl-test: offload=some warn="firstprivate 'a' carries values between the iterations a thread runs" */
 /* A firstprivate variable read before it is written in an iteration carries the thread's running
  * value (libgomp's omp-parallel-for: with num_threads(2) and a static schedule the last thread's
- * sum is 65): it stays on the CPU. Firstprivate variables written first, or only read, offload. */
+ * sum is 65): with num_threads it stays on the CPU. Without num_threads the team's size is the
+ * implementation's, and one iteration per work-item is a result OpenMP allows (corpus c03, c68).
+ * Firstprivate variables written first, or only read, offload. */
 #include <stdio.h>
 int main(void) {
     int i, a = 30, b = 5, c = 0;
